@@ -1,0 +1,1 @@
+"""Precious Memories tournament bot: Discord adapters, services and storage around `domain`."""

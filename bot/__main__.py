@@ -1,0 +1,43 @@
+"""`python -m bot [run|migrate|sync|…]`: the command-line entry point."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from bot.cli import COMMAND_MODULES
+from bot.errors import StartupError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description=(
+            "プレシャスメモリーズ大会ボット / Precious Memories tournament bot. "
+            "Without a subcommand, runs the bot."
+        ),
+    )
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(subcommands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["run", *(argv if argv is not None else sys.argv[1:])])
+    try:
+        return int(args.handler(args))
+    except StartupError as error:
+        print(error.message, file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

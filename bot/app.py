@@ -1,0 +1,87 @@
+"""The Bot subclass, its command tree with the one error path, and extension loading."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
+from bot.i18n import t
+from bot.services import Services
+from bot.store.database import Database
+from bot.ui.messages import interaction_lang, render_error, reply_ephemeral
+from bot.ui.pagination import PageButton, PageRenderer
+from bot.ui.translator import CatalogTranslator
+from domain.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+# Every cog the bot loads. A test loads each one and checks command names are unique.
+EXTENSIONS: tuple[str, ...] = ("cogs.meta",)
+
+
+def point_at_discord(settings: Settings) -> None:
+    """Use the configured API and gateway. Only the fake Discord of the e2e tests changes them."""
+    if settings.api_base_url != DISCORD_API_BASE_URL:
+        discord.http.Route.BASE = settings.api_base_url
+    if settings.discord_gateway_url != DISCORD_GATEWAY_URL:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+class TournamentTree(app_commands.CommandTree["TournamentBot"]):
+    """The one place where a failed command becomes a reply."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        lang = interaction_lang(interaction)
+        cause = error.__cause__ if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, DomainError):
+            text = render_error(cause, lang)
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            text = t("errors.guild_only", lang)
+        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+            text = t("errors.missing_permissions", lang)
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            text = t("errors.cooldown", lang, seconds=error.retry_after)
+        else:
+            reference = secrets.token_hex(4)
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error("unexpected error in /%s (reference %s)", command, reference, exc_info=cause)
+            text = t("errors.unexpected", lang, reference=reference)
+        try:
+            await reply_ephemeral(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not send the error reply for interaction %s", interaction.id)
+
+
+class TournamentBot(commands.Bot):
+    def __init__(self, settings: Settings, database: Database) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=TournamentTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+            guild_ready_timeout=settings.guild_ready_timeout,
+        )
+        self.settings = settings
+        self.database = database
+        self.services = Services(database)
+        # Listing kind → renderer, filled by cogs; see bot/ui/pagination.py.
+        self.page_renderers: dict[str, PageRenderer] = {}
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())
+        self.add_dynamic_items(PageButton)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("bot ready: logged in as %s (%s)", user, user.id if user else "?")

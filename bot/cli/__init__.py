@@ -1,0 +1,24 @@
+"""Subcommands of `python -m bot`.
+
+Each module here defines `register(subcommands)`, which adds its parser and sets
+`handler`, a function `(argparse.Namespace) -> int` returning the exit code. Handlers raise
+`bot.errors.StartupError` for unusable input: the entry point prints its message (no
+traceback) and exits with its code.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Protocol
+
+
+class Subcommands(Protocol):
+    def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser: ...
+
+
+# Order here is the order `--help` lists them in.
+COMMAND_MODULES: tuple[str, ...] = (
+    "bot.cli.run",
+    "bot.cli.migrate",
+    "bot.cli.sync",
+)

@@ -1,0 +1,26 @@
+"""Helpers shared by the subcommands: loading settings without a traceback."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from bot.config import Settings
+from bot.errors import StartupError
+from bot.i18n import both
+
+
+def load_settings() -> Settings:
+    try:
+        return Settings()
+    except ValidationError as error:
+        details = "; ".join(
+            f"{'.'.join(str(part) for part in problem['loc']).upper()}: {problem['msg']}"
+            for problem in error.errors()
+        )
+        raise StartupError(both("startup.invalid_settings", details=details)) from None
+
+
+def require_token(settings: Settings) -> str:
+    if settings.discord_token is None:
+        raise StartupError(both("startup.missing_token"), exit_code=2)
+    return settings.discord_token.get_secret_value()

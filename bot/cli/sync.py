@@ -1,0 +1,70 @@
+"""`python -m bot sync [--guild ID | --global]`: register the slash commands with Discord.
+
+Syncing is explicit, not done at every start: Discord rate-limits it, and global changes
+take time to spread. Sync to one server while developing (instant), globally for release.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+
+import discord
+
+from bot.cli import Subcommands
+from bot.cli.common import load_settings, require_token
+from bot.config import Settings
+from bot.errors import StartupError
+from bot.i18n import both
+from bot.logging_setup import configure_logging
+from bot.store.database import Database
+
+log = logging.getLogger("bot")
+
+
+def register(subcommands: Subcommands) -> None:
+    parser = subcommands.add_parser(
+        "sync",
+        help="register slash commands with Discord / スラッシュコマンドを登録する",
+        description=(
+            "Sync the command tree to one server (--guild, or DEV_GUILD_ID) instantly, "
+            "or globally with --global."
+        ),
+    )
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--guild", type=int, metavar="ID", help="server id to sync to")
+    target.add_argument("--global", dest="sync_global", action="store_true", help="sync globally")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    token = require_token(settings)
+    configure_logging(settings.log_level, secrets=[token])
+    guild_id = None if args.sync_global else (args.guild or settings.dev_guild_id)
+    count = asyncio.run(_sync(settings, token, guild_id))
+    where = f"guild {guild_id}" if guild_id else "global"
+    print(f"synced {count} commands ({where})")
+    return 0
+
+
+async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
+    from bot.app import TournamentBot, point_at_discord
+
+    point_at_discord(settings)
+    database = await Database.open(settings.database_path)
+    try:
+        bot = TournamentBot(settings, database)
+        async with bot:
+            try:
+                await bot.login(token)
+            except discord.LoginFailure:
+                raise StartupError(both("startup.rejected_token"), exit_code=2) from None
+            guild = discord.Object(id=guild_id) if guild_id else None
+            if guild is not None:
+                bot.tree.copy_global_to(guild=guild)
+            synced = await bot.tree.sync(guild=guild)
+            return len(synced)
+    finally:
+        await database.close()

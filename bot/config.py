@@ -1,0 +1,75 @@
+"""Settings from the environment and `.env`, validated by pydantic-settings."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DISCORD_API_BASE_URL = "https://discord.com/api/v10"
+DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+Locale = Literal["ja", "en"]
+
+
+class Settings(BaseSettings):
+    """Every setting the bot reads. `.env.example` documents each one."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+    )
+
+    discord_token: SecretStr | None = Field(default=None)
+    database_path: Path = Field(default=Path("data/bot.sqlite3"))
+    log_level: str = Field(default="INFO")
+    dev_guild_id: int | None = Field(default=None)
+    default_locale: Locale = Field(default="ja")
+    # Seconds discord.py waits for servers to stream in before it calls the bot ready.
+    guild_ready_timeout: float = Field(default=2.0, ge=0.0, le=60.0)
+    # Test-only: the fake Discord API of tests/e2e points the bot at loopback.
+    discord_api_base_url: str = Field(default=DISCORD_API_BASE_URL)
+    discord_gateway_url: str = Field(default=DISCORD_GATEWAY_URL)
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _blank_token_is_missing(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("dev_guild_id", mode="before")
+    @classmethod
+    def _blank_guild_is_missing(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_log_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in logging.getLevelNamesMapping():
+            known = ", ".join(("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
+            raise ValueError(f"unknown log level {value!r}; use one of {known}")
+        return level
+
+    @field_validator("discord_api_base_url", "discord_gateway_url")
+    @classmethod
+    def _no_trailing_slash_on_api(cls, value: str) -> str:
+        value = value.strip()
+        if not value.startswith(("http://", "https://", "ws://", "wss://")):
+            raise ValueError(f"{value!r} is not an http(s) or ws(s) URL")
+        return value
+
+    @property
+    def api_base_url(self) -> str:
+        return self.discord_api_base_url.rstrip("/")
+
+    def ensure_database_folder(self) -> None:
+        self.database_path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,43 @@
+"""Logging to stderr, with every secret scrubbed from every line.
+
+The scrubbing happens in the formatter, after the message, its arguments and any traceback
+are rendered, so a token cannot slip out through `%r` of an object or an exception text.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterable
+
+REDACTED = "[REDACTED]"
+
+
+class RedactingFormatter(logging.Formatter):
+    def __init__(self, fmt: str, secrets: Iterable[str]) -> None:
+        super().__init__(fmt)
+        # Longest first, so a secret that contains another is replaced whole.
+        self._secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self.redact(super().format(record))
+
+    def redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+
+def configure_logging(level: str, secrets: Iterable[str] = ()) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        RedactingFormatter("%(asctime)s %(levelname)-8s %(name)s: %(message)s", secrets)
+    )
+    root = logging.getLogger()
+    for existing in list(root.handlers):
+        root.removeHandler(existing)
+    root.addHandler(handler)
+    root.setLevel(level)
+    # discord.py's HTTP debug lines echo request bodies; keep them at INFO unless asked.
+    if level != "DEBUG":
+        logging.getLogger("discord.http").setLevel(logging.WARNING)

@@ -1,0 +1,1 @@
+"""Discord presentation: embeds, views, pagination, error rendering and the command translator."""

@@ -1,0 +1,35 @@
+"""The token never appears in a log line, whatever way it tries to get there."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import pytest
+
+from bot.logging_setup import REDACTED, configure_logging
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYzAb.s3cr3t-t0k3n-value"
+
+
+@pytest.fixture
+def captured(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
+    stream = io.StringIO()
+    monkeypatch.setattr("sys.stderr", stream)
+    configure_logging("DEBUG", secrets=[TOKEN])
+    yield stream
+    logging.getLogger().handlers.clear()
+
+
+def test_token_in_message_arguments_and_tracebacks_is_redacted(captured: io.StringIO) -> None:
+    log = logging.getLogger("test.redaction")
+    log.info("connecting with %s", TOKEN)
+    log.debug(f"headers: {{'Authorization': 'Bot {TOKEN}'}}")
+    try:
+        raise RuntimeError(f"login failed for {TOKEN}")
+    except RuntimeError:
+        log.exception("boom")
+    output = captured.getvalue()
+    assert TOKEN not in output
+    assert output.count(REDACTED) == 3  # the message, the header and the exception text
+    assert "connecting with" in output

@@ -1,0 +1,81 @@
+"""Settings come from the environment and `.env`, and bad values are refused clearly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.cli.common import load_settings, require_token
+from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
+from bot.errors import StartupError
+
+
+def test_defaults(clean_env: Path) -> None:
+    settings = Settings()
+    assert settings.discord_token is None
+    assert settings.database_path == Path("data/bot.sqlite3")
+    assert settings.log_level == "INFO"
+    assert settings.dev_guild_id is None
+    assert settings.default_locale == "ja"
+    assert settings.discord_api_base_url == DISCORD_API_BASE_URL
+    assert settings.discord_gateway_url == DISCORD_GATEWAY_URL
+
+
+def test_values_come_from_dotenv(clean_env: Path) -> None:
+    (clean_env / ".env").write_text(
+        "DISCORD_TOKEN=abc.def.ghi\nDATABASE_PATH=elsewhere/x.sqlite3\n"
+        "LOG_LEVEL=debug\nDEV_GUILD_ID=1234\nDEFAULT_LOCALE=en\n",
+        encoding="utf-8",
+    )
+    settings = Settings()
+    assert settings.discord_token is not None
+    assert settings.discord_token.get_secret_value() == "abc.def.ghi"
+    assert settings.database_path == Path("elsewhere/x.sqlite3")
+    assert settings.log_level == "DEBUG"
+    assert settings.dev_guild_id == 1234
+    assert settings.default_locale == "en"
+
+
+def test_environment_beats_dotenv(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (clean_env / ".env").write_text("LOG_LEVEL=DEBUG\n", encoding="utf-8")
+    monkeypatch.setenv("LOG_LEVEL", "WARNING")
+    assert Settings().log_level == "WARNING"
+
+
+def test_the_token_is_secret_in_reprs(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "super-secret-token-value")
+    settings = Settings()
+    assert "super-secret-token-value" not in repr(settings)
+    assert "super-secret-token-value" not in str(settings.model_dump())
+
+
+def test_blank_token_counts_as_missing(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "   ")
+    with pytest.raises(StartupError) as missing:
+        require_token(Settings())
+    assert missing.value.exit_code == 2
+    assert "DISCORD_TOKEN" in missing.value.message
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("LOG_LEVEL", "LOUD"),
+        ("DEV_GUILD_ID", "not-a-number"),
+        ("DEFAULT_LOCALE", "fr"),
+        ("DISCORD_API_BASE_URL", "discord.com/api"),
+        ("GUILD_READY_TIMEOUT", "-1"),
+    ],
+)
+def test_bad_values_are_refused(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValidationError):
+        Settings()
+    with pytest.raises(StartupError) as refused:
+        load_settings()
+    assert variable in refused.value.message
+    assert "設定が正しくありません" in refused.value.message

@@ -1,0 +1,151 @@
+"""Migrations against real SQLite files."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store.database import (
+    MIGRATIONS_DIR,
+    Database,
+    DatabaseTooNew,
+    MigrationFailed,
+    connect,
+    discover_migrations,
+    migrate,
+    schema_version,
+)
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as raw:
+        rows = raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {row[0] for row in rows}
+
+
+async def test_migrations_apply_to_an_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "bot.sqlite3"
+    connection = await connect(path)
+    try:
+        applied = await migrate(connection)
+        assert [m.path.name for m in applied] == [
+            p.name for p in sorted(MIGRATIONS_DIR.glob("*.sql"))
+        ]
+        assert await schema_version(connection) == discover_migrations()[-1].version
+    finally:
+        await connection.close()
+    assert {"schema_migrations", "action_log", "guild_config"} <= tables(path)
+
+
+async def test_rerunning_migrations_is_a_no_op(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    connection = await connect(path)
+    try:
+        await migrate(connection)
+        before = tables(path)
+        assert await migrate(connection) == []
+        async with connection.execute("SELECT COUNT(*) FROM schema_migrations") as cursor:
+            (count,) = await cursor.fetchone()  # type: ignore[misc]
+        assert count == len(discover_migrations())
+    finally:
+        await connection.close()
+    assert tables(path) == before
+
+
+async def test_a_newer_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    connection = await connect(path)
+    try:
+        await migrate(connection)
+        await connection.execute(
+            "INSERT INTO schema_migrations (version, name) VALUES (9999, 'from_the_future')"
+        )
+        with pytest.raises(DatabaseTooNew) as refused:
+            await migrate(connection, database_label=str(path))
+    finally:
+        await connection.close()
+    assert "9999" in refused.value.message
+    assert "newer" in refused.value.message
+    assert "新しい" in refused.value.message
+
+
+async def test_a_broken_migration_rolls_back_completely(tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_good.sql").write_text("CREATE TABLE good (id INTEGER PRIMARY KEY);")
+    (folder / "0002_broken.sql").write_text(
+        "CREATE TABLE half_done (id INTEGER PRIMARY KEY);\n"
+        "INSERT INTO good (id) VALUES (1);\n"
+        "THIS IS NOT SQL;\n"
+    )
+    path = tmp_path / "bot.sqlite3"
+    connection = await connect(path)
+    try:
+        with pytest.raises(MigrationFailed) as failed:
+            await migrate(connection, folder)
+        assert await schema_version(connection) == 1
+        async with connection.execute("SELECT COUNT(*) FROM good") as cursor:
+            (rows,) = await cursor.fetchone()  # type: ignore[misc]
+        assert rows == 0
+        assert not connection.in_transaction
+    finally:
+        await connection.close()
+    assert "0002_broken.sql" in failed.value.message
+    assert "half_done" not in tables(path)
+
+
+async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:
+    connection = await connect(tmp_path / "bot.sqlite3")
+    try:
+        pragmas = {}
+        for name in ("journal_mode", "foreign_keys", "busy_timeout"):
+            async with connection.execute(f"PRAGMA {name}") as cursor:
+                pragmas[name] = (await cursor.fetchone())[0]  # type: ignore[index]
+    finally:
+        await connection.close()
+    assert pragmas["journal_mode"] == "wal"
+    assert pragmas["foreign_keys"] == 1
+    assert pragmas["busy_timeout"] > 0
+
+
+async def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+
+        async def service_that_fails_after_its_first_write() -> None:
+            async with database.write() as connection:
+                await connection.execute(
+                    "INSERT INTO guild_config (guild_id, updated_at) VALUES (1, 'now')"
+                )
+                raise RuntimeError("the service failed after its first write")
+
+        with pytest.raises(RuntimeError):
+            await service_that_fails_after_its_first_write()
+        async with (
+            database.read() as connection,
+            connection.execute("SELECT COUNT(*) FROM guild_config") as cursor,
+        ):
+            (count,) = await cursor.fetchone()  # type: ignore[misc]
+    finally:
+        await database.close()
+    assert count == 0
+
+
+async def test_the_action_log_is_append_only(tmp_path: Path) -> None:
+    database = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        async with database.write() as connection:
+            await connection.execute(
+                "INSERT INTO action_log (guild_id, actor_id, kind, created_at) "
+                "VALUES (1, 2, 'test', 'now')"
+            )
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            async with database.write() as connection:
+                await connection.execute("UPDATE action_log SET kind = 'rewritten'")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            async with database.write() as connection:
+                await connection.execute("DELETE FROM action_log")
+    finally:
+        await database.close()
