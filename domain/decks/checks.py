@@ -1,0 +1,339 @@
+"""Checking a decklist against the construction rules, a regulation and the event's lists.
+
+Every violation is reported at once, each with its rule id and the cards concerned:
+
+- R-REG-7: a title the catalogue does not know (with the closest known titles);
+- R-DECK-1: not exactly 60 cards;
+- R-DECK-2 / R-DECK-3: more than 4 copies of a card, parallels counted together;
+- R-REG-2 single, R-REG-3 MIX-Two limited, R-REG-4 release event (R-REG-1 mix adds nothing);
+- R-REG-5 / R-REG-6: the restricted list in force on the event date;
+- R-REG-1 / R-REG-8 with a card database: cards it does not list, or released after the date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from domain.decks.carddb import CardDatabase
+from domain.decks.cards import DECK_SIZE, MAX_COPIES, CardKey, title_key, title_text
+from domain.decks.decklist import DeckEntry, Decklist, fingerprint
+from domain.decks.defaults import default_titles
+from domain.decks.regulation import Regulation, Violation
+from domain.decks.restricted import RestrictedList
+from domain.decks.titles import TitleCatalogue
+from domain.errors import InvalidInput
+
+DEFAULT_MIX_TWO_MINIMUM = 15
+"""R-REG-3: at least 15 cards of each title (later regulations raised it; it is a setting)."""
+
+_JOIN = ", "
+
+
+@dataclass(frozen=True)
+class DeckRules:
+    """What a deck is checked against. `titles=None` means the shipped catalogue."""
+
+    regulation: Regulation
+    date: dt.date
+    designated_titles: tuple[str, ...] = ()
+    mix_two_minimum: int = DEFAULT_MIX_TWO_MINIMUM
+    titles: TitleCatalogue | None = None
+    restricted: RestrictedList | None = None
+    cards: CardDatabase | None = None
+
+    @property
+    def catalogue(self) -> TitleCatalogue:
+        return self.titles if self.titles is not None else default_titles()
+
+    def designated(self) -> tuple[str, ...]:
+        """R-REG-4: the designated titles as catalogue names.
+
+        Raises `InvalidInput` when the event has none, or names a title the catalogue lacks:
+        that is the organizer's mistake, not the player's.
+        """
+        catalogue = self.catalogue
+        names: list[str] = []
+        for text in self.designated_titles:
+            if not title_key(text):
+                continue
+            name = catalogue.resolve(text)
+            if name is None:
+                suggestions = catalogue.suggest(text)
+                raise InvalidInput(
+                    "decks.unknown_designated_title",
+                    rule="R-REG-4",
+                    title=title_text(text),
+                    suggestions=_JOIN.join(suggestions) if suggestions else "-",
+                )
+            if name not in names:
+                names.append(name)
+        if not names:
+            raise InvalidInput("decks.no_designated_titles", rule="R-REG-4")
+        return tuple(names)
+
+
+@dataclass(frozen=True)
+class DeckCheck:
+    """The outcome of `check_deck`. `decklist` has its titles resolved to catalogue names."""
+
+    decklist: Decklist
+    total: int
+    titles: Mapping[str, int]
+    violations: tuple[Violation, ...] = ()
+    unknown_titles: tuple[str, ...] = field(default=())
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    @property
+    def fingerprint(self) -> str:
+        """R-DECK-4: the fingerprint of the resolved list (aliases count as their title)."""
+        return fingerprint(self.decklist)
+
+
+def check_deck(decklist: Decklist, rules: DeckRules) -> DeckCheck:
+    """Check `decklist` against `rules`; every violation found is reported.
+
+    Raises `InvalidInput` only for a bad rule set (event without valid designated titles, a
+    MIX-Two minimum outside 1–60), never for the deck.
+    """
+    if not 1 <= rules.mix_two_minimum <= DECK_SIZE:
+        raise InvalidInput(
+            "decks.bad_mix_two_minimum", rule="R-REG-3", value=rules.mix_two_minimum, max=DECK_SIZE
+        )
+    designated = rules.designated() if rules.regulation is Regulation.EVENT else ()
+    catalogue = rules.catalogue
+    violations: list[Violation] = []
+
+    # R-REG-7: unknown titles, named with their lines and the closest known titles.
+    unknown: dict[str, list[int]] = {}
+    for line in decklist.lines:
+        if catalogue.resolve(line.title) is None:
+            unknown.setdefault(line.title, []).append(line.line)
+    for title, lines in unknown.items():
+        suggestions = catalogue.suggest(title)
+        params: dict[str, object] = {"title": title, "lines": _JOIN.join(map(str, lines))}
+        if suggestions:
+            params["suggestions"] = _JOIN.join(suggestions)
+        violations.append(
+            Violation(
+                "R-REG-7",
+                "decks.unknown_title" if suggestions else "decks.unknown_title_no_match",
+                params,
+            )
+        )
+
+    resolved = decklist.with_titles(catalogue.canonical)
+    entries = resolved.entries
+    total = resolved.total
+    titles = _title_counts(entries)
+
+    # R-DECK-1: exactly 60.
+    if total < DECK_SIZE:
+        violations.append(
+            Violation(
+                "R-DECK-1", "decks.too_few_cards", {"total": total, "missing": DECK_SIZE - total}
+            )
+        )
+    elif total > DECK_SIZE:
+        violations.append(
+            Violation(
+                "R-DECK-1", "decks.too_many_cards", {"total": total, "extra": total - DECK_SIZE}
+            )
+        )
+
+    # R-DECK-2, R-DECK-3: at most 4 of a card, parallels and duplicate lines counted together.
+    for entry in entries:
+        if entry.count > MAX_COPIES:
+            card_params: dict[str, object] = {
+                "title": entry.key.title,
+                "number": entry.key.number,
+                "count": entry.count,
+                "max": MAX_COPIES,
+                "extra": entry.count - MAX_COPIES,
+                "lines": _JOIN.join(map(str, entry.lines)),
+            }
+            if entry.has_parallels:
+                card_params["numbers"] = _JOIN.join(entry.numbers)
+                violations.append(
+                    Violation(
+                        "R-DECK-3", "decks.too_many_copies_parallel", card_params, (entry.key,)
+                    )
+                )
+            else:
+                violations.append(
+                    Violation("R-DECK-2", "decks.too_many_copies", card_params, (entry.key,))
+                )
+
+    violations.extend(_regulation_violations(rules, titles, designated, entries))
+    if rules.restricted is not None:
+        violations.extend(_restricted_violations(rules, rules.restricted, entries))
+    if rules.cards is not None:
+        violations.extend(_database_violations(rules, rules.cards, entries))
+
+    return DeckCheck(
+        decklist=resolved,
+        total=total,
+        titles=MappingProxyType(titles),
+        violations=tuple(violations),
+        unknown_titles=tuple(unknown),
+    )
+
+
+def _title_counts(entries: tuple[DeckEntry, ...]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for entry in entries:
+        counts[entry.key.title] = counts.get(entry.key.title, 0) + entry.count
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], title_key(item[0]))))
+
+
+def _describe(titles: Mapping[str, int]) -> str:
+    return _JOIN.join(f"{title} ×{count}" for title, count in titles.items())
+
+
+def _cards_of(entries: tuple[DeckEntry, ...], titles: set[str]) -> tuple[CardKey, ...]:
+    return tuple(entry.key for entry in entries if entry.key.title in titles)
+
+
+def _regulation_violations(
+    rules: DeckRules,
+    titles: dict[str, int],
+    designated: tuple[str, ...],
+    entries: tuple[DeckEntry, ...],
+) -> list[Violation]:
+    found: list[Violation] = []
+    if rules.regulation is Regulation.SINGLE and len(titles) > 1:
+        # R-REG-2: the title with the most cards is taken as the intended one.
+        main, *others = titles
+        found.append(
+            Violation(
+                "R-REG-2",
+                "decks.single_other_titles",
+                {
+                    "main": main,
+                    "count": len(titles),
+                    "others": _describe({title: titles[title] for title in others}),
+                },
+                _cards_of(entries, set(others)),
+            )
+        )
+    elif rules.regulation is Regulation.MIX_TWO:
+        if len(titles) == 1:
+            (only,) = titles
+            found.append(
+                Violation(
+                    "R-REG-3",
+                    "decks.mix_two_one_title",
+                    {"title": only, "minimum": rules.mix_two_minimum},
+                )
+            )
+        elif len(titles) > 2:
+            found.append(
+                Violation(
+                    "R-REG-3",
+                    "decks.mix_two_too_many_titles",
+                    {"count": len(titles), "titles": _describe(titles)},
+                    _cards_of(entries, set(list(titles)[2:])),
+                )
+            )
+        else:
+            for title, count in titles.items():
+                if count < rules.mix_two_minimum:
+                    found.append(
+                        Violation(
+                            "R-REG-3",
+                            "decks.mix_two_too_few",
+                            {
+                                "title": title,
+                                "count": count,
+                                "minimum": rules.mix_two_minimum,
+                                "missing": rules.mix_two_minimum - count,
+                            },
+                            _cards_of(entries, {title}),
+                        )
+                    )
+    elif rules.regulation is Regulation.EVENT:
+        # R-REG-4: only the designated titles.
+        outside = {title: count for title, count in titles.items() if title not in designated}
+        if outside:
+            found.append(
+                Violation(
+                    "R-REG-4",
+                    "decks.event_other_titles",
+                    {"titles": _describe(outside), "allowed": _JOIN.join(designated)},
+                    _cards_of(entries, set(outside)),
+                )
+            )
+    return found
+
+
+def _restricted_violations(
+    rules: DeckRules, restricted: RestrictedList, entries: tuple[DeckEntry, ...]
+) -> list[Violation]:
+    limits, groups = restricted.in_force(rules.regulation, rules.date, rules.catalogue.canonical)
+    counts = {entry.key: entry.count for entry in entries}
+    found: list[Violation] = []
+    for limit in limits:
+        count = counts.get(limit.card, 0)
+        if count <= limit.max_copies:
+            continue
+        params: dict[str, object] = {
+            "label": limit.label,
+            "title": limit.card.title,
+            "number": limit.card.number,
+            "count": count,
+            "max": limit.max_copies,
+            "extra": count - limit.max_copies,
+            "effective": limit.effective.isoformat(),
+        }
+        key = "decks.banned_card" if limit.max_copies == 0 else "decks.restricted_card"
+        found.append(Violation("R-REG-5", key, params, (limit.card,)))
+    for group in groups:
+        present = [(card, counts[card]) for card in group.cards if counts.get(card, 0)]
+        total = sum(count for _, count in present)
+        if total <= group.max_total:
+            continue
+        found.append(
+            Violation(
+                "R-REG-5",
+                "decks.restricted_group",
+                {
+                    "label": group.label,
+                    "total": total,
+                    "max": group.max_total,
+                    "extra": total - group.max_total,
+                    "cards": _JOIN.join(f"{card} ×{count}" for card, count in present),
+                    "effective": group.effective.isoformat(),
+                },
+                tuple(card for card, _ in present),
+            )
+        )
+    return found
+
+
+def _database_violations(
+    rules: DeckRules, database: CardDatabase, entries: tuple[DeckEntry, ...]
+) -> list[Violation]:
+    index = database.index(rules.catalogue.canonical)
+    found: list[Violation] = []
+    for entry in entries:
+        record = index.get(entry.key)
+        params: dict[str, object] = {
+            "title": entry.key.title,
+            "number": entry.key.number,
+            "lines": _JOIN.join(map(str, entry.lines)),
+        }
+        if record is None:
+            found.append(Violation("R-REG-1", "decks.unknown_card", params, (entry.key,)))
+        elif record.release_date > rules.date:
+            params.update(
+                name=record.name or entry.name or "-",
+                release_date=record.release_date.isoformat(),
+                date=rules.date.isoformat(),
+            )
+            found.append(Violation("R-REG-8", "decks.not_yet_released", params, (entry.key,)))
+    return found
