@@ -1,0 +1,1120 @@
+"""The test helper: a fake Discord on loopback plus the real bot as a subprocess.
+
+The aiohttp server runs on its own event loop in a background thread, so the harness
+works from any pytest-asyncio loop scope (and from plain sync code for set-up/tear-down).
+The bot is started exactly as users start it: `python -m bot`, configured only through
+environment variables. See tests/e2e/README.md for a walk-through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import concurrent.futures
+import contextlib
+import copy
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Coroutine, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from tests.conftest import cli_env
+
+from .gateway import Gateway
+from .rest import Rest
+from .state import (
+    DM,
+    EPHEMERAL,
+    Channel,
+    Guild,
+    InteractionRecord,
+    Member,
+    Role,
+    StoredFile,
+    User,
+    World,
+)
+
+JSON = dict[str, Any]
+T = TypeVar("T")
+
+READY_LINE = "bot ready: logged in as"
+DEFAULT_TOKEN = "ODk0NjIwMTc2MzYzMzEyMTI4.GfAkEd.e2e-t0ken-N0t-A-ReaL-0ne_xYz123456789"
+
+# Option types of application commands.
+SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN = 1, 2, 3, 4, 5
+USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 6, 7, 8, 9, 10, 11
+# Component types.
+ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
+USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT, LABEL = 5, 6, 7, 8, 18
+SELECTS = (STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT)
+
+_LIVE_PROCESSES: set[subprocess.Popen[bytes]] = set()
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    for process in list(_LIVE_PROCESSES):
+        if process.poll() is None:
+            process.kill()
+
+
+# -- the bot process -------------------------------------------------------------------------
+
+
+class BotProcess:
+    """`python -m bot ...` with its stdout and stderr read line by line in threads."""
+
+    def __init__(self, args: list[str], *, env: dict[str, str], cwd: Path) -> None:
+        self.args = args
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot", *args],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        _LIVE_PROCESSES.add(self.process)
+        self.stderr_lines: list[str] = []
+        self.stdout_lines: list[str] = []
+        self._readers = [
+            threading.Thread(target=self._read, args=(self.process.stderr, self.stderr_lines)),
+            threading.Thread(target=self._read, args=(self.process.stdout, self.stdout_lines)),
+        ]
+        for reader in self._readers:
+            reader.daemon = True
+            reader.start()
+
+    @staticmethod
+    def _read(stream: Any, into: list[str]) -> None:
+        for raw in iter(stream.readline, b""):
+            into.append(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        stream.close()
+
+    @property
+    def stderr(self) -> str:
+        return "\n".join(self.stderr_lines)
+
+    @property
+    def stdout(self) -> str:
+        return "\n".join(self.stdout_lines)
+
+    @property
+    def returncode(self) -> int | None:
+        return self.process.poll()
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    @property
+    def ready(self) -> bool:
+        return any(READY_LINE in line for line in self.stderr_lines)
+
+    def wait(self, timeout: float) -> int:
+        """Wait for the exit and for the readers to drain the pipes."""
+        code = self.process.wait(timeout)
+        for reader in self._readers:
+            reader.join(2)
+        _LIVE_PROCESSES.discard(self.process)
+        return code
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.wait(5)
+
+    def tail(self, lines: int = 80) -> str:
+        shown = [
+            line if len(line) <= 400 else line[:400] + " …" for line in self.stderr_lines[-lines:]
+        ]
+        return f"--- bot {' '.join(self.args) or 'run'} stderr (last {len(shown)} lines) ---\n" + (
+            "\n".join(shown)
+        )
+
+
+# -- replies -------------------------------------------------------------------------------
+
+
+def text_of(message: JSON | None) -> str:
+    """Everything a reader sees in a message: content, embeds and text components."""
+    if not message:
+        return ""
+    parts = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        if embed.get("author"):
+            parts.append(embed["author"].get("name") or "")
+        for embed_field in embed.get("fields") or []:
+            parts += [embed_field.get("name") or "", embed_field.get("value") or ""]
+        if embed.get("footer"):
+            parts.append(embed["footer"].get("text") or "")
+    for component in walk_components(message.get("components") or []):
+        if component.get("type") == 10:  # text display (components v2)
+            parts.append(component.get("content") or "")
+    return "\n".join(p for p in parts if p)
+
+
+def walk_components(components: Iterable[JSON]) -> Iterator[JSON]:
+    for component in components:
+        yield component
+        yield from walk_components(component.get("components") or [])
+        for key in ("component", "accessory"):
+            if isinstance(component.get(key), dict):
+                yield from walk_components([component[key]])
+
+
+class Reply:
+    """How the bot answered one interaction. Properties read the fake's live state."""
+
+    def __init__(self, fake: FakeDiscord, record: InteractionRecord) -> None:
+        self._fake = fake
+        self._record = record
+
+    def __repr__(self) -> str:
+        return f"<Reply interaction={self.id} type={self.type} text={self.text[:80]!r}>"
+
+    @property
+    def id(self) -> int:
+        return self._record.id
+
+    @property
+    def interaction(self) -> JSON:
+        """The INTERACTION_CREATE payload the fake sent."""
+        return self._record.payload
+
+    @property
+    def type(self) -> int | None:
+        """The callback type: 4 message, 5 deferred, 6 deferred update, 7 update, 8 choices,
+        9 modal; None when the bot never answered."""
+        with self._fake.world.lock:
+            callbacks = self._record.callbacks
+            return callbacks[0].type if callbacks else None
+
+    @property
+    def data(self) -> JSON:
+        """The data of the initial callback (message, modal or autocomplete choices)."""
+        with self._fake.world.lock:
+            callbacks = self._record.callbacks
+            return copy.deepcopy(callbacks[0].data) if callbacks else {}
+
+    @property
+    def original(self) -> JSON | None:
+        """The current @original message (after edits), or None."""
+        return self._fake.message(self._record.original_id) if self._record.original_id else None
+
+    @property
+    def followups(self) -> list[JSON]:
+        """Follow-up messages (a follow-up right after a defer edits @original instead)."""
+        found = (self._fake.message(i) for i in list(self._record.followup_ids))
+        return [m for m in found if m is not None]
+
+    @property
+    def messages(self) -> list[JSON]:
+        original = self.original
+        return ([original] if original else []) + self.followups
+
+    @property
+    def message(self) -> JSON | None:
+        """The newest message of this reply (what a user looks at and clicks on)."""
+        messages = self.messages
+        return messages[-1] if messages else None
+
+    @property
+    def content(self) -> str:
+        message = self.message
+        return (message or {}).get("content") or ""
+
+    @property
+    def embeds(self) -> list[JSON]:
+        message = self.message
+        return list((message or {}).get("embeds") or [])
+
+    @property
+    def embed(self) -> JSON:
+        embeds = self.embeds
+        assert embeds, f"the reply has no embed: {self!r}"
+        return embeds[0]
+
+    @property
+    def components(self) -> list[JSON]:
+        message = self.message
+        return list(walk_components((message or {}).get("components") or []))
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.components if "custom_id" in c]
+
+    @property
+    def ephemeral(self) -> bool:
+        message = self.message
+        return bool(message and message["flags"] & EPHEMERAL)
+
+    @property
+    def text(self) -> str:
+        """All visible text of all messages of the reply, for `in` assertions."""
+        return "\n".join(text_of(m) for m in self.messages)
+
+    @property
+    def modal(self) -> JSON:
+        assert self.type == 9, f"the bot did not answer with a modal: {self!r}"
+        return self.data
+
+    @property
+    def choices(self) -> list[JSON]:
+        """Autocomplete choices ({"name", "value", "name_localizations"?})."""
+        assert self.type == 8, f"the bot did not answer with autocomplete choices: {self!r}"
+        return list(self.data.get("choices") or [])
+
+    @property
+    def files(self) -> list[JSON]:
+        """Attachments of every message of the reply (bytes via `fake.file_bytes`)."""
+        return [a for m in self.messages for a in m.get("attachments") or []]
+
+
+# -- the server thread ---------------------------------------------------------------------
+
+
+class _ServerThread:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.gateway = Gateway(world)
+        self.rest = Rest(world, self.gateway)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(
+            target=self.loop.run_forever, name="fake-discord", daemon=True
+        )
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+
+    def start(self) -> None:
+        self.thread.start()
+        self.call_sync(self._start())
+
+    async def _start(self) -> None:
+        app = web.Application(middlewares=[self.rest.middleware], client_max_size=64 * 2**20)
+        app.router.add_get("/gateway", self.gateway.handle)
+        self.rest.routes(app)
+        self.runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1]
+
+    def call_sync(self, coro: Coroutine[Any, Any, T], timeout: float = 10) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    async def call(self, coro: Coroutine[Any, Any, T]) -> T:
+        future: concurrent.futures.Future[T] = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        return await asyncio.wrap_future(future)
+
+    def stop(self) -> None:
+        if not self.thread.is_alive():
+            return
+        try:
+            self.call_sync(self._stop())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(5)
+            self.loop.close()
+
+    async def _stop(self) -> None:
+        await self.gateway.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+
+# -- the fake ------------------------------------------------------------------------------
+
+
+@dataclass
+class Upload:
+    """A file a user attaches to a slash-command option."""
+
+    filename: str
+    data: bytes
+    content_type: str = "text/plain; charset=utf-8"
+
+
+UserRef = str | int | User | Member
+
+
+class FakeDiscord:
+    """A fake Discord API + gateway on loopback, and the real bot connected to it.
+
+    >>> fake = FakeDiscord(); fake.start()
+    >>> await fake.start_bot(tmp_path)
+    >>> reply = await fake.slash("help", user="alice", locale="ja")
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        preferred_locale: str = "ja",
+        guild_name: str = "Precious Memories Club",
+        settle: float = 0.2,
+        timeout: float = 10.0,
+        log_level: str = "DEBUG",
+    ) -> None:
+        self.token = token
+        self.settle = settle
+        self.timeout = timeout
+        self.log_level = log_level
+        self.world = World(token=token)
+        self.guild = self.world.add_guild(guild_name, preferred_locale=preferred_locale)
+        self._server = _ServerThread(self.world)
+        self.bot: BotProcess | None = None
+        self.processes: list[BotProcess] = []
+        self.workdir: Path | None = None
+        self.database: Path | None = None
+        self._tempdir: tempfile.TemporaryDirectory[str] | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def start(self) -> FakeDiscord:
+        self._server.start()
+        self.world.base_url = f"http://127.0.0.1:{self._server.port}"
+        self._server.gateway.url = f"ws://127.0.0.1:{self._server.port}/gateway"
+        return self
+
+    def close(self) -> None:
+        """Kill any bot still running and stop the server. Safe to call twice."""
+        for process in self.processes:
+            process.kill()
+        self._server.stop()
+        if self._tempdir is not None:
+            self._tempdir.cleanup()
+            self._tempdir = None
+
+    def __enter__(self) -> FakeDiscord:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> FakeDiscord:
+        return self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def port(self) -> int:
+        return self._server.port
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.world.base_url}/api/v10"
+
+    @property
+    def gateway(self) -> Gateway:
+        return self._server.gateway
+
+    def env(self, **overrides: str) -> dict[str, str]:
+        """The bot's environment: only variables, as a user's `.env` would give them."""
+        assert self.database is not None
+        values = {
+            "DISCORD_TOKEN": self.token,
+            "DATABASE_PATH": str(self.database),
+            "DISCORD_API_BASE_URL": self.api_url,
+            "DISCORD_GATEWAY_URL": self.gateway.url,
+            "GUILD_READY_TIMEOUT": "0.1",
+            "LOG_LEVEL": self.log_level,
+        }
+        values.update(overrides)
+        return cli_env(**values)
+
+    def _prepare_workdir(self, workdir: Path | None) -> Path:
+        if workdir is not None:
+            self.workdir = Path(workdir)
+        if self.workdir is None:
+            self._tempdir = tempfile.TemporaryDirectory(prefix="fake-discord-")
+            self.workdir = Path(self._tempdir.name)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        if self.database is None:
+            self.database = self.workdir / "bot.sqlite3"
+        return self.workdir
+
+    async def start_bot(
+        self,
+        workdir: Path | None = None,
+        *,
+        wait_ready: bool = True,
+        **env: str,
+    ) -> BotProcess:
+        """Start `python -m bot` in `workdir` (no `.env` there) and wait for READY.
+
+        Keyword arguments override environment variables, e.g. `DISCORD_TOKEN="bad"`.
+        With `wait_ready=False` it returns at once (use `wait_exit` for start-up failures).
+        """
+        assert self.bot is None or not self.bot.alive, "a bot is already running"
+        cwd = self._prepare_workdir(workdir)
+        identified = self.gateway.identify_count
+        self.bot = BotProcess([], env=self.env(**env), cwd=cwd)
+        self.processes.append(self.bot)
+        if wait_ready:
+            bot = self.bot
+            await self._wait(lambda: bot.ready, "the bot to log READY", bot_must_live=True)
+            assert self.gateway.identify_count > identified, "READY logged without IDENTIFY"
+            await self._wait(lambda: self.gateway.ready, "the gateway session")
+        return self.bot
+
+    async def wait_exit(self, within: float = 10.0) -> int:
+        """Wait (up to `within` seconds) for the bot to exit on its own; its exit code."""
+        assert self.bot is not None
+        return await asyncio.to_thread(self.bot.wait, within)
+
+    async def stop_bot(self, *, within: float = 5.0) -> BotProcess:
+        """SIGTERM the bot; assert it exits with 0 in time and never logged the token."""
+        bot = self.bot
+        assert bot is not None, "no bot was started"
+        if bot.alive:
+            bot.process.send_signal(signal.SIGTERM)
+        try:
+            code = await asyncio.to_thread(bot.wait, within)
+        except subprocess.TimeoutExpired:
+            bot.kill()
+            raise AssertionError(f"the bot ignored SIGTERM for {within}s\n{bot.tail()}") from None
+        assert code == 0, f"the bot exited with {code} after SIGTERM\n{bot.tail()}"
+        self.assert_token_not_logged(bot)
+        return bot
+
+    async def restart_bot(self) -> BotProcess:
+        """Stop the bot with SIGTERM and start it again on the same database."""
+        await self.stop_bot()
+        return await self.start_bot()
+
+    def assert_token_not_logged(self, bot: BotProcess | None = None) -> None:
+        for process in [bot] if bot else self.processes:
+            assert self.token not in process.stderr, "the token appeared in the bot's stderr"
+            assert self.token not in process.stdout, "the token appeared in the bot's stdout"
+
+    async def sync_commands(
+        self, guild: Guild | None = None, *, global_: bool = False
+    ) -> list[JSON]:
+        """Run `python -m bot sync --guild ID` (or `--global`) and return what was recorded."""
+        cwd = self._prepare_workdir(None)
+        target = self.guild if guild is None else guild
+        args = ["sync", "--global"] if global_ else ["sync", "--guild", str(target.id)]
+        process = BotProcess(args, env=self.env(), cwd=cwd)
+        self.processes.append(process)
+        try:
+            code = await asyncio.to_thread(process.wait, 30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise AssertionError(f"`python -m bot sync` hung\n{process.tail()}") from None
+        assert code == 0, f"`python -m bot sync` failed with {code}\n{process.tail()}"
+        self.assert_token_not_logged(process)
+        return self.commands(None if global_ else target)
+
+    def commands(self, guild: Guild | None = None) -> list[JSON]:
+        """The recorded command tree of a guild (None: the global one)."""
+        with self.world.lock:
+            return copy.deepcopy(self.world.commands.get(guild.id if guild else None, []))
+
+    def load_commands(self, commands: list[JSON], guild: Guild | None = None) -> None:
+        """Reuse a tree recorded by another fake (sync once per session, not per module)."""
+        with self.world.lock:
+            scope = (guild or self.guild).id
+            self.world.commands[scope] = [dict(c, guild_id=str(scope)) for c in commands]
+
+    # -- the world -----------------------------------------------------------------------
+
+    def add_guild(self, name: str = "Second Server", *, preferred_locale: str = "en-US") -> Guild:
+        """Another guild with the same layout and users; add it before `start_bot`."""
+        return self.world.add_guild(name, preferred_locale=preferred_locale)
+
+    def member(self, user: UserRef, guild: Guild | None = None) -> Member:
+        guild = guild or self.guild
+        with self.world.lock:
+            if isinstance(user, Member | User):
+                user = user.id
+            return guild.member(user)
+
+    def user(self, name: str) -> User:
+        return self.member(name).user
+
+    def role(self, name: str, guild: Guild | None = None) -> Role:
+        return (guild or self.guild).role(name)
+
+    def channel(self, name: str | int, guild: Guild | None = None) -> Channel:
+        with self.world.lock:
+            if isinstance(name, int) and name in self.world.dm_channels:
+                return self.world.dm_channels[name]
+            return (guild or self.guild).channel(name)
+
+    async def add_member(
+        self, name: str, *roles: str, guild: Guild | None = None, accepts_dms: bool = True
+    ) -> Member:
+        """A new member (GUILD_MEMBER_ADD is sent when a bot is connected)."""
+        guild = guild or self.guild
+        member = self.world.add_member(guild, name, roles)
+        member.user.accepts_dms = accepts_dms
+        await self._server.call(
+            self.gateway.dispatch(
+                "GUILD_MEMBER_ADD", dict(member.payload(), guild_id=str(guild.id))
+            )
+        )
+        return member
+
+    async def set_roles(self, user: UserRef, *roles: str, guild: Guild | None = None) -> Member:
+        """Replace a member's roles (by name) and tell the bot (GUILD_MEMBER_UPDATE)."""
+        guild = guild or self.guild
+        member = self.member(user, guild)
+        with self.world.lock:
+            member.role_ids = [guild.role(r).id for r in roles]
+            data = dict(member.payload(), guild_id=str(guild.id))
+        await self._server.call(self.gateway.dispatch("GUILD_MEMBER_UPDATE", data))
+        return member
+
+    def upload(self, filename: str, data: bytes, content_type: str = "text/plain") -> StoredFile:
+        """A file on the fake CDN, to pass as an attachment option."""
+        with self.world.lock:
+            return self.world.store_file(filename, data, content_type)
+
+    def file_bytes(self, attachment: JSON) -> bytes:
+        """The bytes of an attachment the bot (or a user) uploaded."""
+        with self.world.lock:
+            return self.world.files[int(attachment["id"])].data
+
+    def messages(
+        self, channel: str | int, *, guild: Guild | None = None, include_ephemeral: bool = False
+    ) -> list[JSON]:
+        """Messages in a channel or thread (by name or id), oldest first."""
+        with self.world.lock:
+            found = self.channel(channel, guild)
+            return copy.deepcopy(
+                self.world.channel_messages(found.id, include_ephemeral=include_ephemeral)
+            )
+
+    def dms(self, user: UserRef) -> list[JSON]:
+        """Direct messages the bot sent to a user, oldest first."""
+        target = self.member(user).user
+        with self.world.lock:
+            for channel in self.world.dm_channels.values():
+                if channel.recipient is target:
+                    return copy.deepcopy(self.world.channel_messages(channel.id))
+            return []
+
+    def message(self, message_id: int | str | None) -> JSON | None:
+        """The current version of a message, or None once deleted."""
+        with self.world.lock:
+            found = self.world.messages.get(int(message_id or 0))
+            return copy.deepcopy(found) if found else None
+
+    def threads(self, parent: str | None = None, guild: Guild | None = None) -> list[Channel]:
+        guild = guild or self.guild
+        with self.world.lock:
+            parent_id = guild.channel(parent).id if parent else None
+            return [
+                c
+                for c in guild.channels.values()
+                if c.is_thread and (parent_id is None or c.parent_id == parent_id)
+            ]
+
+    @property
+    def requests(self) -> list[Any]:
+        with self.world.lock:
+            return list(self.world.requests)
+
+    def requests_to(self, method: str, path_prefix: str) -> list[Any]:
+        return [r for r in self.requests if r.method == method and r.path.startswith(path_prefix)]
+
+    @property
+    def unknown_routes(self) -> list[str]:
+        with self.world.lock:
+            return list(self.world.unknown_routes)
+
+    def assert_no_unknown_routes(self) -> None:
+        unknown = self.unknown_routes
+        assert not unknown, f"the bot called routes the fake does not know: {unknown}\n" + (
+            self.log_tail()
+        )
+
+    def assert_no_errors_logged(self) -> None:
+        for process in self.processes:
+            bad = [
+                line for line in process.stderr_lines if "Traceback" in line or " ERROR " in line
+            ]
+            assert not bad, f"the bot logged errors: {bad[:5]}\n{process.tail()}"
+
+    def log_tail(self, lines: int = 80) -> str:
+        return "\n".join(p.tail(lines) for p in self.processes[-2:])
+
+    # -- interactions --------------------------------------------------------------------
+
+    async def slash(
+        self,
+        command: str,
+        *,
+        user: UserRef = "alice",
+        options: dict[str, Any] | None = None,
+        locale: str = "en-US",
+        guild: Guild | None = None,
+        channel: str | int = "general",
+        dm: bool = False,
+        app_permissions: int | None = None,
+        expect_response: bool = True,
+    ) -> Reply:
+        """Invoke `/command` ("tournament create" for subcommands) and wait for the answer.
+
+        Option values are plain Python values; users/members (or their names), channel and
+        role names and `Upload`/`StoredFile` attachments are resolved like Discord does.
+        """
+        guild = None if dm else (guild or self.guild)
+        data = self._command_data(command, options or {}, guild, focused=None)
+        record = self._interaction(2, data, user, guild, channel, locale, app_permissions, dm=dm)
+        return await self._run(record, expect_response)
+
+    async def autocomplete(
+        self,
+        command: str,
+        *,
+        focused: str,
+        value: str = "",
+        user: UserRef = "alice",
+        options: dict[str, Any] | None = None,
+        locale: str = "en-US",
+        guild: Guild | None = None,
+        channel: str | int = "general",
+    ) -> Reply:
+        """Type `value` into option `focused` of `/command`; `reply.choices` is the answer."""
+        guild = guild or self.guild
+        all_options = dict(options or {})
+        all_options[focused] = value
+        data = self._command_data(command, all_options, guild, focused=focused)
+        record = self._interaction(4, data, user, guild, channel, locale, None)
+        return await self._run(record, True)
+
+    async def click(
+        self,
+        target: Reply | JSON | int | str,
+        label_or_custom_id: str,
+        *,
+        user: UserRef = "alice",
+        values: list[Any] | None = None,
+        locale: str = "en-US",
+        expect_response: bool = True,
+    ) -> Reply:
+        """Press a button (or pick `values` in a select) on a message the bot posted.
+
+        `target` is a Reply, a message dict or a message id; the component is found by its
+        label, custom id or placeholder. Disabled components cannot be pressed.
+        """
+        message, component = self._find_component(target, label_or_custom_id)
+        assert not component.get("disabled"), f"{label_or_custom_id!r} is disabled"
+        kind = int(component["type"])
+        if kind in SELECTS and values is None:
+            raise ValueError(f"{label_or_custom_id!r} is a select menu: pass values=[...]")
+        return await self.click_custom_id(
+            message,
+            component["custom_id"],
+            component_type=kind,
+            values=values,
+            user=user,
+            locale=locale,
+            expect_response=expect_response,
+        )
+
+    async def click_custom_id(
+        self,
+        message: Reply | JSON | int | str,
+        custom_id: str,
+        *,
+        component_type: int = BUTTON,
+        values: list[Any] | None = None,
+        user: UserRef = "alice",
+        locale: str = "en-US",
+        expect_response: bool = True,
+    ) -> Reply:
+        """Send a component interaction with any custom id (e.g. an old restart-proof one)."""
+        current = self._resolve_message(message)
+        on_message = [c.get("custom_id") for c in walk_components(current.get("components") or [])]
+        # Discord only sends custom ids that are on the message (discord.py relies on it).
+        assert custom_id in on_message, f"{custom_id!r} is not on the message: {on_message}"
+        channel_id = int(current["channel_id"])
+        data: JSON = {"custom_id": custom_id, "component_type": component_type}
+        guild = self._guild_of(channel_id)
+        if component_type in SELECTS:
+            resolved: JSON = {}
+            data["values"] = [
+                self._select_value(v, component_type, guild, resolved) for v in values or []
+            ]
+            if resolved:
+                data["resolved"] = resolved
+        record = self._interaction(
+            3, data, user, guild, channel_id, locale, None, dm=guild is None, message=current
+        )
+        return await self._run(record, expect_response)
+
+    async def submit_modal(
+        self,
+        target: Reply | str,
+        values: dict[str, Any],
+        *,
+        user: UserRef = "alice",
+        locale: str = "en-US",
+        guild: Guild | None = None,
+        channel: str | int = "general",
+        expect_response: bool = True,
+    ) -> Reply:
+        """Submit the modal a Reply opened (or one by custom id) with text/select values."""
+        message: JSON | None = None
+        if isinstance(target, Reply):
+            modal = target.modal
+            origin = target._record
+            channel = origin.channel_id
+            guild = self.world.guilds.get(origin.guild_id or 0)
+            if origin.target_message_id:
+                message = self.message(origin.target_message_id)
+            remaining = dict(values)
+            components = self._modal_answers(modal.get("components") or [], remaining)
+            if remaining:
+                raise ValueError(f"the modal has no field(s) {sorted(remaining)}")
+            custom_id = modal["custom_id"]
+        else:
+            custom_id = target
+            guild = guild or self.guild
+            components = [
+                {"type": ACTION_ROW, "components": [_answer(TEXT_INPUT, key, value)]}
+                for key, value in values.items()
+            ]
+        data = {"custom_id": custom_id, "components": components}
+        record = self._interaction(
+            5, data, user, guild, channel, locale, None, dm=guild is None, message=message
+        )
+        return await self._run(record, expect_response)
+
+    async def dispatch(self, event: str, data: JSON) -> None:
+        """Send any gateway event to the connected bot."""
+        sent = await self._server.call(self.gateway.dispatch(event, data))
+        assert sent, f"no bot is connected to receive {event}"
+
+    async def reconnect_gateway(self) -> None:
+        """Ask the bot to reconnect (op 7) and wait until it has RESUMEd."""
+        resumed = self.gateway.resume_count
+        await self._server.call(self.gateway.request_reconnect())
+        await self._wait(
+            lambda: self.gateway.resume_count > resumed and self.gateway.ready, "RESUME"
+        )
+
+    # -- internals -----------------------------------------------------------------------
+
+    async def _wait(self, condition: Any, what: str, *, bot_must_live: bool = True) -> None:
+        deadline = time.monotonic() + self.timeout
+        while not condition():
+            bot = self.bot
+            if bot_must_live and bot is not None and not bot.alive:
+                raise AssertionError(
+                    f"the bot exited ({bot.returncode}) while waiting for {what}\n{bot.tail()}"
+                )
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"timed out after {self.timeout}s waiting for {what}\n" + (self.log_tail())
+                )
+            await asyncio.sleep(0.01)
+
+    async def _run(self, record: InteractionRecord, expect_response: bool) -> Reply:
+        await self.dispatch("INTERACTION_CREATE", record.payload)
+        what = f"the answer to interaction {record.id} ({_describe(record)})"
+        if expect_response:
+            await self._wait(lambda: bool(record.callbacks), what)
+            if record.callbacks[0].type == 5:
+                await self._wait(
+                    lambda: record.original_edited or bool(record.followup_ids),
+                    f"the bot to finish its deferred {what}",
+                )
+        await self._wait(
+            lambda: time.monotonic() - self.world.last_activity >= self.settle, "quiet"
+        )
+        self.assert_no_unknown_routes()
+        return Reply(self, record)
+
+    def _guild_of(self, channel_id: int) -> Guild | None:
+        with self.world.lock:
+            channel = self.world.channel_by_id(channel_id)
+            return self.world.guild_of_channel(channel) if channel else None
+
+    def _resolve_message(self, message: Reply | JSON | int | str) -> JSON:
+        if isinstance(message, Reply):
+            found = message.message
+        elif isinstance(message, dict):
+            found = self.message(message["id"])
+        else:
+            found = self.message(message)
+        assert found is not None, f"message {message!r} does not exist (deleted?)"
+        return found
+
+    def _find_component(self, target: Reply | JSON | int | str, wanted: str) -> tuple[JSON, JSON]:
+        if isinstance(target, Reply):
+            candidates = list(reversed(target.messages))
+        else:
+            candidates = [self._resolve_message(target)]
+        seen: list[str] = []
+        for message in candidates:
+            for component in walk_components(message.get("components") or []):
+                keys = [component.get(k) for k in ("label", "custom_id", "placeholder")]
+                emoji = component.get("emoji") or {}
+                keys.append(emoji.get("name"))
+                if wanted in keys and component.get("custom_id"):
+                    return message, component
+                seen += [str(k) for k in keys[:2] if k]
+        raise AssertionError(f"no component {wanted!r} on the message; there are {seen}")
+
+    def _interaction(
+        self,
+        kind: int,
+        data: JSON,
+        user: UserRef,
+        guild: Guild | None,
+        channel: str | int,
+        locale: str,
+        app_permissions: int | None,
+        *,
+        dm: bool = False,
+        message: JSON | None = None,
+    ) -> InteractionRecord:
+        with self.world.lock:
+            if dm or guild is None:
+                who = self._user(user)
+                where = (
+                    self.world.channel_by_id(channel)
+                    if isinstance(channel, int) and channel in self.world.dm_channels
+                    else self.world.dm_channel(who)
+                )
+                assert where is not None
+                assert where.type == DM
+                guild = None
+            else:
+                who = self.member(user, guild).user
+                where = self.channel(channel, guild)
+            return self.world.new_interaction(
+                type=kind,
+                data=data,
+                user=who,
+                guild=guild,
+                channel=where,
+                locale=locale,
+                app_permissions=app_permissions,
+                message=message,
+            )
+
+    def _user(self, user: UserRef) -> User:
+        if isinstance(user, Member):
+            return user.user
+        if isinstance(user, User):
+            return user
+        for known in self.world.users.values():
+            if user in (known.id, known.username, str(known.id)):
+                return known
+        raise KeyError(f"no user {user!r}")
+
+    def _command_data(
+        self, command: str, options: dict[str, Any], guild: Guild | None, *, focused: str | None
+    ) -> JSON:
+        names = command.strip().lstrip("/").split()
+        with self.world.lock:
+            scopes = [guild.id, None] if guild else [None, *self.world.commands]
+            tree = [c for scope in scopes for c in self.world.commands.get(scope, [])]
+        roots = [c for c in tree if c["name"] == names[0] and c.get("type", 1) == 1]
+        if not roots:
+            known = sorted({c["name"] for c in tree})
+            hint = " (no command tree recorded: run fake.sync_commands())" if not tree else ""
+            raise ValueError(f"no slash command /{names[0]}; known: {known}{hint}")
+        root = roots[0]
+        path: list[JSON] = []
+        declared = root.get("options") or []
+        for name in names[1:]:
+            nested = [o for o in declared if o["name"] == name and o["type"] in (1, 2)]
+            if not nested:
+                subs = [o["name"] for o in declared if o["type"] in (1, 2)]
+                raise ValueError(f"/{command}: no subcommand {name!r} (there are {subs})")
+            path.append(nested[0])
+            declared = nested[0].get("options") or []
+        if any(o["type"] in (1, 2) for o in declared):
+            subs = [o["name"] for o in declared if o["type"] in (1, 2)]
+            raise ValueError(f"/{command} needs a subcommand: {subs}")
+        resolved: JSON = {}
+        leaf = self._option_values(command, declared, options, guild, resolved, focused)
+        for level in reversed(path):
+            leaf = [{"type": level["type"], "name": level["name"], "options": leaf}]
+        data: JSON = {"id": root["id"], "name": root["name"], "type": 1, "options": leaf}
+        if root.get("guild_id") and guild is not None:
+            data["guild_id"] = root["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _option_values(
+        self,
+        command: str,
+        declared: list[JSON],
+        given: dict[str, Any],
+        guild: Guild | None,
+        resolved: JSON,
+        focused: str | None,
+    ) -> list[JSON]:
+        by_name = {o["name"]: o for o in declared}
+        unknown = set(given) - set(by_name)
+        if unknown:
+            raise ValueError(
+                f"/{command} has no option(s) {sorted(unknown)}; it has {list(by_name)}"
+            )
+        out: list[JSON] = []
+        for option in declared:
+            name = option["name"]
+            if name not in given:
+                if option.get("required") and focused is None:
+                    raise ValueError(f"/{command}: required option {name!r} is missing")
+                continue
+            value = given[name]
+            if name == focused:
+                out.append(
+                    {"type": option["type"], "name": name, "value": str(value), "focused": True}
+                )
+                continue
+            wire = self._option_value(option, value, guild, resolved)
+            choices = [c["value"] for c in option.get("choices") or []]
+            if choices and wire not in choices:
+                raise ValueError(f"/{command}: {name}={wire!r} is not one of the choices {choices}")
+            out.append({"type": option["type"], "name": name, "value": wire})
+        return out
+
+    def _option_value(self, option: JSON, value: Any, guild: Guild | None, resolved: JSON) -> Any:
+        kind = option["type"]
+        if kind == STRING:
+            return str(value)
+        if kind == INTEGER:
+            return int(value)
+        if kind == NUMBER:
+            return float(value)
+        if kind == BOOLEAN:
+            return bool(value)
+        if kind == USER:
+            return self._resolve_user(value, guild, resolved)
+        if kind == MENTIONABLE:
+            if guild is not None and isinstance(value, str) and _has_role(guild, value):
+                return self._resolve_role(value, guild, resolved)
+            return self._resolve_user(value, guild, resolved)
+        if kind == ROLE:
+            assert guild is not None, "role options need a guild"
+            return self._resolve_role(value, guild, resolved)
+        if kind == CHANNEL:
+            assert guild is not None, "channel options need a guild"
+            channel = value if isinstance(value, Channel) else guild.channel(value)
+            member_perms = str(guild.permissions_of(guild.members[self.world.app_id]))
+            data = channel.payload()
+            data["permissions"] = member_perms
+            resolved.setdefault("channels", {})[str(channel.id)] = data
+            return str(channel.id)
+        if kind == ATTACHMENT:
+            if isinstance(value, Upload):
+                value = self.upload(value.filename, value.data, value.content_type)
+            elif isinstance(value, tuple):
+                value = self.upload(*value)
+            assert isinstance(value, StoredFile), "pass an Upload, a StoredFile or (name, bytes)"
+            data = value.payload(self.world.base_url)
+            data.update(ephemeral=True)
+            resolved.setdefault("attachments", {})[str(value.id)] = data
+            return str(value.id)
+        raise ValueError(f"unsupported option type {kind}")
+
+    def _resolve_user(self, value: Any, guild: Guild | None, resolved: JSON) -> str:
+        user = self._user(value)
+        resolved.setdefault("users", {})[str(user.id)] = user.payload()
+        if guild is not None and user.id in guild.members:
+            member = guild.members[user.id]
+            resolved.setdefault("members", {})[str(user.id)] = member.payload(
+                with_user=False, permissions=guild.permissions_of(member)
+            )
+        return str(user.id)
+
+    def _resolve_role(self, value: Any, guild: Guild, resolved: JSON) -> str:
+        role = value if isinstance(value, Role) else guild.role(value)
+        resolved.setdefault("roles", {})[str(role.id)] = role.payload()
+        return str(role.id)
+
+    def _select_value(self, value: Any, kind: int, guild: Guild | None, resolved: JSON) -> str:
+        if kind == STRING_SELECT:
+            return str(value)
+        option = {
+            USER_SELECT: {"type": USER},
+            ROLE_SELECT: {"type": ROLE},
+            MENTIONABLE_SELECT: {"type": MENTIONABLE},
+            CHANNEL_SELECT: {"type": CHANNEL},
+        }[kind]
+        return str(self._option_value(option, value, guild, resolved))
+
+    def _modal_answers(self, components: list[JSON], values: dict[str, Any]) -> list[JSON]:
+        answers: list[JSON] = []
+        for component in components:
+            kind = component.get("type")
+            if kind == ACTION_ROW:
+                answers.append(
+                    {
+                        "type": ACTION_ROW,
+                        "components": self._modal_answers(component["components"], values),
+                    }
+                )
+            elif kind == LABEL:
+                inner = self._modal_answers([component["component"]], values)
+                answers.append({"type": LABEL, "id": component.get("id"), "component": inner[0]})
+            elif kind == TEXT_INPUT or kind in SELECTS:
+                custom_id = component["custom_id"]
+                value = values.pop(custom_id, component.get("value"))
+                required = component.get("required", True)
+                if kind == TEXT_INPUT and value is None and required:
+                    raise ValueError(f"the modal's required field {custom_id!r} needs a value")
+                answers.append(_answer(kind, custom_id, value))
+            else:
+                answers.append({"type": kind, "id": component.get("id")})
+        return answers
+
+
+def _answer(kind: int, custom_id: str, value: Any) -> JSON:
+    if kind == TEXT_INPUT:
+        return {"type": TEXT_INPUT, "custom_id": custom_id, "value": "" if value is None else value}
+    values = value if isinstance(value, list) else ([] if value is None else [value])
+    return {"type": kind, "custom_id": custom_id, "values": [str(v) for v in values]}
+
+
+def _has_role(guild: Guild, name: str) -> bool:
+    return any(name in (r.name, str(r.id)) for r in guild.roles.values())
+
+
+def _describe(record: InteractionRecord) -> str:
+    data = record.payload.get("data") or {}
+    return {2: "/", 3: "component ", 4: "autocomplete /", 5: "modal "}.get(record.type, "") + str(
+        data.get("name") or data.get("custom_id")
+    )
+
+
+def live_bot_processes() -> int:
+    """How many bot processes the harness started are still running (for leak checks)."""
+    return sum(1 for p in _LIVE_PROCESSES if p.poll() is None)
+
+
+__all__ = [
+    "DEFAULT_TOKEN",
+    "BotProcess",
+    "FakeDiscord",
+    "Reply",
+    "Upload",
+    "live_bot_processes",
+    "text_of",
+    "walk_components",
+]

@@ -1,0 +1,719 @@
+"""The REST half of the fake Discord: the routes discord.py calls, under `/api/v10`.
+
+Every response is JSON with `Content-Type: application/json` exactly (discord.py parses
+nothing else), carries rate-limit headers shaped like Discord's, and is recorded in
+`World.requests`. A route the fake does not know answers 404 and lands in
+`World.unknown_routes`, so a test notices the bot called something unmodelled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .state import (
+    DM,
+    EPHEMERAL,
+    LOADING,
+    PUBLIC_THREAD,
+    Callback,
+    Channel,
+    Guild,
+    InteractionRecord,
+    RecordedRequest,
+    Role,
+    StoredFile,
+    World,
+)
+
+if TYPE_CHECKING:
+    from .gateway import Gateway
+
+JSON = dict[str, Any]
+API = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+# Which interaction callback types Discord accepts for which interaction type.
+ALLOWED_CALLBACKS = {
+    2: {4, 5, 9},  # application command
+    3: {4, 5, 6, 7, 9},  # component
+    4: {8},  # autocomplete
+    5: {4, 5, 6, 7},  # modal submit
+}
+ACK_DEADLINE_SECONDS = 3.0
+RECORD = web.RequestKey("record", RecordedRequest)
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    # Not `web.json_response`: it appends "; charset=utf-8", which discord.py won't parse.
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json"},
+    )
+
+
+def error(status: int, message: str, code: int = 0) -> web.Response:
+    return json_response({"message": message, "code": code}, status)
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+class Rest:
+    def __init__(self, world: World, gateway: Gateway) -> None:
+        self.world = world
+        self.gateway = gateway
+
+    # -- application wiring --------------------------------------------------------------
+
+    def routes(self, app: web.Application) -> None:
+        table: list[tuple[str, str, Handler]] = [
+            ("GET", "/gateway", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_gateway_bot),
+            ("GET", "/users/@me", self.get_me),
+            ("POST", "/users/@me/channels", self.create_dm),
+            ("GET", "/users/{user_id}", self.get_user),
+            ("GET", "/oauth2/applications/@me", self.get_application),
+            ("GET", "/applications/@me", self.get_application),
+            ("GET", "/applications/{app_id}/commands", self.get_commands),
+            ("PUT", "/applications/{app_id}/commands", self.put_commands),
+            ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
+            ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self.put_commands),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self.callback),
+            ("POST", "/webhooks/{app_id}/{token}", self.followup),
+            ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self.webhook_get),
+            ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self.webhook_edit),
+            ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", self.webhook_delete),
+            ("GET", "/channels/{channel_id}", self.get_channel),
+            ("PATCH", "/channels/{channel_id}", self.edit_channel),
+            ("DELETE", "/channels/{channel_id}", self.delete_channel),
+            ("GET", "/channels/{channel_id}/messages", self.history),
+            ("POST", "/channels/{channel_id}/messages", self.create_message),
+            ("POST", "/channels/{channel_id}/typing", self.typing),
+            ("GET", "/channels/{channel_id}/messages/pins", self.get_pins),
+            ("PUT", "/channels/{channel_id}/messages/pins/{message_id}", self.pin),
+            ("DELETE", "/channels/{channel_id}/messages/pins/{message_id}", self.unpin),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self.thread_from),
+            ("POST", "/channels/{channel_id}/threads", self.thread),
+            ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self.thread_member_add),
+            ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", self.thread_member_rm),
+            ("GET", "/guilds/{guild_id}", self.get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self.guild_channels),
+            ("POST", "/guilds/{guild_id}/channels", self.create_channel),
+            ("GET", "/guilds/{guild_id}/roles", self.guild_roles),
+            ("POST", "/guilds/{guild_id}/roles", self.create_role),
+            ("GET", "/guilds/{guild_id}/roles/{role_id}", self.guild_role),
+            ("GET", "/guilds/{guild_id}/members", self.guild_members),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self.guild_member),
+            ("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self.add_role),
+            ("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self.remove_role),
+        ]
+        for method, path, handler in table:
+            app.router.add_route(method, API + path, handler)
+        app.router.add_route("GET", "/cdn/attachments/{channel_id}/{file_id}/{filename}", self.cdn)
+        app.router.add_route("*", "/{tail:.*}", self.unknown)
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        world = self.world
+        world.last_activity = time.monotonic()
+        if request.path == "/gateway":  # the websocket
+            return await handler(request)
+        path = request.path.removeprefix(API)
+        record = RecordedRequest(request.method, path, dict(request.query), None)
+        request[RECORD] = record
+        with world.lock:
+            world.requests.append(record)
+        needs_auth = request.path.startswith(API) and not path.startswith(
+            ("/interactions/", "/webhooks/", "/gateway")
+        )
+        if needs_auth and request.headers.get("Authorization") != f"Bot {world.token}":
+            response: web.StreamResponse = error(401, "401: Unauthorized")
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPException as exc:  # aiohttp's own 405 and friends
+                response = error(exc.status, f"{exc.status}: {exc.reason}")
+        record.status = response.status
+        if request.path.startswith(API):
+            bucket = hashlib.sha1(f"{request.method} {path}".encode()).hexdigest()[:16]
+            response.headers.update(
+                {
+                    "X-RateLimit-Limit": "50",
+                    "X-RateLimit-Remaining": "49",
+                    "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
+                    "X-RateLimit-Reset-After": "1.000",
+                    "X-RateLimit-Bucket": bucket,
+                    "X-RateLimit-Scope": "user",
+                }
+            )
+        world.last_activity = time.monotonic()
+        return response
+
+    # -- request bodies ------------------------------------------------------------------
+
+    async def body(self, request: web.Request) -> tuple[Any, list[StoredFile]]:
+        """The JSON body, or `payload_json` plus `files[n]` of a multipart body."""
+        record = request[RECORD]
+        files: list[StoredFile] = []
+        payload: Any = {}
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                name = getattr(part, "name", None) or ""
+                if name == "payload_json":
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                elif name.startswith("file"):
+                    data = await part.read()  # type: ignore[union-attr]
+                    content_type = part.headers.get("Content-Type", "application/octet-stream")
+                    filename = getattr(part, "filename", None) or name
+                    with self.world.lock:
+                        files.append(self.world.store_file(filename, bytes(data), content_type))
+        elif request.can_read_body:
+            text = await request.text()
+            payload = json.loads(text) if text else {}
+        record.json = payload
+        record.files = files
+        return payload, files
+
+    # -- login, gateway ------------------------------------------------------------------
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.gateway.url})
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return json_response({"url": self.gateway.url, "shards": 1, "session_start_limit": limit})
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        data = self.world.bot_user.payload()
+        data.update(verified=True, mfa_enabled=False, locale="en-US", email=None)
+        return json_response(data)
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            user = self.world.users.get(int(request.match_info["user_id"]))
+            if user is None:
+                return error(404, "Unknown User", 10013)
+            return json_response(user.payload())
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        world = self.world
+        owner = next(iter(world.guilds.values())).owner_id if world.guilds else world.app_id
+        return json_response(
+            {
+                "id": str(world.app_id),
+                "name": "PM Tournament Bot",
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "team": None,
+                "owner": world.users[owner].payload(),
+                "bot": world.bot_user.payload(),
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "approximate_guild_count": len(world.guilds),
+            }
+        )
+
+    # -- application commands ------------------------------------------------------------
+
+    def _command_scope(self, request: web.Request) -> int | None:
+        guild_id = request.match_info.get("guild_id")
+        return int(guild_id) if guild_id else None
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            return json_response(self.world.commands.get(self._command_scope(request), []))
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        if request.match_info["app_id"] != str(self.world.app_id):
+            return error(403, "Missing Access", 50001)
+        payload, _ = await self.body(request)
+        if not isinstance(payload, list):
+            return error(400, "Invalid Form Body", 50035)
+        scope = self._command_scope(request)
+        if scope is not None and scope not in self.world.guilds:
+            return error(403, "Missing Access", 50001)
+        commands = []
+        with self.world.lock:
+            previous = {c["name"]: c for c in self.world.commands.get(scope, [])}
+            for command in payload:
+                stored = dict(command)
+                old = previous.get(command["name"])
+                stored["id"] = old["id"] if old else str(self.world.ids.next())
+                stored["application_id"] = str(self.world.app_id)
+                stored["version"] = str(self.world.ids.next())
+                stored.setdefault("type", 1)
+                stored.setdefault("default_member_permissions", None)
+                stored.setdefault("nsfw", False)
+                if scope is not None:
+                    stored["guild_id"] = str(scope)
+                commands.append(stored)
+            self.world.commands[scope] = commands
+        return json_response(commands)
+
+    # -- interactions and their webhooks -------------------------------------------------
+
+    async def callback(self, request: web.Request) -> web.Response:
+        world = self.world
+        payload, files = await self.body(request)
+        with world.lock:
+            record = world.interactions.get(int(request.match_info["interaction_id"]))
+            if record is None or record.token != request.match_info["token"]:
+                return error(404, "Unknown interaction", 10062)
+            if record.callbacks:
+                return error(400, "Interaction has already been acknowledged.", 40060)
+            if time.monotonic() - record.created > ACK_DEADLINE_SECONDS:
+                return error(404, "Unknown interaction", 10062)
+            kind = int(payload.get("type", 0))
+            data = payload.get("data") or {}
+            if kind not in ALLOWED_CALLBACKS.get(record.type, set()):
+                return error(400, f"Invalid Form Body: callback type {kind}", 50035)
+            record.callbacks.append(Callback(kind, data, files, time.monotonic()))
+            message: JSON | None = None
+            if kind in (4, 5):
+                message = world.new_message(
+                    record.channel_id,
+                    data,
+                    files,
+                    interaction=record,
+                    message_type=20 if record.type == 2 else 0,
+                    extra_flags=LOADING if kind == 5 else 0,
+                )
+                record.original_id = int(message["id"])
+            elif kind in (6, 7):
+                record.original_id = record.target_message_id
+                target = world.messages.get(record.target_message_id or 0)
+                if kind == 7 and target is not None:
+                    message = world.edit_message(target, data, files)
+                    record.original_edited = True
+            interaction: JSON = {"id": str(record.id), "type": record.type}
+            resource: JSON = {"type": kind}
+            if message is not None:
+                interaction.update(
+                    response_message_id=message["id"],
+                    response_message_loading=kind == 5,
+                    response_message_ephemeral=bool(message["flags"] & EPHEMERAL),
+                )
+                resource["message"] = message
+            response = {"interaction": interaction, "resource": resource}
+            return json_response(response)
+
+    def _webhook_interaction(self, request: web.Request) -> InteractionRecord | None:
+        if request.match_info["app_id"] != str(self.world.app_id):
+            return None
+        record = self.world.interaction_by_token(request.match_info["token"])
+        if record is None or not record.callbacks:
+            return None
+        return record
+
+    def _webhook_message(self, request: web.Request, record: InteractionRecord) -> JSON | None:
+        wanted = request.match_info["message_id"]
+        if wanted == "@original":
+            if record.original_id is None:
+                return None
+            return self.world.messages.get(record.original_id)
+        if int(wanted) in record.followup_ids or int(wanted) == record.original_id:
+            return self.world.messages.get(int(wanted))
+        return None
+
+    async def followup(self, request: web.Request) -> web.Response:
+        payload, files = await self.body(request)
+        with self.world.lock:
+            record = self._webhook_interaction(request)
+            if record is None:
+                return error(404, "Unknown Webhook", 10015)
+            if record.callbacks[0].type == 5 and not record.original_edited:
+                # The first follow-up after a deferral replaces the "thinking…" message.
+                original = self.world.messages.get(record.original_id or 0)
+                if original is not None and original["flags"] & LOADING:
+                    payload_flags = int(payload.get("flags") or 0)
+                    merged = dict(payload, flags=payload_flags)
+                    message = self.world.edit_message(original, merged, files)
+                    record.original_edited = True
+                    return json_response(message)
+            message = self.world.new_message(record.channel_id, payload, files, interaction=record)
+            record.followup_ids.append(int(message["id"]))
+            return json_response(message)
+
+    async def webhook_get(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            record = self._webhook_interaction(request)
+            message = self._webhook_message(request, record) if record else None
+            if message is None:
+                return error(404, "Unknown Message", 10008)
+            return json_response(message)
+
+    async def webhook_edit(self, request: web.Request) -> web.Response:
+        payload, files = await self.body(request)
+        with self.world.lock:
+            record = self._webhook_interaction(request)
+            message = self._webhook_message(request, record) if record else None
+            if record is None or message is None:
+                return error(404, "Unknown Message", 10008)
+            self.world.edit_message(message, payload, files)
+            if int(message["id"]) == record.original_id:
+                record.original_edited = True
+            return json_response(message)
+
+    async def webhook_delete(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            record = self._webhook_interaction(request)
+            message = self._webhook_message(request, record) if record else None
+            if message is None:
+                return error(404, "Unknown Message", 10008)
+            self.world.delete_message(int(message["id"]))
+            return no_content()
+
+    # -- channels and messages -----------------------------------------------------------
+
+    def _channel(self, request: web.Request) -> Channel | None:
+        return self.world.channel_by_id(int(request.match_info["channel_id"]))
+
+    def _message(self, request: web.Request) -> JSON | None:
+        message = self.world.messages.get(int(request.match_info["message_id"]))
+        if message is None or message["channel_id"] != request.match_info["channel_id"]:
+            return None
+        return message
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            channel = self._channel(request)
+            if channel is None:
+                return error(404, "Unknown Channel", 10003)
+            return json_response(channel.payload())
+
+    async def edit_channel(self, request: web.Request) -> web.Response:
+        payload, _ = await self.body(request)
+        with self.world.lock:
+            channel = self._channel(request)
+            if channel is None:
+                return error(404, "Unknown Channel", 10003)
+            channel.name = payload.get("name", channel.name)
+            channel.topic = payload.get("topic", channel.topic)
+            channel.archived = payload.get("archived", channel.archived)
+            channel.locked = payload.get("locked", channel.locked)
+            data = channel.payload()
+        event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
+        await self.gateway.dispatch(event, data)
+        return json_response(data)
+
+    async def delete_channel(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            channel = self._channel(request)
+            guild = self.world.guild_of_channel(channel) if channel else None
+            if channel is None or guild is None:
+                return error(404, "Unknown Channel", 10003)
+            del guild.channels[channel.id]
+            data = channel.payload()
+        await self.gateway.dispatch(
+            "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", data
+        )
+        return json_response(data)
+
+    async def history(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            channel = self._channel(request)
+            if channel is None:
+                return error(404, "Unknown Channel", 10003)
+            found = self.world.channel_messages(channel.id)
+        before = int(request.query.get("before", 0) or 0)
+        after = int(request.query.get("after", 0) or 0)
+        limit = int(request.query.get("limit", 50))
+        if before:
+            found = [m for m in found if int(m["id"]) < before]
+        if after:
+            found = [m for m in found if int(m["id"]) > after][:limit]
+        return json_response(list(reversed(found))[:limit])
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        payload, files = await self.body(request)
+        with self.world.lock:
+            channel = self._channel(request)
+            if channel is None:
+                return error(404, "Unknown Channel", 10003)
+            if channel.type == DM and channel.recipient and not channel.recipient.accepts_dms:
+                return error(403, "Cannot send messages to this user", 50007)
+            if channel.is_thread and channel.archived:
+                return error(400, "Thread is archived", 50083)
+            if not (payload.get("content") or payload.get("embeds") or files) and not (
+                payload.get("components") or payload.get("poll")
+            ):
+                return error(400, "Cannot send an empty message", 50006)
+            message = self.world.new_message(channel.id, payload, files)
+        return json_response(message)
+
+    async def typing(self, request: web.Request) -> web.Response:
+        return no_content()
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            message = self._message(request)
+            if message is None:
+                return error(404, "Unknown Message", 10008)
+            return json_response(message)
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        payload, files = await self.body(request)
+        with self.world.lock:
+            message = self._message(request)
+            if message is None:
+                return error(404, "Unknown Message", 10008)
+            return json_response(self.world.edit_message(message, payload, files))
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            message = self._message(request)
+            if message is None:
+                return error(404, "Unknown Message", 10008)
+            self.world.delete_message(int(message["id"]))
+            return no_content()
+
+    async def get_pins(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            channel = self._channel(request)
+            if channel is None:
+                return error(404, "Unknown Channel", 10003)
+            pins = [
+                {"pinned_at": m["timestamp"], "message": m}
+                for m in self.world.channel_messages(channel.id)
+                if m["pinned"]
+            ]
+            return json_response({"items": pins, "has_more": False})
+
+    async def pin(self, request: web.Request) -> web.Response:
+        return self._set_pinned(request, True)
+
+    async def unpin(self, request: web.Request) -> web.Response:
+        return self._set_pinned(request, False)
+
+    def _set_pinned(self, request: web.Request, pinned: bool) -> web.Response:
+        with self.world.lock:
+            message = self._message(request)
+            if message is None:
+                return error(404, "Unknown Message", 10008)
+            message["pinned"] = pinned
+            return no_content()
+
+    async def _new_thread(self, parent: Channel, payload: JSON, thread_id: int | None) -> Channel:
+        with self.world.lock:
+            guild = self.world.guild_of_channel(parent)
+            assert guild is not None
+            kind = int(payload.get("type") or PUBLIC_THREAD)
+            thread = Channel(
+                thread_id or self.world.ids.next(),
+                payload.get("name", "thread"),
+                PUBLIC_THREAD if thread_id else kind,
+                guild.id,
+                parent.id,
+                owner_id=self.world.app_id,
+                auto_archive_duration=int(payload.get("auto_archive_duration") or 1440),
+                member_ids=[self.world.app_id],
+            )
+            guild.channels[thread.id] = thread
+            data = thread.payload()
+        await self.gateway.dispatch("THREAD_CREATE", dict(data, newly_created=True))
+        return thread
+
+    async def thread(self, request: web.Request) -> web.Response:
+        payload, _ = await self.body(request)
+        with self.world.lock:
+            parent = self._channel(request)
+        if parent is None or parent.guild_id is None or parent.is_thread:
+            return error(404, "Unknown Channel", 10003)
+        thread = await self._new_thread(parent, payload, None)
+        return json_response(thread.payload())
+
+    async def thread_from(self, request: web.Request) -> web.Response:
+        payload, _ = await self.body(request)
+        with self.world.lock:
+            parent = self._channel(request)
+            message = self._message(request)
+        if parent is None or message is None or parent.guild_id is None:
+            return error(404, "Unknown Message", 10008)
+        thread = await self._new_thread(parent, payload, int(message["id"]))
+        return json_response(thread.payload())
+
+    async def thread_member_add(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            channel = self._channel(request)
+            if channel is None or not channel.is_thread:
+                return error(404, "Unknown Channel", 10003)
+            user_id = request.match_info["user_id"]
+            uid = self.world.app_id if user_id == "@me" else int(user_id)
+            if uid not in channel.member_ids:
+                channel.member_ids.append(uid)
+            return no_content()
+
+    async def thread_member_rm(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            channel = self._channel(request)
+            if channel is None or not channel.is_thread:
+                return error(404, "Unknown Channel", 10003)
+            user_id = request.match_info["user_id"]
+            uid = self.world.app_id if user_id == "@me" else int(user_id)
+            if uid in channel.member_ids:
+                channel.member_ids.remove(uid)
+            return no_content()
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        payload, _ = await self.body(request)
+        with self.world.lock:
+            user = self.world.users.get(int(payload.get("recipient_id", 0)))
+            if user is None:
+                return error(400, "Invalid Recipient(s)", 50033)
+            return json_response(self.world.dm_channel(user).payload())
+
+    # -- guilds, roles, members ----------------------------------------------------------
+
+    def _guild(self, request: web.Request) -> Guild | None:
+        return self.world.guilds.get(int(request.match_info["guild_id"]))
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            guild = self._guild(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            data = guild.payload(full=False)
+            if request.query.get("with_counts") in ("true", "1"):
+                data.update(
+                    approximate_member_count=len(guild.members), approximate_presence_count=0
+                )
+            return json_response(data)
+
+    async def guild_channels(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            guild = self._guild(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            return json_response([c.payload() for c in guild.channels.values() if not c.is_thread])
+
+    async def create_channel(self, request: web.Request) -> web.Response:
+        payload, _ = await self.body(request)
+        with self.world.lock:
+            guild = self._guild(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            parent = payload.get("parent_id")
+            channel = Channel(
+                self.world.ids.next(),
+                payload["name"],
+                int(payload.get("type") or 0),
+                guild.id,
+                int(parent) if parent else None,
+                int(payload.get("position") or len(guild.channels)),
+                payload.get("topic"),
+                permission_overwrites=list(payload.get("permission_overwrites") or []),
+            )
+            guild.channels[channel.id] = channel
+            data = channel.payload()
+        await self.gateway.dispatch("CHANNEL_CREATE", data)
+        return json_response(data)
+
+    async def guild_roles(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            guild = self._guild(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            return json_response([r.payload() for r in guild.roles.values()])
+
+    async def guild_role(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            guild = self._guild(request)
+            role = guild.roles.get(int(request.match_info["role_id"])) if guild else None
+            if role is None:
+                return error(404, "Unknown Role", 10011)
+            return json_response(role.payload())
+
+    async def create_role(self, request: web.Request) -> web.Response:
+        payload, _ = await self.body(request)
+        with self.world.lock:
+            guild = self._guild(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            role = Role(
+                self.world.ids.next(),
+                payload.get("name", "new role"),
+                int(payload.get("permissions") or 0),
+                1,
+                color=int(payload.get("color") or 0),
+            )
+            guild.roles[role.id] = role
+            data = role.payload()
+        await self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": data})
+        return json_response(data)
+
+    async def guild_members(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            guild = self._guild(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            after = int(request.query.get("after", 0) or 0)
+            limit = int(request.query.get("limit", 1))
+            members = sorted(guild.members.values(), key=lambda m: m.id)
+            chosen = [m.payload() for m in members if m.id > after][:limit]
+            return json_response(chosen)
+
+    async def guild_member(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            guild = self._guild(request)
+            member = guild.members.get(int(request.match_info["user_id"])) if guild else None
+            if member is None:
+                return error(404, "Unknown Member", 10007)
+            return json_response(member.payload())
+
+    async def add_role(self, request: web.Request) -> web.Response:
+        return await self._change_role(request, add=True)
+
+    async def remove_role(self, request: web.Request) -> web.Response:
+        return await self._change_role(request, add=False)
+
+    async def _change_role(self, request: web.Request, *, add: bool) -> web.Response:
+        with self.world.lock:
+            guild = self._guild(request)
+            member = guild.members.get(int(request.match_info["user_id"])) if guild else None
+            role_id = int(request.match_info["role_id"])
+            if guild is None or member is None:
+                return error(404, "Unknown Member", 10007)
+            if role_id not in guild.roles:
+                return error(404, "Unknown Role", 10011)
+            if add and role_id not in member.role_ids:
+                member.role_ids.append(role_id)
+            if not add and role_id in member.role_ids:
+                member.role_ids.remove(role_id)
+            data = dict(member.payload(), guild_id=str(guild.id))
+        await self.gateway.dispatch("GUILD_MEMBER_UPDATE", data)
+        return no_content()
+
+    # -- the CDN and everything else -----------------------------------------------------
+
+    async def cdn(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            stored = self.world.files.get(int(request.match_info["file_id"]))
+        if stored is None:
+            return error(404, "404: Not Found")
+        return web.Response(body=stored.data, headers={"Content-Type": stored.content_type})
+
+    async def unknown(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            self.world.unknown_routes.append(f"{request.method} {request.path}")
+        return error(404, "404: Not Found")

@@ -1,0 +1,241 @@
+"""The fake Discord against discord.py itself, for the flows the bot does not have yet.
+
+An in-process `discord.Client` with probe commands (nested groups, every option type,
+autocomplete, a modal, a select menu and a button, channel posts with files, threads,
+DMs, member and role fetches) connects to the fake, so the harness's payloads are checked
+by the same library the bot uses. The bot's own flows are tested in the other modules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+import pytest
+import pytest_asyncio
+import yarl
+from discord import app_commands
+
+from tests.e2e.fake_discord import FakeDiscord, Upload
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
+
+
+class DeckModal(discord.ui.Modal, title="Deck"):
+    deck: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Deck", style=discord.TextStyle.paragraph, custom_id="deck"
+    )
+    note: discord.ui.Label[Any] = discord.ui.Label(
+        text="Note", component=discord.ui.TextInput(custom_id="note", required=False)
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        note = self.note.component
+        assert isinstance(note, discord.ui.TextInput)
+        text = f"deck={self.deck.value!r} note={note.value!r} lang={interaction.locale.value}"
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class Menu(discord.ui.View):
+    @discord.ui.select(
+        custom_id="menu:pick",
+        placeholder="Pick one",
+        options=[
+            discord.SelectOption(label="A", value="a"),
+            discord.SelectOption(label="B", value="b"),
+        ],
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.edit_message(content=f"picked {select.values}")
+
+    @discord.ui.button(label="Confirm", custom_id="menu:confirm")
+    async def confirm(
+        self, interaction: discord.Interaction, button: discord.ui.Button[Any]
+    ) -> None:
+        await interaction.response.defer()
+        await interaction.followup.send(f"confirmed by {interaction.user.name}", ephemeral=True)
+
+
+class Probe(discord.Client):
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.1)
+        self.tree = app_commands.CommandTree(self)
+        self.guild_id = guild_id
+
+    async def setup_hook(self) -> None:
+        probe = app_commands.Group(name="probe", description="probe")
+        deep = app_commands.Group(name="deep", description="deep", parent=probe)
+
+        @deep.command(name="echo", description="every option type")
+        async def echo(
+            interaction: discord.Interaction,
+            text: str,
+            count: int,
+            flag: bool,
+            ratio: float,
+            who: discord.Member,
+            where: discord.TextChannel,
+            role: discord.Role,
+            file: discord.Attachment,
+        ) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            body = (await file.read()).decode()
+            await interaction.followup.send(
+                f"{text}|{count + 1}|{flag}|{ratio * 2}|{who.name}|{where.name}|{role.name}|"
+                f"{file.filename}:{body}|{interaction.user.name}|{interaction.locale.value}",
+            )
+
+        @probe.command(name="pick", description="autocomplete")
+        async def pick(interaction: discord.Interaction, name: str) -> None:
+            await interaction.response.send_message(f"chose {name}")
+
+        @pick.autocomplete("name")
+        async def pick_names(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            names = ("alpha", "beta", "gamma")
+            return [app_commands.Choice(name=n, value=n) for n in names if current in n]
+
+        @probe.command(name="form", description="a modal")
+        async def form(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(DeckModal())
+
+        @probe.command(name="menu", description="a select and a button")
+        async def menu(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("choose", view=Menu(timeout=None))
+
+        @probe.command(name="post", description="channels, files, threads, DMs, fetches")
+        async def post(interaction: discord.Interaction, who: discord.Member) -> None:
+            await interaction.response.defer(ephemeral=True)
+            guild = interaction.guild
+            assert guild is not None
+            channel = discord.utils.get(guild.text_channels, name="announcements")
+            assert channel is not None
+            file = discord.File(io.BytesIO(b"main deck"), "deck.txt")
+            message = await channel.send("hello", file=file)
+            thread = await message.create_thread(name="round 1")
+            await thread.send("in the thread")
+            private = await channel.create_thread(
+                name="judge call", type=discord.ChannelType.private_thread
+            )
+            await private.add_user(who)
+            await who.send("a direct message")
+            await message.edit(content="hello, edited")
+            member = await guild.fetch_member(who.id)
+            roles = await guild.fetch_roles()
+            channels = await guild.fetch_channels()
+            await (await channel.send("temporary")).delete()
+            await interaction.edit_original_response(
+                content=f"posted for {member.name}: {len(roles)} roles {len(channels)} channels"
+            )
+
+        self.tree.add_command(probe, guild=discord.Object(self.guild_id))
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def probe_fake() -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord().start()
+    base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = fake.api_url
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway.url)
+    client = Probe(fake.guild.id)
+    task: asyncio.Task[None] | None = None
+    try:
+        await client.login(fake.token)
+        await client.tree.sync(guild=discord.Object(fake.guild.id))
+        task = asyncio.create_task(client.connect())
+        await asyncio.wait_for(client.wait_until_ready(), 10)
+        yield fake
+        fake.assert_no_unknown_routes()
+    finally:
+        await client.close()
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+        discord.http.Route.BASE = base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+        fake.close()
+
+
+async def test_nested_subcommand_with_every_option_type(probe_fake: FakeDiscord) -> None:
+    fake = probe_fake
+    reply = await fake.slash(
+        "probe deep echo",
+        user="judge",
+        locale="ja",
+        options={
+            "text": "hi",
+            "count": 2,
+            "flag": True,
+            "ratio": 1.5,
+            "who": "bob",
+            "where": "pairings",
+            "role": "Judge",
+            "file": Upload("deck.txt", "メインデッキ".encode()),
+        },
+    )
+    assert reply.type == 5  # deferred, then the first follow-up replaced "thinking…"
+    assert reply.ephemeral
+    assert reply.content == "hi|3|True|3.0|bob|pairings|Judge|deck.txt:メインデッキ|judge|ja"
+    assert reply.followups == []
+
+
+async def test_harness_refuses_what_discord_would_refuse(probe_fake: FakeDiscord) -> None:
+    with pytest.raises(ValueError, match="required option 'count' is missing"):
+        await probe_fake.slash("probe deep echo", options={"text": "x"})
+    with pytest.raises(ValueError, match="no option"):
+        await probe_fake.slash("probe pick", options={"nom": "x"})
+    with pytest.raises(ValueError, match="no subcommand"):
+        await probe_fake.slash("probe nothing")
+
+
+async def test_autocomplete(probe_fake: FakeDiscord) -> None:
+    reply = await probe_fake.autocomplete("probe pick", focused="name", value="a")
+    assert reply.type == 8
+    assert [c["value"] for c in reply.choices] == ["alpha", "beta", "gamma"]
+    reply = await probe_fake.autocomplete("probe pick", focused="name", value="gam")
+    assert [c["value"] for c in reply.choices] == ["gamma"]
+
+
+async def test_modal_round_trip(probe_fake: FakeDiscord) -> None:
+    opened = await probe_fake.slash("probe form", user="carol")
+    assert opened.type == 9
+    assert opened.modal["title"] == "Deck"
+    submitted = await probe_fake.submit_modal(
+        opened, {"deck": "4 x Card", "note": "hello"}, user="carol", locale="ja"
+    )
+    assert submitted.type == 4
+    assert submitted.content == "deck='4 x Card' note='hello' lang=ja"
+    with pytest.raises(ValueError, match="required field 'deck'"):
+        await probe_fake.submit_modal(opened, {}, user="carol")
+
+
+async def test_select_and_button(probe_fake: FakeDiscord) -> None:
+    fake = probe_fake
+    reply = await fake.slash("probe menu", user="alice")
+    assert not reply.ephemeral
+    assert fake.messages("general")[-1]["content"] == "choose"
+    picked = await fake.click(reply, "Pick one", values=["b"], user="alice")
+    assert picked.type == 7
+    assert reply.content == "picked ['b']"
+    confirmed = await fake.click(reply, "Confirm", user="bob")
+    assert confirmed.type == 6
+    assert [m["content"] for m in confirmed.followups] == ["confirmed by bob"]
+    assert confirmed.followups[0]["flags"] & 64
+
+
+async def test_channels_files_threads_and_dms(probe_fake: FakeDiscord) -> None:
+    fake = probe_fake
+    reply = await fake.slash("probe post", user="organizer", options={"who": "dave"})
+    assert reply.content == "posted for dave: 5 roles 7 channels"
+    posted = fake.messages("announcements")
+    assert [m["content"] for m in posted] == ["hello, edited"]
+    assert fake.file_bytes(posted[0]["attachments"][0]) == b"main deck"
+    threads = {t.name: t for t in fake.threads("announcements")}
+    assert set(threads) == {"round 1", "judge call"}
+    assert threads["round 1"].id == int(posted[0]["id"])
+    assert [m["content"] for m in fake.messages("round 1")] == ["in the thread"]
+    assert fake.member("dave").id in threads["judge call"].member_ids
+    assert [m["content"] for m in fake.dms("dave")] == ["a direct message"]
