@@ -1,0 +1,152 @@
+"""`python -m bot replay FILE [--json]`: the standings a tournament record leads to.
+
+Organizers use it to check the engine against results kept elsewhere. The whole file is
+checked before anything is printed: a bad entry exits with code 2 and a message (Japanese,
+then English) naming it, never a traceback or partial standings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.cli import Subcommands
+from bot.errors import StartupError
+from bot.i18n import LANGUAGES, Lang, normalise_locale, t
+from domain.engine import PlayerStatus, Standing, TournamentRecord, parse_record
+from domain.errors import DomainError
+
+
+def register(subcommands: Subcommands) -> None:
+    parser = subcommands.add_parser(
+        "replay",
+        help="大会記録から順位を再計算 / recompute standings from a tournament record",
+        description=(
+            "大会記録 (JSON) を読み、順位表を表示します。 / "
+            "Read a tournament record (JSON) and print its standings."
+        ),
+    )
+    parser.add_argument("file", type=Path, help="tournament record (JSON)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    record = load_record(args.file)
+    standings = record.standings()
+    print(standings_json(standings) if args.json else standings_table(standings))
+    return 0
+
+
+def load_record(path: Path) -> TournamentRecord:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        details = getattr(error, "strerror", None) or str(error)
+        raise StartupError(
+            _both("engine.cli.file_unreadable", path=path, details=details)
+        ) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise StartupError(
+            _both(
+                "engine.cli.bad_json",
+                path=path,
+                line=error.lineno,
+                column=error.colno,
+                details=error.msg,
+            )
+        ) from None
+    try:
+        return parse_record(data)
+    except DomainError as error:
+        raise StartupError(domain_message("engine.cli.bad_record", error, path=path)) from None
+
+
+def domain_message(key: str, error: DomainError, /, **params: object) -> str:
+    """`key` filled with the domain error's own message, in Japanese then English."""
+    lines = []
+    for lang in LANGUAGES:
+        details = t(error.key, lang, **error.params)
+        if error.rule:
+            details += t("engine.cli.rule_suffix", lang, rule=error.rule)
+        lines.append(t(key, lang, details=details, **params))
+    return "\n".join(lines)
+
+
+def standings_rows(standings: Sequence[Standing]) -> list[dict[str, object]]:
+    return [
+        {
+            "rank": row.rank,
+            "player": row.player,
+            "points": row.points,
+            "opponents_points": float(row.opponents_points),
+            "dropped": row.dropped,
+        }
+        for row in standings
+    ]
+
+
+def standings_json(standings: Sequence[Standing]) -> str:
+    return json.dumps({"standings": standings_rows(standings)}, ensure_ascii=False)
+
+
+def standings_table(standings: Sequence[Standing], lang: Lang | None = None) -> str:
+    """A plain-text table, in the terminal's language (LANG), aligned for wide characters."""
+    lang = lang or output_language()
+    header = [
+        t(f"engine.cli.col_{name}", lang)
+        for name in ("rank", "player", "points", "opponents_points", "status")
+    ]
+    body = [
+        [
+            str(row.rank),
+            row.player,
+            str(row.points),
+            _number(float(row.opponents_points)),
+            _status(row.status, lang),
+        ]
+        for row in standings
+    ]
+    widths = [max(_width(cells[i]) for cells in [header, *body]) for i in range(len(header))]
+    right_aligned = {0, 2, 3}
+    lines = []
+    for cells in [header, *body]:
+        padded = [
+            _pad(cell, width, right=index in right_aligned and cells is not header)
+            for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ]
+        lines.append("  ".join(padded).rstrip())
+    return "\n".join(lines)
+
+
+def output_language() -> Lang:
+    return normalise_locale(os.environ.get("LC_ALL") or os.environ.get("LANG"), default="en")
+
+
+def _both(key: str, /, **params: object) -> str:
+    return "\n".join(t(key, lang, **params) for lang in LANGUAGES)
+
+
+def _status(status: PlayerStatus, lang: Lang) -> str:
+    if status is PlayerStatus.ACTIVE:
+        return ""
+    return t(f"engine.cli.{status.value}", lang)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value.is_integer() else str(value)
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int, *, right: bool) -> str:
+    fill = " " * (width - _width(text))
+    return fill + text if right else text + fill

@@ -1,0 +1,51 @@
+"""What Swiss pairing needs to know about each player, folded from the match history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from domain.engine.players import Player
+from domain.engine.points import POINTS
+from domain.engine.results import RecordedMatch
+from domain.errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class SwissEntrant:
+    """A player to pair: current points, everyone already played, and byes received."""
+
+    player: str
+    points: int = 0
+    opponents: frozenset[str] = frozenset()
+    byes: int = 0
+
+
+def entrants_from_history(
+    players: Sequence[Player], matches: Iterable[RecordedMatch]
+) -> list[SwissEntrant]:
+    """The active players with their points, opponents and byes (R-FMT-7: others are left out).
+
+    Late entrants' given losses score 0 and have no opponent, so they need no entry here.
+    """
+    points = {player.id: 0 for player in players}
+    opponents: dict[str, set[str]] = {player.id: set() for player in players}
+    byes = dict.fromkeys(points, 0)
+    for match in matches:
+        for player_id, outcome in match.outcomes().items():
+            if player_id not in points:
+                raise InvalidInput(
+                    "engine.standings.unknown_player", player=player_id, round=match.round
+                )
+            points[player_id] += POINTS[outcome]
+        if match.is_bye:
+            byes[match.players[0]] += 1
+        else:
+            first, second = match.players
+            opponents[first].add(second)
+            opponents[second].add(first)
+    return [
+        SwissEntrant(p.id, points[p.id], frozenset(opponents[p.id]), byes[p.id])
+        for p in players
+        if p.active
+    ]

@@ -1,0 +1,132 @@
+"""Standings (R-FMT-4, R-FMT-5): points, then opponents' points; ties share a rank.
+
+Opponents' points are the sum of the *current* points of every opponent a player was
+paired against (a double loss or a no-show still counts as an opponent: the pairing
+happened). A bye counts as an opponent with 3 × planned rounds ÷ 2 points, kept exact
+as a `Fraction` (7.5 in a 5-round event). Dropped and disqualified players stay in the
+standings, marked by their status.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from domain.engine.players import Player, PlayerStatus
+from domain.engine.points import POINTS
+from domain.engine.results import RecordedMatch
+from domain.errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player: str
+    points: int
+    opponents_points: Fraction
+    status: PlayerStatus = PlayerStatus.ACTIVE
+
+    @property
+    def dropped(self) -> bool:
+        """Marked in the standings: no longer playing (dropped or disqualified)."""
+        return self.status is not PlayerStatus.ACTIVE
+
+    @property
+    def sort_key(self) -> tuple[int, Fraction]:
+        return (self.points, self.opponents_points)
+
+
+def bye_opponent_points(planned_rounds: int) -> Fraction:
+    """R-FMT-4: a bye's opponent is worth 3 × rounds ÷ 2 points."""
+    return Fraction(3 * planned_rounds, 2)
+
+
+def player_points(players: Sequence[Player], matches: Iterable[RecordedMatch]) -> dict[str, int]:
+    """Current points of every player; late-entry losses score 0 (R-FMT-2)."""
+    points, _, _ = _tally(players, matches)
+    return points
+
+
+def build_standings(
+    players: Sequence[Player], matches: Iterable[RecordedMatch], planned_rounds: int
+) -> tuple[Standing, ...]:
+    """Standings of `players` after `matches`, best first, with shared ranks ("1, 2, 2, 4").
+
+    Players equal on points and opponents' points keep their registration order within
+    their shared rank; use `strict_order` when prizes need a single order.
+    """
+    points, opponents, byes = _tally(players, matches)
+    bye_value = bye_opponent_points(planned_rounds)
+    rows = [
+        Standing(
+            rank=0,
+            player=player.id,
+            points=points[player.id],
+            opponents_points=sum(
+                (Fraction(points[o]) for o in opponents[player.id]), byes[player.id] * bye_value
+            ),
+            status=player.status,
+        )
+        for player in players
+    ]
+    order = sorted(range(len(rows)), key=lambda i: (-rows[i].points, -rows[i].opponents_points, i))
+    return _with_shared_ranks([rows[i] for i in order])
+
+
+def strict_order(standings: Sequence[Standing], seed: int) -> tuple[Standing, ...]:
+    """R-FMT-5: one rank per player, ties broken by a random draw from a recorded seed.
+
+    Only on the organizer's request (e.g. for prizes). The same seed gives the same order.
+    """
+    rng = random.Random(seed)
+    ordered: list[Standing] = []
+    for group in _tied_groups(standings):
+        shuffled = list(group)
+        rng.shuffle(shuffled)
+        ordered.extend(shuffled)
+    return tuple(replace(row, rank=index) for index, row in enumerate(ordered, start=1))
+
+
+def _tally(
+    players: Sequence[Player], matches: Iterable[RecordedMatch]
+) -> tuple[dict[str, int], dict[str, list[str]], dict[str, int]]:
+    points = {player.id: 0 for player in players}
+    if len(points) != len(players):
+        raise InvalidInput("engine.standings.duplicate_player")
+    opponents: dict[str, list[str]] = {player_id: [] for player_id in points}
+    byes = dict.fromkeys(points, 0)
+    for match in matches:
+        for player_id, outcome in match.outcomes().items():
+            if player_id not in points:
+                raise InvalidInput(
+                    "engine.standings.unknown_player", player=player_id, round=match.round
+                )
+            points[player_id] += POINTS[outcome]
+        if match.is_bye:
+            byes[match.players[0]] += 1
+        else:
+            first, second = match.players
+            opponents[first].append(second)
+            opponents[second].append(first)
+    return points, opponents, byes
+
+
+def _tied_groups(standings: Sequence[Standing]) -> list[list[Standing]]:
+    groups: list[list[Standing]] = []
+    for row in standings:
+        if groups and groups[-1][0].sort_key == row.sort_key:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return groups
+
+
+def _with_shared_ranks(ordered: Sequence[Standing]) -> tuple[Standing, ...]:
+    ranked: list[Standing] = []
+    position = 1
+    for group in _tied_groups(ordered):
+        ranked.extend(replace(row, rank=position) for row in group)
+        position += len(group)
+    return tuple(ranked)

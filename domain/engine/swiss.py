@@ -1,0 +1,406 @@
+"""Swiss pairing (R-FMT-3, R-FMT-7): fast greedy, exact repair where needed, explained.
+
+Players are ordered by points, best first, in an order drawn from the round's seed within
+each points group (so round 1, where everyone has 0, is a random pairing). The bye goes to
+a lowest-scored player who has not had one. The rest are paired:
+
+1. Greedily, in order: each player meets the next compatible (not yet met) player. That
+   pairs within points groups and floats the odd player of a group down one group.
+2. The result is checked against the quality target. With no rematch, every pair inside
+   one group or the next, and each group boundary crossed only when an odd number of
+   players sits above it, the pairing is provably optimal (the "groups crossed" total is
+   at its lower bound, and so is the sum of squared point differences); that is the
+   usual case and costs nothing more.
+3. Otherwise each faulty pair is re-solved exactly with a blossom matching
+   (`domain.engine.matching`) over a window of ±12 ranks around it (plus the partners of
+   the players in it), rematch edges left out, each pair costing its groups crossed,
+   then its squared point difference. Windows grow (±48, …) while faults remain; a field
+   of at most 128 players, or one still holding a rematch, is finally solved whole,
+   rematches allowed at a prohibitive cost, so none remains that could be avoided.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from domain.engine.explanation import Explanation
+from domain.engine.history import SwissEntrant, entrants_from_history
+from domain.engine.matching import min_cost_perfect_matching
+from domain.engine.players import Player
+from domain.engine.results import RecordedMatch
+from domain.errors import InvalidInput
+
+WINDOW_RADIUS = 12
+WINDOW_GROWTH = 4
+# Past this field size, faults that are only extra groups crossed stop at window repair.
+EXACT_FIELD_LIMIT = 128
+# Past this size a whole-field solve is too slow for a live event; a rematch still left
+# after windows of ±192 ranks stays (in practice no such field has an avoidable one).
+WHOLE_FIELD_LIMIT = 512
+MAX_WINDOW_RADIUS = 192
+
+
+@dataclass(frozen=True)
+class SwissPairing:
+    """One round's pairing: pairs best table first (higher-ranked player first), the bye,
+    the explanation, and the quality measures the tests and the simulator report."""
+
+    round: int
+    pairs: tuple[tuple[str, str], ...]
+    bye: str | None
+    explanation: tuple[Explanation, ...]
+    groups_crossed: int
+    lower_bound: int
+    pair_downs: tuple[tuple[str, str], ...]
+    rematches: tuple[tuple[str, str], ...]
+
+
+def pair_swiss_round(
+    entrants: Sequence[SwissEntrant], seed: int, round_number: int = 1
+) -> SwissPairing:
+    """Pair one Swiss round of the active `entrants` (see the module docstring)."""
+    _check_unique(entrants)
+    order = _seeded_order(entrants, seed)
+    bye, bye_note = _choose_bye(order)
+    field = _Field([entrant for entrant in order if entrant is not bye])
+    partner = _greedy(field)
+    partner = _repair(field, partner)
+    if field.rematch_pairs(partner) and bye is not None:
+        # A different bye might free a rematch-free pairing: let an exact solve choose it.
+        moved = _solve_with_bye_choice(order, field, partner)
+        if moved is not None:
+            bye, field, partner = moved
+            bye_note = Explanation(
+                "engine.explain.bye_to_avoid_rematch", {"player": bye.player, "points": bye.points}
+            )
+    return _result(field, partner, bye, bye_note, seed, round_number)
+
+
+def pair_next_round(
+    players: Sequence[Player], matches: Iterable[RecordedMatch], seed: int
+) -> SwissPairing:
+    """Pair the round after the last one in `matches`, for the active `players` only."""
+    history = list(matches)
+    round_number = max((match.round for match in history), default=0) + 1
+    return pair_swiss_round(entrants_from_history(players, history), seed, round_number)
+
+
+# -- ordering and the bye ---------------------------------------------------------------
+
+
+def _check_unique(entrants: Sequence[SwissEntrant]) -> None:
+    seen: set[str] = set()
+    for entrant in entrants:
+        if entrant.player in seen:
+            raise InvalidInput("engine.swiss.duplicate_player", player=entrant.player)
+        seen.add(entrant.player)
+
+
+def _seeded_order(entrants: Sequence[SwissEntrant], seed: int) -> list[SwissEntrant]:
+    """Points first; within a points group, an order drawn from `seed` (R-FMT-3)."""
+    order = sorted(entrants, key=lambda entrant: entrant.player)
+    random.Random(seed).shuffle(order)
+    order.sort(key=lambda entrant: -entrant.points)
+    return order
+
+
+def _choose_bye(order: list[SwissEntrant]) -> tuple[SwissEntrant | None, Explanation | None]:
+    """The last-ordered of the lowest-scored players without a bye, if the count is odd."""
+    if len(order) % 2 == 0:
+        return None, None
+    for skipped, entrant in enumerate(reversed(order)):
+        if entrant.byes == 0:
+            params: dict[str, str | int] = {"player": entrant.player, "points": entrant.points}
+            if skipped:
+                params["skipped"] = skipped
+                return entrant, Explanation("engine.explain.bye_skipped_had_bye", params)
+            return entrant, Explanation("engine.explain.bye_lowest", params)
+    # Everyone has had a bye: a second one cannot be avoided.
+    last = order[-1]
+    return last, Explanation(
+        "engine.explain.bye_repeat", {"player": last.player, "points": last.points}
+    )
+
+
+# -- the field in rank order --------------------------------------------------------------
+
+
+class _Field:
+    """The players to pair, in rank order, as positions 0..m-1 with their points groups."""
+
+    def __init__(self, players: list[SwissEntrant]) -> None:
+        self.players = players
+        self.points = [entrant.points for entrant in players]
+        position = {entrant.player: index for index, entrant in enumerate(players)}
+        self.opponents = [
+            {position[o] for o in entrant.opponents if o in position} for entrant in players
+        ]
+        self.group: list[int] = []
+        self.group_sizes: list[int] = []
+        for points in self.points:
+            if not self.group_sizes or points != self.points[len(self.group) - 1]:
+                self.group_sizes.append(0)
+            self.group.append(len(self.group_sizes) - 1)
+            self.group_sizes[-1] += 1
+        # A boundary below group b must be crossed when an odd number of players is above it.
+        above = 0
+        self.odd_boundary: list[int] = []
+        for size in self.group_sizes[:-1]:
+            above += size
+            self.odd_boundary.append(above % 2)
+        self.lower_bound = sum(self.odd_boundary)
+
+    def __len__(self) -> int:
+        return len(self.players)
+
+    def pairs(self, partner: list[int]) -> list[tuple[int, int]]:
+        return [(i, j) for i, j in enumerate(partner) if i < j]
+
+    def rematch_pairs(self, partner: list[int]) -> list[tuple[int, int]]:
+        return [(i, j) for i, j in self.pairs(partner) if j in self.opponents[i]]
+
+    def crossings(self, partner: list[int]) -> list[int]:
+        """How many pairs cross each group boundary."""
+        count = [0] * len(self.odd_boundary)
+        for i, j in self.pairs(partner):
+            for boundary in range(self.group[i], self.group[j]):
+                count[boundary] += 1
+        return count
+
+    def faults(self, partner: list[int]) -> list[tuple[int, int]]:
+        """Pairs that keep the pairing from being provably optimal (module docstring)."""
+        count = self.crossings(partner)
+        faulty = []
+        for i, j in self.pairs(partner):
+            crossed = self.group[j] - self.group[i]
+            if (
+                j in self.opponents[i]
+                or crossed > 1
+                or (crossed == 1 and count[self.group[i]] > self.odd_boundary[self.group[i]])
+            ):
+                faulty.append((i, j))
+        return faulty
+
+    def pair_cost(self, i: int, j: int, crossing_weight: int) -> int:
+        """Groups crossed first, then the squared point difference."""
+        low, high = (i, j) if i < j else (j, i)
+        crossed = self.group[high] - self.group[low]
+        return crossed * crossing_weight + (self.points[low] - self.points[high]) ** 2
+
+
+# -- step 1: greedy -----------------------------------------------------------------------
+
+
+def _greedy(field: _Field) -> list[int]:
+    """Pair each first unpaired player with the next unpaired one not met before."""
+    size = len(field)
+    following = list(range(1, size + 1))  # a linked list of the unpaired positions
+    preceding = list(range(-1, size - 1))
+    partner = [-1] * size
+    head = 0
+
+    def unlink(k: int) -> None:
+        nonlocal head
+        before, after = preceding[k], following[k]
+        if before >= 0:
+            following[before] = after
+        else:
+            head = after
+        if after < size:
+            preceding[after] = before
+
+    while head < size:
+        i = head
+        unlink(i)
+        met = field.opponents[i]
+        j = head
+        while j < size and j in met:
+            j = following[j]
+        if j == size:
+            j = head  # only rematches left: take the nearest; the repair deals with it
+        unlink(j)
+        partner[i], partner[j] = j, i
+    return partner
+
+
+# -- steps 2 and 3: check and repair ----------------------------------------------------
+
+
+def _repair(field: _Field, partner: list[int]) -> list[int]:
+    radius = WINDOW_RADIUS
+    while faults := field.faults(partner):
+        has_rematch = any(j in field.opponents[i] for i, j in faults)
+        if 2 * radius >= len(field) or radius > MAX_WINDOW_RADIUS:
+            small = len(field) <= EXACT_FIELD_LIMIT
+            if small or (has_rematch and len(field) <= WHOLE_FIELD_LIMIT):
+                partner = _solve_whole_field(field, partner)
+            break
+        for low, high in _windows(faults, radius, len(field)):
+            _solve_window(field, partner, low, high)
+        radius *= WINDOW_GROWTH
+        widened_enough = radius > WINDOW_RADIUS * WINDOW_GROWTH
+        if len(field) > EXACT_FIELD_LIMIT and widened_enough and not field.rematch_pairs(partner):
+            break  # only extra groups crossed, already optimal within ±48 ranks
+    return partner
+
+
+def _windows(faults: list[tuple[int, int]], radius: int, size: int) -> list[tuple[int, int]]:
+    """Rank ranges of ±radius around each faulty pair, overlapping ones merged."""
+    merged: list[tuple[int, int]] = []
+    for i, j in sorted(faults):
+        low, high = max(0, i - radius), min(size - 1, j + radius)
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return merged
+
+
+def _solve_window(field: _Field, partner: list[int], low: int, high: int) -> None:
+    """Re-pair the window (and its players' partners) optimally, without rematches."""
+    members = sorted(set(range(low, high + 1)) | {partner[k] for k in range(low, high + 1)})
+    spread = field.points[members[0]] - field.points[members[-1]]
+    weight = (len(members) // 2 + 1) * spread * spread + 1
+    edges = [
+        (a, b, field.pair_cost(members[a], members[b], weight))
+        for a in range(len(members))
+        for b in range(a + 1, len(members))
+        if members[b] not in field.opponents[members[a]]
+    ]
+    mate = min_cost_perfect_matching(len(members), edges)
+    if mate is None:
+        return  # no rematch-free pairing inside this window: a wider one may find one
+    old = sum(field.pair_cost(k, partner[k], weight) for k in members if k < partner[k])
+    new = sum(cost for a, b, cost in edges if mate[a] == b)
+    if new < old or any(partner[k] in field.opponents[k] for k in members):
+        for a, b in enumerate(mate):
+            partner[members[a]] = members[b]
+
+
+def _solve_whole_field(field: _Field, partner: list[int]) -> list[int]:
+    """Exact solve of the whole field; rematches only where nothing else is possible."""
+    size = len(field)
+    spread = field.points[0] - field.points[-1]
+    weight = (size // 2 + 1) * spread * spread + 1
+    rematch_cost = (size // 2 + 1) * (len(field.group_sizes) * weight + spread * spread) + 1
+    edges = [
+        (i, j, field.pair_cost(i, j, weight) + (rematch_cost if j in field.opponents[i] else 0))
+        for i in range(size)
+        for j in range(i + 1, size)
+    ]
+    mate = min_cost_perfect_matching(size, edges)
+    return mate if mate is not None else partner
+
+
+def _solve_with_bye_choice(
+    order: list[SwissEntrant], field: _Field, partner: list[int]
+) -> tuple[SwissEntrant, _Field, list[int]] | None:
+    """Exact solve with a stand-in 'bye' player, when the chosen bye forced a rematch.
+
+    Costs, most important first: a second bye, a rematch, the bye going above the lowest
+    group with a player without a bye, groups crossed, squared point differences.
+    """
+    if len(order) > EXACT_FIELD_LIMIT:
+        return None
+    everyone = _Field(order)
+    size = len(everyone)
+    spread = everyone.points[0] - everyone.points[-1]
+    groups = len(everyone.group_sizes)
+    weight = (size // 2 + 1) * spread * spread + 1
+    bye_weight = (size // 2 + 1) * (groups * weight + spread * spread) + 1
+    rematch_cost = groups * bye_weight * 2
+    second_bye_cost = (size // 2 + 1) * rematch_cost + 1
+    eligible_groups = [everyone.group[k] for k in range(size) if everyone.players[k].byes == 0]
+    lowest_eligible = max(eligible_groups, default=groups - 1)
+    edges = [
+        (
+            i,
+            j,
+            everyone.pair_cost(i, j, weight) + (rematch_cost if j in everyone.opponents[i] else 0),
+        )
+        for i in range(size)
+        for j in range(i + 1, size)
+    ]
+    for k, entrant in enumerate(everyone.players):
+        distance = abs(lowest_eligible - everyone.group[k])
+        cost = distance * bye_weight + (second_bye_cost if entrant.byes and eligible_groups else 0)
+        edges.append((k, size, cost))
+    mate = min_cost_perfect_matching(size + 1, edges)
+    if mate is None:
+        return None
+    bye = everyone.players[mate[size]]
+    moved_field = _Field([entrant for entrant in order if entrant is not bye])
+    position = {entrant.player: index for index, entrant in enumerate(moved_field.players)}
+    moved_partner = [-1] * len(moved_field)
+    for k in range(size):
+        if k != mate[size]:
+            mine = position[everyone.players[k].player]
+            moved_partner[mine] = position[everyone.players[mate[k]].player]
+    if len(moved_field.rematch_pairs(moved_partner)) >= len(field.rematch_pairs(partner)):
+        return None
+    return bye, moved_field, moved_partner
+
+
+# -- the answer and its explanation ------------------------------------------------------
+
+
+def _result(
+    field: _Field,
+    partner: list[int],
+    bye: SwissEntrant | None,
+    bye_note: Explanation | None,
+    seed: int,
+    round_number: int,
+) -> SwissPairing:
+    names = [entrant.player for entrant in field.players]
+    pairs = field.pairs(partner)
+    count = field.crossings(partner)
+    notes = [
+        Explanation(
+            "engine.explain.order",
+            {"round": round_number, "seed": seed, "groups": len(field.group_sizes)},
+        )
+    ]
+    if bye_note is not None:
+        notes.append(bye_note)
+    pair_downs: list[tuple[str, str]] = []
+    rematches: list[tuple[str, str]] = []
+    for i, j in pairs:
+        if j in field.opponents[i]:
+            rematches.append((names[i], names[j]))
+            notes.append(
+                Explanation(
+                    "engine.explain.rematch_unavoidable", {"player": names[i], "opponent": names[j]}
+                )
+            )
+        if field.group[i] != field.group[j]:
+            pair_downs.append((names[i], names[j]))
+            notes.append(_pair_down_note(field, count, i, j))
+    return SwissPairing(
+        round=round_number,
+        pairs=tuple((names[i], names[j]) for i, j in pairs),
+        bye=bye.player if bye is not None else None,
+        explanation=tuple(notes),
+        groups_crossed=sum(count),
+        lower_bound=field.lower_bound,
+        pair_downs=tuple(pair_downs),
+        rematches=tuple(rematches),
+    )
+
+
+def _pair_down_note(field: _Field, count: list[int], i: int, j: int) -> Explanation:
+    upper, lower = field.players[i], field.players[j]
+    params: dict[str, str | int] = {
+        "player": upper.player,
+        "points": upper.points,
+        "opponent": lower.player,
+        "opponent_points": lower.points,
+    }
+    boundary = field.group[i]
+    if field.group[j] - boundary == 1 and count[boundary] == field.odd_boundary[boundary] == 1:
+        # An odd number of players had these points or more: one of them had to go down.
+        params["above"] = sum(field.group_sizes[: boundary + 1])
+        return Explanation("engine.explain.pair_down_odd_group", params)
+    return Explanation("engine.explain.pair_down_avoid_rematch", params)

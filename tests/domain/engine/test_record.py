@@ -1,0 +1,149 @@
+"""Tournament records (the `replay` input): parsing, errors naming the entry, and a replay
+of a simulated event reproducing its standings (R-FMT-4, R-FMT-7, R-MATCH-2..4, R-PEN-3)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from domain.engine import (
+    MatchResult,
+    ResultKind,
+    TournamentRecord,
+    parse_record,
+    parse_result,
+    result_token,
+    simulate,
+)
+from domain.errors import InvalidInput
+
+GOOD: dict[str, Any] = {
+    "rounds": 5,
+    "players": ["alice", "bob", "carol"],
+    "matches": [
+        {"round": 1, "players": ["alice", "bob"], "result": "alice"},
+        {"round": 1, "players": ["carol"], "result": "bye"},
+        {"round": 2, "players": ["carol", "alice"], "result": "judge:carol"},
+        {"round": 2, "players": ["bob"], "result": "bye"},
+        {"round": 3, "players": ["bob", "carol"], "result": "draw"},
+        {"round": 3, "players": ["alice"], "result": "bye"},
+    ],
+    "drops": [{"player": "bob", "after_round": 3}],
+}
+
+
+def test_the_issue_example_replays() -> None:
+    # R-FMT-4: 7.5 per bye in a 5-round event; R-FMT-7: bob dropped, still listed.
+    standings = parse_record(GOOD).standings()
+    rows = {row.player: row for row in standings}
+    assert rows["carol"].points == 3 + 2 + 1
+    assert rows["alice"].points == 3 + 0 + 3
+    assert rows["bob"].points == 0 + 3 + 1
+    assert rows["bob"].dropped
+    assert float(rows["carol"].opponents_points) == 7.5 + rows["alice"].points + rows["bob"].points
+    assert [row.rank for row in standings] == [1, 1, 3]
+
+
+@pytest.mark.parametrize(
+    ("token", "kind"),
+    [
+        ("alice", ResultKind.WIN),
+        ("judge:bob", ResultKind.JUDGEMENT),  # R-MATCH-2
+        ("draw", ResultKind.TIME_DRAW),  # R-MATCH-2 / R-MATCH-3: only a time draw
+        ("double_loss", ResultKind.DOUBLE_LOSS),  # R-PEN-3
+        ("concede:alice", ResultKind.CONCESSION),  # R-MATCH-4
+    ],
+)
+def test_result_tokens_round_trip(token: str, kind: ResultKind) -> None:
+    result = parse_result(token, ("alice", "bob"))
+    assert result.kind is kind
+    assert result_token(result, ("alice", "bob")) == token
+
+
+def test_a_no_show_is_written_as_the_other_players_win() -> None:
+    # R-MATCH-6
+    assert result_token(MatchResult.no_show("bob"), ("alice", "bob")) == "alice"
+
+
+def broken(path: str, value: object) -> dict[str, Any]:
+    record = copy.deepcopy(GOOD)
+    target: Any = record
+    *parents, last = path.split(".")
+    for part in parents:
+        target = target[int(part)] if part.isdigit() else target[part]
+    target[int(last) if last.isdigit() else last] = value
+    return record
+
+
+@pytest.mark.parametrize(
+    ("record", "key", "params"),
+    [
+        (
+            broken("matches.2.players", ["carol", "zed"]),
+            "engine.record.unknown_player",
+            {"index": 2, "round": 2, "player": "zed"},
+        ),
+        (
+            broken("matches.3.players", ["alice"]),
+            "engine.record.player_twice",
+            {"index": 3, "round": 2, "player": "alice"},
+        ),
+        (
+            broken("matches.4.result", "agreed_draw"),  # R-MATCH-3: no agreed draw
+            "engine.record.unknown_result",
+            {"index": 4, "round": 3, "result": "agreed_draw"},
+        ),
+        (
+            broken("matches.4.result", "judge:alice"),
+            "engine.record.bad_result",
+            {"index": 4, "round": 3, "result": "judge:alice"},
+        ),
+        (
+            broken("matches.1.result", "carol"),
+            "engine.record.bad_result",
+            {"index": 1, "round": 1, "result": "carol"},
+        ),
+        (
+            broken("matches.0.round", 6),
+            "engine.record.bad_round",
+            {"index": 0, "round": "6"},
+        ),
+        (
+            broken("drops.0.after_round", 1),  # R-FMT-7: a dropped player is not paired again
+            "engine.record.dropped_player",
+            {"index": 3, "round": 2, "player": "bob"},
+        ),
+        (broken("matches.5", "x"), "engine.record.bad_match", {"index": 5, "round": "?"}),
+        (broken("players", ["a", "a"]), "engine.record.duplicate_player", {"player": "a"}),
+        (broken("rounds", 0), "engine.record.bad_rounds", {"value": "0"}),
+        (
+            broken("drops.0.player", "zed"),
+            "engine.record.unknown_drop",
+            {"index": 0, "player": "zed"},
+        ),
+    ],
+)
+def test_bad_entries_are_named(record: dict[str, Any], key: str, params: dict[str, object]) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_record(record)
+    assert caught.value.key == key
+    assert dict(caught.value.params) == params
+
+
+def test_not_an_object() -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_record([1, 2])
+    assert caught.value.key == "engine.record.not_an_object"
+
+
+@pytest.mark.parametrize(("players", "rounds", "seed"), [(9, 4, 1), (64, 6, 2), (33, None, 3)])
+def test_replaying_a_simulated_event_reproduces_its_standings(
+    players: int, rounds: int | None, seed: int
+) -> None:
+    # R-FMT-4 / R-FMT-5: the record alone rebuilds the same standings.
+    event = simulate(players, rounds, seed=seed)
+    replayed = parse_record(event.record.to_json())
+    assert isinstance(replayed, TournamentRecord)
+    assert replayed.standings() == event.standings()
