@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import Any
 
 import discord
 import yarl
@@ -22,7 +23,13 @@ from domain.errors import DomainError
 log = logging.getLogger(__name__)
 
 # Every cog the bot loads. A test loads each one and checks command names are unique.
-EXTENSIONS: tuple[str, ...] = ("cogs.meta",)
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.meta",
+    "cogs.setup",
+    "cogs.tournaments",
+    "cogs.registration",
+    "cogs.decks",
+)
 
 
 def point_at_discord(settings: Settings) -> None:
@@ -33,31 +40,39 @@ def point_at_discord(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
-class TournamentTree(app_commands.CommandTree["TournamentBot"]):
-    """The one place where a failed command becomes a reply."""
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one place where a failure becomes a private reply in the user's language.
 
+    Typed errors say what is wrong and which rule; anything unexpected is logged with a
+    reference id, and the user gets that id instead of a traceback.
+    """
+    lang = interaction_lang(interaction)
+    if isinstance(error, app_commands.CommandInvokeError) and error.__cause__ is not None:
+        error = error.__cause__
+    if isinstance(error, DomainError):
+        text = render_error(error, lang)
+    elif isinstance(error, app_commands.NoPrivateMessage):
+        text = t("errors.guild_only", lang)
+    elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+        text = t("errors.missing_permissions", lang)
+    elif isinstance(error, app_commands.CommandOnCooldown):
+        text = t("errors.cooldown", lang, seconds=error.retry_after)
+    else:
+        reference = secrets.token_hex(4)
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.error("unexpected error in /%s (reference %s)", command, reference, exc_info=error)
+        text = t("errors.unexpected", lang, reference=reference)
+    try:
+        await reply_ephemeral(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not send the error reply for interaction %s", interaction.id)
+
+
+class TournamentTree(app_commands.CommandTree["TournamentBot"]):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        lang = interaction_lang(interaction)
-        cause = error.__cause__ if isinstance(error, app_commands.CommandInvokeError) else error
-        if isinstance(cause, DomainError):
-            text = render_error(cause, lang)
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            text = t("errors.guild_only", lang)
-        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
-            text = t("errors.missing_permissions", lang)
-        elif isinstance(error, app_commands.CommandOnCooldown):
-            text = t("errors.cooldown", lang, seconds=error.retry_after)
-        else:
-            reference = secrets.token_hex(4)
-            command = interaction.command.qualified_name if interaction.command else "?"
-            log.error("unexpected error in /%s (reference %s)", command, reference, exc_info=cause)
-            text = t("errors.unexpected", lang, reference=reference)
-        try:
-            await reply_ephemeral(interaction, text)
-        except discord.HTTPException:
-            log.warning("could not send the error reply for interaction %s", interaction.id)
+        await answer_error(interaction, error)
 
 
 class TournamentBot(commands.Bot):
@@ -72,7 +87,7 @@ class TournamentBot(commands.Bot):
         )
         self.settings = settings
         self.database = database
-        self.services = Services(database)
+        self.services = Services(database, default_locale=settings.default_locale)
         # Listing kind → renderer, filled by cogs; see bot/ui/pagination.py.
         self.page_renderers: dict[str, PageRenderer] = {}
 

@@ -41,3 +41,5 @@ def configure_logging(level: str, secrets: Iterable[str] = ()) -> None:
     # discord.py's HTTP debug lines echo request bodies; keep them at INFO unless asked.
     if level != "DEBUG":
         logging.getLogger("discord.http").setLevel(logging.WARNING)
+    # aiosqlite logs every statement at DEBUG, which drowns everything else out.
+    logging.getLogger("aiosqlite").setLevel(logging.INFO)

@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
+from typing import TypeVar
 
+from bot.services.base import Clock, SeedSource, Service, random_seed, utc_now
+from bot.services.decks import DeckService
+from bot.services.guilds import GuildService
+from bot.services.lifecycle import LifecycleService
+from bot.services.registration import RegistrationService
+from bot.services.tournaments import TournamentService
 from bot.store.database import Database
 
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+S = TypeVar("S", bound=Service)
 
 
 class Services:
     """Everything the cogs may ask for. Built once per bot from the database and a clock."""
 
-    def __init__(self, database: Database, clock: Clock = utc_now) -> None:
+    def __init__(
+        self,
+        database: Database,
+        *,
+        clock: Clock = utc_now,
+        seeds: SeedSource = random_seed,
+        default_locale: str = "ja",
+    ) -> None:
+        def build(kind: type[S]) -> S:
+            return kind(database, clock=clock, seeds=seeds, default_locale=default_locale)
+
         self.database = database
-        self.clock = clock
+        self.guilds = build(GuildService)
+        self.tournaments = build(TournamentService)
+        self.registration = build(RegistrationService)
+        self.decks = build(DeckService)
+        self.lifecycle = build(LifecycleService)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import Lang, normalise_locale, t
+from domain.decks import DecklistError
 from domain.errors import DomainError
+
+MESSAGE_LIMIT = 2000
 
 
 def interaction_lang(interaction: discord.Interaction) -> Lang:
@@ -14,10 +17,21 @@ def interaction_lang(interaction: discord.Interaction) -> Lang:
 
 
 def render_error(error: DomainError, lang: Lang) -> str:
-    text = t(error.key, lang, **error.params)
+    """The message, every bad line of an unreadable decklist, and the rule broken, if any."""
+    lines = [t(error.key, lang, **error.params)]
+    if isinstance(error, DecklistError):
+        lines += [f"• {t(p.key, lang, **p.message_params())}" for p in error.problems]
     if error.rule:
-        text += "\n" + t("errors.rule_suffix", lang, rule=error.rule)
-    return text
+        lines.append(t("errors.rule_suffix", lang, rule=error.rule))
+    return fit_message("\n".join(lines))
+
+
+def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Discord refuses messages over 2000 characters: cut at a line, and say so."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit - 2)
+    return text[: cut if cut > 0 else limit - 2] + "\n…"
 
 
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -99,3 +100,18 @@ def test_translation_keys_follow_the_command_path() -> None:
     assert translation_key(app_commands.locale_str("n"), context) == (
         "commands.tournament.create.params.name.description"
     )
+
+
+def test_japanese_command_names_follow_discords_rules() -> None:
+    # Discord refuses the whole sync if one localised name breaks these rules.
+    for key, text in catalog("ja").items():
+        if not key.startswith("commands."):
+            continue
+        if key.endswith(".name"):
+            assert re.fullmatch(r"[-_'\w]{1,32}", text), key
+            assert text == text.lower(), key
+        elif key.endswith(".description"):
+            assert 1 <= len(text) <= 100, key
+    for key, text in catalog("ja").items():
+        if key.startswith("choices."):
+            assert 1 <= len(text) <= 100, key

@@ -1,0 +1,66 @@
+"""/setup: the roles and channels a server uses for its tournaments."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import Any
+
+from bot.services.actors import Actor, require_guild, require_manager
+from bot.services.base import Service
+from bot.store.actions import append_action
+from bot.store.guilds import GuildConfig, get_guild_config, save_guild_config
+
+
+class GuildService(Service):
+    async def configure(
+        self,
+        actor: Actor,
+        *,
+        organizer_role_id: int | None = None,
+        judge_role_id: int | None = None,
+        announcements_channel_id: int | None = None,
+        pairings_channel_id: int | None = None,
+        standings_channel_id: int | None = None,
+        judge_calls_channel_id: int | None = None,
+        log_channel_id: int | None = None,
+        locale: str | None = None,
+    ) -> GuildConfig:
+        """Set the given values; options left out keep their current value."""
+        guild_id = require_guild(actor)
+        require_manager(actor)
+        given = {
+            "organizer_role_id": organizer_role_id,
+            "judge_role_id": judge_role_id,
+            "announcements_channel_id": announcements_channel_id,
+            "pairings_channel_id": pairings_channel_id,
+            "standings_channel_id": standings_channel_id,
+            "judge_calls_channel_id": judge_calls_channel_id,
+            "log_channel_id": log_channel_id,
+            "locale": locale,
+        }
+        changes: dict[str, Any] = {
+            name: value for name, value in given.items() if value is not None
+        }
+        async with self.database.write() as connection:
+            current = await get_guild_config(connection, guild_id)
+            updated = replace(current, **changes)
+            if updated.locale is None:
+                updated = replace(updated, locale=self.default_locale)
+            now = self.clock()
+            await save_guild_config(connection, updated, now)
+            await append_action(
+                connection,
+                guild_id=guild_id,
+                actor_id=actor.user_id,
+                kind="guild.setup",
+                at=now,
+                payload={k: v for k, v in asdict(updated).items() if k != "guild_id"},
+            )
+        return updated
+
+    async def config(self, guild_id: int) -> GuildConfig:
+        async with self.database.read() as connection:
+            return await get_guild_config(connection, guild_id)
+
+    async def show(self, actor: Actor) -> GuildConfig:
+        return await self.config(require_guild(actor))

@@ -1,0 +1,52 @@
+"""Per-guild configuration written by /setup."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import datetime
+
+import aiosqlite
+
+
+@dataclass(frozen=True)
+class GuildConfig:
+    guild_id: int
+    organizer_role_id: int | None = None
+    judge_role_id: int | None = None
+    announcements_channel_id: int | None = None
+    pairings_channel_id: int | None = None
+    standings_channel_id: int | None = None
+    judge_calls_channel_id: int | None = None
+    log_channel_id: int | None = None
+    locale: str | None = None  # None until /setup: the DEFAULT_LOCALE setting applies
+
+    @property
+    def configured(self) -> bool:
+        return self.locale is not None
+
+
+_COLUMNS = [f.name for f in fields(GuildConfig)]
+
+
+async def get_guild_config(connection: aiosqlite.Connection, guild_id: int) -> GuildConfig:
+    async with connection.execute(
+        "SELECT * FROM guild_config WHERE guild_id = ?", (guild_id,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        return GuildConfig(guild_id=guild_id)
+    return GuildConfig(**{name: row[name] for name in _COLUMNS})
+
+
+async def save_guild_config(
+    connection: aiosqlite.Connection, config: GuildConfig, at: datetime
+) -> None:
+    values = [getattr(config, name) for name in _COLUMNS]
+    columns = ", ".join([*_COLUMNS, "updated_at"])
+    placeholders = ", ".join("?" for _ in range(len(_COLUMNS) + 1))
+    updates = ", ".join(f"{name} = excluded.{name}" for name in [*_COLUMNS[1:], "updated_at"])
+    await connection.execute(
+        f"INSERT INTO guild_config ({columns}) VALUES ({placeholders})"
+        f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
+        (*values, at.isoformat()),
+    )

@@ -1,0 +1,215 @@
+"""Embeds and texts for tournaments, players and decks. Presentation only: no writes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import Lang, t
+from domain.decks import Violation
+from domain.event import EventFormat
+
+if TYPE_CHECKING:
+    from bot.services.decks import DeckSubmission, DeckView
+    from bot.services.tournaments import TournamentSummary
+    from bot.store.guilds import GuildConfig
+    from bot.store.tournaments import TournamentRecord
+
+EMBED_DESCRIPTION_LIMIT = 4096
+MESSAGE_LIMIT = 2000
+
+
+def safe(text: str) -> str:
+    """User-supplied text, shown literally: no markdown tricks, no pings."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def format_name(value: str, lang: Lang) -> str:
+    return t(f"ui.format.{value}", lang)
+
+
+def regulation_name(value: str, lang: Lang) -> str:
+    return t(f"ui.regulation.{value}", lang)
+
+
+def rounds_text(tournament: TournamentRecord, lang: Lang) -> str:
+    if tournament.format is EventFormat.ELIMINATION:
+        return t("ui.announce.elimination_value", lang)
+    if tournament.rounds is None:
+        return t("ui.auto_rounds", lang)
+    return t("ui.announce.rounds_value", lang, rounds=tournament.rounds)
+
+
+def setup_embed(config: GuildConfig, lang: Lang) -> discord.Embed:
+    embed = discord.Embed(title=t("ui.setup.title", lang))
+    if not config.configured:
+        embed.description = t("ui.setup.not_configured", lang)
+    none = t("ui.none", lang)
+
+    def role(role_id: int | None) -> str:
+        return f"<@&{role_id}>" if role_id else none
+
+    def channel(channel_id: int | None) -> str:
+        return f"<#{channel_id}>" if channel_id else none
+
+    embed.add_field(name=t("ui.setup.organizer_role", lang), value=role(config.organizer_role_id))
+    embed.add_field(name=t("ui.setup.judge_role", lang), value=role(config.judge_role_id))
+    for key, value in (
+        ("announcements", config.announcements_channel_id),
+        ("pairings", config.pairings_channel_id),
+        ("standings", config.standings_channel_id),
+        ("judge_calls", config.judge_calls_channel_id),
+        ("log", config.log_channel_id),
+    ):
+        embed.add_field(name=t(f"ui.setup.{key}", lang), value=channel(value))
+    embed.add_field(name=t("ui.setup.language", lang), value=config.locale or none)
+    return embed
+
+
+def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
+    tournament = summary.tournament
+    embed = discord.Embed(title=t("ui.tournament.title", lang, name=safe(tournament.name)))
+
+    def field(key: str, value: str, inline: bool = True) -> None:
+        embed.add_field(name=t(f"ui.tournament.{key}", lang), value=value, inline=inline)
+
+    field("state", t(f"ui.state.{tournament.state.value}", lang))
+    field("format", format_name(tournament.format.value, lang))
+    field("regulation", regulation_name(tournament.regulation, lang))
+    field("rounds", rounds_text(tournament, lang))
+    if tournament.top_cut:
+        field("top_cut", str(tournament.top_cut))
+    field(
+        "time_limit",
+        t("ui.tournament.time_limit_value", lang, minutes=tournament.time_limit_minutes),
+    )
+    field("date", tournament.event_date.isoformat())
+    if tournament.titles:
+        field("titles", safe("、".join(tournament.titles)), inline=False)
+    limit = str(tournament.max_players) if tournament.max_players else t("ui.unlimited", lang)
+    field(
+        "players",
+        t(
+            "ui.tournament.players_value",
+            lang,
+            registered=summary.registered,
+            limit=limit,
+            waitlisted=summary.waitlisted,
+        ),
+        inline=False,
+    )
+    required = "decklists_required" if tournament.decklist_required else "decklists_optional"
+    field("decklists", t(f"ui.tournament.{required}", lang))
+    if tournament.late_registration_rounds:
+        field(
+            "late_registration",
+            t(
+                "ui.tournament.late_registration_value",
+                lang,
+                rounds=tournament.late_registration_rounds,
+            ),
+        )
+    if tournament.checkin_minutes and tournament.starts_at:
+        field(
+            "checkin",
+            t(
+                "ui.tournament.checkin_value",
+                lang,
+                minutes=tournament.checkin_minutes,
+                start=int(tournament.starts_at.timestamp()),
+            ),
+            inline=False,
+        )
+    if tournament.restricted_list:
+        field("restricted", t("ui.tournament.uploaded", lang))
+    field("id", str(tournament.id))
+    return embed
+
+
+def announcement_created(tournament: TournamentRecord, lang: Lang) -> str:
+    return t(
+        "ui.announce.created",
+        lang,
+        name=safe(tournament.name),
+        format=format_name(tournament.format.value, lang),
+        regulation=regulation_name(tournament.regulation, lang),
+        time_limit=tournament.time_limit_minutes,
+    )
+
+
+def violation_line(violation: Violation, lang: Lang) -> str:
+    return f"• **{violation.rule}** {t(violation.key, lang, **violation.params)}"
+
+
+def deck_report(
+    submission: DeckSubmission, lang: Lang
+) -> tuple[str, discord.Embed | None, discord.File | None]:
+    """(content, embed, file): every violation listed; a file when they overflow an embed."""
+    check = submission.check
+    if check.legal:
+        key = "ui.deck.legal_stored" if submission.stored else "ui.deck.legal_checked"
+        content = t(
+            key,
+            lang,
+            total=check.total,
+            fingerprint=submission.fingerprint,
+            tournament=safe(submission.tournament.name),
+        )
+        return content, None, None
+    lines = [violation_line(v, lang) for v in check.violations]
+    body = "\n".join(lines)
+    embed = discord.Embed(
+        title=t("ui.deck.illegal_count", lang, count=len(lines)), colour=discord.Colour.red()
+    )
+    file = None
+    if len(body) <= EMBED_DESCRIPTION_LIMIT:
+        embed.description = body
+    else:
+        embed.description = (
+            _fit(lines, EMBED_DESCRIPTION_LIMIT - 100) + "\n…\n" + t("ui.deck.report_file", lang)
+        )
+        file = discord.File(io.BytesIO(body.encode("utf-8")), filename="deck-report.txt")
+    return t("ui.deck.illegal", lang), embed, file
+
+
+def _fit(lines: Sequence[str], limit: int) -> str:
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > limit:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept)
+
+
+def deck_embed(view: DeckView, lang: Lang) -> tuple[discord.Embed, discord.File | None]:
+    text = view.decklist.canonical_text()
+    embed = discord.Embed(
+        title=t(
+            "ui.deck.show_title",
+            lang,
+            name=safe(view.owner_name),
+            tournament=safe(view.tournament.name),
+        )
+    )
+    file = None
+    block = f"```\n{text}\n```"
+    if len(block) <= EMBED_DESCRIPTION_LIMIT:
+        embed.description = block
+    else:
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename="decklist.txt")
+    footer = t(
+        "ui.deck.show_footer",
+        lang,
+        fingerprint=view.record.fingerprint,
+        total=view.record.total,
+        submitted=view.record.submitted_at[:16].replace("T", " "),
+    )
+    if view.record.locked_at:
+        footer += f" · {t('ui.deck.locked', lang)}"
+    embed.set_footer(text=footer)
+    return embed, file

@@ -1,0 +1,103 @@
+"""What every cog needs to talk to the services: the actor, options, files and posting.
+
+Not an extension: imported by the cogs.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import PurePath
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import TournamentBot
+from bot.i18n import Lang, normalise_locale
+from bot.services.actors import Actor
+from domain.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+
+TEXT_SUFFIXES = (".txt", ".csv", ".tsv", ".toml", ".text")
+SETTINGS_FILE_LIMIT = 1024 * 1024  # a card database of a few thousand cards fits easily
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    user = interaction.user
+    roles: frozenset[int] = frozenset()
+    if isinstance(user, discord.Member):
+        roles = frozenset(role.id for role in user.roles)
+    permissions = interaction.permissions
+    return Actor(
+        user_id=user.id,
+        guild_id=interaction.guild_id,
+        display_name=user.display_name,
+        role_ids=roles,
+        manages_guild=bool(
+            interaction.guild_id and (permissions.manage_guild or permissions.administrator)
+        ),
+    )
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> TournamentBot:
+    client = interaction.client
+    assert isinstance(client, TournamentBot)
+    return client
+
+
+async def guild_lang(interaction: discord.Interaction[Any]) -> Lang:
+    """The language of posts in this guild's channels: /setup's choice, else the default."""
+    bot = bot_of(interaction)
+    if interaction.guild_id is None:
+        return normalise_locale(bot.settings.default_locale)
+    config = await bot.services.guilds.config(interaction.guild_id)
+    return normalise_locale(config.locale or bot.settings.default_locale)
+
+
+async def tournament_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    choices = await bot_of(interaction).services.tournaments.autocomplete(
+        interaction.guild_id, current
+    )
+    return [app_commands.Choice(name=label, value=value) for label, value in choices]
+
+
+async def read_attachment(attachment: discord.Attachment, limit: int) -> bytes:
+    """The bytes of an uploaded text file, refused early when too large or not text."""
+    suffix = PurePath(attachment.filename).suffix.lower()
+    content_type = (attachment.content_type or "").split(";")[0].strip()
+    if suffix not in TEXT_SUFFIXES and not content_type.startswith("text/"):
+        raise InvalidInput("files.wrong_type", name=attachment.filename)
+    if attachment.size > limit:
+        raise InvalidInput(
+            "files.too_large", name=attachment.filename, size=attachment.size, limit=limit
+        )
+    data = await attachment.read()
+    if len(data) > limit:
+        raise InvalidInput("files.too_large", name=attachment.filename, size=len(data), limit=limit)
+    return data
+
+
+async def post(
+    bot: TournamentBot,
+    channel_id: int | None,
+    content: str | None = None,
+    **kwargs: Any,
+) -> discord.Message | None:
+    """Post to a configured channel. A missing or forbidden channel is logged, not fatal:
+    the change it announces is already committed."""
+    if channel_id is None:
+        return None
+    channel = bot.get_channel(channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        log.warning("channel %s is not available for posting", channel_id)
+        return None
+    try:
+        return await channel.send(
+            content, allowed_mentions=discord.AllowedMentions.none(), **kwargs
+        )
+    except discord.HTTPException:
+        log.warning("could not post to channel %s", channel_id, exc_info=True)
+        return None

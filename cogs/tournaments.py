@@ -1,0 +1,236 @@
+"""/tournament create, info, list, settings and start."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import TournamentBot
+from bot.i18n import t
+from bot.ui.messages import interaction_lang
+from bot.ui.render import announcement_created, rounds_text, safe, tournament_embed
+from cogs.common import (
+    SETTINGS_FILE_LIMIT,
+    actor_of,
+    guild_lang,
+    post,
+    read_attachment,
+    tournament_autocomplete,
+)
+
+FORMATS = [
+    app_commands.Choice(name="Swiss", value="swiss"),
+    app_commands.Choice(name="Single elimination", value="elimination"),
+    app_commands.Choice(name="Swiss with top cut", value="swiss_top_cut"),
+]
+REGULATIONS = [
+    app_commands.Choice(name="Mix", value="mix"),
+    app_commands.Choice(name="Single", value="single"),
+    app_commands.Choice(name="MIX-Two limited", value="mix_two"),
+    app_commands.Choice(name="Release event", value="event"),
+]
+MISSING_DECK_POLICIES = [
+    app_commands.Choice(name="Drop players without a legal deck", value="drop"),
+    app_commands.Choice(name="Start anyway", value="start_anyway"),
+]
+
+
+@app_commands.guild_only()
+class Tournaments(
+    commands.GroupCog, group_name="tournament", group_description="Create and run tournaments"
+):
+    def __init__(self, bot: TournamentBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="create", description="Create a tournament and announce it")
+    @app_commands.describe(
+        name="Tournament name",
+        format="Swiss, single elimination, or Swiss with a top cut",
+        regulation="Deck regulation",
+        rounds="Swiss rounds (default: from the number of players)",
+        top_cut="Top cut size for swiss_top_cut: 4, 8 or 16",
+        time_limit="Minutes per match (default 40)",
+        titles="Allowed titles for Single or release events, comma-separated",
+        max_players="Player limit; later registrations go to a waitlist",
+        date="Event date YYYY-MM-DD (default: today); decides which restricted list applies",
+    )
+    @app_commands.choices(format=FORMATS, regulation=REGULATIONS)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        format: app_commands.Choice[str],
+        regulation: app_commands.Choice[str],
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        top_cut: app_commands.Range[int, 4, 16] | None = None,
+        time_limit: app_commands.Range[int, 5, 180] | None = None,
+        titles: str | None = None,
+        max_players: app_commands.Range[int, 2, 4096] | None = None,
+        date: str | None = None,
+    ) -> None:
+        lang = interaction_lang(interaction)
+        summary = await self.bot.services.tournaments.create(
+            actor_of(interaction),
+            name=name,
+            format=format.value,
+            regulation=regulation.value,
+            rounds=rounds,
+            top_cut=top_cut,
+            time_limit=time_limit,
+            titles=titles,
+            max_players=max_players,
+            event_date=date,
+        )
+        tournament = summary.tournament
+        await interaction.response.send_message(
+            t("ui.tournament.created", lang, name=safe(tournament.name), id=tournament.id),
+            embed=tournament_embed(summary, lang),
+            ephemeral=True,
+        )
+        # R-FMT-6: the format and the time limit are announced before the event.
+        await post(
+            self.bot,
+            summary.config.announcements_channel_id or interaction.channel_id,
+            announcement_created(tournament, await guild_lang(interaction)),
+        )
+
+    @app_commands.command(name="info", description="Show a tournament")
+    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def info(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        summary = await self.bot.services.tournaments.info(actor_of(interaction), tournament)
+        await interaction.response.send_message(
+            embed=tournament_embed(summary, lang), ephemeral=True
+        )
+
+    @app_commands.command(name="list", description="List this server's tournaments")
+    async def list(self, interaction: discord.Interaction) -> None:
+        lang = interaction_lang(interaction)
+        tournaments = await self.bot.services.tournaments.overview(actor_of(interaction))
+        lines = [
+            t(
+                "ui.tournament.list_line",
+                lang,
+                name=safe(item.name),
+                id=item.id,
+                state=t(f"ui.state.{item.state.value}", lang),
+                format=t(f"ui.format.{item.format.value}", lang),
+                regulation=t(f"ui.regulation.{item.regulation}", lang),
+            )
+            for item in tournaments
+        ]
+        embed = discord.Embed(
+            title=t("ui.tournament.list_title", lang),
+            description="\n".join(lines)[:4000] or t("ui.tournament.list_empty", lang),
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="settings", description="Change a tournament's settings (organizers)"
+    )
+    @app_commands.describe(
+        tournament="Tournament (optional when only one is open)",
+        restricted_list="Restricted-card list (TOML)",
+        titles_file="Titles and the logos each admits (TOML)",
+        card_database="Card list CSV: title,number,name,type,release_date",
+        late_registration="Allow registration up to this round (0 = no late registration)",
+        decklist_required="Whether players must submit a legal decklist",
+        missing_deck="At the start: drop players without a legal deck, or start anyway",
+        starts_at="Scheduled start, YYYY-MM-DD HH:MM Japan time (for check-in)",
+        checkin_minutes="Check-in opens this many minutes before the start (0 = off)",
+        mix_two_minimum="MIX-Two limited: minimum cards of each title (default 15)",
+    )
+    @app_commands.choices(missing_deck=MISSING_DECK_POLICIES)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        tournament: str | None = None,
+        restricted_list: discord.Attachment | None = None,
+        titles_file: discord.Attachment | None = None,
+        card_database: discord.Attachment | None = None,
+        late_registration: app_commands.Range[int, 0, 30] | None = None,
+        decklist_required: bool | None = None,
+        missing_deck: app_commands.Choice[str] | None = None,
+        starts_at: str | None = None,
+        checkin_minutes: app_commands.Range[int, 0, 1440] | None = None,
+        mix_two_minimum: app_commands.Range[int, 1, 30] | None = None,
+    ) -> None:
+        lang = interaction_lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        files: dict[str, tuple[str, bytes] | None] = {}
+        for name, attachment in (
+            ("restricted_list", restricted_list),
+            ("titles_file", titles_file),
+            ("card_database", card_database),
+        ):
+            files[name] = (
+                (attachment.filename, await read_attachment(attachment, SETTINGS_FILE_LIMIT))
+                if attachment
+                else None
+            )
+        updated = await self.bot.services.tournaments.update_settings(
+            actor_of(interaction),
+            tournament,
+            late_registration_rounds=late_registration,
+            decklist_required=decklist_required,
+            missing_deck_policy=missing_deck.value if missing_deck else None,
+            starts_at=starts_at,
+            checkin_minutes=checkin_minutes,
+            mix_two_minimum=mix_two_minimum,
+            **files,
+        )
+        summary = await self.bot.services.tournaments.info(actor_of(interaction), str(updated.id))
+        await interaction.followup.send(
+            t("ui.tournament.settings_saved", lang, name=safe(updated.name)),
+            embed=tournament_embed(summary, lang),
+            ephemeral=True,
+        )
+
+    @app_commands.command(
+        name="start", description="Close registration, lock decks and start (organizers)"
+    )
+    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        report = await self.bot.services.lifecycle.start(actor_of(interaction), tournament)
+        started = report.tournament
+        lines = [
+            t(
+                "ui.start.reply",
+                lang,
+                name=safe(started.name),
+                players=len(report.players),
+                seed=started.seed,
+            )
+        ]
+        for key, players in (
+            ("ui.start.without_deck", report.without_deck),
+            ("ui.start.not_checked_in", report.not_checked_in),
+            ("ui.start.dropped", report.dropped),
+        ):
+            if players:
+                names = ", ".join(safe(p.display_name) for p in players)
+                lines.append(t(key, lang, names=names))
+        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
+        config = await self.bot.services.guilds.config(started.guild_id)
+        channel_lang = await guild_lang(interaction)
+        await post(
+            self.bot,
+            config.announcements_channel_id or interaction.channel_id,
+            t(
+                "ui.announce.started",
+                channel_lang,
+                name=safe(started.name),
+                players=len(report.players),
+                rounds=rounds_text(started, channel_lang),
+            ),
+        )
+
+
+async def setup(bot: TournamentBot) -> None:
+    await bot.add_cog(Tournaments(bot))

@@ -1,0 +1,135 @@
+"""What an organizer decides when creating an event, validated before anything is stored.
+
+Covers R-FMT-6 (format, regulation and time limit are fixed and announced up front),
+R-MATCH-1 (40 minutes by default) and R-REG-4 (an event regulation needs designated titles).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+
+from domain.decks.regulation import parse_regulation
+from domain.errors import InvalidInput
+
+
+class EventFormat(StrEnum):
+    SWISS = "swiss"
+    ELIMINATION = "elimination"
+    SWISS_TOP_CUT = "swiss_top_cut"
+
+
+class EventState(StrEnum):
+    REGISTRATION = "registration"
+    RUNNING = "running"
+    TOP_CUT = "top_cut"
+    FINISHED = "finished"
+
+
+TOP_CUT_SIZES = (4, 8, 16)
+DEFAULT_TOP_CUT = 8
+DEFAULT_TIME_LIMIT_MINUTES = 40  # R-MATCH-1
+TIME_LIMIT_RANGE = (5, 180)
+MAX_ROUNDS = 30
+MAX_TOURNAMENT_NAME = 64
+MAX_DISPLAY_NAME = 32
+MAX_TITLES = 10
+
+# Anything that would ping people or break out of the line it is shown on.
+_MENTION = re.compile(r"@(everyone|here)|<[@#][!&]?\d+>|<@&\d+>", re.IGNORECASE)
+
+
+def clean_name(text: str, *, max_length: int, field: str) -> str:
+    """A single-line name without mentions or control characters, at most `max_length` long."""
+    name = " ".join(text.split())
+    if not name:
+        raise InvalidInput("event.name_empty", field=field)
+    if len(name) > max_length:
+        raise InvalidInput("event.name_too_long", field=field, length=len(name), limit=max_length)
+    if any(unicodedata.category(char).startswith("C") for char in name):
+        raise InvalidInput("event.name_control_characters", field=field)
+    if _MENTION.search(name):
+        raise InvalidInput("event.name_mentions", field=field)
+    return name
+
+
+@dataclass(frozen=True)
+class EventConfig:
+    name: str
+    format: EventFormat
+    regulation: str
+    event_date: date
+    rounds: int | None = None  # None: ceil(log2 players) when the event starts
+    top_cut: int | None = None
+    time_limit_minutes: int = DEFAULT_TIME_LIMIT_MINUTES
+    titles: tuple[str, ...] = ()
+    max_players: int | None = None
+
+
+def make_event_config(
+    *,
+    name: str,
+    format: str,
+    regulation: str,
+    event_date: date,
+    rounds: int | None = None,
+    top_cut: int | None = None,
+    time_limit_minutes: int | None = None,
+    titles: str | None = None,
+    max_players: int | None = None,
+) -> EventConfig:
+    """Validate an organizer's choices; every problem names the option and how to fix it."""
+    try:
+        event_format = EventFormat(format)
+    except ValueError:
+        known = ", ".join(f.value for f in EventFormat)
+        raise InvalidInput("event.unknown_format", value=format, known=known) from None
+    regulation = parse_regulation(regulation).value
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        raise InvalidInput("event.bad_rounds", value=rounds, limit=MAX_ROUNDS)
+    if event_format is EventFormat.SWISS_TOP_CUT:
+        top_cut = DEFAULT_TOP_CUT if top_cut is None else top_cut
+    elif top_cut is not None:
+        raise InvalidInput("event.top_cut_needs_format", rule="R-FMT-1")
+    if top_cut is not None and top_cut not in TOP_CUT_SIZES:
+        raise InvalidInput("event.bad_top_cut", value=top_cut)
+    minutes = DEFAULT_TIME_LIMIT_MINUTES if time_limit_minutes is None else time_limit_minutes
+    low, high = TIME_LIMIT_RANGE
+    if not low <= minutes <= high:
+        raise InvalidInput("event.bad_time_limit", value=minutes, low=low, high=high)
+    if max_players is not None and max_players < 2:
+        raise InvalidInput("event.bad_max_players", value=max_players)
+    if top_cut is not None and max_players is not None and max_players < top_cut:
+        raise InvalidInput("event.max_players_below_top_cut", value=max_players, top_cut=top_cut)
+    designated = split_titles(titles)
+    if regulation == "event" and not designated:
+        raise InvalidInput("event.event_needs_titles", rule="R-REG-4")
+    if regulation not in ("event", "single") and designated:
+        raise InvalidInput("event.titles_not_used", regulation=regulation)
+    return EventConfig(
+        name=clean_name(name, max_length=MAX_TOURNAMENT_NAME, field="name"),
+        format=event_format,
+        regulation=regulation,
+        event_date=event_date,
+        rounds=rounds,
+        top_cut=top_cut,
+        time_limit_minutes=minutes,
+        titles=designated,
+        max_players=max_players,
+    )
+
+
+def split_titles(text: str | None) -> tuple[str, ...]:
+    """`"けいおん！, ゆるゆり"` → `("けいおん！", "ゆるゆり")`; commas may be full-width."""
+    if not text:
+        return ()
+    parts = [part.strip() for part in re.split(r"[,、，]", text)]
+    titles = tuple(dict.fromkeys(part for part in parts if part))
+    if len(titles) > MAX_TITLES:
+        raise InvalidInput("event.too_many_titles", count=len(titles), limit=MAX_TITLES)
+    for title in titles:
+        clean_name(title, max_length=MAX_TOURNAMENT_NAME, field="titles")
+    return titles

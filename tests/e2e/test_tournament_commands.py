@@ -1,0 +1,230 @@
+"""/setup, /tournament, /register, /players and /deck through the real bot and the fake Discord.
+
+The tests of this module share one bot and tell one story, in order: a server is set up, a
+tournament created, eight players register and submit decks (one illegal, then corrected),
+the organizer starts it and the decks are locked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+from tests.e2e.fake_discord import FakeDiscord, Upload
+
+pytestmark = pytest.mark.e2e
+
+PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+LEGAL_CSV = (REPO_ROOT / "data" / "examples" / "keion.csv").read_bytes()
+LEGAL_TEXT = (REPO_ROOT / "data" / "examples" / "keion.txt").read_text(encoding="utf-8")
+# Five copies of 01-001 (R-DECK-2) make 61 cards (R-DECK-1).
+ILLEGAL_CSV = LEGAL_CSV.decode().replace("4,けいおん！,01-001", "5,けいおん！,01-001", 1).encode()
+CUP = "Winter Cup"
+
+
+async def test_setup_stores_roles_channels_and_language(fake: FakeDiscord) -> None:
+    reply = await fake.slash(
+        "setup server",
+        user="owner",
+        locale="ja",
+        options={
+            "organizer_role": "Organizer",
+            "judge_role": "Judge",
+            "announcements": "announcements",
+            "pairings": "pairings",
+            "standings": "standings",
+            "judge_calls": "judge-calls",
+            "log": "log",
+            "language": "ja",
+        },
+    )
+    assert reply.ephemeral
+    assert "サーバー設定を保存しました" in reply.text
+    shown = await fake.slash("setup show", user="alice", locale="en-US")
+    assert f"<@&{fake.role('Organizer').id}>" in shown.text
+    assert f"<#{fake.channel('announcements').id}>" in shown.text
+
+
+async def test_create_announces_format_regulation_and_time_limit(fake: FakeDiscord) -> None:
+    reply = await fake.slash(
+        "tournament create",
+        user="organizer",
+        locale="en-US",
+        options={"name": CUP, "format": "swiss", "regulation": "single", "max_players": 8},
+    )
+    assert reply.ephemeral
+    assert f'Created tournament "{CUP}"' in reply.text
+    announcement = fake.messages("announcements")[-1]["content"]
+    # R-FMT-6: format, regulation and time limit, in the server's language (ja).
+    assert CUP in announcement
+    assert "スイスドロー" in announcement
+    assert "シングルレギュレーション" in announcement
+    assert "40 分" in announcement
+
+
+async def test_ordinary_players_cannot_use_organizer_commands(fake: FakeDiscord) -> None:
+    attempts = {
+        "setup server": {"language": "en"},
+        "tournament create": {"name": "Alice Cup", "format": "swiss", "regulation": "mix"},
+        "tournament settings": {"tournament": "1", "decklist_required": False},
+        "tournament start": {"tournament": "1"},
+        "deck publish": {"tournament": "1"},
+    }
+    posted_before = len(fake.messages("announcements"))
+    for command, options in attempts.items():
+        reply = await fake.slash(command, user="alice", options=options, locale="en-US")
+        assert reply.ephemeral, command
+        assert "permission" in reply.text or "organizer" in reply.text, (command, reply.text)
+    assert len(fake.messages("announcements")) == posted_before
+
+
+async def test_autocomplete_offers_the_servers_tournaments(fake: FakeDiscord) -> None:
+    reply = await fake.autocomplete("register", focused="tournament", value="win", user="bob")
+    assert [choice["name"] for choice in reply.choices] == [CUP]
+
+
+async def test_eight_players_register_and_the_ninth_is_waitlisted(fake: FakeDiscord) -> None:
+    for name in PLAYERS:
+        reply = await fake.slash("register", user=name, locale="en-US")
+        assert f'registered for "{CUP}"' in reply.text, reply.text
+    late = await fake.slash("register", user="judge", locale="en-US")
+    assert "waitlist (position 1)" in late.text
+    left = await fake.slash("unregister", user="judge", locale="en-US")
+    assert "cancelled" in left.text
+
+
+async def test_registering_twice_is_refused_in_both_languages(fake: FakeDiscord) -> None:
+    ja = await fake.slash("register", user="alice", locale="ja")
+    en = await fake.slash("register", user="alice", locale="en-US")
+    assert ja.ephemeral
+    assert en.ephemeral
+    assert f"既に「{CUP}」に登録済みです" in ja.text
+    assert f'already registered for "{CUP}"' in en.text
+
+
+async def test_players_lists_everyone(fake: FakeDiscord) -> None:
+    reply = await fake.slash("players", user="carol", locale="en-US")
+    assert f"Players of {CUP} (8)" in reply.text
+    for name in PLAYERS:
+        assert f"<@{fake.member(name).id}>" in reply.text
+
+
+async def test_an_illegal_deck_lists_every_violation_and_is_not_stored(fake: FakeDiscord) -> None:
+    reply = await fake.slash(
+        "deck submit", user="alice", locale="ja", options={"file": Upload("deck.csv", ILLEGAL_CSV)}
+    )
+    assert reply.ephemeral
+    assert "規定に適合しません" in reply.text
+    assert "R-DECK-1" in reply.text
+    assert "R-DECK-2" in reply.text
+    shown = await fake.slash("deck show", user="alice", locale="en-US")
+    assert "No deck was submitted" in shown.text
+
+
+async def test_bad_files_get_clear_errors(fake: FakeDiscord) -> None:
+    image = await fake.slash(
+        "deck submit",
+        user="alice",
+        locale="en-US",
+        options={"file": Upload("deck.png", b"\x89PNG\r\n", "image/png")},
+    )
+    assert "Attach a text file" in image.text
+    huge = await fake.slash(
+        "deck submit",
+        user="alice",
+        locale="en-US",
+        options={"file": Upload("deck.txt", b"4 01-001 x\n" * 7000)},
+    )
+    assert "too large" in huge.text
+
+
+async def test_legal_decks_are_stored_with_their_fingerprint(fake: FakeDiscord) -> None:
+    fingerprints = set()
+    for name in PLAYERS[:-1]:
+        reply = await fake.slash(
+            "deck submit",
+            user=name,
+            locale="en-US",
+            options={"file": Upload("deck.csv", LEGAL_CSV)},
+        )
+        assert "Deck accepted (60 cards)" in reply.text, reply.text
+        fingerprints.add(reply.text.split("`")[1])
+    assert len(fingerprints) == 1  # the same list gives the same fingerprint
+
+
+async def test_a_pasted_deck_goes_through_the_modal(fake: FakeDiscord) -> None:
+    opened = await fake.slash("deck submit", user="heidi", locale="ja")
+    assert opened.type == 9
+    field = opened.modal["components"][0]
+    custom_id = (field.get("component") or field["components"][0])["custom_id"]
+    done = await fake.submit_modal(opened, {custom_id: LEGAL_TEXT}, user="heidi", locale="ja")
+    assert "デッキを受け付けました(合計 60 枚)" in done.text
+
+
+async def test_deck_check_validates_without_storing(fake: FakeDiscord) -> None:
+    reply = await fake.slash(
+        "deck check", user="judge", locale="en-US", options={"file": Upload("d.csv", LEGAL_CSV)}
+    )
+    assert "legal" in reply.text
+    assert "Nothing was stored" in reply.text
+
+
+async def test_decklists_are_private_until_published(fake: FakeDiscord) -> None:
+    own = await fake.slash("deck show", user="alice", locale="en-US")
+    assert "Decklist of alice" in own.text or "01-001" in own.text
+    peek = await fake.slash("deck show", user="bob", locale="en-US", options={"player": "alice"})
+    assert "visible only to judges" in peek.text
+    judged = await fake.slash(
+        "deck show", user="judge", locale="en-US", options={"player": "alice"}
+    )
+    assert "01-001" in judged.text
+
+
+async def test_start_closes_registration_locks_decks_and_records_the_seed(
+    fake: FakeDiscord,
+) -> None:
+    reply = await fake.slash("tournament start", user="organizer", locale="en-US")
+    assert f'Started "{CUP}" with 8 players, seed' in reply.text
+    assert "開始しました" in fake.messages("announcements")[-1]["content"]
+    locked = await fake.slash(
+        "deck submit", user="alice", locale="en-US", options={"file": Upload("d.csv", LEGAL_CSV)}
+    )
+    assert "decks are locked" in locked.text  # R-DECK-4
+    closed = await fake.slash("unregister", user="bob", locale="ja")
+    assert "ジャッジに伝えてください" in closed.text  # R-FMT-7
+    again = await fake.slash("tournament start", user="organizer", locale="en-US")
+    assert "already started" in again.text
+
+
+async def test_publish_makes_lists_public(fake: FakeDiscord) -> None:
+    reply = await fake.slash("deck publish", user="organizer", locale="en-US")
+    assert "Published 8 decklists" in reply.text
+    posted = fake.messages("announcements")[-1]
+    assert posted["attachments"], "the lists are posted as a file"
+    peek = await fake.slash("deck show", user="bob", locale="en-US", options={"player": "alice"})
+    assert "01-001" in peek.text
+
+
+async def test_info_and_list(fake: FakeDiscord) -> None:
+    info = await fake.slash("tournament info", user="dave", locale="en-US")
+    assert "Running" in info.text
+    assert "40 minutes, one game" in info.text
+    listed = await fake.slash("tournament list", user="dave", locale="ja")
+    assert CUP in listed.text
+    assert "開催中" in listed.text
+
+
+async def test_server_only_commands_refuse_dms(fake: FakeDiscord) -> None:
+    reply = await fake.slash("register", user="alice", dm=True, locale="en-US")
+    assert "only works inside a server" in reply.text
+
+
+async def test_names_with_mentions_are_refused(fake: FakeDiscord) -> None:
+    reply = await fake.slash(
+        "tournament create",
+        user="organizer",
+        locale="en-US",
+        options={"name": "@everyone party", "format": "swiss", "regulation": "mix"},
+    )
+    assert "cannot contain mentions" in reply.text
+    fake.assert_no_errors_logged()
