@@ -7,8 +7,6 @@ import asyncio
 import logging
 import signal
 
-import discord
-
 from bot.cli import Subcommands
 from bot.cli.common import load_settings, require_token
 from bot.config import Settings
@@ -39,6 +37,8 @@ def handle(args: argparse.Namespace) -> int:
 
 async def serve(settings: Settings, token: str) -> None:
     # Imported here so `--help` and the offline subcommands stay fast.
+    import discord
+
     from bot.app import TournamentBot, point_at_discord
 
     point_at_discord(settings)

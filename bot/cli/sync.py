@@ -10,8 +10,6 @@ import argparse
 import asyncio
 import logging
 
-import discord
-
 from bot.cli import Subcommands
 from bot.cli.common import load_settings, require_token
 from bot.config import Settings
@@ -50,6 +48,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
+    import discord
+
     from bot.app import TournamentBot, point_at_discord
 
     point_at_discord(settings)

@@ -28,8 +28,22 @@ def entrants_from_history(
 
     Late entrants' given losses score 0 and have no opponent, so they need no entry here.
     """
+    points, opponents, byes = tally_history(players, matches)
+    return [
+        SwissEntrant(p.id, points[p.id], frozenset(opponents[p.id]), byes[p.id])
+        for p in players
+        if p.active
+    ]
+
+
+def tally_history(
+    players: Sequence[Player], matches: Iterable[RecordedMatch]
+) -> tuple[dict[str, int], dict[str, list[str]], dict[str, int]]:
+    """Points, opponents played (in order, repeats kept) and byes of every player."""
     points = {player.id: 0 for player in players}
-    opponents: dict[str, set[str]] = {player.id: set() for player in players}
+    if len(points) != len(players):
+        raise InvalidInput("engine.standings.duplicate_player")
+    opponents: dict[str, list[str]] = {player_id: [] for player_id in points}
     byes = dict.fromkeys(points, 0)
     for match in matches:
         for player_id, outcome in match.outcomes().items():
@@ -42,10 +56,6 @@ def entrants_from_history(
             byes[match.players[0]] += 1
         else:
             first, second = match.players
-            opponents[first].add(second)
-            opponents[second].add(first)
-    return [
-        SwissEntrant(p.id, points[p.id], frozenset(opponents[p.id]), byes[p.id])
-        for p in players
-        if p.active
-    ]
+            opponents[first].append(second)
+            opponents[second].append(first)
+    return points, opponents, byes

@@ -14,10 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from domain.engine.history import tally_history
 from domain.engine.players import Player, PlayerStatus
-from domain.engine.points import POINTS
 from domain.engine.results import RecordedMatch
-from domain.errors import InvalidInput
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,7 @@ def bye_opponent_points(planned_rounds: int) -> Fraction:
 
 def player_points(players: Sequence[Player], matches: Iterable[RecordedMatch]) -> dict[str, int]:
     """Current points of every player; late-entry losses score 0 (R-FMT-2)."""
-    points, _, _ = _tally(players, matches)
+    points, _, _ = tally_history(players, matches)
     return points
 
 
@@ -57,7 +56,7 @@ def build_standings(
     Players equal on points and opponents' points keep their registration order within
     their shared rank; use `strict_order` when prizes need a single order.
     """
-    points, opponents, byes = _tally(players, matches)
+    points, opponents, byes = tally_history(players, matches)
     bye_value = bye_opponent_points(planned_rounds)
     rows = [
         Standing(
@@ -87,30 +86,6 @@ def strict_order(standings: Sequence[Standing], seed: int) -> tuple[Standing, ..
         rng.shuffle(shuffled)
         ordered.extend(shuffled)
     return tuple(replace(row, rank=index) for index, row in enumerate(ordered, start=1))
-
-
-def _tally(
-    players: Sequence[Player], matches: Iterable[RecordedMatch]
-) -> tuple[dict[str, int], dict[str, list[str]], dict[str, int]]:
-    points = {player.id: 0 for player in players}
-    if len(points) != len(players):
-        raise InvalidInput("engine.standings.duplicate_player")
-    opponents: dict[str, list[str]] = {player_id: [] for player_id in points}
-    byes = dict.fromkeys(points, 0)
-    for match in matches:
-        for player_id, outcome in match.outcomes().items():
-            if player_id not in points:
-                raise InvalidInput(
-                    "engine.standings.unknown_player", player=player_id, round=match.round
-                )
-            points[player_id] += POINTS[outcome]
-        if match.is_bye:
-            byes[match.players[0]] += 1
-        else:
-            first, second = match.players
-            opponents[first].append(second)
-            opponents[second].append(first)
-    return points, opponents, byes
 
 
 def _tied_groups(standings: Sequence[Standing]) -> list[list[Standing]]:
