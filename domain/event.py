@@ -13,6 +13,9 @@ from datetime import date
 from enum import StrEnum
 
 from domain.decks.regulation import parse_regulation
+
+# The phases of a tournament belong to the engine's state machine; re-exported for callers.
+from domain.engine.state import Phase as Phase
 from domain.errors import InvalidInput
 
 
@@ -20,13 +23,6 @@ class EventFormat(StrEnum):
     SWISS = "swiss"
     ELIMINATION = "elimination"
     SWISS_TOP_CUT = "swiss_top_cut"
-
-
-class EventState(StrEnum):
-    REGISTRATION = "registration"
-    RUNNING = "running"
-    TOP_CUT = "top_cut"
-    FINISHED = "finished"
 
 
 TOP_CUT_SIZES = (4, 8, 16)

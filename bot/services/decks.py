@@ -38,7 +38,7 @@ from domain.decks import (
 )
 from domain.decks.decoding import decode
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
-from domain.event import EventState
+from domain.event import Phase
 
 
 def read_uploaded_files(files: dict[str, tuple[str, bytes] | None]) -> dict[str, str]:
@@ -116,7 +116,7 @@ class DeckService(Service):
                 raise InvalidInput("submission.register_first", tournament=tournament.name)
             existing = await get_deck(connection, tournament.id, actor.user_id)
             late_entry = player.joined_round > 0 and existing is None
-            if tournament.state is not EventState.REGISTRATION and not late_entry:
+            if tournament.state is not Phase.REGISTRATION and not late_entry:
                 raise IllegalTransition(
                     "submission.locked", tournament=tournament.name, rule="R-DECK-4"
                 )
@@ -181,7 +181,7 @@ class DeckService(Service):
         async with self.database.write() as connection:
             tournament = await resolve_tournament(connection, guild_id, reference)
             require_organizer(actor, await get_guild_config(connection, guild_id))
-            if tournament.state is EventState.REGISTRATION:
+            if tournament.state is Phase.REGISTRATION:
                 raise IllegalTransition("submission.publish_too_early", name=tournament.name)
             if tournament.decks_published:
                 raise IllegalTransition("submission.already_published", name=tournament.name)

@@ -23,7 +23,7 @@ from bot.store.tournaments import (
 from domain.decks import check_deck, parse_decklist
 from domain.engine.rounds import default_rounds
 from domain.errors import IllegalTransition
-from domain.event import EventFormat, EventState
+from domain.event import EventFormat, Phase
 
 MINIMUM_PLAYERS = 2
 
@@ -43,7 +43,7 @@ class LifecycleService(Service):
         async with self.database.write() as connection:
             tournament = await resolve_tournament(connection, guild_id, reference)
             require_organizer(actor, await get_guild_config(connection, guild_id))
-            if tournament.state is not EventState.REGISTRATION:
+            if tournament.state is not Phase.REGISTRATION:
                 raise IllegalTransition("tournament.already_started", name=tournament.name)
             registered = await list_players(connection, tournament.id, statuses=("registered",))
             not_checked_in = []
@@ -83,7 +83,7 @@ class LifecycleService(Service):
             await update_tournament(
                 connection,
                 tournament.id,
-                state=EventState.RUNNING,
+                state=Phase.RUNNING,
                 seed=seed,
                 started_at=now,
                 rounds=rounds,

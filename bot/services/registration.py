@@ -21,7 +21,7 @@ from bot.store.tournaments import (
     upsert_player,
 )
 from domain.errors import IllegalTransition, InvalidInput
-from domain.event import MAX_DISPLAY_NAME, EventState, clean_name
+from domain.event import MAX_DISPLAY_NAME, Phase, clean_name
 
 ACTIVE = ("registered",)
 
@@ -88,10 +88,10 @@ class RegistrationService(Service):
 
     def _entry_round(self, tournament: TournamentRecord) -> int:
         """0 before the start; the next round while late registration is open; else refused."""
-        if tournament.state is EventState.REGISTRATION:
+        if tournament.state is Phase.REGISTRATION:
             return 0
         next_round = tournament.current_round + 1
-        if tournament.state is EventState.RUNNING and next_round <= (
+        if tournament.state is Phase.RUNNING and next_round <= (
             tournament.late_registration_rounds
         ):
             return next_round
@@ -101,7 +101,7 @@ class RegistrationService(Service):
         guild_id = require_guild(actor)
         async with self.database.write() as connection:
             tournament = await resolve_tournament(connection, guild_id, reference)
-            if tournament.state is not EventState.REGISTRATION:
+            if tournament.state is not Phase.REGISTRATION:
                 # R-FMT-7: once it has started, leaving is a drop, told to the judges.
                 raise IllegalTransition(
                     "registration.started_use_drop", tournament=tournament.name, rule="R-FMT-7"
@@ -144,7 +144,7 @@ class RegistrationService(Service):
         guild_id = require_guild(actor)
         async with self.database.write() as connection:
             tournament = await resolve_tournament(connection, guild_id, reference)
-            if tournament.state is not EventState.REGISTRATION:
+            if tournament.state is not Phase.REGISTRATION:
                 raise IllegalTransition("checkin.already_started", tournament=tournament.name)
             if tournament.checkin_minutes <= 0 or tournament.starts_at is None:
                 raise IllegalTransition("checkin.not_used", tournament=tournament.name)

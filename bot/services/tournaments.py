@@ -22,7 +22,7 @@ from bot.store.tournaments import (
 )
 from domain.decks import DeckRules, parse_regulation
 from domain.errors import IllegalTransition, InvalidInput, NotFound
-from domain.event import EventState, make_event_config
+from domain.event import Phase, make_event_config
 
 JST = timezone(timedelta(hours=9), "JST")
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
@@ -163,7 +163,7 @@ class TournamentService(Service):
             tournaments = await list_tournaments(connection, guild_id)
         needle = typed.strip().casefold()
         matches = [t for t in tournaments if needle in t.name.casefold()]
-        matches.sort(key=lambda t: (t.state is EventState.FINISHED, -t.id))
+        matches.sort(key=lambda t: (t.state is Phase.FINISHED, -t.id))
         return [(t.name[:100], str(t.id)) for t in matches[:AUTOCOMPLETE_LIMIT]]
 
     async def update_settings(
@@ -217,9 +217,9 @@ class TournamentService(Service):
         async with self.database.write() as connection:
             tournament = await resolve_tournament(connection, guild_id, reference)
             require_organizer(actor, await get_guild_config(connection, guild_id))
-            if tournament.state is EventState.FINISHED:
+            if tournament.state is Phase.FINISHED:
                 raise IllegalTransition("tournament.finished", name=tournament.name)
-            if tournament.state is not EventState.REGISTRATION and (
+            if tournament.state is not Phase.REGISTRATION and (
                 set(changes)
                 & {"restricted_list", "titles_file", "card_database", "mix_two_minimum"}
             ):

@@ -9,7 +9,7 @@ from typing import Any
 
 import aiosqlite
 
-from domain.event import EventConfig, EventFormat, EventState
+from domain.event import EventConfig, EventFormat, Phase
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class TournamentRecord:
     titles: tuple[str, ...]
     max_players: int | None
     event_date: date
-    state: EventState
+    state: Phase
     current_round: int
     seed: int | None
     late_registration_rounds: int
@@ -44,7 +44,7 @@ class TournamentRecord:
 
     @property
     def is_open(self) -> bool:
-        return self.state is not EventState.FINISHED
+        return self.state is not Phase.FINISHED
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def _tournament(row: aiosqlite.Row) -> TournamentRecord:
         titles=tuple(json.loads(row["titles"])),
         max_players=row["max_players"],
         event_date=date.fromisoformat(row["event_date"]),
-        state=EventState(row["state"]),
+        state=Phase(row["state"]),
         current_round=row["current_round"],
         seed=row["seed"],
         late_registration_rounds=row["late_registration_rounds"],
@@ -200,7 +200,7 @@ async def update_tournament(
 def _to_sql(value: Any) -> Any:
     if isinstance(value, datetime | date):
         return value.isoformat()
-    if isinstance(value, EventState):
+    if isinstance(value, Phase):
         return value.value
     if isinstance(value, bool):
         return int(value)

@@ -7,7 +7,7 @@ import pytest
 from bot.services import Services
 from bot.store.actions import list_actions
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
-from domain.event import EventState
+from domain.event import Phase
 from tests.services.conftest import (
     GUILD,
     LEGAL_DECK,
@@ -50,7 +50,7 @@ async def test_full_flow_register_submit_start_lock(configured: Services) -> Non
         assert accepted.stored
         assert accepted.check.legal
     report = await services.lifecycle.start(organizer(), None)
-    assert report.tournament.state is EventState.RUNNING
+    assert report.tournament.state is Phase.RUNNING
     assert report.tournament.seed == 424242
     assert report.tournament.rounds == 3  # ceil(log2 8)
     assert len(report.players) == 8
