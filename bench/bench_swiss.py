@@ -63,31 +63,12 @@ def time_fold(inputs: list[list[SwissEntrant]], players: int, seed: int) -> floa
 
 
 def networkx_solve(entrants: list[SwissEntrant], bye: str | None) -> tuple[float, int, int]:
-    import networkx as nx
+    """Time the tests' reference optimum (networkx on the full graph) on the same input."""
+    from tests.domain.engine.support import networkx_optimum
 
-    field = [e for e in entrants if e.player != bye]
-    levels = sorted({e.points for e in field}, reverse=True)
-    index = {points: i for i, points in enumerate(levels)}
-    crossing_weight = len(field) * len(levels) + 1
-    rematch_weight = crossing_weight * crossing_weight
     started = time.perf_counter()
-    graph = nx.Graph()
-    for a, first in enumerate(field):
-        for second in field[a + 1 :]:
-            crossed = abs(index[first.points] - index[second.points])
-            rematch = second.player in first.opponents
-            graph.add_edge(
-                first.player,
-                second.player,
-                weight=-(rematch * rematch_weight + crossed * crossing_weight),
-            )
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    seconds = time.perf_counter() - started
-    points = {e.player: e.points for e in field}
-    met = {e.player: e.opponents for e in field}
-    crossed_total = sum(abs(index[points[a]] - index[points[b]]) for a, b in matching)
-    rematches = sum(1 for a, b in matching if b in met[a])
-    return seconds, rematches, crossed_total
+    rematches, crossed_total = networkx_optimum(entrants, bye)
+    return time.perf_counter() - started, rematches, crossed_total
 
 
 def main() -> int:

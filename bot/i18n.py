@@ -14,6 +14,9 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+from domain.decks.errors import DecklistError
+from domain.errors import DomainError
+
 Lang = Literal["ja", "en"]
 LANGUAGES: tuple[Lang, ...] = ("ja", "en")
 LOCALES_DIR = Path(__file__).with_name("locales")
@@ -70,3 +73,14 @@ def t(key: str, lang: Lang, /, **params: object) -> str:
 def both(key: str, /, **params: object) -> str:
     """Japanese then English, for text read before we know the reader's language (CLI, logs)."""
     return f"{t(key, 'ja', **params)}\n{t(key, 'en', **params)}"
+
+
+def describe_error(error: DomainError, lang: Lang) -> str:
+    """A typed error as text: its message, every bad line of an unreadable decklist, and the
+    rule broken, if any. Shared by the Discord replies and the command line."""
+    lines = [t(error.key, lang, **error.params)]
+    if isinstance(error, DecklistError):
+        lines += [f"• {t(p.key, lang, **p.message_params())}" for p in error.problems]
+    if error.rule:
+        lines.append(t("errors.rule_suffix", lang, rule=error.rule))
+    return "\n".join(lines)

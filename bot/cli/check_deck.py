@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import TypeVar
 
 from bot.cli import Subcommands
 from bot.errors import StartupError
-from bot.i18n import LANGUAGES, Lang, t
+from bot.i18n import LANGUAGES, Lang, describe_error, t
 from domain.decks import (
     DEFAULT_MIX_TWO_MINIMUM,
     CardDatabase,
@@ -35,8 +34,8 @@ from domain.decks import (
     parse_regulation,
 )
 from domain.errors import DomainError, InvalidInput
+from domain.event import split_titles
 
-_TITLE_SEPARATORS = re.compile(r"[,、，]")
 T = TypeVar("T")
 
 
@@ -115,13 +114,11 @@ def handle(args: argparse.Namespace) -> int:
     try:
         decklist = parse_decklist(data, filename=Path(args.file).name, titles=titles)
     except DecklistError as error:
-        raise StartupError(render_error(error, lang), exit_code=2) from None
+        raise StartupError(describe_error(error, lang), exit_code=2) from None
     rules = DeckRules(
         regulation=args.regulation,
         date=args.date or dt.date.today(),
-        designated_titles=tuple(
-            title.strip() for title in _TITLE_SEPARATORS.split(args.titles) if title.strip()
-        ),
+        designated_titles=tuple(split_titles(args.titles)),
         mix_two_minimum=args.mix_two_minimum,
         titles=titles,
         restricted=restricted,
@@ -130,7 +127,7 @@ def handle(args: argparse.Namespace) -> int:
     try:
         result = check_deck(decklist, rules)
     except DomainError as error:
-        raise StartupError(render_error(error, lang), exit_code=2) from None
+        raise StartupError(describe_error(error, lang), exit_code=2) from None
     print(as_json(result, lang) if args.json else as_text(result, rules, lang))
     return 0 if result.legal else 1
 
@@ -150,15 +147,7 @@ def _load(path: Path, loader: Callable[..., T], lang: Lang) -> T:
     try:
         return loader(data, source=path.name)
     except DomainError as error:
-        raise StartupError(render_error(error, lang), exit_code=2) from None
-
-
-def render_error(error: DomainError, lang: Lang) -> str:
-    """The error's message, then one line per bad decklist line (if any)."""
-    lines = [t(error.key, lang, **error.params)]
-    if isinstance(error, DecklistError):
-        lines.extend(f"  {t(p.key, lang, **p.message_params())}" for p in error.problems)
-    return "\n".join(lines)
+        raise StartupError(describe_error(error, lang), exit_code=2) from None
 
 
 def as_json(result: DeckCheck, lang: Lang) -> str:

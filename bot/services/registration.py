@@ -20,7 +20,7 @@ from bot.store.tournaments import (
     set_player_status,
     upsert_player,
 )
-from domain.errors import IllegalTransition, InvalidInput
+from domain.errors import DomainError, IllegalTransition, InvalidInput
 from domain.event import MAX_DISPLAY_NAME, Phase, clean_name
 
 ACTIVE = ("registered",)
@@ -171,7 +171,7 @@ class RegistrationService(Service):
         self, guild_id: int | None, reference: str | None
     ) -> tuple[TournamentRecord, list[PlayerRecord]]:
         if guild_id is None:
-            raise InvalidInput("errors.guild_only")
+            raise DomainError("errors.guild_only")
         async with self.database.read() as connection:
             tournament = await resolve_tournament(connection, guild_id, reference)
             return tournament, await list_players(connection, tournament.id)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import Lang, normalise_locale, t
-from domain.decks import DecklistError
+from bot.i18n import Lang, describe_error, normalise_locale
 from domain.errors import DomainError
 
 MESSAGE_LIMIT = 2000
@@ -17,13 +16,7 @@ def interaction_lang(interaction: discord.Interaction) -> Lang:
 
 
 def render_error(error: DomainError, lang: Lang) -> str:
-    """The message, every bad line of an unreadable decklist, and the rule broken, if any."""
-    lines = [t(error.key, lang, **error.params)]
-    if isinstance(error, DecklistError):
-        lines += [f"• {t(p.key, lang, **p.message_params())}" for p in error.problems]
-    if error.rule:
-        lines.append(t("errors.rule_suffix", lang, rule=error.rule))
-    return fit_message("\n".join(lines))
+    return fit_message(describe_error(error, lang))
 
 
 def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
