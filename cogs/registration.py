@@ -113,15 +113,11 @@ class Registration(commands.Cog):
         )
         lines = [
             f"{number}. {safe(player.display_name)} (<@{player.user_id}>)"
-            + (
-                ""
-                if player.status == "registered"
-                else f" · {t(f'ui.status.{player.status}', lang)}"
-            )
+            + ("" if player.in_event else f" · {t(f'ui.status.{player.status}', lang)}")
             for number, player in enumerate(players, start=1)
         ] or [t("ui.players.empty", lang)]
         chunk, index, count = page_of(lines, PLAYERS_PER_PAGE, page)
-        in_event = sum(1 for p in players if p.status == "registered")
+        in_event = sum(1 for p in players if p.in_event)
         embed = discord.Embed(
             title=t("ui.players.title", lang, name=safe(found.name), count=in_event),
             description="\n".join(chunk),

@@ -115,7 +115,7 @@ class Tournaments(
                 lang,
                 name=safe(item.name),
                 id=item.id,
-                state=t(f"ui.state.{item.state.value}", lang),
+                state=t(f"ui.state.{item.phase.value}", lang),
                 format=t(f"ui.format.{item.format.value}", lang),
                 regulation=t(f"ui.regulation.{item.regulation}", lang),
             )

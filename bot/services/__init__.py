@@ -1,4 +1,5 @@
-"""Use cases: one transaction each, permissions decided here, every change logged."""
+"""Use cases: one transaction each, permissions decided by the tournament model, every
+change an operation that the unit of work stores and logs."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from bot.services.lifecycle import LifecycleService
 from bot.services.registration import RegistrationService
 from bot.services.tournaments import TournamentService
 from bot.store.database import Database
+from bot.store.uow import Store
 
 S = TypeVar("S", bound=Service)
 
@@ -26,10 +28,13 @@ class Services:
         seeds: SeedSource = random_seed,
         default_locale: str = "ja",
     ) -> None:
+        store = Store(database)
+
         def build(kind: type[S]) -> S:
-            return kind(database, clock=clock, seeds=seeds, default_locale=default_locale)
+            return kind(store, clock=clock, seeds=seeds, default_locale=default_locale)
 
         self.database = database
+        self.store = store
         self.guilds = build(GuildService)
         self.tournaments = build(TournamentService)
         self.registration = build(RegistrationService)

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from bot.store.guilds import GuildConfig
 from domain.errors import DomainError, PermissionDenied
+from domain.tournament.operations import Actor as TournamentActor
+from domain.tournament.operations import Role, server_role
 
 
 @dataclass(frozen=True)
@@ -25,28 +27,28 @@ def require_guild(actor: Actor) -> int:
     return actor.guild_id
 
 
-def is_organizer(actor: Actor, config: GuildConfig) -> bool:
-    # Server managers are always organizers, which is also the fallback before /setup.
-    if actor.manages_guild:
-        return True
-    return config.organizer_role_id is not None and config.organizer_role_id in actor.role_ids
+def role_of(actor: Actor, config: GuildConfig) -> Role:
+    return server_role(
+        manages_guild=actor.manages_guild,
+        role_ids=actor.role_ids,
+        organizer_role_id=config.organizer_role_id,
+        judge_role_id=config.judge_role_id,
+    )
+
+
+def tournament_actor(actor: Actor, config: GuildConfig) -> TournamentActor:
+    """The actor as the tournament model sees it: a user id and a role."""
+    return TournamentActor(
+        actor.user_id,
+        role_of(actor, config),
+        staff_roles_configured=config.organizer_role_id is not None,
+    )
 
 
 def is_judge(actor: Actor, config: GuildConfig) -> bool:
-    if is_organizer(actor, config):
-        return True
-    return config.judge_role_id is not None and config.judge_role_id in actor.role_ids
+    return role_of(actor, config) >= Role.JUDGE
 
 
 def require_manager(actor: Actor) -> None:
     if not actor.manages_guild:
         raise PermissionDenied("permissions.manage_server_only")
-
-
-def require_organizer(actor: Actor, config: GuildConfig) -> None:
-    if not is_organizer(actor, config):
-        raise PermissionDenied(
-            "permissions.organizer_only"
-            if config.organizer_role_id
-            else "permissions.organizer_only_unconfigured"
-        )

@@ -1,15 +1,22 @@
-"""What every service shares: the database, the clock and where seeds come from."""
+"""What every service shares: the store, the clock, where seeds come from, and the unit of
+work that every change goes through."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from functools import partial
 
-from bot.store.database import Database
+from bot.services.actors import Actor, require_guild, tournament_actor
+from bot.store.uow import Store, Transaction
+from domain.tournament.operations import Actor as TournamentActor
 
 Clock = Callable[[], datetime]
 SeedSource = Callable[[], int]
+
+ANYONE = TournamentActor(0)  # reads that anyone in the guild may make
 
 
 def utc_now() -> datetime:
@@ -23,13 +30,34 @@ def random_seed() -> int:
 class Service:
     def __init__(
         self,
-        database: Database,
+        store: Store,
         *,
         clock: Clock = utc_now,
         seeds: SeedSource = random_seed,
         default_locale: str = "ja",
     ) -> None:
-        self.database = database
+        self.store = store
         self.clock = clock
         self.seeds = seeds
         self.default_locale = default_locale
+
+    @asynccontextmanager
+    async def uow(self, actor: Actor) -> AsyncIterator[Transaction]:
+        """One write transaction in the actor's guild, as the actor's tournament role."""
+        guild_id = require_guild(actor)
+        resolve = partial(tournament_actor, actor)
+        async with self.store.write(guild_id, self.clock(), resolve) as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def reader(self, guild_id: int) -> AsyncIterator[Transaction]:
+        """A consistent read of one guild's tournaments."""
+        async with self.store.read(guild_id, self.clock(), lambda _: ANYONE) as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def reader_as(self, actor: Actor) -> AsyncIterator[Transaction]:
+        """A consistent read as the actor (their role decides what they may see)."""
+        guild_id = require_guild(actor)
+        async with self.store.read(guild_id, self.clock(), partial(tournament_actor, actor)) as tx:
+            yield tx

@@ -1,94 +1,37 @@
 """Submitting, checking, showing and publishing decklists.
 
-The rules come from `domain.decks`; this module only finds the event's rule set, stores
-legal lists and decides who may see them (their owner, judges and organizers, and everyone
-once the organizer publishes them).
+The rules come from `domain.decks` and the tournament model; this module finds the event,
+reads the upload, and returns what the cog shows.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.services.actors import Actor, is_judge, require_guild, require_organizer
+from bot.services.actors import Actor, require_guild
 from bot.services.base import Service
-from bot.services.tournaments import resolve_tournament
-from bot.store.actions import append_action
-from bot.store.guilds import get_guild_config
-from bot.store.tournaments import (
-    DeckRecord,
-    TournamentRecord,
-    get_deck,
-    get_player,
-    list_decks,
-    list_players,
-    save_deck,
-    update_tournament,
-)
-from domain.decks import (
-    DeckCheck,
-    Decklist,
-    DeckRules,
-    check_deck,
-    default_titles,
-    load_card_database,
-    load_restricted_list,
-    load_titles,
-    parse_decklist,
-    parse_regulation,
-)
-from domain.decks.decoding import decode
-from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
-from domain.event import Phase
-
-
-def read_uploaded_files(files: dict[str, tuple[str, bytes] | None]) -> dict[str, str]:
-    """The text of each uploaded settings file, refused before anything is stored when it is
-    not text or is malformed (the loaders name the entry and the field)."""
-    loaders = {
-        "restricted_list": load_restricted_list,
-        "titles_file": load_titles,
-        "card_database": load_card_database,
-    }
-    texts: dict[str, str] = {}
-    for setting, upload in files.items():
-        if upload is None:
-            continue
-        filename, data = upload
-        text = decode(data)
-        if text is None:
-            raise InvalidInput("files.not_text", name=filename)
-        loaders[setting](text, source=filename)
-        texts[setting] = text
-    return texts
-
-
-def deck_rules(tournament: TournamentRecord) -> DeckRules:
-    """The rule set a deck of this event is checked against."""
-    titles = load_titles(tournament.titles_file) if tournament.titles_file else default_titles()
-    return DeckRules(
-        regulation=parse_regulation(tournament.regulation),
-        date=tournament.event_date,
-        designated_titles=tournament.titles,
-        mix_two_minimum=tournament.mix_two_minimum,
-        titles=titles,
-        restricted=(
-            load_restricted_list(tournament.restricted_list) if tournament.restricted_list else None
-        ),
-        cards=load_card_database(tournament.card_database) if tournament.card_database else None,
-    )
+from domain.decks import DeckCheck, Decklist, check_deck, parse_decklist
+from domain.errors import NotFound
+from domain.tournament.model import StoredDeck, Tournament
+from domain.tournament.operations import PublishDecks, SubmitDeck
+from domain.tournament.rules import check_submission_allowed, require_deck_visible
 
 
 def read_and_check(
-    tournament: TournamentRecord, data: bytes | str, filename: str | None
+    tournament: Tournament, data: bytes | str, filename: str | None
 ) -> tuple[Decklist, DeckCheck]:
-    rules = deck_rules(tournament)
+    rules = tournament.deck_rules()
     decklist = parse_decklist(data, filename=filename, titles=rules.titles)
     return decklist, check_deck(decklist, rules)
 
 
+def stored_decklist(deck: StoredDeck) -> Decklist:
+    return parse_decklist(deck.canonical, filename="deck.csv")
+
+
 @dataclass(frozen=True)
 class DeckSubmission:
-    tournament: TournamentRecord
+    tournament: Tournament
     decklist: Decklist
     check: DeckCheck
     fingerprint: str
@@ -97,123 +40,77 @@ class DeckSubmission:
 
 @dataclass(frozen=True)
 class DeckView:
-    tournament: TournamentRecord
+    tournament: Tournament
     owner_id: int
     owner_name: str
     decklist: Decklist
-    record: DeckRecord
+    record: StoredDeck
 
 
 class DeckService(Service):
     async def submit(
         self, actor: Actor, reference: str | None, data: bytes | str, filename: str | None
     ) -> DeckSubmission:
-        guild_id = require_guild(actor)
-        async with self.database.write() as connection:
-            tournament = await resolve_tournament(connection, guild_id, reference)
-            player = await get_player(connection, tournament.id, actor.user_id)
-            if player is None or player.status not in ("registered", "waitlisted"):
-                raise InvalidInput("submission.register_first", tournament=tournament.name)
-            existing = await get_deck(connection, tournament.id, actor.user_id)
-            late_entry = player.joined_round > 0 and existing is None
-            if tournament.state is not Phase.REGISTRATION and not late_entry:
-                raise IllegalTransition(
-                    "submission.locked", tournament=tournament.name, rule="R-DECK-4"
-                )
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            check_submission_allowed(tournament, actor.user_id)
             decklist, check = read_and_check(tournament, data, filename)
+            if not check.legal:
+                return DeckSubmission(tournament, decklist, check, check.fingerprint, stored=False)
             # The checked list has its titles resolved, so an alias and its title
             # (映画けいおん！ / けいおん！) store the same list with the same fingerprint.
-            print_ = check.fingerprint
-            if not check.legal:
-                return DeckSubmission(tournament, decklist, check, print_, stored=False)
-            now = self.clock()
-            await save_deck(
-                connection,
-                tournament_id=tournament.id,
-                user_id=actor.user_id,
-                canonical=check.decklist.canonical_csv(),
-                fingerprint=print_,
-                total=check.total,
-                at=now,
-            )
-            await append_action(
-                connection,
-                guild_id=guild_id,
-                tournament_id=tournament.id,
-                actor_id=actor.user_id,
-                kind="deck.submit",
-                at=now,
-                payload={"user_id": actor.user_id, "fingerprint": print_, "total": check.total},
-            )
-        return DeckSubmission(tournament, decklist, check, print_, stored=True)
+            operation = SubmitDeck(actor.user_id, check.decklist.canonical_csv())
+            tournament, _ = await tx.apply(tournament, operation)
+        return DeckSubmission(tournament, decklist, check, check.fingerprint, stored=True)
+
+    async def may_submit(self, actor: Actor, reference: str | None) -> Tournament:
+        """Refuse before asking for a list that could not be stored (e.g. after the lock)."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+        check_submission_allowed(tournament, actor.user_id)
+        return tournament
 
     async def check(
         self, actor: Actor, reference: str | None, data: bytes | str, filename: str | None
     ) -> DeckSubmission:
         """Validate against the event's rules without storing anything."""
-        guild_id = require_guild(actor)
-        async with self.database.read() as connection:
-            tournament = await resolve_tournament(connection, guild_id, reference)
+        async with self.reader(require_guild(actor)) as tx:
+            tournament = await tx.tournament(reference)
         decklist, check = read_and_check(tournament, data, filename)
         return DeckSubmission(tournament, decklist, check, check.fingerprint, stored=False)
 
     async def show(self, actor: Actor, reference: str | None, owner_id: int | None) -> DeckView:
         """Your own list; anyone's for judges and organizers, or for all once published."""
-        guild_id = require_guild(actor)
         owner = owner_id or actor.user_id
-        async with self.database.read() as connection:
-            tournament = await resolve_tournament(connection, guild_id, reference)
-            config = await get_guild_config(connection, guild_id)
-            if owner != actor.user_id and not (
-                tournament.decks_published or is_judge(actor, config)
-            ):
-                raise PermissionDenied("submission.private")
-            record = await get_deck(connection, tournament.id, owner)
-            player = await get_player(connection, tournament.id, owner)
-        if record is None or player is None:
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+            require_deck_visible(tournament, tx.actor, owner)
+        deck = tournament.decks.get(owner)
+        entry = tournament.players.get(owner)
+        if deck is None or entry is None:
             raise NotFound("submission.no_deck", tournament=tournament.name)
-        decklist = parse_decklist(record.canonical, filename="deck.csv")
-        return DeckView(tournament, owner, player.display_name, decklist, record)
+        return DeckView(tournament, owner, entry.display_name, stored_decklist(deck), deck)
 
-    async def publish(self, actor: Actor, reference: str | None) -> tuple[TournamentRecord, int]:
+    async def publish(self, actor: Actor, reference: str | None) -> tuple[Tournament, int]:
         """Make every list of the event public. Only after the event has started."""
-        guild_id = require_guild(actor)
-        async with self.database.write() as connection:
-            tournament = await resolve_tournament(connection, guild_id, reference)
-            require_organizer(actor, await get_guild_config(connection, guild_id))
-            if tournament.state is Phase.REGISTRATION:
-                raise IllegalTransition("submission.publish_too_early", name=tournament.name)
-            if tournament.decks_published:
-                raise IllegalTransition("submission.already_published", name=tournament.name)
-            now = self.clock()
-            await update_tournament(connection, tournament.id, decks_published=True)
-            decks = await list_decks(connection, tournament.id)
-            await append_action(
-                connection,
-                guild_id=guild_id,
-                tournament_id=tournament.id,
-                actor_id=actor.user_id,
-                kind="deck.publish",
-                at=now,
-                payload={"decks": len(decks)},
-            )
-        return tournament, len(decks)
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tournament, _ = await tx.apply(tournament, PublishDecks())
+        return tournament, len(tournament.decks)
 
     async def published_lists(self, actor: Actor, reference: str | None) -> list[DeckView]:
-        guild_id = require_guild(actor)
-        async with self.database.read() as connection:
-            tournament = await resolve_tournament(connection, guild_id, reference)
-            names = {
-                p.user_id: p.display_name for p in await list_players(connection, tournament.id)
-            }
-            records = await list_decks(connection, tournament.id)
+        """Every list, for whoever may see them all: everyone once published, else judges."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+            for owner in tournament.decks:
+                require_deck_visible(tournament, tx.actor, owner)
         return [
             DeckView(
                 tournament,
-                record.user_id,
-                names.get(record.user_id, str(record.user_id)),
-                parse_decklist(record.canonical, filename="deck.csv"),
-                record,
+                deck.user_id,
+                tournament.players[deck.user_id].display_name,
+                stored_decklist(deck),
+                deck,
             )
-            for record in records
+            for deck in sorted(tournament.decks.values(), key=lambda deck: deck.user_id)
         ]

@@ -7,8 +7,7 @@ from typing import Any
 
 from bot.services.actors import Actor, require_guild, require_manager
 from bot.services.base import Service
-from bot.store.actions import append_action
-from bot.store.guilds import GuildConfig, get_guild_config, save_guild_config
+from bot.store.guilds import GuildConfig, save_guild_config
 
 
 class GuildService(Service):
@@ -26,7 +25,7 @@ class GuildService(Service):
         locale: str | None = None,
     ) -> GuildConfig:
         """Set the given values; options left out keep their current value."""
-        guild_id = require_guild(actor)
+        require_guild(actor)
         require_manager(actor)
         given = {
             "organizer_role_id": organizer_role_id,
@@ -41,26 +40,20 @@ class GuildService(Service):
         changes: dict[str, Any] = {
             name: value for name, value in given.items() if value is not None
         }
-        async with self.database.write() as connection:
-            current = await get_guild_config(connection, guild_id)
+        async with self.uow(actor) as tx:
+            current = await tx.guild_config()
             updated = replace(current, **changes)
             if updated.locale is None:
                 updated = replace(updated, locale=self.default_locale)
-            now = self.clock()
-            await save_guild_config(connection, updated, now)
-            await append_action(
-                connection,
-                guild_id=guild_id,
-                actor_id=actor.user_id,
-                kind="guild.setup",
-                at=now,
-                payload={k: v for k, v in asdict(updated).items() if k != "guild_id"},
+            await save_guild_config(tx.connection, updated, tx.at)
+            await tx.log_guild_change(
+                "guild.setup", {k: v for k, v in asdict(updated).items() if k != "guild_id"}
             )
         return updated
 
     async def config(self, guild_id: int) -> GuildConfig:
-        async with self.database.read() as connection:
-            return await get_guild_config(connection, guild_id)
+        async with self.reader(guild_id) as tx:
+            return await tx.guild_config()
 
     async def show(self, actor: Actor) -> GuildConfig:
         return await self.config(require_guild(actor))

@@ -5,58 +5,42 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 
-import aiosqlite
-
-from bot.services.actors import Actor, require_guild, require_organizer
+from bot.services.actors import Actor, require_guild
 from bot.services.base import Service
-from bot.store.actions import append_action
-from bot.store.guilds import GuildConfig, get_guild_config
-from bot.store.tournaments import (
-    TournamentRecord,
-    count_players,
-    find_tournament_by_name,
-    get_tournament,
-    insert_tournament,
-    list_tournaments,
-    update_tournament,
+from bot.store.guilds import GuildConfig
+from domain.decks.event_files import read_uploaded_files
+from domain.engine.players import PlayerStatus
+from domain.engine.state import Phase
+from domain.errors import InvalidInput
+from domain.event import make_event_config
+from domain.tournament.model import Tournament
+from domain.tournament.operations import (
+    ChangeSettings,
+    CreateTournament,
+    MissingDeckPolicy,
+    SettingsChange,
 )
-from domain.decks import DeckRules, parse_regulation
-from domain.errors import IllegalTransition, InvalidInput, NotFound
-from domain.event import Phase, make_event_config
+from domain.tournament.rules import authorize_role
 
 JST = timezone(timedelta(hours=9), "JST")
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
 
 
-async def resolve_tournament(
-    connection: aiosqlite.Connection, guild_id: int, reference: str | None
-) -> TournamentRecord:
-    """The tournament an option names: an id from autocomplete, a name, or the only open one."""
-    if reference is None or not reference.strip():
-        open_ones = await list_tournaments(connection, guild_id, open_only=True)
-        if len(open_ones) == 1:
-            return open_ones[0]
-        if not open_ones:
-            raise NotFound("tournament.none_open")
-        names = ", ".join(t.name for t in open_ones[:10])
-        raise InvalidInput("tournament.which_one", names=names)
-    text = reference.strip()
-    found = None
-    if text.isdigit():
-        found = await get_tournament(connection, guild_id, int(text))
-    if found is None:
-        found = await find_tournament_by_name(connection, guild_id, text)
-    if found is None:
-        raise NotFound("tournament.unknown", reference=text)
-    return found
-
-
 @dataclass(frozen=True)
 class TournamentSummary:
-    tournament: TournamentRecord
+    tournament: Tournament
     registered: int
     waitlisted: int
     config: GuildConfig
+
+
+def summarize(tournament: Tournament, config: GuildConfig) -> TournamentSummary:
+    return TournamentSummary(
+        tournament,
+        tournament.count(PlayerStatus.REGISTERED, PlayerStatus.ACTIVE),
+        tournament.count(PlayerStatus.WAITLISTED),
+        config,
+    )
 
 
 class TournamentService(Service):
@@ -77,7 +61,6 @@ class TournamentService(Service):
         max_players: int | None = None,
         event_date: str | None = None,
     ) -> TournamentSummary:
-        guild_id = require_guild(actor)
         config = make_event_config(
             name=name,
             format=format,
@@ -89,45 +72,9 @@ class TournamentService(Service):
             titles=titles,
             max_players=max_players,
         )
-        if config.titles:
-            # An unknown designated title is the organizer's mistake: refuse it now, not
-            # at every player's deck check (R-REG-4).
-            DeckRules(
-                regulation=parse_regulation(config.regulation),
-                date=config.event_date,
-                designated_titles=config.titles,
-            ).designated()
-        async with self.database.write() as connection:
-            guild = await get_guild_config(connection, guild_id)
-            require_organizer(actor, guild)
-            if await find_tournament_by_name(connection, guild_id, config.name):
-                raise InvalidInput("tournament.name_taken", name=config.name)
-            now = self.clock()
-            tournament_id = await insert_tournament(
-                connection, guild_id=guild_id, config=config, created_by=actor.user_id, at=now
-            )
-            await append_action(
-                connection,
-                guild_id=guild_id,
-                tournament_id=tournament_id,
-                actor_id=actor.user_id,
-                kind="tournament.create",
-                at=now,
-                payload={
-                    "name": config.name,
-                    "format": config.format.value,
-                    "regulation": config.regulation,
-                    "rounds": config.rounds,
-                    "top_cut": config.top_cut,
-                    "time_limit_minutes": config.time_limit_minutes,
-                    "titles": list(config.titles),
-                    "max_players": config.max_players,
-                    "event_date": config.event_date.isoformat(),
-                },
-            )
-            tournament = await get_tournament(connection, guild_id, tournament_id)
-            assert tournament is not None
-        return TournamentSummary(tournament, 0, 0, guild)
+        async with self.uow(actor) as tx:
+            created, _ = await tx.create(CreateTournament(config))
+            return summarize(created, await tx.guild_config())
 
     def _parse_date(self, text: str | None) -> date:
         if not text:
@@ -138,32 +85,22 @@ class TournamentService(Service):
             raise InvalidInput("tournament.bad_date", value=text) from None
 
     async def info(self, actor: Actor, reference: str | None) -> TournamentSummary:
-        guild_id = require_guild(actor)
-        async with self.database.read() as connection:
-            tournament = await resolve_tournament(connection, guild_id, reference)
-            return TournamentSummary(
-                tournament,
-                await count_players(connection, tournament.id, "registered"),
-                await count_players(connection, tournament.id, "waitlisted"),
-                await get_guild_config(connection, guild_id),
-            )
+        async with self.reader(require_guild(actor)) as tx:
+            return summarize(await tx.tournament(reference), await tx.guild_config())
 
-    async def overview(
-        self, actor: Actor, *, include_finished: bool = True
-    ) -> list[TournamentRecord]:
-        guild_id = require_guild(actor)
-        async with self.database.read() as connection:
-            return await list_tournaments(connection, guild_id, open_only=not include_finished)
+    async def overview(self, actor: Actor, *, include_finished: bool = True) -> list[Tournament]:
+        async with self.reader(require_guild(actor)) as tx:
+            return await tx.tournaments(open_only=not include_finished)
 
     async def autocomplete(self, guild_id: int | None, typed: str) -> list[tuple[str, str]]:
         """(label, value) pairs: open tournaments first, matching what was typed."""
         if guild_id is None:
             return []
-        async with self.database.read() as connection:
-            tournaments = await list_tournaments(connection, guild_id)
+        async with self.reader(guild_id) as tx:
+            tournaments = await tx.tournaments()
         needle = typed.strip().casefold()
         matches = [t for t in tournaments if needle in t.name.casefold()]
-        matches.sort(key=lambda t: (t.state is Phase.FINISHED, -t.id))
+        matches.sort(key=lambda t: (t.phase is Phase.FINISHED, -t.id))
         return [(t.name[:100], str(t.id)) for t in matches[:AUTOCOMPLETE_LIMIT]]
 
     async def update_settings(
@@ -180,69 +117,40 @@ class TournamentService(Service):
         restricted_list: tuple[str, bytes] | None = None,
         titles_file: tuple[str, bytes] | None = None,
         card_database: tuple[str, bytes] | None = None,
-    ) -> TournamentRecord:
-        """Change organizer settings. Uploaded files, as (filename, bytes), are validated first."""
-        from bot.services.decks import read_uploaded_files
-
-        guild_id = require_guild(actor)
-        changes: dict[str, object] = {}
-        if late_registration_rounds is not None:
-            if not 0 <= late_registration_rounds <= 30:
-                raise InvalidInput("tournament.bad_late_rounds", value=late_registration_rounds)
-            changes["late_registration_rounds"] = late_registration_rounds
-        if decklist_required is not None:
-            changes["decklist_required"] = decklist_required
+    ) -> Tournament:
+        """Change organizer settings. Uploaded files, as (filename, bytes), are read only
+        once the actor is known to be an organizer."""
+        policy = None
         if missing_deck_policy is not None:
-            if missing_deck_policy not in ("drop", "start_anyway"):
-                raise InvalidInput("tournament.bad_missing_deck_policy", value=missing_deck_policy)
-            changes["missing_deck_policy"] = missing_deck_policy
-        if starts_at is not None:
-            changes["starts_at"] = self._parse_start(starts_at)
-        if checkin_minutes is not None:
-            if not 0 <= checkin_minutes <= 24 * 60:
-                raise InvalidInput("tournament.bad_checkin_minutes", value=checkin_minutes)
-            changes["checkin_minutes"] = checkin_minutes
-        if mix_two_minimum is not None:
-            if not 1 <= mix_two_minimum <= 30:
-                raise InvalidInput("tournament.bad_mix_two_minimum", value=mix_two_minimum)
-            changes["mix_two_minimum"] = mix_two_minimum
-        files = read_uploaded_files(
-            {
+            try:
+                policy = MissingDeckPolicy(missing_deck_policy)
+            except ValueError:
+                raise InvalidInput(
+                    "tournament.bad_missing_deck_policy", value=missing_deck_policy
+                ) from None
+        start = self._parse_start(starts_at) if starts_at is not None else None
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            uploads = {
                 "restricted_list": restricted_list,
                 "titles_file": titles_file,
                 "card_database": card_database,
             }
-        )
-        changes.update(files)
-        async with self.database.write() as connection:
-            tournament = await resolve_tournament(connection, guild_id, reference)
-            require_organizer(actor, await get_guild_config(connection, guild_id))
-            if tournament.state is Phase.FINISHED:
-                raise IllegalTransition("tournament.finished", name=tournament.name)
-            if tournament.state is not Phase.REGISTRATION and (
-                set(changes)
-                & {"restricted_list", "titles_file", "card_database", "mix_two_minimum"}
-            ):
-                # R-DECK-4: lists are locked from the start, so their rules are too.
-                raise IllegalTransition("tournament.deck_rules_locked", rule="R-DECK-4")
-            if not changes:
-                raise InvalidInput("tournament.no_settings_given")
-            await update_tournament(connection, tournament.id, **changes)
-            now = self.clock()
-            await append_action(
-                connection,
-                guild_id=guild_id,
-                tournament_id=tournament.id,
-                actor_id=actor.user_id,
-                kind="tournament.settings",
-                at=now,
-                payload={
-                    name: (f"<{len(str(value))} characters>" if name in files else value)
-                    for name, value in changes.items()
-                },
+            if any(uploads.values()):
+                # Authorise before parsing anything a member uploaded.
+                authorize_role(ChangeSettings, tx.actor)
+            files = read_uploaded_files(uploads)
+            change = SettingsChange(
+                late_registration_rounds=late_registration_rounds,
+                decklist_required=decklist_required,
+                missing_deck_policy=policy,
+                starts_at=start,
+                clear_starts_at=starts_at is not None and start is None,
+                checkin_minutes=checkin_minutes,
+                mix_two_minimum=mix_two_minimum,
+                **files,
             )
-            updated = await get_tournament(connection, guild_id, tournament.id)
-            assert updated is not None
+            updated, _ = await tx.apply(tournament, ChangeSettings(change))
         return updated
 
     def _parse_start(self, text: str) -> datetime | None:

@@ -1,4 +1,8 @@
-"""The append-only action log: who changed what, when, with which payload."""
+"""The append-only action log: who changed what, when, as which role, with the whole change.
+
+Tournament rows carry the operation itself (`Operation.to_payload`), so the log can be
+folded back into the tournament (`python -m bot verify`).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,10 @@ from typing import Any
 
 import aiosqlite
 
-SYSTEM_ACTOR = 0  # the bot itself, e.g. a promotion from the waitlist
+from domain.tournament.operations import Operation, Role
+from domain.tournament.replay import LoggedOperation
+
+SYSTEM_ACTOR = 0  # the bot itself
 
 
 @dataclass(frozen=True)
@@ -18,34 +25,99 @@ class Action:
     guild_id: int
     tournament_id: int | None
     actor_id: int
+    actor_role: Role | None
     kind: str
     payload: dict[str, Any]
     created_at: str
 
 
-async def append_action(
+def _json(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, sort_keys=True)
+
+
+async def _append(
+    connection: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    tournament_id: int | None,
+    actor_id: int,
+    actor_role: Role | None,
+    kind: str,
+    payload: dict[str, Any],
+    at: datetime,
+) -> int:
+    cursor = await connection.execute(
+        "INSERT INTO action_log (guild_id, tournament_id, actor_id, actor_role, kind, payload,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            tournament_id,
+            actor_id,
+            actor_role.name.lower() if actor_role else None,
+            kind,
+            _json(payload),
+            at.isoformat(),
+        ),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+async def append_operation(
+    connection: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    tournament_id: int,
+    actor_id: int,
+    actor_role: Role,
+    operation: Operation,
+    at: datetime,
+) -> int:
+    return await _append(
+        connection,
+        guild_id=guild_id,
+        tournament_id=tournament_id,
+        actor_id=actor_id,
+        actor_role=actor_role,
+        kind=operation.kind,
+        payload=operation.to_payload(),
+        at=at,
+    )
+
+
+async def append_guild_change(
     connection: aiosqlite.Connection,
     *,
     guild_id: int,
     actor_id: int,
     kind: str,
+    payload: dict[str, Any],
     at: datetime,
-    tournament_id: int | None = None,
-    payload: dict[str, Any] | None = None,
 ) -> int:
-    cursor = await connection.execute(
-        "INSERT INTO action_log (guild_id, tournament_id, actor_id, kind, payload, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (
-            guild_id,
-            tournament_id,
-            actor_id,
-            kind,
-            json.dumps(payload or {}, ensure_ascii=False, sort_keys=True, default=str),
-            at.isoformat(),
-        ),
+    """A server-level change (e.g. /setup), outside any tournament."""
+    return await _append(
+        connection,
+        guild_id=guild_id,
+        tournament_id=None,
+        actor_id=actor_id,
+        actor_role=None,
+        kind=kind,
+        payload=payload,
+        at=at,
     )
-    return int(cursor.lastrowid or 0)
+
+
+def _action(row: aiosqlite.Row) -> Action:
+    role = row["actor_role"]
+    return Action(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        tournament_id=row["tournament_id"],
+        actor_id=row["actor_id"],
+        actor_role=Role[role.upper()] if role else None,
+        kind=row["kind"],
+        payload=json.loads(row["payload"]),
+        created_at=row["created_at"],
+    )
 
 
 async def list_actions(
@@ -58,15 +130,26 @@ async def list_actions(
         params += (tournament_id,)
     async with connection.execute(query + " ORDER BY id", params) as cursor:
         rows = await cursor.fetchall()
+    return [_action(row) for row in rows]
+
+
+def logged_operations(actions: list[Action]) -> list[LoggedOperation]:
+    """A tournament's actions as operations to fold (rows written before whole operations
+    were logged have no role and are left out: see `is_replayable`)."""
     return [
-        Action(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            tournament_id=row["tournament_id"],
-            actor_id=row["actor_id"],
-            kind=row["kind"],
-            payload=json.loads(row["payload"]),
-            created_at=row["created_at"],
+        LoggedOperation(
+            id=action.id,
+            kind=action.kind,
+            payload=action.payload,
+            actor_id=action.actor_id,
+            role=action.actor_role,
+            at=datetime.fromisoformat(action.created_at),
         )
-        for row in rows
+        for action in actions
+        if action.actor_role is not None
     ]
+
+
+def is_replayable(actions: list[Action]) -> bool:
+    """Whether every action of a tournament carries its whole operation."""
+    return bool(actions) and all(action.actor_role is not None for action in actions)

@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from datetime import datetime
 
 import aiosqlite
 
+from domain.guild import GuildConfig
 
-@dataclass(frozen=True)
-class GuildConfig:
-    guild_id: int
-    organizer_role_id: int | None = None
-    judge_role_id: int | None = None
-    announcements_channel_id: int | None = None
-    pairings_channel_id: int | None = None
-    standings_channel_id: int | None = None
-    judge_calls_channel_id: int | None = None
-    log_channel_id: int | None = None
-    locale: str | None = None  # None until /setup: the DEFAULT_LOCALE setting applies
-
-    @property
-    def configured(self) -> bool:
-        return self.locale is not None
+__all__ = ["GuildConfig", "get_guild_config", "save_guild_config"]
 
 
 _COLUMNS = [f.name for f in fields(GuildConfig)]

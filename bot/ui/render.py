@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from datetime import timedelta, timezone
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,10 +16,11 @@ from domain.event import EventFormat
 if TYPE_CHECKING:
     from bot.services.decks import DeckSubmission, DeckView
     from bot.services.tournaments import TournamentSummary
-    from bot.store.guilds import GuildConfig
-    from bot.store.tournaments import TournamentRecord
+    from domain.guild import GuildConfig
+    from domain.tournament import Tournament
 
 EMBED_DESCRIPTION_LIMIT = 4096
+JST = timezone(timedelta(hours=9), "JST")  # an embed footer cannot show <t:…>
 MESSAGE_LIMIT = 2000
 
 
@@ -35,7 +37,7 @@ def regulation_name(value: str, lang: Lang) -> str:
     return t(f"ui.regulation.{value}", lang)
 
 
-def rounds_text(tournament: TournamentRecord, lang: Lang) -> str:
+def rounds_text(tournament: Tournament, lang: Lang) -> str:
     if tournament.format is EventFormat.ELIMINATION:
         return t("ui.announce.elimination_value", lang)
     if tournament.rounds is None:
@@ -76,7 +78,7 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
     def field(key: str, value: str, inline: bool = True) -> None:
         embed.add_field(name=t(f"ui.tournament.{key}", lang), value=value, inline=inline)
 
-    field("state", t(f"ui.state.{tournament.state.value}", lang))
+    field("state", t(f"ui.state.{tournament.phase.value}", lang))
     field("format", format_name(tournament.format.value, lang))
     field("regulation", regulation_name(tournament.regulation, lang))
     field("rounds", rounds_text(tournament, lang))
@@ -129,7 +131,7 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
     return embed
 
 
-def announcement_created(tournament: TournamentRecord, lang: Lang) -> str:
+def announcement_created(tournament: Tournament, lang: Lang) -> str:
     return t(
         "ui.announce.created",
         lang,
@@ -207,7 +209,7 @@ def deck_embed(view: DeckView, lang: Lang) -> tuple[discord.Embed, discord.File 
         lang,
         fingerprint=view.record.fingerprint,
         total=view.record.total,
-        submitted=view.record.submitted_at[:16].replace("T", " "),
+        submitted=view.record.submitted_at.astimezone(JST).strftime("%Y-%m-%d %H:%M JST"),
     )
     if view.record.locked_at:
         footer += f" · {t('ui.deck.locked', lang)}"

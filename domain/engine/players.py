@@ -9,7 +9,11 @@ from domain.errors import InvalidInput
 
 
 class PlayerStatus(StrEnum):
-    ACTIVE = "active"
+    """The one vocabulary of a player's place in an event, from registration to the end."""
+
+    REGISTERED = "registered"  # entered, before the start
+    WAITLISTED = "waitlisted"  # the event was full; promoted in arrival order
+    ACTIVE = "active"  # playing
     DROPPED = "dropped"  # R-FMT-7: left the event; never paired again
     DISQUALIFIED = "disqualified"  # R-PEN-4: takes no further part
 

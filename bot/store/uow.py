@@ -1,0 +1,244 @@
+"""The unit of work: one transaction that loads tournaments, applies operations to them,
+writes the changed rows and appends each whole operation to the action log.
+
+    async with store.write(actor, at) as tx:
+        tournament = await tx.tournament(reference)
+        tournament, events = await tx.apply(tournament, operation)
+
+Everything inside commits together or not at all. Tournaments are cached by their version
+(bumped by every applied operation), so a busy event is not re-read from disk per click.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.store.actions import append_guild_change, append_operation
+from bot.store.database import Database
+from bot.store.guilds import GuildConfig, get_guild_config
+from bot.store.tournaments import (
+    find_tournament_id,
+    insert_tournament,
+    load_tournament,
+    save_tournament,
+    tournament_ids,
+    tournament_version,
+)
+from domain.errors import InvalidInput, NotFound
+from domain.tournament import rules
+from domain.tournament.events import Event
+from domain.tournament.model import Tournament
+from domain.tournament.operations import Actor, CreateTournament, Operation
+
+ActorResolver = Callable[[GuildConfig], Actor]
+
+# SQLite's INTEGER is 64-bit: a longer run of digits cannot be an id, so it is a name.
+_MAX_ID = 2**63 - 1
+
+
+def tournament_id_in(reference: str) -> int | None:
+    """The id an option names: ASCII digits within SQLite's range, else None (a name)."""
+    text = reference.strip()
+    if not text or len(text) > 19 or not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if 0 < value <= _MAX_ID else None
+
+
+class TournamentCache:
+    """Loaded tournaments by id, with the version they were loaded at."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[int, Tournament]] = {}
+
+    def get(self, tournament_id: int, version: int) -> Tournament | None:
+        cached = self._entries.get(tournament_id)
+        return cached[1] if cached and cached[0] == version else None
+
+    def put(self, version: int, tournament: Tournament) -> None:
+        self._entries[tournament.id] = (version, tournament)
+
+
+class Transaction:
+    """One unit of work for one guild, as one actor, at one moment."""
+
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        cache: TournamentCache,
+        *,
+        guild_id: int,
+        at: datetime,
+        actor: Actor,
+        writable: bool,
+    ) -> None:
+        self.connection = connection
+        self.guild_id = guild_id
+        self.at = at
+        self.actor = actor
+        self._cache = cache
+        self._writable = writable
+        # Tournaments changed in this transaction, and their new versions: cached only
+        # once it commits.
+        self.changed: dict[int, Tournament] = {}
+        self.versions: dict[int, int] = {}
+
+    async def guild_config(self) -> GuildConfig:
+        return await get_guild_config(self.connection, self.guild_id)
+
+    async def load(self, tournament_id: int) -> Tournament | None:
+        if tournament_id in self.changed:
+            return self.changed[tournament_id]
+        version = await tournament_version(self.connection, self.guild_id, tournament_id)
+        if version is None:
+            return None
+        self.versions[tournament_id] = version
+        cached = self._cache.get(tournament_id, version)
+        if cached is not None:
+            return cached
+        # Nothing of this tournament was written yet in this transaction: these are the
+        # committed rows, safe to cache.
+        loaded = await load_tournament(self.connection, self.guild_id, tournament_id)
+        if loaded is not None:
+            self._cache.put(version, loaded)
+        return loaded
+
+    async def tournament(self, reference: str | None) -> Tournament:
+        """The tournament an option names: an id from autocomplete, a name, or the only open
+        one when nothing is named."""
+        if reference is None or not reference.strip():
+            open_ones = await self.tournaments(open_only=True)
+            if len(open_ones) == 1:
+                return open_ones[0]
+            if not open_ones:
+                raise NotFound("tournament.none_open")
+            names = ", ".join(t.name for t in open_ones[:10])
+            raise InvalidInput("tournament.which_one", names=names)
+        text = reference.strip()
+        found = None
+        by_id = tournament_id_in(text)
+        if by_id is not None:
+            found = await self.load(by_id)
+        if found is None:
+            named = await find_tournament_id(self.connection, self.guild_id, text)
+            found = await self.load(named) if named is not None else None
+        if found is None:
+            raise NotFound("tournament.unknown", reference=text[:100])
+        return found
+
+    async def tournaments(self, *, open_only: bool = False) -> list[Tournament]:
+        """This guild's tournaments, newest first."""
+        found = []
+        for _, tournament_id in await tournament_ids(
+            self.connection, self.guild_id, open_only=open_only
+        ):
+            loaded = await self.load(tournament_id)
+            if loaded is not None:
+                found.append(loaded)
+        return found
+
+    async def name_taken(self, name: str) -> bool:
+        return await find_tournament_id(self.connection, self.guild_id, name) is not None
+
+    async def create(self, operation: CreateTournament) -> tuple[Tournament, tuple[Event, ...]]:
+        self._require_writable()
+        rules.authorize(operation, self.actor)
+        if await self.name_taken(operation.config.name):
+            raise InvalidInput("tournament.name_taken", name=operation.config.name)
+        draft, _ = rules.create(
+            operation, tournament_id=0, guild_id=self.guild_id, at=self.at, actor=self.actor
+        )
+        tournament_id = await insert_tournament(self.connection, draft)
+        created, events = rules.create(
+            operation,
+            tournament_id=tournament_id,
+            guild_id=self.guild_id,
+            at=self.at,
+            actor=self.actor,
+        )
+        await self._log(created, operation)
+        self.changed[created.id] = created
+        self.versions[created.id] = 0
+        return created, events
+
+    async def apply(
+        self, tournament: Tournament, operation: Operation
+    ) -> tuple[Tournament, tuple[Event, ...]]:
+        """Apply `operation`, write the changed rows and log it; a refusal writes nothing."""
+        self._require_writable()
+        updated, events = tournament.apply(operation, self.at, self.actor)
+        await save_tournament(self.connection, tournament, updated)
+        await self._log(updated, operation)
+        self.changed[updated.id] = updated
+        self.versions[updated.id] = self.versions[updated.id] + 1
+        return updated, events
+
+    async def log_guild_change(self, kind: str, payload: dict[str, Any]) -> None:
+        self._require_writable()
+        await append_guild_change(
+            self.connection,
+            guild_id=self.guild_id,
+            actor_id=self.actor.user_id,
+            kind=kind,
+            payload=payload,
+            at=self.at,
+        )
+
+    async def _log(self, tournament: Tournament, operation: Operation) -> None:
+        await append_operation(
+            self.connection,
+            guild_id=self.guild_id,
+            tournament_id=tournament.id,
+            actor_id=self.actor.user_id,
+            actor_role=self.actor.role,
+            operation=operation,
+            at=self.at,
+        )
+
+    def _require_writable(self) -> None:
+        if not self._writable:
+            raise RuntimeError("a read-only unit of work cannot apply operations")
+
+
+class Store:
+    """The database and the tournament cache, shared by every service."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.cache = TournamentCache()
+
+    @asynccontextmanager
+    async def write(
+        self, guild_id: int, at: datetime, actor: ActorResolver
+    ) -> AsyncIterator[Transaction]:
+        """One write transaction. `actor` gives the tournament actor from the guild's
+        configuration, read inside the same transaction."""
+        async with self.database.write() as connection:
+            config = await get_guild_config(connection, guild_id)
+            tx = Transaction(
+                connection, self.cache, guild_id=guild_id, at=at, actor=actor(config), writable=True
+            )
+            yield tx
+        # Committed: what changed is now what the tables hold.
+        for tournament_id, tournament in tx.changed.items():
+            self.cache.put(tx.versions[tournament_id], tournament)
+
+    @asynccontextmanager
+    async def read(
+        self, guild_id: int, at: datetime, actor: ActorResolver
+    ) -> AsyncIterator[Transaction]:
+        async with self.database.read() as connection:
+            config = await get_guild_config(connection, guild_id)
+            yield Transaction(
+                connection,
+                self.cache,
+                guild_id=guild_id,
+                at=at,
+                actor=actor(config),
+                writable=False,
+            )

@@ -1,0 +1,22 @@
+"""A server's tournament set-up (/setup): its staff roles, channels and language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GuildConfig:
+    guild_id: int
+    organizer_role_id: int | None = None
+    judge_role_id: int | None = None
+    announcements_channel_id: int | None = None
+    pairings_channel_id: int | None = None
+    standings_channel_id: int | None = None
+    judge_calls_channel_id: int | None = None
+    log_channel_id: int | None = None
+    locale: str | None = None  # None until /setup: the DEFAULT_LOCALE setting applies
+
+    @property
+    def configured(self) -> bool:
+        return self.locale is not None

@@ -1,0 +1,193 @@
+"""The tournament aggregate's data: the event, its settings, its players and their decks.
+
+Plain frozen values. `domain.tournament.aggregate` holds the rules that change them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from domain.decks import DEFAULT_MIX_TWO_MINIMUM, DeckRules
+from domain.decks.event_files import deck_rules
+from domain.engine.players import PlayerStatus
+from domain.engine.state import Phase, TournamentState
+from domain.event import EventConfig, EventFormat
+from domain.tournament.events import Event
+from domain.tournament.operations import Actor, MissingDeckPolicy, Operation
+
+# Players who take part in the event (before and after the start).
+IN_EVENT = frozenset({PlayerStatus.REGISTERED, PlayerStatus.ACTIVE})
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player's entry. `seq` is the arrival order: the waitlist is served by it."""
+
+    user_id: int
+    display_name: str
+    status: PlayerStatus
+    seq: int
+    registered_at: datetime
+    checked_in_at: datetime | None = None
+    joined_round: int = 0  # 0: from the start; k: late entry (R-FMT-8) from round k
+    dropped_round: int | None = None  # 0: dropped at the start; None: never dropped
+
+    @property
+    def in_event(self) -> bool:
+        return self.status in IN_EVENT
+
+
+@dataclass(frozen=True)
+class StoredDeck:
+    """A legal list as stored: canonical CSV, its fingerprint and card count."""
+
+    user_id: int
+    canonical: str
+    fingerprint: str
+    total: int
+    submitted_at: datetime
+    locked_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What an organizer sets after creating the event (/tournament settings)."""
+
+    late_registration_rounds: int = 0
+    decklist_required: bool = True
+    missing_deck_policy: MissingDeckPolicy = MissingDeckPolicy.DROP
+    starts_at: datetime | None = None
+    checkin_minutes: int = 0
+    mix_two_minimum: int = DEFAULT_MIX_TWO_MINIMUM
+    restricted_list: str | None = None
+    titles_file: str | None = None
+    card_database: str | None = None
+
+    @property
+    def uses_checkin(self) -> bool:
+        return self.checkin_minutes > 0 and self.starts_at is not None
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """One tournament: everything its rules need, nothing about Discord or storage."""
+
+    id: int
+    guild_id: int
+    config: EventConfig
+    created_by: int
+    created_at: datetime
+    settings: Settings = field(default_factory=Settings)
+    state: TournamentState = field(default_factory=TournamentState)
+    seed: int | None = None
+    started_at: datetime | None = None
+    decks_published: bool = False
+    players: Mapping[int, Entry] = field(default_factory=dict)
+    decks: Mapping[int, StoredDeck] = field(default_factory=dict)
+    next_seq: int = 1
+
+    def apply(
+        self, operation: Operation, at: datetime, actor: Actor
+    ) -> tuple[Tournament, tuple[Event, ...]]:
+        """This tournament after `operation`, and what happened; refused operations raise."""
+        from domain.tournament.rules import apply  # the rules build on this module
+
+        return apply(self, operation, at, actor)
+
+    # -- what the rest of the bot reads -------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    @property
+    def format(self) -> EventFormat:
+        return self.config.format
+
+    # The event's choices and settings, read flat by the presentation layer.
+    @property
+    def regulation(self) -> str:
+        return self.config.regulation
+
+    @property
+    def top_cut(self) -> int | None:
+        return self.config.top_cut
+
+    @property
+    def time_limit_minutes(self) -> int:
+        return self.config.time_limit_minutes
+
+    @property
+    def titles(self) -> tuple[str, ...]:
+        return self.config.titles
+
+    @property
+    def max_players(self) -> int | None:
+        return self.config.max_players
+
+    @property
+    def event_date(self) -> date:
+        return self.config.event_date
+
+    @property
+    def decklist_required(self) -> bool:
+        return self.settings.decklist_required
+
+    @property
+    def late_registration_rounds(self) -> int:
+        return self.settings.late_registration_rounds
+
+    @property
+    def checkin_minutes(self) -> int:
+        return self.settings.checkin_minutes
+
+    @property
+    def starts_at(self) -> datetime | None:
+        return self.settings.starts_at
+
+    @property
+    def restricted_list(self) -> str | None:
+        return self.settings.restricted_list
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def is_open(self) -> bool:
+        return self.phase is not Phase.FINISHED
+
+    @property
+    def rounds(self) -> int | None:
+        """The rounds fixed at the start, or before it the organizer's override (None: auto)."""
+        return (
+            self.state.planned_rounds
+            if self.phase is not Phase.REGISTRATION
+            else (self.config.rounds)
+        )
+
+    @property
+    def current_round(self) -> int:
+        return self.state.round_number
+
+    def entries(self, *statuses: PlayerStatus) -> list[Entry]:
+        """Players in arrival order, optionally only those with one of `statuses`."""
+        ordered = sorted(self.players.values(), key=lambda entry: entry.seq)
+        return [entry for entry in ordered if not statuses or entry.status in statuses]
+
+    def count(self, *statuses: PlayerStatus) -> int:
+        return sum(1 for entry in self.players.values() if entry.status in statuses)
+
+    def deck_rules(self) -> DeckRules:
+        settings = self.settings
+        return deck_rules(
+            regulation=self.config.regulation,
+            date=self.config.event_date,
+            designated_titles=self.config.titles,
+            mix_two_minimum=settings.mix_two_minimum,
+            restricted_list=settings.restricted_list,
+            titles_file=settings.titles_file,
+            card_database=settings.card_database,
+        )

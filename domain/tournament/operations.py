@@ -1,0 +1,210 @@
+"""Every change a person can make to a tournament, as a typed, frozen operation.
+
+An operation says what was asked, with every input it needs (a deck submission carries the
+decklist, a settings change the uploaded files' text, a start its random seed), so that the
+action log can replay it exactly. `Tournament.apply` decides whether it is allowed.
+
+Operations are grouped by who may make them: `PlayerOperation`s act on the player's own
+entry (staff may act for a player), `JudgeOperation`s need a judge or an organizer, and
+`OrganizerOperation`s an organizer. Each has a stable `kind`, its name in the action log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import IntEnum, StrEnum
+from typing import Any, ClassVar
+
+from domain.event import EventConfig
+from domain.tournament import codec
+
+
+class Role(IntEnum):
+    """Who is asking, as far as the tournament cares. Each role can do what those below can."""
+
+    PLAYER = 1
+    JUDGE = 2
+    ORGANIZER = 3
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The person behind an operation: their user id and their role in this server.
+
+    `staff_roles_configured` only chooses the wording of a refusal: before /setup, server
+    managers are the organizers, and the message says so.
+    """
+
+    user_id: int
+    role: Role = Role.PLAYER
+    staff_roles_configured: bool = True
+
+
+@dataclass(frozen=True)
+class Operation:
+    kind: ClassVar[str]
+    role: ClassVar[Role]
+
+    def to_payload(self) -> dict[str, Any]:
+        payload: dict[str, Any] = codec.encode(self)
+        return payload
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> Operation:
+        decoded: Operation = codec.decode(cls, payload)
+        return decoded
+
+
+@dataclass(frozen=True)
+class PlayerOperation(Operation):
+    """A change to one player's own entry. `player_id` is the actor, unless staff act."""
+
+    role: ClassVar[Role] = Role.PLAYER
+
+
+@dataclass(frozen=True)
+class JudgeOperation(Operation):
+    role: ClassVar[Role] = Role.JUDGE
+
+
+@dataclass(frozen=True)
+class OrganizerOperation(Operation):
+    role: ClassVar[Role] = Role.ORGANIZER
+
+
+class MissingDeckPolicy(StrEnum):
+    """What the start does with a player who has no legal list."""
+
+    DROP = "drop"
+    START_ANYWAY = "start_anyway"
+
+
+# -- organizer ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CreateTournament(OrganizerOperation):
+    kind: ClassVar[str] = "create_tournament"
+    config: EventConfig
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    """The settings an organizer changes; `None` leaves one as it is. Files carry their text."""
+
+    late_registration_rounds: int | None = None
+    decklist_required: bool | None = None
+    missing_deck_policy: MissingDeckPolicy | None = None
+    starts_at: datetime | None = None
+    clear_starts_at: bool = False
+    checkin_minutes: int | None = None
+    mix_two_minimum: int | None = None
+    restricted_list: str | None = None
+    titles_file: str | None = None
+    card_database: str | None = None
+
+    def given(self) -> dict[str, Any]:
+        """The settings this change sets, by name (a cleared start time as None)."""
+        values = {name: getattr(self, name) for name in SETTING_NAMES}
+        given = {name: value for name, value in values.items() if value is not None}
+        if self.clear_starts_at:
+            given["starts_at"] = None
+        return given
+
+
+SETTING_NAMES = (
+    "late_registration_rounds",
+    "decklist_required",
+    "missing_deck_policy",
+    "starts_at",
+    "checkin_minutes",
+    "mix_two_minimum",
+    "restricted_list",
+    "titles_file",
+    "card_database",
+)
+# R-DECK-4: these decide which lists are legal, so they are locked from the start.
+DECK_RULE_SETTINGS = frozenset(
+    {"mix_two_minimum", "restricted_list", "titles_file", "card_database"}
+)
+
+
+@dataclass(frozen=True)
+class ChangeSettings(OrganizerOperation):
+    kind: ClassVar[str] = "change_settings"
+    change: SettingsChange
+
+
+@dataclass(frozen=True)
+class StartTournament(OrganizerOperation):
+    kind: ClassVar[str] = "start_tournament"
+    seed: int
+
+
+@dataclass(frozen=True)
+class PublishDecks(OrganizerOperation):
+    kind: ClassVar[str] = "publish_decks"
+
+
+# -- players ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Register(PlayerOperation):
+    kind: ClassVar[str] = "register"
+    player_id: int
+    display_name: str
+
+
+@dataclass(frozen=True)
+class Unregister(PlayerOperation):
+    kind: ClassVar[str] = "unregister"
+    player_id: int
+
+
+@dataclass(frozen=True)
+class CheckIn(PlayerOperation):
+    kind: ClassVar[str] = "check_in"
+    player_id: int
+
+
+@dataclass(frozen=True)
+class SubmitDeck(PlayerOperation):
+    """A legal list in its stored (canonical CSV) form; the aggregate checks it again."""
+
+    kind: ClassVar[str] = "submit_deck"
+    player_id: int
+    decklist: str
+
+
+def operation_types() -> dict[str, type[Operation]]:
+    """Every operation by its kind, as the action log names them."""
+    found: dict[str, type[Operation]] = {}
+    pending: list[type[Operation]] = [Operation]
+    while pending:
+        for sub in pending.pop().__subclasses__():
+            pending.append(sub)
+            if "kind" in sub.__dict__:
+                if sub.kind in found:
+                    raise ValueError(f"two operations share the kind {sub.kind!r}")
+                found[sub.kind] = sub
+    return found
+
+
+def server_role(
+    *,
+    manages_guild: bool,
+    role_ids: frozenset[int],
+    organizer_role_id: int | None,
+    judge_role_id: int | None,
+) -> Role:
+    """A member's tournament role from their server roles and the /setup choices.
+
+    Server managers are always organizers, which is also the fallback before /setup.
+    """
+    if manages_guild or (organizer_role_id is not None and organizer_role_id in role_ids):
+        return Role.ORGANIZER
+    if judge_role_id is not None and judge_role_id in role_ids:
+        return Role.JUDGE
+    return Role.PLAYER

@@ -1,0 +1,50 @@
+"""Rebuild a tournament by folding its action log through the rules, as `verify` does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from domain.errors import InvalidInput
+from domain.tournament import rules
+from domain.tournament.model import Tournament
+from domain.tournament.operations import Actor, CreateTournament, Role, operation_types
+
+
+@dataclass(frozen=True)
+class LoggedOperation:
+    """One row of the action log: the whole operation, who made it, as what, and when."""
+
+    id: int
+    kind: str
+    payload: dict[str, Any]
+    actor_id: int
+    role: Role
+    at: datetime
+
+
+def fold(tournament_id: int, guild_id: int, log: Iterable[LoggedOperation]) -> Tournament:
+    """The tournament the log leads to. Every operation is checked again, as it was live."""
+    known = operation_types()
+    tournament: Tournament | None = None
+    for entry in log:
+        kind = known.get(entry.kind)
+        if kind is None:
+            raise InvalidInput("log.unknown_kind", kind=entry.kind, action=entry.id)
+        operation = kind.from_payload(entry.payload)
+        actor = Actor(entry.actor_id, entry.role)
+        if isinstance(operation, CreateTournament):
+            if tournament is not None:
+                raise InvalidInput("log.created_twice", action=entry.id)
+            tournament, _ = rules.create(
+                operation, tournament_id=tournament_id, guild_id=guild_id, at=entry.at, actor=actor
+            )
+        elif tournament is None:
+            raise InvalidInput("log.not_created_first", action=entry.id)
+        else:
+            tournament, _ = tournament.apply(operation, entry.at, actor)
+    if tournament is None:
+        raise InvalidInput("log.empty", tournament=tournament_id)
+    return tournament

@@ -1,0 +1,393 @@
+"""The rules of a tournament's life, applied one operation at a time.
+
+`apply(tournament, operation, at, actor)` checks who is asking and whether the tournament's
+state allows the operation, then returns the new tournament and what happened. It is pure:
+the time comes in as `at`, a start's random seed inside the operation. A refused operation
+raises a typed, keyed error (`domain.errors`) and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from domain.decks import check_deck, parse_decklist
+from domain.decks.checks import DeckCheck
+from domain.decks.event_files import FILE_SETTINGS, validate_rule_file
+from domain.engine.players import PlayerStatus
+from domain.engine.rounds import default_rounds
+from domain.engine.state import Phase
+from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
+from domain.event import MAX_DISPLAY_NAME, clean_name
+from domain.tournament import events as ev
+from domain.tournament.model import Entry, StoredDeck, Tournament
+from domain.tournament.operations import (
+    DECK_RULE_SETTINGS,
+    Actor,
+    ChangeSettings,
+    CheckIn,
+    CreateTournament,
+    MissingDeckPolicy,
+    Operation,
+    PlayerOperation,
+    PublishDecks,
+    Register,
+    Role,
+    StartTournament,
+    SubmitDeck,
+    Unregister,
+)
+
+MINIMUM_PLAYERS = 2
+LATE_REGISTRATION_ROUNDS = (0, 30)
+CHECKIN_MINUTES = (0, 24 * 60)
+MIX_TWO_MINIMUM = (1, 30)  # R-REG-3: two titles share 60 cards, so each has at most 30
+
+Applied = tuple[Tournament, tuple[ev.Event, ...]]
+
+
+def authorize_role(kind: type[Operation], actor: Actor) -> None:
+    """Whether the actor's role may make operations of this kind at all."""
+    if actor.role < kind.role:
+        if kind.role is Role.ORGANIZER:
+            raise PermissionDenied(
+                "permissions.organizer_only"
+                if actor.staff_roles_configured
+                else "permissions.organizer_only_unconfigured"
+            )
+        raise PermissionDenied("permissions.judge_only")
+
+
+def authorize(operation: Operation, actor: Actor) -> None:
+    """Who may make `operation`: its class says the role; players act only for themselves."""
+    authorize_role(type(operation), actor)
+    player_id = getattr(operation, "player_id", None)
+    if (
+        isinstance(operation, PlayerOperation)
+        and actor.role is Role.PLAYER
+        and player_id != actor.user_id
+    ):
+        raise PermissionDenied("permissions.own_entry_only")
+
+
+def create(
+    operation: CreateTournament, *, tournament_id: int, guild_id: int, at: datetime, actor: Actor
+) -> Applied:
+    """A new tournament from an organizer's validated choices."""
+    authorize(operation, actor)
+    tournament = Tournament(
+        id=tournament_id,
+        guild_id=guild_id,
+        config=operation.config,
+        created_by=actor.user_id,
+        created_at=at,
+    )
+    if operation.config.titles:
+        # An unknown designated title is the organizer's mistake: refuse it now, not at
+        # every player's deck check (R-REG-4).
+        tournament.deck_rules().designated()
+    return tournament, (ev.TournamentCreated(tournament_id),)
+
+
+def apply(tournament: Tournament, operation: Operation, at: datetime, actor: Actor) -> Applied:
+    authorize(operation, actor)
+    handler = _HANDLERS.get(type(operation))
+    if handler is None:
+        raise IllegalTransition("tournament.operation_not_applicable", kind=operation.kind)
+    return handler(tournament, operation, at)
+
+
+# -- registration -------------------------------------------------------------------------
+
+
+def _register(tournament: Tournament, op: Register, at: datetime) -> Applied:
+    name = clean_name(op.display_name, max_length=MAX_DISPLAY_NAME, field="display_name")
+    joined_round = _entry_round(tournament)
+    existing = tournament.players.get(op.player_id)
+    if existing is not None:
+        _check_may_register_again(tournament, existing)
+    full = tournament.config.max_players is not None and (
+        tournament.count(PlayerStatus.REGISTERED, PlayerStatus.ACTIVE)
+        >= tournament.config.max_players
+    )
+    if full:
+        status = PlayerStatus.WAITLISTED
+    elif tournament.phase is Phase.REGISTRATION:
+        status = PlayerStatus.REGISTERED
+    else:
+        status = PlayerStatus.ACTIVE
+    entry = Entry(
+        user_id=op.player_id,
+        display_name=name,
+        status=status,
+        seq=tournament.next_seq,
+        registered_at=at,
+        joined_round=joined_round,
+    )
+    updated = replace(
+        tournament,
+        players=_with(tournament.players, op.player_id, entry),
+        next_seq=tournament.next_seq + 1,
+    )
+    position = updated.count(PlayerStatus.WAITLISTED) if full else None
+    return updated, (ev.Registered(op.player_id, position, joined_round),)
+
+
+def _entry_round(tournament: Tournament) -> int:
+    """0 before the start; the next round while late entry is open (R-FMT-8); else refused."""
+    if tournament.phase is Phase.REGISTRATION:
+        return 0
+    next_round = tournament.current_round + 1
+    if (
+        tournament.phase is Phase.RUNNING
+        and next_round <= tournament.settings.late_registration_rounds
+    ):
+        return next_round
+    raise IllegalTransition("registration.closed", tournament=tournament.name)
+
+
+def _check_may_register_again(tournament: Tournament, existing: Entry) -> None:
+    """Registering again: after unregistering, yes; a player dropped at the start (no deck or
+    no check-in, never paired) may come back as a late entrant; anyone else may not."""
+    status = existing.status
+    if status in (PlayerStatus.REGISTERED, PlayerStatus.ACTIVE):
+        raise InvalidInput("registration.already_registered", tournament=tournament.name)
+    if status is PlayerStatus.WAITLISTED:
+        raise InvalidInput("registration.already_waitlisted", tournament=tournament.name)
+    if status is PlayerStatus.DISQUALIFIED:
+        raise IllegalTransition("registration.disqualified", tournament=tournament.name)
+    if existing.dropped_round not in (None, 0):
+        # R-FMT-7: a drop after playing is taken back only by an organizer (/undrop).
+        raise IllegalTransition(
+            "registration.dropped_ask_organizer", tournament=tournament.name, rule="R-FMT-7"
+        )
+
+
+def _unregister(tournament: Tournament, op: Unregister, at: datetime) -> Applied:
+    if tournament.phase is not Phase.REGISTRATION:
+        # R-FMT-7: once it has started, leaving is a drop, told to the judges.
+        raise IllegalTransition(
+            "registration.started_use_drop", tournament=tournament.name, rule="R-FMT-7"
+        )
+    entry = tournament.players.get(op.player_id)
+    if entry is None or entry.status not in (PlayerStatus.REGISTERED, PlayerStatus.WAITLISTED):
+        raise InvalidInput("registration.not_registered", tournament=tournament.name)
+    players = _with(
+        tournament.players,
+        op.player_id,
+        replace(entry, status=PlayerStatus.DROPPED, dropped_round=None, checked_in_at=None),
+    )
+    happened: list[ev.Event] = [ev.Unregistered(op.player_id)]
+    waitlist = tournament.entries(PlayerStatus.WAITLISTED)
+    if entry.status is PlayerStatus.REGISTERED and waitlist:
+        first = waitlist[0]
+        players = _with(players, first.user_id, replace(first, status=PlayerStatus.REGISTERED))
+        happened.append(ev.Promoted(first.user_id))
+    decks = _without(tournament.decks, op.player_id)
+    return replace(tournament, players=players, decks=decks), tuple(happened)
+
+
+def _check_in(tournament: Tournament, op: CheckIn, at: datetime) -> Applied:
+    settings = tournament.settings
+    if tournament.phase is not Phase.REGISTRATION:
+        raise IllegalTransition("checkin.already_started", tournament=tournament.name)
+    if not settings.uses_checkin or settings.starts_at is None:
+        raise IllegalTransition("checkin.not_used", tournament=tournament.name)
+    opens = settings.starts_at - timedelta(minutes=settings.checkin_minutes)
+    if at < opens:
+        raise IllegalTransition("checkin.not_open_yet", opens=int(opens.timestamp()))
+    entry = tournament.players.get(op.player_id)
+    if entry is None or entry.status is not PlayerStatus.REGISTERED:
+        raise InvalidInput("registration.not_registered", tournament=tournament.name)
+    if entry.checked_in_at is not None:
+        return tournament, (ev.CheckedIn(op.player_id),)  # twice is once
+    checked = replace(entry, checked_in_at=at)
+    players = _with(tournament.players, op.player_id, checked)
+    return replace(tournament, players=players), (ev.CheckedIn(op.player_id),)
+
+
+# -- decks --------------------------------------------------------------------------------
+
+
+def check_submission_allowed(tournament: Tournament, player_id: int) -> None:
+    """May this player store a list now? Registered (or waitlisted) before the start; after
+    it, only a late entrant's first list (R-DECK-4 locks every other)."""
+    entry = tournament.players.get(player_id)
+    if entry is None or entry.status not in (
+        PlayerStatus.REGISTERED,
+        PlayerStatus.WAITLISTED,
+        PlayerStatus.ACTIVE,
+    ):
+        raise InvalidInput("submission.register_first", tournament=tournament.name)
+    late_entry = entry.joined_round > 0 and player_id not in tournament.decks
+    if tournament.phase is not Phase.REGISTRATION and not late_entry:
+        raise IllegalTransition("submission.locked", tournament=tournament.name, rule="R-DECK-4")
+
+
+def stored_check(tournament: Tournament, canonical: str) -> DeckCheck:
+    """A stored list checked against the event's current rules."""
+    return check_deck(parse_decklist(canonical, filename="deck.csv"), tournament.deck_rules())
+
+
+def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime) -> Applied:
+    check_submission_allowed(tournament, op.player_id)
+    check = stored_check(tournament, op.decklist)
+    if not check.legal:
+        rules = ", ".join(sorted({violation.rule for violation in check.violations}))
+        raise InvalidInput("submission.not_legal", rules=rules)
+    deck = StoredDeck(
+        user_id=op.player_id,
+        canonical=op.decklist,
+        fingerprint=check.fingerprint,
+        total=check.total,
+        submitted_at=at,
+        locked_at=at if tournament.phase is not Phase.REGISTRATION else None,
+    )
+    updated = replace(tournament, decks=_with(tournament.decks, op.player_id, deck))
+    return updated, (ev.DeckStored(op.player_id, deck.fingerprint, deck.total),)
+
+
+def _publish(tournament: Tournament, op: PublishDecks, at: datetime) -> Applied:
+    if tournament.phase is Phase.REGISTRATION:
+        raise IllegalTransition("submission.publish_too_early", name=tournament.name)
+    if tournament.decks_published:
+        raise IllegalTransition("submission.already_published", name=tournament.name)
+    published = replace(tournament, decks_published=True)
+    return published, (ev.DecksPublished(len(tournament.decks)),)
+
+
+# -- settings and the start ---------------------------------------------------------------
+
+
+def _change_settings(tournament: Tournament, op: ChangeSettings, at: datetime) -> Applied:
+    given = op.change.given()
+    if tournament.phase is Phase.FINISHED:
+        raise IllegalTransition("tournament.finished", name=tournament.name)
+    if not given:
+        raise InvalidInput("tournament.no_settings_given")
+    if tournament.phase is not Phase.REGISTRATION and set(given) & DECK_RULE_SETTINGS:
+        # R-DECK-4: lists are locked from the start, so their rules are too.
+        raise IllegalTransition("tournament.deck_rules_locked", rule="R-DECK-4")
+    _check_setting_ranges(given)
+    for name in FILE_SETTINGS:
+        text = given.get(name)
+        if isinstance(text, str):
+            validate_rule_file(name, text)
+    settings = replace(tournament.settings, **given)
+    return replace(tournament, settings=settings), (ev.SettingsChanged(tuple(given)),)
+
+
+def _check_setting_ranges(given: Mapping[str, Any]) -> None:
+    ranges = {
+        "late_registration_rounds": (LATE_REGISTRATION_ROUNDS, "tournament.bad_late_rounds"),
+        "checkin_minutes": (CHECKIN_MINUTES, "tournament.bad_checkin_minutes"),
+        "mix_two_minimum": (MIX_TWO_MINIMUM, "tournament.bad_mix_two_minimum"),
+    }
+    for name, ((low, high), key) in ranges.items():
+        value = given.get(name)
+        if value is not None and not low <= value <= high:
+            raise InvalidInput(key, value=value, low=low, high=high)
+
+
+def _start(tournament: Tournament, op: StartTournament, at: datetime) -> Applied:
+    if tournament.phase is not Phase.REGISTRATION:
+        raise IllegalTransition("tournament.already_started", name=tournament.name)
+    plan = start_plan(tournament)
+    playing = [entry for entry in plan.registered if entry.user_id not in plan.dropped]
+    rounds = tournament.config.rounds or default_rounds(len(playing))
+    players = dict(tournament.players)
+    for entry in plan.registered:
+        if entry.user_id in plan.dropped:
+            players[entry.user_id] = replace(entry, status=PlayerStatus.DROPPED, dropped_round=0)
+        else:
+            players[entry.user_id] = replace(entry, status=PlayerStatus.ACTIVE)
+    decks = {
+        user: replace(deck, locked_at=deck.locked_at or at)
+        for user, deck in tournament.decks.items()
+    }
+    started = replace(
+        tournament,
+        state=tournament.state.start(rounds),
+        seed=op.seed,
+        started_at=at,
+        players=players,
+        decks=decks,
+    )
+    event = ev.Started(
+        playing=tuple(entry.user_id for entry in playing),
+        without_deck=plan.without_deck,
+        dropped=tuple(entry.user_id for entry in plan.registered if entry.user_id in plan.dropped),
+        not_checked_in=plan.not_checked_in,
+    )
+    return started, (event,)
+
+
+class StartPlan:
+    """Who the start would drop, and why: shown before the organizer confirms, then applied."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.registered = tournament.entries(PlayerStatus.REGISTERED)
+        settings = tournament.settings
+        self.not_checked_in: tuple[int, ...] = ()
+        if settings.uses_checkin:
+            self.not_checked_in = tuple(
+                entry.user_id for entry in self.registered if entry.checked_in_at is None
+            )
+        self.without_deck: tuple[int, ...] = ()
+        if settings.decklist_required:
+            # Re-check every stored list: the organizer may have changed the rules since.
+            self.without_deck = tuple(
+                entry.user_id
+                for entry in self.registered
+                if entry.user_id not in tournament.decks
+                or not stored_check(tournament, tournament.decks[entry.user_id].canonical).legal
+            )
+        dropped = set(self.not_checked_in)
+        if settings.missing_deck_policy is MissingDeckPolicy.DROP:
+            dropped |= set(self.without_deck)
+        self.dropped = frozenset(dropped)
+        self.playing = len(self.registered) - len(self.dropped)
+        if self.playing < MINIMUM_PLAYERS:
+            raise IllegalTransition(
+                "tournament.not_enough_players", count=self.playing, minimum=MINIMUM_PLAYERS
+            )
+
+
+def start_plan(tournament: Tournament) -> StartPlan:
+    return StartPlan(tournament)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _with(mapping: Mapping[K, V], key: K, value: V) -> dict[K, V]:
+    updated = dict(mapping)
+    updated[key] = value
+    return updated
+
+
+def _without(mapping: Mapping[K, V], key: K) -> dict[K, V]:
+    return {k: v for k, v in mapping.items() if k != key}
+
+
+_HANDLERS: dict[type[Operation], Callable[[Tournament, Any, datetime], Applied]] = {
+    Register: _register,
+    Unregister: _unregister,
+    CheckIn: _check_in,
+    SubmitDeck: _submit_deck,
+    PublishDecks: _publish,
+    ChangeSettings: _change_settings,
+    StartTournament: _start,
+}
+
+
+def require_deck_visible(tournament: Tournament, actor: Actor, owner_id: int) -> None:
+    """Decklists are private to their owner and the judges until the organizer publishes."""
+    if owner_id == actor.user_id or tournament.decks_published or actor.role >= Role.JUDGE:
+        return
+    raise PermissionDenied("submission.private")
