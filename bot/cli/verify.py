@@ -1,0 +1,79 @@
+"""`python -m bot verify`: fold each tournament's action log and compare it with the tables.
+
+Exit 0 when every tournament agrees (one line each), 1 naming every difference when a row
+was changed behind the bot's back, 2 when the database is missing or unusable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+
+from bot.cli import Subcommands
+from bot.cli.common import load_settings
+from bot.errors import StartupError
+from bot.i18n import both, describe_error
+from bot.store.database import discover_migrations, schema_version
+from bot.store.verify import Verdict, verify_all
+
+
+def register(subcommands: Subcommands) -> None:
+    parser = subcommands.add_parser(
+        "verify",
+        help="check the tables against the action log / 操作ログとデータの一致を確認する",
+        description=(
+            "Replay every tournament's action log through the rules and compare the result "
+            "with the stored players, decks, settings and state. Exit 0: all agree; "
+            "1: differences (listed); 2: no usable database."
+        ),
+    )
+    parser.add_argument("--tournament", type=int, help="only this tournament id")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    path = Path(load_settings().database_path)
+    if not path.is_file():
+        raise StartupError(both("verify.no_database", path=path), exit_code=2)
+    return asyncio.run(_verify(path, args.tournament))
+
+
+async def _verify(path: Path, tournament_id: int | None) -> int:
+    try:
+        connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+        connection.row_factory = aiosqlite.Row
+    except sqlite3.Error as error:
+        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+    try:
+        version = await schema_version(connection)
+        known = discover_migrations()[-1].version
+        if version != known:
+            raise StartupError(
+                both("verify.schema_mismatch", path=path, found=version, known=known), exit_code=2
+            )
+        verdicts = await verify_all(connection, tournament_id)
+    except sqlite3.Error as error:
+        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+    finally:
+        await connection.close()
+    if tournament_id is not None and not verdicts:
+        raise StartupError(both("verify.no_such_tournament", id=tournament_id), exit_code=2)
+    for verdict in verdicts:
+        print(_line(verdict))
+    return 0 if all(v.agrees or not v.replayable for v in verdicts) else 1
+
+
+def _line(verdict: Verdict) -> str:
+    head = f"tournament {verdict.tournament_id} ({verdict.name}): "
+    if not verdict.replayable:
+        return head + "not checked: its log predates whole operations (schema 3)"
+    if verdict.error is not None:
+        return head + "the log does not replay: " + describe_error(verdict.error, "en")
+    if not verdict.differences:
+        return head + f"agrees ({verdict.operations} operations)"
+    listed = "\n".join(f"  - {difference}" for difference in verdict.differences)
+    return head + f"{len(verdict.differences)} differences\n{listed}"

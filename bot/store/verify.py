@@ -1,0 +1,54 @@
+"""Fold every tournament's action log and compare it with the stored tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import aiosqlite
+
+from bot.store.actions import is_replayable, list_actions, logged_operations
+from bot.store.tournaments import load_tournament, tournament_ids
+from domain.errors import DomainError
+from domain.tournament.compare import differences
+from domain.tournament.replay import fold
+
+
+@dataclass(frozen=True)
+class Verdict:
+    guild_id: int
+    tournament_id: int
+    name: str
+    operations: int
+    replayable: bool = True
+    differences: tuple[str, ...] = field(default=())
+    error: DomainError | None = None
+
+    @property
+    def agrees(self) -> bool:
+        return self.replayable and not self.differences and self.error is None
+
+
+async def verify_tournament(
+    connection: aiosqlite.Connection, guild_id: int, tournament_id: int
+) -> Verdict:
+    stored = await load_tournament(connection, guild_id, tournament_id)
+    assert stored is not None
+    actions = await list_actions(connection, guild_id=guild_id, tournament_id=tournament_id)
+    if not is_replayable(actions):
+        return Verdict(guild_id, tournament_id, stored.name, len(actions), replayable=False)
+    try:
+        folded = fold(tournament_id, guild_id, logged_operations(actions))
+    except DomainError as error:
+        return Verdict(guild_id, tournament_id, stored.name, len(actions), error=error)
+    found = tuple(differences(folded, stored))
+    return Verdict(guild_id, tournament_id, stored.name, len(actions), differences=found)
+
+
+async def verify_all(
+    connection: aiosqlite.Connection, tournament_id: int | None = None
+) -> list[Verdict]:
+    verdicts = []
+    for guild_id, found_id in sorted(await tournament_ids(connection)):
+        if tournament_id is None or found_id == tournament_id:
+            verdicts.append(await verify_tournament(connection, guild_id, found_id))
+    return verdicts

@@ -1,0 +1,64 @@
+"""Building tournaments for rule tests: create one, apply operations at a fixed time."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+from domain.event import EventConfig, EventFormat
+from domain.tournament import rules
+from domain.tournament.model import Tournament
+from domain.tournament.operations import Actor, CreateTournament, Operation, Role, SubmitDeck
+from tests.conftest import REPO_ROOT
+
+T0 = datetime(2026, 12, 1, 4, 0, tzinfo=UTC)
+ORGANIZER = Actor(1, Role.ORGANIZER)
+JUDGE = Actor(2, Role.JUDGE)
+LEGAL_CSV = (REPO_ROOT / "data" / "examples" / "keion.csv").read_text(encoding="utf-8")
+
+
+def player(number: int) -> Actor:
+    return Actor(100 + number, Role.PLAYER)
+
+
+def new_tournament(**config: object) -> Tournament:
+    values: dict[str, object] = {
+        "name": "Cup",
+        "format": EventFormat.SWISS,
+        "regulation": "single",
+        "event_date": date(2026, 12, 1),
+    }
+    values.update(config)
+    tournament, _ = rules.create(
+        CreateTournament(EventConfig(**values)),  # type: ignore[arg-type]
+        tournament_id=1,
+        guild_id=1000,
+        at=T0,
+        actor=ORGANIZER,
+    )
+    return tournament
+
+
+class Clock:
+    """Applies operations one minute apart, so arrival times differ."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self.at = T0
+
+    def apply(self, operation: Operation, actor: Actor = ORGANIZER) -> Tournament:
+        self.at += timedelta(minutes=1)
+        self.tournament, self.events = self.tournament.apply(operation, self.at, actor)
+        return self.tournament
+
+
+def canonical_legal_deck() -> str:
+    from domain.decks import check_deck, parse_decklist
+
+    tournament = new_tournament()
+    check = check_deck(parse_decklist(LEGAL_CSV, filename="deck.csv"), tournament.deck_rules())
+    assert check.legal
+    return check.decklist.canonical_csv()
+
+
+def submit(player_id: int) -> SubmitDeck:
+    return SubmitDeck(player_id, canonical_legal_deck())

@@ -1,0 +1,142 @@
+"""Every change is an operation: the tables and the action log always agree.
+
+Random sequences of registrations, unregistrations (with waitlist promotions), check-ins,
+deck submissions, settings changes and a start run through the real services on a real
+SQLite file. After each refused operation nothing has changed; at the end, folding the log
+gives exactly the tournament the tables hold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.services import Services
+from bot.store.database import Database
+from bot.store.verify import verify_all
+from domain.errors import DomainError
+from tests.services.conftest import (
+    GUILD,
+    JUDGE_ROLE,
+    LEGAL_DECK,
+    NOW,
+    ORGANIZER_ROLE,
+    admin,
+    organizer,
+    player,
+)
+
+ILLEGAL_DECK = LEGAL_DECK.decode().replace("4,けいおん！,01-001", "5,けいおん！,01-001", 1)
+RESTRICTED = b'[[limit]]\nnumber = "01-001"\nmax = 2\nfrom = "2026-01-01"\n'
+
+PLAYERS = st.integers(min_value=1, max_value=6)
+STEPS = st.one_of(
+    st.tuples(st.just("register"), PLAYERS),
+    st.tuples(st.just("unregister"), PLAYERS),
+    st.tuples(st.just("checkin"), PLAYERS),
+    st.tuples(st.just("submit"), PLAYERS, st.booleans()),
+    st.tuples(st.just("settings"), st.integers(min_value=0, max_value=6)),
+    st.tuples(st.just("start")),
+    st.tuples(st.just("wait"), st.integers(min_value=1, max_value=90)),
+)
+
+
+async def snapshot(services: Services) -> list[tuple[Any, ...]]:
+    rows: list[tuple[Any, ...]] = []
+    async with services.database.read() as connection:
+        for table in ("tournaments", "players", "decks", "action_log"):
+            async with connection.execute(f"SELECT * FROM {table} ORDER BY 1, 2") as cursor:
+                rows += [(table, *row) for row in await cursor.fetchall()]
+    return rows
+
+
+async def run_step(services: Services, step: tuple[Any, ...], clock: list[Any]) -> None:
+    action = step[0]
+    if action == "register":
+        await services.registration.register(player(step[1]), None)
+    elif action == "unregister":
+        await services.registration.unregister(player(step[1]), None)
+    elif action == "checkin":
+        await services.registration.check_in(player(step[1]), None)
+    elif action == "submit":
+        deck = LEGAL_DECK if step[2] else ILLEGAL_DECK.encode()
+        await services.decks.submit(player(step[1]), None, deck, "deck.csv")
+    elif action == "settings":
+        variants: list[dict[str, Any]] = [
+            {"starts_at": (NOW + timedelta(minutes=60)).isoformat(), "checkin_minutes": 90},
+            {"decklist_required": False},
+            {"missing_deck_policy": "start_anyway"},
+            {"mix_two_minimum": 10},
+            {"late_registration_rounds": 1},
+            {"restricted_list": ("restricted.toml", RESTRICTED)},
+            {"restricted_list": ("bad.toml", b"[[limit]\n")},  # refused: malformed
+        ]
+        await services.tournaments.update_settings(organizer(), None, **variants[step[1]])
+    elif action == "start":
+        await services.lifecycle.start(organizer(), None)
+    elif action == "wait":
+        clock[0] += timedelta(minutes=step[1])
+
+
+async def run_story(
+    steps: list[tuple[Any, ...]], folder: Path, setup: tuple[int, ...] = ()
+) -> None:
+    database = await Database.open(folder / "bot.sqlite3")
+    clock = [NOW]
+    services = Services(database, clock=lambda: clock[0], seeds=lambda: 4242)
+    try:
+        await services.guilds.configure(
+            admin(), organizer_role_id=ORGANIZER_ROLE, judge_role_id=JUDGE_ROLE, locale="ja"
+        )
+        await services.tournaments.create(
+            organizer(), name="Cup", format="swiss", regulation="single", max_players=4
+        )
+        for variant in setup:
+            await run_step(services, ("settings", variant), clock)
+        for step in steps:
+            before = await snapshot(services)
+            try:
+                await run_step(services, step, clock)
+            except DomainError:
+                assert await snapshot(services) == before, f"refused {step} left rows behind"
+        async with database.read() as connection:
+            verdicts = await verify_all(connection)
+        assert [v.differences for v in verdicts] == [()]
+        assert all(v.agrees for v in verdicts), verdicts
+    finally:
+        await database.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.integers(min_value=0, max_value=5), unique=True, max_size=3),
+    st.lists(STEPS, max_size=30),
+)
+def test_folding_the_log_gives_the_tables_and_refusals_leave_nothing(
+    setup: list[int], steps: list[tuple[Any, ...]]
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run_story(steps, Path(folder), tuple(setup)))
+
+
+def test_an_unchanged_log_replays_across_a_cold_start(tmp_path: Path) -> None:
+    """The cache is only a cache: a new process reading the same file agrees too."""
+    steps = [("register", n) for n in range(1, 6)] + [("submit", n, True) for n in range(1, 5)]
+    asyncio.run(run_story([*steps, ("start",)], tmp_path))
+
+    async def reread() -> None:
+        database = await Database.open(tmp_path / "bot.sqlite3")
+        try:
+            services = Services(database, clock=lambda: NOW)
+            _, entries = await services.registration.players(GUILD, None)
+            assert [e.status.value for e in entries].count("active") == 4
+        finally:
+            await database.close()
+
+    asyncio.run(reread())
