@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bot.cli.run",
     "bot.cli.migrate",
     "bot.cli.sync",
+    "bot.cli.backup",
     "bot.cli.check_deck",
     "bot.cli.replay",
     "bot.cli.simulate",
