@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     default_locale: Locale = Field(default="ja")
     # Seconds discord.py waits for servers to stream in before it calls the bot ready.
     guild_ready_timeout: float = Field(default=2.0, ge=0.0, le=60.0)
+    # Sync the slash commands at start-up when they differ from the last sync (a stored hash).
+    auto_sync: bool = Field(default=True)
+    # Seconds shutdown waits for commands in flight to finish before it closes anyway.
+    shutdown_timeout: float = Field(default=8.0, ge=0.0, le=60.0)
     # Test-only: the fake Discord API of tests/e2e points the bot at loopback.
     discord_api_base_url: str = Field(default=DISCORD_API_BASE_URL)
     discord_gateway_url: str = Field(default=DISCORD_GATEWAY_URL)

@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bot.cli.migrate",
     "bot.cli.verify",
     "bot.cli.sync",
+    "bot.cli.backup",
     "bot.cli.check_deck",
     "bot.cli.replay",
     "bot.cli.simulate",

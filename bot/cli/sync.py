@@ -1,7 +1,8 @@
 """`python -m bot sync [--guild ID | --global]`: register the slash commands with Discord.
 
-Syncing is explicit, not done at every start: Discord rate-limits it, and global changes
-take time to spread. Sync to one server while developing (instant), globally for release.
+The bot also syncs at start-up when the tree changed since the last sync (AUTO_SYNC, see
+bot/command_sync.py); this command forces a sync, e.g. to another server. Sync to one server
+while developing (instant), globally for release.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
     import discord
 
     from bot.app import TournamentBot, point_at_discord
+    from bot.command_sync import sync_commands
 
     point_at_discord(settings)
     database = await Database.open(settings.database_path)
@@ -61,10 +63,6 @@ async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
                 await bot.login(token)
             except discord.LoginFailure:
                 raise StartupError(both("startup.rejected_token"), exit_code=2) from None
-            guild = discord.Object(id=guild_id) if guild_id else None
-            if guild is not None:
-                bot.tree.copy_global_to(guild=guild)
-            synced = await bot.tree.sync(guild=guild)
-            return len(synced)
+            return await sync_commands(bot.tree, database, guild_id)
     finally:
         await database.close()

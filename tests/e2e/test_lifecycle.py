@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,3 +70,161 @@ async def test_a_second_guild_is_served_separately(
     assert (here.embed["title"], there.embed["title"]) == ("コマンド一覧", "Commands")
     stopped = await fake.stop_bot()
     assert "database closed" in stopped.stderr
+
+
+def hold_write_lock(database: Path) -> sqlite3.Connection:
+    """Take SQLite's write lock from outside the bot, as a second process would.
+
+    The bot's next write then waits on its busy timeout (5 s): a real command, made slow.
+    """
+    holder = sqlite3.connect(database, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    return holder
+
+
+def count_lines(fake: FakeDiscord, text: str) -> int:
+    assert fake.bot is not None
+    return sum(text in line for line in list(fake.bot.stderr_lines))
+
+
+async def wait_for_line(fake: FakeDiscord, text: str, *, after: int = 0) -> None:
+    """Wait until the bot's log has more than `after` lines containing `text`."""
+    await fake._wait(lambda: count_lines(fake, text) > after, repr(text))
+
+
+async def test_sigterm_lets_a_command_in_flight_finish_and_turns_new_ones_away(
+    lonely_fake: FakeDiscord, tmp_path: Path, synced_commands: list[dict[str, object]]
+) -> None:
+    fake = lonely_fake
+    fake.load_commands(synced_commands, guild=fake.guild)
+    await fake.start_bot(tmp_path)
+    created = await fake.slash(
+        "tournament create",
+        user="owner",
+        options={"name": "Drain Cup", "format": "swiss", "regulation": "mix"},
+    )
+    assert "Drain Cup" in created.text
+    assert fake.database is not None
+    holder = hold_write_lock(fake.database)
+    try:
+        started = count_lines(fake, "task(s) in flight)")
+        # Sent, not answered: the bot waits on SQLite. The Reply reads the answer later.
+        register = await fake.slash("register", user="alice", expect_response=False)
+        await wait_for_line(fake, "task(s) in flight)", after=started)
+        assert register.type is None  # the bot has it, and waits on SQLite
+        assert fake.bot is not None
+        fake.bot.process.send_signal(signal.SIGTERM)
+        await wait_for_line(fake, "interaction(s) in flight")
+        # Shutting down: a new command gets a polite private answer and changes nothing.
+        late = await fake.slash("register", user="bob", locale="ja")
+        assert late.ephemeral
+        assert "再起動" in late.text
+        assert fake.bot.alive, "the bot closed while a command was still running"
+    finally:
+        holder.rollback()
+        holder.close()
+    assert await fake.wait_exit() == 0
+    assert register.type == 4
+    assert 'You are registered for "Drain Cup"' in register.text
+    stderr = fake.bot.stderr
+    assert "Traceback" not in stderr
+    assert "no active connection" not in stderr
+    assert "did not finish in time" not in stderr
+    assert stderr.index("interaction(s) in flight") < stderr.index("database closed")
+    with sqlite3.connect(fake.database) as db:
+        players = db.execute("SELECT COUNT(*) FROM players").fetchone()[0]
+    assert players == 1  # alice, not bob
+
+
+async def test_a_command_still_running_after_the_grace_period_is_cancelled(
+    lonely_fake: FakeDiscord, tmp_path: Path, synced_commands: list[dict[str, object]]
+) -> None:
+    fake = lonely_fake
+    fake.load_commands(synced_commands, guild=fake.guild)
+    await fake.start_bot(tmp_path, SHUTDOWN_TIMEOUT="0.5")
+    await fake.slash(
+        "tournament create",
+        user="owner",
+        options={"name": "Late Cup", "format": "swiss", "regulation": "mix"},
+    )
+    assert fake.database is not None
+    holder = hold_write_lock(fake.database)
+    try:
+        started = count_lines(fake, "task(s) in flight)")
+        await fake.slash("register", user="alice", expect_response=False)
+        await wait_for_line(fake, "task(s) in flight)", after=started)
+        assert fake.bot is not None
+        fake.bot.process.send_signal(signal.SIGTERM)
+        await wait_for_line(fake, "cancelling 1 interaction(s) still running")
+    finally:
+        # SQLite's busy wait cannot be interrupted: let it return, into a cancelled task.
+        holder.rollback()
+        holder.close()
+    assert await fake.wait_exit() == 0
+    stderr = fake.bot.stderr
+    assert "1 interaction(s) did not finish in time" in stderr
+    assert "Traceback" not in stderr
+    with sqlite3.connect(fake.database) as db:
+        assert db.execute("SELECT COUNT(*) FROM players").fetchone()[0] == 0
+
+
+def global_syncs(fake: FakeDiscord) -> list[object]:
+    return fake.requests_to("PUT", f"/applications/{fake.world.app_id}/commands")
+
+
+def guild_syncs(fake: FakeDiscord) -> list[object]:
+    return fake.requests_to("PUT", f"/applications/{fake.world.app_id}/guilds/")
+
+
+async def test_start_up_syncs_only_when_the_command_tree_changed(
+    lonely_fake: FakeDiscord, tmp_path: Path, synced_commands: list[dict[str, object]]
+) -> None:
+    fake = lonely_fake
+    await fake.start_bot(tmp_path)
+    assert len(global_syncs(fake)) == 1, "the first start did not sync"
+    assert sorted(c["name"] for c in fake.commands()) == sorted(
+        str(c["name"]) for c in synced_commands
+    )
+    ja_names = {c.get("name_localizations", {}).get("ja") for c in fake.commands()}
+    assert ja_names - {None}, "the synced tree lost its Japanese names"
+    await fake.restart_bot()
+    assert len(global_syncs(fake)) == 1, "the second start synced an unchanged tree"
+    await fake.stop_bot()
+    # A different tree (here: a stale stored hash) syncs again.
+    assert fake.database is not None
+    with sqlite3.connect(fake.database) as db:
+        db.execute("UPDATE command_sync SET tree_hash = 'stale'")
+    await fake.start_bot()
+    assert len(global_syncs(fake)) == 2
+    await fake.stop_bot()
+
+
+async def test_start_up_sync_goes_to_dev_guild_and_can_be_turned_off(
+    lonely_fake: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = lonely_fake
+    await fake.start_bot(tmp_path, AUTO_SYNC="false")
+    await fake.stop_bot()
+    assert not global_syncs(fake)
+    assert not guild_syncs(fake)
+    await fake.start_bot(DEV_GUILD_ID=str(fake.guild.id))
+    assert len(guild_syncs(fake)) == 1
+    assert not global_syncs(fake)
+    assert fake.commands(fake.guild)
+    await fake.restart_bot()  # restart_bot keeps no overrides: this start syncs globally
+    assert len(global_syncs(fake)) == 1
+    await fake.stop_bot()
+    await fake.start_bot(DEV_GUILD_ID=str(fake.guild.id))
+    assert len(guild_syncs(fake)) == 1, "the guild's tree was unchanged"
+    await fake.stop_bot()
+
+
+async def test_manual_sync_counts_as_the_last_sync(
+    lonely_fake: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = lonely_fake
+    fake.workdir = tmp_path
+    await fake.sync_commands()  # python -m bot sync --guild ID, on the bot's database
+    await fake.start_bot(DEV_GUILD_ID=str(fake.guild.id))
+    assert len(guild_syncs(fake)) == 1
+    await fake.stop_bot()
