@@ -99,7 +99,7 @@ class _CatalogFormatter(string.Formatter):
             return plural(count, one, many).replace("#", self.format_field(value, ""))
         if isinstance(value, list | tuple):
             return join_list(value, self.lang)
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 _COMMAND_MARKUP = re.compile(r"\[\[([a-z_]+(?: [a-z_]+)*)\]\]")

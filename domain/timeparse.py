@@ -1,4 +1,4 @@
-"""Dates and times as people type them: `2026-12-24`, `2026/12/24 13:00`, `２０２６年１２月２４日 13時`.
+"""Dates and times as people type them: `2026/12/24 13:00`, `２０２６年１２月２４日 13時`, ISO.
 
 Organizers type on Japanese keyboards, so full-width digits and separators (NFKC) are as
 good as ASCII, and slashes, dots or 年月日 as good as ISO dashes. Pure functions: the caller
@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 
 from domain.errors import InvalidInput
 
 JST = timezone(timedelta(hours=9), "JST")
 
 # Year, month and day with one separator kind: 2026-12-24, 2026/12/24, 2026.12.24, 2026年12月24日.
-_DATE = r"(?P<y>\d{4})(?:(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})|年(?P<jm>\d{1,2})月(?P<jd>\d{1,2})日?)"
+_DATE = (
+    r"(?P<y>\d{4})(?:(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})"
+    r"|年(?P<jm>\d{1,2})月(?P<jd>\d{1,2})日?)"
+)
 # 13:00, 13:00:00, 13時, 13時30分 (the hour may be 1 or 2 digits).
 _TIME = r"(?P<h>\d{1,2})(?::(?P<mi>\d{2})(?::(?P<s>\d{2}))?|時(?:(?P<jmi>\d{1,2})分)?)"
 _OFFSET = r"(?P<z>Z|[+-]\d{2}:?\d{2})?"
@@ -51,7 +54,7 @@ def _offset(text: str | None, default: tzinfo) -> tzinfo:
     if not text:
         return default
     if text == "Z":
-        return timezone.utc
+        return UTC
     sign = -1 if text[0] == "-" else 1
     digits = text[1:].replace(":", "")
     hours, minutes = int(digits[:2]), int(digits[2:])

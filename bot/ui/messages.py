@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Iterable
 from typing import Any
 
 import discord
 
-from bot.i18n import Lang, describe_error, normalise_locale, set_command_ids
+from bot.i18n import Lang, describe_error, normalise_locale, set_command_ids, t
 from domain.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,16 @@ def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
         return text
     cut = text.rfind("\n", 0, limit - 2)
     return text[: cut if cut > 0 else limit - 2] + "\n…"
+
+
+def fit_or_attach(text: str, filename: str, lang: Lang) -> tuple[str, discord.File | None]:
+    """Text that fits a message as is; longer text as its first lines plus the whole of it
+    in an attached file, so nothing is lost."""
+    if len(text) <= MESSAGE_LIMIT:
+        return text, None
+    note = "\n" + t("ui.full_text_attached", lang)
+    file = discord.File(io.BytesIO(text.encode("utf-8")), filename=filename)
+    return fit_message(text, MESSAGE_LIMIT - len(note)) + note, file
 
 
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:

@@ -30,7 +30,6 @@ DEFAULT_MIX_TWO_MINIMUM = 15
 """R-REG-3: at least 15 cards of each title (later regulations raised it; it is a setting)."""
 
 
-
 def _listed(items: Iterable[object]) -> tuple[str, ...]:
     """A list param: the catalog joins it the reader's way (「A、B」 or "A, B")."""
     return tuple(str(item) for item in items)
