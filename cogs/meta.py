@@ -1,4 +1,5 @@
-"""`/help`: every command with its description, in the reader's language."""
+"""`/help`: every command with its description, in the reader's language; and, once the bot is
+ready, the ids of the synced commands that messages use for clickable mentions."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TournamentBot
-from bot.i18n import Lang, catalog, normalise_locale, t
-from bot.ui.messages import interaction_lang
+from bot.i18n import Lang, catalog, command_ref, localized_command, normalise_locale, t
+from bot.ui.messages import interaction_lang, load_command_ids
 from bot.ui.pagination import Page, page_of, page_view
 
 HELP_PER_PAGE = 12
@@ -19,27 +20,36 @@ HELP_PER_PAGE = 12
 class Meta(commands.Cog):
     def __init__(self, bot: TournamentBot) -> None:
         self.bot = bot
+        self._ids_loaded = False
 
     async def cog_load(self) -> None:
         self.bot.page_renderers["help"] = self.render_help_page
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # Once per process: ids only change when someone runs `python -m bot sync`.
+        if self._ids_loaded:
+            return
+        self._ids_loaded = True
+        await load_command_ids(self.bot.tree, (guild.id for guild in self.bot.guilds))
+
     def help_lines(self, lang: Lang) -> list[str]:
-        lines = []
+        """One line per command. A Japanese reader sees the Japanese name first (the one
+        their Discord shows), then the English one it is also known by."""
+        rows: list[tuple[str, str]] = []
         for command in self.bot.tree.walk_commands():
             if isinstance(command, app_commands.Group):
                 continue
-            key = "commands." + command.qualified_name.replace(" ", ".")
             name = command.qualified_name
             description = command.description
             if lang == "ja":
-                ja_name = " ".join(
-                    catalog("ja").get(f"commands.{'.'.join(parts)}.name", parts[-1])
-                    for parts in _prefixes(command.qualified_name.split())
-                )
-                name = f"{name}（{ja_name}）" if ja_name != name else name
+                key = "commands." + name.replace(" ", ".")
                 description = catalog("ja").get(f"{key}.description", description)
-            lines.append(f"`/{name}`: {description}")
-        return sorted(lines)
+                line = f"{command_ref(name, lang)}（`/{name}`）: {description}"
+            else:
+                line = f"{command_ref(name, lang)}: {description}"
+            rows.append((localized_command(name, lang), line))
+        return [line for _, line in sorted(rows)]
 
     async def render_help_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int
@@ -59,10 +69,6 @@ class Meta(commands.Cog):
             await interaction.response.send_message(embed=page.embed, ephemeral=True)
         else:
             await interaction.response.send_message(embed=page.embed, view=view, ephemeral=True)
-
-
-def _prefixes(parts: list[str]) -> list[list[str]]:
-    return [parts[: i + 1] for i in range(len(parts))]
 
 
 async def setup(bot: TournamentBot) -> None:

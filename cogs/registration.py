@@ -88,20 +88,26 @@ class Registration(commands.Cog):
         )
 
     @app_commands.command(name="players", description="List a tournament's players")
-    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.describe(
+        tournament="Tournament (optional when only one is open)",
+        public="Show the list to everyone in the channel (default: only to you)",
+    )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     @app_commands.guild_only()
     async def players(
-        self, interaction: discord.Interaction, tournament: str | None = None
+        self, interaction: discord.Interaction, tournament: str | None = None, public: bool = False
     ) -> None:
-        lang = interaction_lang(interaction)
+        # A public list is read by the whole channel: the server's language, not the caller's.
+        lang = await guild_lang(interaction) if public else interaction_lang(interaction)
         found, _ = await self.bot.services.registration.players(interaction.guild_id, tournament)
         page = await self.render_players_page(interaction, f"{found.id}.{lang}", 0)
         view = page_view("players", f"{found.id}.{lang}", page)
         if view is None:
-            await interaction.response.send_message(embed=page.embed, ephemeral=True)
+            await interaction.response.send_message(embed=page.embed, ephemeral=not public)
         else:
-            await interaction.response.send_message(embed=page.embed, view=view, ephemeral=True)
+            await interaction.response.send_message(
+                embed=page.embed, view=view, ephemeral=not public
+            )
 
     async def render_players_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TournamentBot
-from bot.i18n import t
-from bot.ui.messages import interaction_lang
+from bot.i18n import normalise_locale, t
+from bot.ui.messages import fit_or_attach, interaction_lang
+from bot.ui.pagination import Page, page_of, page_view
 from bot.ui.render import announcement_created, rounds_text, safe, tournament_embed
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
@@ -18,6 +21,8 @@ from cogs.common import (
     read_attachment,
     tournament_autocomplete,
 )
+
+LIST_PER_PAGE = 15
 
 FORMATS = [
     app_commands.Choice(name="Swiss", value="swiss"),
@@ -42,6 +47,9 @@ class Tournaments(
 ):
     def __init__(self, bot: TournamentBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.page_renderers["tournaments"] = self.render_list_page
 
     @app_commands.command(name="create", description="Create a tournament and announce it")
     @app_commands.describe(
@@ -108,6 +116,17 @@ class Tournaments(
     @app_commands.command(name="list", description="List this server's tournaments")
     async def list(self, interaction: discord.Interaction) -> None:
         lang = interaction_lang(interaction)
+        page = await self.render_list_page(interaction, lang, 0)
+        view = page_view("tournaments", lang, page)
+        if view is None:
+            await interaction.response.send_message(embed=page.embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=page.embed, view=view, ephemeral=True)
+
+    async def render_list_page(
+        self, interaction: discord.Interaction[Any], arg: str, page: int
+    ) -> Page:
+        lang = normalise_locale(arg)
         tournaments = await self.bot.services.tournaments.overview(actor_of(interaction))
         lines = [
             t(
@@ -120,12 +139,13 @@ class Tournaments(
                 regulation=t(f"ui.regulation.{item.regulation}", lang),
             )
             for item in tournaments
-        ]
+        ] or [t("ui.tournament.list_empty", lang)]
+        chunk, index, count = page_of(lines, LIST_PER_PAGE, page)
         embed = discord.Embed(
-            title=t("ui.tournament.list_title", lang),
-            description="\n".join(lines)[:4000] or t("ui.tournament.list_empty", lang),
+            title=t("ui.tournament.list_title", lang), description="\n".join(chunk)
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed.set_footer(text=t("ui.tournament.list_footer", lang, page=index + 1, pages=count))
+        return Page(embed, index, count)
 
     @app_commands.command(
         name="settings", description="Change a tournament's settings (organizers)"
@@ -214,9 +234,12 @@ class Tournaments(
             ("ui.start.dropped", report.dropped),
         ):
             if players:
-                names = ", ".join(safe(p.display_name) for p in players)
-                lines.append(t(key, lang, names=names))
-        await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True)
+                lines.append(t(key, lang, names=[safe(p.display_name) for p in players]))
+        content, file = fit_or_attach("\n".join(lines), "start.txt", lang)
+        if file is None:
+            await interaction.followup.send(content, ephemeral=True)
+        else:
+            await interaction.followup.send(content, file=file, ephemeral=True)
         config = await self.bot.services.guilds.config(started.guild_id)
         channel_lang = await guild_lang(interaction)
         await post(

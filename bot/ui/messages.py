@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import io
+import logging
+from collections.abc import Iterable
+from typing import Any
+
 import discord
 
-from bot.i18n import Lang, describe_error, normalise_locale
+from bot.i18n import Lang, describe_error, normalise_locale, set_command_ids, t
 from domain.errors import DomainError
+
+log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
 
@@ -27,6 +34,16 @@ def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text[: cut if cut > 0 else limit - 2] + "\n…"
 
 
+def fit_or_attach(text: str, filename: str, lang: Lang) -> tuple[str, discord.File | None]:
+    """Text that fits a message as is; longer text as its first lines plus the whole of it
+    in an attached file, so nothing is lost."""
+    if len(text) <= MESSAGE_LIMIT:
+        return text, None
+    note = "\n" + t("ui.full_text_attached", lang)
+    file = discord.File(io.BytesIO(text.encode("utf-8")), filename=filename)
+    return fit_message(text, MESSAGE_LIMIT - len(note)) + note, file
+
+
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:
     """Answer privately, whether or not the interaction was already acknowledged."""
     allowed = discord.AllowedMentions.none()
@@ -34,3 +51,33 @@ async def reply_ephemeral(interaction: discord.Interaction, content: str) -> Non
         await interaction.followup.send(content, ephemeral=True, allowed_mentions=allowed)
     else:
         await interaction.response.send_message(content, ephemeral=True, allowed_mentions=allowed)
+
+
+# Guild-scoped trees are looked up in at most this many servers at start-up; beyond that,
+# only the global tree (a bot in many servers syncs globally anyway).
+COMMAND_ID_GUILD_LIMIT = 25
+
+
+async def load_command_ids(
+    tree: discord.app_commands.CommandTree[Any], guild_ids: Iterable[int]
+) -> dict[str, int]:
+    """The ids of the synced top-level commands, for clickable mentions in messages.
+
+    Commands are synced either globally or to one server (`python -m bot sync --guild`).
+    A name is kept only when its id is the same wherever it appears, so that a mention
+    never points at another server's command; other names fall back to plain text.
+    """
+    found: dict[str, set[int]] = {}
+    scopes: list[discord.abc.Snowflake | None] = [None]
+    scopes += [discord.Object(id=guild_id) for guild_id in list(guild_ids)[:COMMAND_ID_GUILD_LIMIT]]
+    for scope in scopes:
+        try:
+            commands = await tree.fetch_commands(guild=scope)
+        except discord.HTTPException:
+            log.warning("could not fetch the synced commands (%s)", scope, exc_info=True)
+            continue
+        for command in commands:
+            found.setdefault(command.name, set()).add(command.id)
+    ids = {name: next(iter(seen)) for name, seen in found.items() if len(seen) == 1}
+    set_command_ids(ids)
+    return ids

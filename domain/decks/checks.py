@@ -13,7 +13,7 @@ Every violation is reported at once, each with its rule id and the cards concern
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -29,7 +29,10 @@ from domain.errors import InvalidInput
 DEFAULT_MIX_TWO_MINIMUM = 15
 """R-REG-3: at least 15 cards of each title (later regulations raised it; it is a setting)."""
 
-_JOIN = ", "
+
+def _listed(items: Iterable[object]) -> tuple[str, ...]:
+    """A list param: the catalog joins it the reader's way (「A、B」 or "A, B")."""
+    return tuple(str(item) for item in items)
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ class DeckRules:
                     "decks.unknown_designated_title",
                     rule="R-REG-4",
                     title=title_text(text),
-                    suggestions=_JOIN.join(suggestions) if suggestions else "-",
+                    suggestions=_listed(suggestions) if suggestions else "-",
                 )
             if name not in names:
                 names.append(name)
@@ -116,9 +119,9 @@ def check_deck(decklist: Decklist, rules: DeckRules) -> DeckCheck:
             unknown.setdefault(line.title, []).append(line.line)
     for title, lines in unknown.items():
         suggestions = catalogue.suggest(title)
-        params: dict[str, object] = {"title": title, "lines": _JOIN.join(map(str, lines))}
+        params: dict[str, object] = {"title": title, "lines": _listed(lines)}
         if suggestions:
-            params["suggestions"] = _JOIN.join(suggestions)
+            params["suggestions"] = _listed(suggestions)
         violations.append(
             Violation(
                 "R-REG-7",
@@ -155,10 +158,10 @@ def check_deck(decklist: Decklist, rules: DeckRules) -> DeckCheck:
                 "count": entry.count,
                 "max": MAX_COPIES,
                 "extra": entry.count - MAX_COPIES,
-                "lines": _JOIN.join(map(str, entry.lines)),
+                "lines": _listed(entry.lines),
             }
             if entry.has_parallels:
-                card_params["numbers"] = _JOIN.join(entry.numbers)
+                card_params["numbers"] = _listed(entry.numbers)
                 violations.append(
                     Violation(
                         "R-DECK-3", "decks.too_many_copies_parallel", card_params, (entry.key,)
@@ -191,8 +194,8 @@ def _title_counts(entries: tuple[DeckEntry, ...]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda item: (-item[1], title_key(item[0]))))
 
 
-def _describe(titles: Mapping[str, int]) -> str:
-    return _JOIN.join(f"{title} ×{count}" for title, count in titles.items())
+def _describe(titles: Mapping[str, int]) -> tuple[str, ...]:
+    return _listed(f"{title} ×{count}" for title, count in titles.items())
 
 
 def _cards_of(entries: tuple[DeckEntry, ...], titles: set[str]) -> tuple[CardKey, ...]:
@@ -264,7 +267,7 @@ def _regulation_violations(
                 Violation(
                     "R-REG-4",
                     "decks.event_other_titles",
-                    {"titles": _describe(outside), "allowed": _JOIN.join(designated)},
+                    {"titles": _describe(outside), "allowed": _listed(designated)},
                     _cards_of(entries, set(outside)),
                 )
             )
@@ -306,7 +309,7 @@ def _restricted_violations(
                     "total": total,
                     "max": group.max_total,
                     "extra": total - group.max_total,
-                    "cards": _JOIN.join(f"{card} ×{count}" for card, count in present),
+                    "cards": _listed(f"{card} ×{count}" for card, count in present),
                     "effective": group.effective.isoformat(),
                 },
                 tuple(card for card, _ in present),
@@ -325,7 +328,7 @@ def _database_violations(
         params: dict[str, object] = {
             "title": entry.key.title,
             "number": entry.key.number,
-            "lines": _JOIN.join(map(str, entry.lines)),
+            "lines": _listed(entry.lines),
         }
         if record is None:
             found.append(Violation("R-REG-1", "decks.unknown_card", params, (entry.key,)))

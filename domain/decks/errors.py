@@ -51,7 +51,7 @@ class DecklistError(InvalidInput):
             problems=shown,
             count=len(found),
             shown=len(shown),
-            lines=", ".join(str(problem.line) for problem in shown),
+            lines=tuple(problem.line for problem in shown),  # joined per language
         )
 
 

@@ -129,7 +129,7 @@ class TournamentState:
             raise IllegalTransition(
                 "engine.state.missing_results",
                 round=current.number,
-                tables=", ".join(str(t) for t in current.missing_tables),
+                tables=tuple(current.missing_tables),
                 step=step,
             )
 

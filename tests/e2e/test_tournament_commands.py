@@ -40,7 +40,7 @@ async def test_setup_stores_roles_channels_and_language(fake: FakeDiscord) -> No
     )
     assert reply.ephemeral
     assert "サーバー設定を保存しました" in reply.text
-    shown = await fake.slash("setup show", user="alice", locale="en-US")
+    shown = await fake.slash("setup show", user="moderator", locale="en-US")
     assert f"<@&{fake.role('Organizer').id}>" in shown.text
     assert f"<#{fake.channel('announcements').id}>" in shown.text
 
@@ -98,13 +98,13 @@ async def test_registering_twice_is_refused_in_both_languages(fake: FakeDiscord)
     en = await fake.slash("register", user="alice", locale="en-US")
     assert ja.ephemeral
     assert en.ephemeral
-    assert f"既に「{CUP}」に登録済みです" in ja.text
+    assert f"「{CUP}」にはすでに登録されています" in ja.text
     assert f'already registered for "{CUP}"' in en.text
 
 
 async def test_players_lists_everyone(fake: FakeDiscord) -> None:
     reply = await fake.slash("players", user="carol", locale="en-US")
-    assert f"Players of {CUP} (8)" in reply.text
+    assert f"Players of {CUP} (8 players)" in reply.text
     for name in PLAYERS:
         assert f"<@{fake.member(name).id}>" in reply.text
 
@@ -158,7 +158,7 @@ async def test_a_pasted_deck_goes_through_the_modal(fake: FakeDiscord) -> None:
     field = opened.modal["components"][0]
     custom_id = (field.get("component") or field["components"][0])["custom_id"]
     done = await fake.submit_modal(opened, {custom_id: LEGAL_TEXT}, user="heidi", locale="ja")
-    assert "デッキを受け付けました(合計 60 枚)" in done.text
+    assert "デッキを受け付けました（合計 60 枚）" in done.text
 
 
 async def test_deck_check_validates_without_storing(fake: FakeDiscord) -> None:
@@ -184,7 +184,7 @@ async def test_start_closes_registration_locks_decks_and_records_the_seed(
     fake: FakeDiscord,
 ) -> None:
     reply = await fake.slash("tournament start", user="organizer", locale="en-US")
-    assert f'Started "{CUP}" with 8 players, seed' in reply.text
+    assert f'Started "{CUP}" with 8 players, random seed' in reply.text
     assert "開始しました" in fake.messages("announcements")[-1]["content"]
     locked = await fake.slash(
         "deck submit", user="alice", locale="en-US", options={"file": Upload("d.csv", LEGAL_CSV)}

@@ -53,8 +53,7 @@ def test_an_illegal_deck_exits_1_with_the_issue_json(tmp_path: Path) -> None:
         "violations": [
             {
                 "rule": "R-DECK-1",
-                "message": "[R-DECK-1] The deck has 59 cards; it must have exactly 60. "
-                "Add 1 card(s).",
+                "message": "[R-DECK-1] The deck has 59 cards; it must have exactly 60. Add 1 card.",
                 "cards": [],
             }
         ],

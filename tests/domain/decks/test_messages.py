@@ -80,8 +80,8 @@ SCENARIOS: dict[str, tuple[Callable[[], DeckCheck], tuple[str, ...], tuple[str, 
     ),
     "decks.too_many_copies_parallel": (
         lambda: check(deck({KEION: [(4, "01-001"), (1, "01-001a"), *spread(55, start=2)]})),
-        ("01-001, 01-001a", "パラレル", "5枚", "1枚抜いて"),
-        ("01-001, 01-001a", "parallel", "5 copies", "Remove 1"),
+        ("パラレル（01-001、01-001a）", "5枚", "（2、3行目）", "1枚抜いて"),
+        ("(01-001, 01-001a; lines 2, 3)", "parallel", "5 copies", "Remove 1"),
     ),
     "decks.single_other_titles": (
         lambda: check(deck({KEION: spread(52), YURUYURI: spread(8)}), Regulation.SINGLE),
@@ -147,7 +147,7 @@ SCENARIOS: dict[str, tuple[Callable[[], DeckCheck], tuple[str, ...], tuple[str, 
             restricted=load_restricted_list(ISSUE_EXAMPLE),
         ),
         ("プレシャス1", "合わせて1枚まで", "3枚あります", "ゆるゆり 01-121 ×2", "2枚抜いて"),
-        ("プレシャス1", "at most 1 card(s) in all", "has 3", "ゆるゆり 01-121 ×2", "Remove 2"),
+        ("プレシャス1", "at most 1 card in all", "has 3", "ゆるゆり 01-121 ×2", "Remove 2"),
     ),
     "decks.unknown_card": (
         lambda: check(

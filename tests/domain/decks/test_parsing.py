@@ -218,7 +218,7 @@ def test_every_bad_line_is_reported_at_once_with_its_line_number() -> None:
         (6, "decks.parse.unrecognised"),
     ]
     assert error.params["count"] == 5
-    assert error.params["lines"] == "1, 3, 4, 5, 6"
+    assert error.params["lines"] == (1, 3, 4, 5, 6)
 
 
 def test_csv_problems_name_their_lines() -> None:

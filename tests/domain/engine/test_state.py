@@ -50,14 +50,14 @@ def test_pairing_the_next_round_names_the_missing_tables() -> None:
         state.pair_round([1, 2])
     assert caught.value.key == "engine.state.missing_results"
     assert caught.value.params["round"] == 1
-    assert caught.value.params["tables"] == "1, 3, 4"
+    assert caught.value.params["tables"] == (1, 3, 4)  # joined per language by the catalog
 
 
 def test_a_paired_round_that_has_not_started_is_missing_everything() -> None:
     state = running().pair_round([5, 6])
     with pytest.raises(IllegalTransition) as caught:
         state.pair_round([1])
-    assert caught.value.params["tables"] == "5, 6"
+    assert caught.value.params["tables"] == (5, 6)
     with pytest.raises(IllegalTransition):
         state.record_result(5)  # results come in once the round is in progress
 

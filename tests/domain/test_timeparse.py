@@ -1,0 +1,132 @@
+"""Dates and times typed the way people type them (issue 14): ISO, slashes, 年月日, full width."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.errors import InvalidInput
+from domain.timeparse import JST, parse_date, parse_local_datetime
+
+FULL_WIDTH = str.maketrans("0123456789/:-. ", "０１２３４５６７８９／：－．　")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2026-12-24",
+        "2026/12/24",
+        "2026.12.24",
+        "2026年12月24日",
+        "2026年12月24",
+        " 2026/12/24 ",
+        "２０２６／１２／２４",
+        "２０２６年１２月２４日",
+    ],
+)
+def test_dates_in_every_usual_spelling(text: str) -> None:
+    assert parse_date(text) == date(2026, 12, 24)
+
+
+def test_single_digit_month_and_day() -> None:
+    assert parse_date("2027/1/5") == date(2027, 1, 5)
+
+
+@pytest.mark.parametrize(
+    "text", ["", "24/12/2026", "2026-12/24", "2026-02-30", "2026-13-01", "tomorrow", "2026-12"]
+)
+def test_unreadable_dates_raise_a_keyed_error(text: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_date(text)
+    assert caught.value.key == "tournament.bad_date"
+    assert caught.value.params == {"value": text}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2026-12-24 13:00",
+        "2026/12/24 13:00",
+        "2026-12-24T13:00",
+        "2026/12/24 13:00:00",
+        "2026年12月24日 13時",
+        "2026年12月24日13時00分",
+        "２０２６／１２／２４　１３：００",
+        "2026/12/24 13:00 +09:00",
+    ],
+)
+def test_japan_time_in_every_usual_spelling(text: str) -> None:
+    assert parse_local_datetime(text) == datetime(2026, 12, 24, 13, 0, tzinfo=JST)
+
+
+def test_an_explicit_offset_wins_over_the_default_zone() -> None:
+    moment = parse_local_datetime("2026-12-24 04:00Z")
+    assert moment == datetime(2026, 12, 24, 13, 0, tzinfo=JST)
+    assert moment.utcoffset() == timedelta(0)
+
+
+def test_the_zone_is_the_callers() -> None:
+    utc = parse_local_datetime("2026/12/24 13:00", tz=UTC)
+    assert utc.utcoffset() == timedelta(0)
+    assert utc.hour == 13
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "2026-12-24", "13:00", "2026/12/24 25:00", "2026/12/24 13:60", "2026/02/30 10:00", "x"],
+)
+def test_unreadable_times_raise_a_keyed_error(text: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_local_datetime(text)
+    assert caught.value.key == "tournament.bad_start_time"
+    assert caught.value.params == {"value": text}
+
+
+SEPARATORS = st.sampled_from(["-", "/", "."])
+
+
+def _spell(day: date, separator: str, padded: bool, full_width: bool) -> str:
+    fmt = "{:02d}" if padded else "{}"
+    text = separator.join([str(day.year), fmt.format(day.month), fmt.format(day.day)])
+    return text.translate(FULL_WIDTH) if full_width else text
+
+
+@given(
+    st.dates(min_value=date(1000, 1, 1), max_value=date(9999, 12, 31)),
+    SEPARATORS,
+    st.booleans(),
+    st.booleans(),
+)
+def test_any_date_round_trips_in_any_spelling(
+    day: date, separator: str, padded: bool, full_width: bool
+) -> None:
+    assert parse_date(_spell(day, separator, padded, full_width)) == day
+
+
+@given(
+    st.dates(min_value=date(1000, 1, 1), max_value=date(9999, 12, 31)),
+    st.times().map(lambda t: t.replace(microsecond=0)),
+    SEPARATORS,
+    st.booleans(),
+)
+def test_any_moment_round_trips_as_japan_time(
+    day: date, moment: time, separator: str, full_width: bool
+) -> None:
+    text = f"{_spell(day, separator, True, False)} {moment.isoformat()}"
+    text = text.translate(FULL_WIDTH) if full_width else text
+    parsed = parse_local_datetime(text)
+    assert parsed == datetime.combine(day, moment, tzinfo=JST)
+    assert parsed.utcoffset() == timedelta(hours=9)
+
+
+@given(st.text(max_size=30))
+def test_anything_else_is_a_date_or_a_keyed_error(text: str) -> None:
+    outcome: object
+    try:
+        outcome = parse_date(text)
+    except InvalidInput as error:
+        outcome = error.key
+    assert isinstance(outcome, date) or outcome == "tournament.bad_date"
