@@ -61,7 +61,7 @@ class Tournaments(
         time_limit="Minutes per match (default 40)",
         titles="Allowed titles for Single or release events, comma-separated",
         max_players="Player limit; later registrations go to a waitlist",
-        date="Event date YYYY-MM-DD (default: today); decides which restricted list applies",
+        date="Event date, e.g. 2026/12/24 (default: today); decides which restricted list applies",
     )
     @app_commands.choices(format=FORMATS, regulation=REGULATIONS)
     async def create(
@@ -158,7 +158,7 @@ class Tournaments(
         late_registration="Allow registration up to this round (0 = no late registration)",
         decklist_required="Whether players must submit a legal decklist",
         missing_deck="At the start: drop players without a legal deck, or start anyway",
-        starts_at="Scheduled start, YYYY-MM-DD HH:MM Japan time (for check-in)",
+        starts_at="Scheduled start, e.g. 2026/12/24 13:00 Japan time (for check-in)",
         checkin_minutes="Check-in opens this many minutes before the start (0 = off)",
         mix_two_minimum="MIX-Two limited: minimum cards of each title (default 15)",
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime
 
 from bot.services.actors import Actor, require_guild
 from bot.services.base import Service
@@ -13,6 +13,7 @@ from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
 from domain.errors import InvalidInput
 from domain.event import make_event_config
+from domain.timeparse import JST, parse_date, parse_local_datetime
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
     ChangeSettings,
@@ -22,7 +23,6 @@ from domain.tournament.operations import (
 )
 from domain.tournament.rules import authorize_role
 
-JST = timezone(timedelta(hours=9), "JST")
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
 
 
@@ -77,12 +77,7 @@ class TournamentService(Service):
             return summarize(created, await tx.guild_config())
 
     def _parse_date(self, text: str | None) -> date:
-        if not text:
-            return self.today()
-        try:
-            return date.fromisoformat(text.strip())
-        except ValueError:
-            raise InvalidInput("tournament.bad_date", value=text) from None
+        return parse_date(text) if text and text.strip() else self.today()
 
     async def info(self, actor: Actor, reference: str | None) -> TournamentSummary:
         async with self.reader(require_guild(actor)) as tx:
@@ -154,11 +149,6 @@ class TournamentService(Service):
         return updated
 
     def _parse_start(self, text: str) -> datetime | None:
-        """`2026-12-01 13:00` (Japan time unless a zone is given), or empty to clear."""
-        if not text.strip():
-            return None
-        try:
-            moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
-        except ValueError:
-            raise InvalidInput("tournament.bad_start_time", value=text) from None
-        return moment if moment.tzinfo else moment.replace(tzinfo=JST)
+        """`2026/12/01 13:00` as people type it (Japan time unless a zone is given), or
+        empty to clear."""
+        return parse_local_datetime(text) if text.strip() else None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from datetime import timedelta, timezone
 from typing import TYPE_CHECKING
 
 import discord
@@ -12,6 +11,7 @@ import discord
 from bot.i18n import Lang, t
 from domain.decks import Violation
 from domain.event import EventFormat
+from domain.timeparse import JST
 
 if TYPE_CHECKING:
     from bot.services.decks import DeckSubmission, DeckView
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from domain.tournament import Tournament
 
 EMBED_DESCRIPTION_LIMIT = 4096
-JST = timezone(timedelta(hours=9), "JST")  # an embed footer cannot show <t:…>
 MESSAGE_LIMIT = 2000
 
 

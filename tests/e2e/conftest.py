@@ -38,6 +38,9 @@ def fake(
     discord.start()
     try:
         discord.load_commands(synced_commands)
+        # The commands were synced to the guild (`python -m bot sync --guild`), as a
+        # developer does; a global sync on top would give every command a second id.
+        discord.default_env["AUTO_SYNC"] = "false"
         asyncio.run(discord.start_bot(tmp_path_factory.mktemp("bot")))
         yield discord
         if discord.bot is not None and discord.bot.alive:

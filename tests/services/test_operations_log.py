@@ -33,7 +33,10 @@ from tests.services.conftest import (
 )
 
 ILLEGAL_DECK = LEGAL_DECK.decode().replace("4,けいおん！,01-001", "5,けいおん！,01-001", 1)
-RESTRICTED = b'[[limit]]\nnumber = "01-001"\nmax = 2\nfrom = "2026-01-01"\n'
+RESTRICTED = (
+    '[[limit]]\nregulations = ["single"]\neffective = 2014-05-03\nlabel = "制限"\n'
+    'title = "けいおん！"\nnumber = "01-001"\nmax_copies = 2\n'
+).encode()
 
 PLAYERS = st.integers(min_value=1, max_value=6)
 STEPS = st.one_of(

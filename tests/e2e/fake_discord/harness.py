@@ -374,6 +374,8 @@ class FakeDiscord:
         self.settle = settle
         self.timeout = timeout
         self.log_level = log_level
+        # Settings every start of this fake uses unless a start overrides them.
+        self.default_env: dict[str, str] = {}
         self.world = World(token=token)
         self.guild = self.world.add_guild(guild_name, preferred_locale=preferred_locale)
         self._server = _ServerThread(self.world)
@@ -435,6 +437,7 @@ class FakeDiscord:
             "GUILD_READY_TIMEOUT": "0.1",
             "LOG_LEVEL": self.log_level,
         }
+        values.update(self.default_env)
         values.update(overrides)
         return cli_env(**values)
 
