@@ -11,7 +11,7 @@ _ZERO_WIDTH_SPACE = "\u200b"
 
 
 def rule_label(rule: str, lang: Lang) -> str:
-    """The rule a violation breaks, once, in words a player understands: 「(規定 R-DECK-1: デッキ枚数)」."""
+    """The rule a violation breaks, once, in words: 「(規定 R-DECK-1: デッキ枚数)」."""
     name_key = f"decks.rule_names.{rule}"
     name = t(name_key, lang) if name_key in catalog(lang) else rule
     return t("decks.rule_label", lang, rule=rule, name=name)
