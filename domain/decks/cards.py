@@ -93,7 +93,10 @@ def title_text(text: str) -> str:
     """A title as written, tidied for display: apostrophes folded, NFKC, trimmed, outer quotes
     removed. Titles shown to players after a check are the titles file's own spelling
     (`TitleCatalogue.canonical`), not this."""
-    return normalise_text(fold_apostrophes(text)).strip(_QUOTES).strip()
+    # A title that went through NFKC already (copied from elsewhere) has the accent as a
+    # space and a combining acute accent: fold that too.
+    tidy = normalise_text(fold_apostrophes(text)).replace(" \u0301", "'")
+    return tidy.strip(_QUOTES).strip()
 
 
 def title_key(text: str) -> str:
