@@ -336,6 +336,9 @@ def _parse_text(
             elif title_key(section):
                 title = section
             continue
+        if title_key(line) in _EX_NAMES | _MAIN_NAMES:
+            ex = title_key(line) in _EX_NAMES  # a bare `EX` / `メインデッキ` line
+            continue
         if _TOTAL_RE.fullmatch(line):
             continue
         problems.append(_explain(index, line))

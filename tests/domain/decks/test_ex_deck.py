@@ -30,7 +30,17 @@ WITH_EX = MAIN + f"# EX\n# {KEION}\n" + _lines(spread(12, prefix="02"))
 
 
 @pytest.mark.parametrize(
-    "marker", ["# EX", "[EX]", "【ＥＸ】", "# エクストラ", "■EXデッキ", "# Extra deck"]
+    "marker",
+    [
+        "# EX",
+        "[EX]",
+        "【ＥＸ】",
+        "# エクストラ",
+        "■EXデッキ",
+        "# Extra deck",
+        "EX",
+        "エクストラデッキ",
+    ],
 )
 def test_the_text_format_reads_an_ex_section(marker: str) -> None:
     decklist = parse_decklist(MAIN + f"{marker}\n4 02-001\n2 02-002\n")
