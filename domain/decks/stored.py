@@ -10,8 +10,7 @@ submission.
 
 from __future__ import annotations
 
-import csv
-import io
+import re
 
 from domain.decks.cards import normalise_number
 from domain.decks.decklist import CSV_HEADER, DeckLine, Decklist
@@ -20,6 +19,37 @@ from domain.decks.parsing import deck_section
 
 _MAX_COUNT_DIGITS = 9
 
+# One field of the CSV `csv.writer` wrote: quoted (`""` inside for `"`) or plain. Read by hand
+# because the csv module refuses fields over 131,072 characters, and one stored name can be
+# longer (a 60 KB name of `ﷺ` is a million characters after NFKC).
+_FIELD = re.compile(r'"(?P<quoted>[^"]*(?:""[^"]*)*)"|(?P<plain>[^,"\r\n]*)')
+
+
+def _rows(text: str) -> list[list[str]] | None:
+    """The rows of `text`, or None when it is not CSV as `csv.writer` writes it."""
+    rows: list[list[str]] = []
+    row: list[str] = []
+    position = 0
+    while position < len(text):
+        match = _FIELD.match(text, position)
+        assert match is not None  # the plain branch matches the empty string
+        quoted = match["quoted"]
+        row.append(quoted.replace('""', '"') if quoted is not None else match["plain"])
+        position = match.end()
+        if text.startswith(",", position):
+            position += 1
+            continue
+        for ending in ("\r\n", "\n"):
+            if text.startswith(ending, position):
+                position += len(ending)
+                break
+        else:
+            if position < len(text):
+                return None  # a stray quote or line break inside a plain field
+        rows.append(row)
+        row = []
+    return rows
+
 
 def read_stored_decklist(text: str) -> Decklist:
     """The decklist `Decklist.canonical_csv()` wrote.
@@ -27,10 +57,9 @@ def read_stored_decklist(text: str) -> Decklist:
     Raises `DecklistError("decks.parse.stored_corrupt")` naming the row when `text` is not
     such a list (a damaged database), and nothing else.
     """
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
-    except csv.Error:
-        raise DecklistError("decks.parse.stored_corrupt", row=0) from None
+    rows = _rows(text)
+    if rows is None:
+        raise DecklistError("decks.parse.stored_corrupt", row=0)
     if not rows or tuple(rows[0][:4]) != CSV_HEADER or len(rows[0]) > 5:
         raise DecklistError("decks.parse.stored_corrupt", row=1)
     width = len(rows[0])

@@ -48,6 +48,20 @@ def test_a_list_whose_stored_form_outgrows_the_input_limit_still_reads_back() ->
     assert fingerprint(again) == result.fingerprint
 
 
+def test_a_stored_name_longer_than_the_csv_modules_field_limit_reads_back() -> None:
+    # One 24 KB name of ﷺ is 144,000 characters stored: over csv's 131,072 field limit.
+    text = f"# {KEION}\n4 01-001 {'ﷺ' * 8000}\n" + _body_from(2)
+    result = check(parse_decklist(text), Regulation.SINGLE)
+    assert result.legal
+    again = read_stored_decklist(result.decklist.canonical_csv())
+    _same_deck(again, result.decklist)
+    assert len(again.entries[0].name) == 18 * 8000
+
+
+def _body_from(start: int) -> str:
+    return "".join(f"4 01-{n:03d}\n" for n in range(start, 16))
+
+
 def test_stored_titles_keep_the_title_lists_spelling() -> None:
     # Issue 14 item 5: 「けいおん！」 with a full-width ！, as the title list writes it, not the
     # NFKC form 「けいおん!」 that the old read-back printed in /deck show and the published file.
@@ -72,6 +86,8 @@ def test_stored_titles_keep_the_title_lists_spelling() -> None:
         "count,title,number,name\n4,a,1,\n",
         "count,title,number,name\n4,a,01-001\n",
         'count,title,number,name\n4,"a,01-001,\n',
+        'count,title,number,name\n4,a"b,01-001,\n',
+        'count,title,number,name\n4,"a"b,01-001,\n',
         "count,title,number,name,deck\n4,a,01-001,,side\n",
         "count,title,number,name\n" + "9" * 5000 + ",a,01-001,\n",
     ],
