@@ -2,6 +2,7 @@
 
 Covers R-FMT-6 (format, regulation and time limit are fixed and announced up front),
 R-MATCH-1 (40 minutes by default) and R-REG-4 (an event regulation needs designated titles).
+A single event may name its title too (R-REG-2); the deck check then accepts only that title.
 """
 
 from __future__ import annotations

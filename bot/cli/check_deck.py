@@ -17,6 +17,7 @@ from typing import TypeVar
 from bot.cli import Subcommands
 from bot.errors import StartupError
 from bot.i18n import LANGUAGES, Lang, describe_error, t
+from bot.ui.text import violation_text
 from domain.decks import (
     DEFAULT_MIX_TWO_MINIMUM,
     CardDatabase,
@@ -37,6 +38,13 @@ from domain.errors import DomainError, InvalidInput
 from domain.event import split_titles
 
 T = TypeVar("T")
+
+JST = dt.timezone(dt.timedelta(hours=9), "JST")
+"""Events are dated in Japan, as the bot dates them, whatever the machine's time zone."""
+
+
+def today_in_japan(now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)) -> dt.date:
+    return now().astimezone(JST).date()
 
 
 def register(subcommands: Subcommands) -> None:
@@ -69,7 +77,7 @@ def register(subcommands: Subcommands) -> None:
         type=_date,
         default=None,
         metavar="YYYY-MM-DD",
-        help="the event date (default: today)",
+        help="the event date (default: today in Japan, JST)",
     )
     parser.add_argument(
         "--titles-file",
@@ -117,7 +125,7 @@ def handle(args: argparse.Namespace) -> int:
         raise StartupError(describe_error(error, lang), exit_code=2) from None
     rules = DeckRules(
         regulation=args.regulation,
-        date=args.date or dt.date.today(),
+        date=args.date or today_in_japan(),
         designated_titles=tuple(split_titles(args.titles)),
         mix_two_minimum=args.mix_two_minimum,
         titles=titles,
@@ -159,7 +167,8 @@ def as_json(result: DeckCheck, lang: Lang) -> str:
             "violations": [
                 {
                     "rule": violation.rule,
-                    "message": t(violation.key, lang, **violation.params),
+                    # The format of the original request: the rule id leads the message.
+                    "message": f"[{violation.rule}] {t(violation.key, lang, **violation.params)}",
                     "cards": [
                         {"title": card.title, "number": card.number} for card in violation.cards
                     ],
@@ -186,7 +195,7 @@ def as_text(result: DeckCheck, rules: DeckRules, lang: Lang) -> str:
         ),
         t("decks.cli.titles", lang, titles=_titles(result.titles.items())),
     ]
-    lines.extend(f"- {t(v.key, lang, **v.params)}" for v in result.violations)
+    lines.extend(f"- {violation_text(v, lang)}" for v in result.violations)
     return "\n".join(lines)
 
 

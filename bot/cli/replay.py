@@ -17,7 +17,8 @@ from pathlib import Path
 from bot.cli import Subcommands
 from bot.errors import StartupError
 from bot.i18n import LANGUAGES, Lang, normalise_locale, t
-from domain.engine import PlayerStatus, Standing, TournamentRecord, parse_record
+from domain.engine import PlayerStatus, Standing, TournamentRecord
+from domain.engine.record import read_record
 from domain.errors import DomainError
 
 
@@ -51,19 +52,7 @@ def load_record(path: Path) -> TournamentRecord:
             _both("engine.cli.file_unreadable", path=path, details=details)
         ) from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise StartupError(
-            _both(
-                "engine.cli.bad_json",
-                path=path,
-                line=error.lineno,
-                column=error.colno,
-                details=error.msg,
-            )
-        ) from None
-    try:
-        return parse_record(data)
+        return read_record(text)
     except DomainError as error:
         raise StartupError(domain_message("engine.cli.bad_record", error, path=path)) from None
 

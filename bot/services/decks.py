@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from bot.services.actors import Actor, require_guild
 from bot.services.base import Service
-from domain.decks import DeckCheck, Decklist, check_deck, parse_decklist
+from domain.decks import DeckCheck, Decklist, check_deck, parse_decklist, read_stored_decklist
 from domain.errors import NotFound
 from domain.tournament.model import StoredDeck, Tournament
 from domain.tournament.operations import PublishDecks, SubmitDeck
@@ -26,7 +26,8 @@ def read_and_check(
 
 
 def stored_decklist(deck: StoredDeck) -> Decklist:
-    return parse_decklist(deck.canonical, filename="deck.csv")
+    # Stored lists are read without input limits: what was accepted always reads back.
+    return read_stored_decklist(deck.canonical)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import Lang, t
+from bot.ui.text import code_block, violation_text
 from domain.decks import Violation
 from domain.event import EventFormat
 from domain.timeparse import JST
@@ -142,7 +143,8 @@ def announcement_created(tournament: Tournament, lang: Lang) -> str:
 
 
 def violation_line(violation: Violation, lang: Lang) -> str:
-    return f"• **{violation.rule}** {t(violation.key, lang, **violation.params)}"
+    """One bullet: the message with its user text escaped, then the rule once, in words."""
+    return f"• {violation_text(violation, lang, escape=safe)}"
 
 
 def deck_report(
@@ -162,6 +164,8 @@ def deck_report(
         return content, None, None
     lines = [violation_line(v, lang) for v in check.violations]
     body = "\n".join(lines)
+    # The attached file is plain text: no markdown escapes there.
+    plain = "\n".join(f"• {violation_text(v, lang)}" for v in check.violations)
     embed = discord.Embed(
         title=t("ui.deck.illegal_count", lang, count=len(lines)), colour=discord.Colour.red()
     )
@@ -172,7 +176,7 @@ def deck_report(
         embed.description = (
             _fit(lines, EMBED_DESCRIPTION_LIMIT - 100) + "\n…\n" + t("ui.deck.report_file", lang)
         )
-        file = discord.File(io.BytesIO(body.encode("utf-8")), filename="deck-report.txt")
+        file = discord.File(io.BytesIO(plain.encode("utf-8")), filename="deck-report.txt")
     return t("ui.deck.illegal", lang), embed, file
 
 
@@ -198,7 +202,7 @@ def deck_embed(view: DeckView, lang: Lang) -> tuple[discord.Embed, discord.File 
         )
     )
     file = None
-    block = f"```\n{text}\n```"
+    block = code_block(text)
     if len(block) <= EMBED_DESCRIPTION_LIMIT:
         embed.description = block
     else:

@@ -14,17 +14,25 @@ from domain.decks.cards import (
     normalise_number,
     normalise_text,
 )
-from domain.decks.checks import DEFAULT_MIX_TWO_MINIMUM, DeckCheck, DeckRules, check_deck
+from domain.decks.checks import (
+    DEFAULT_EX_DECK_LIMIT,
+    DEFAULT_MIX_TWO_MINIMUM,
+    DeckCheck,
+    DeckRules,
+    check_deck,
+)
 from domain.decks.decklist import DeckEntry, DeckLine, Decklist, fingerprint
 from domain.decks.defaults import default_titles
 from domain.decks.errors import DataFileError, DecklistError, LineProblem
 from domain.decks.parsing import MAX_BYTES, MAX_LINES, parse_decklist
 from domain.decks.regulation import Regulation, Violation, parse_regulation
 from domain.decks.restricted import CardLimit, GroupLimit, RestrictedList, load_restricted_list
+from domain.decks.stored import read_stored_decklist
 from domain.decks.titles import Title, TitleCatalogue, load_titles
 
 __all__ = [
     "DECK_SIZE",
+    "DEFAULT_EX_DECK_LIMIT",
     "DEFAULT_MIX_TWO_MINIMUM",
     "MAX_BYTES",
     "MAX_COPIES",
@@ -59,4 +67,5 @@ __all__ = [
     "normalise_text",
     "parse_decklist",
     "parse_regulation",
+    "read_stored_decklist",
 ]

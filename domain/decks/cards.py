@@ -77,10 +77,26 @@ class CardKey:
 
 _QUOTES = "「」『』\"'“”‘’《》〈〉"
 
+# Marks printed or typed where a title has an apostrophe: the acute accent of `WORKING´!!`
+# (as on the cards), primes, modifier letters and curly quotes. NFKC would turn the accent
+# into a space and a combining mark (`WORKING ́!!`), so they are folded to `'` before it.
+_APOSTROPHES = "\u00b4\u02b9\u02bb\u02bc\u02bd\u02ca\u2018\u2019\u201b\u2032\u2035\uff07`"
+_APOSTROPHE_TABLE = str.maketrans(dict.fromkeys(_APOSTROPHES, "'"))
+
+
+def fold_apostrophes(text: str) -> str:
+    """`text` with every apostrophe-like mark written as `'` (U+0027)."""
+    return text.translate(_APOSTROPHE_TABLE)
+
 
 def title_text(text: str) -> str:
-    """A title as written, tidied for display and storage: NFKC, trimmed, outer quotes removed."""
-    return normalise_text(text).strip(_QUOTES).strip()
+    """A title as written, tidied for display: apostrophes folded, NFKC, trimmed, outer quotes
+    removed. Titles shown to players after a check are the titles file's own spelling
+    (`TitleCatalogue.canonical`), not this."""
+    # A title that went through NFKC already (copied from elsewhere) has the accent as a
+    # space and a combining acute accent: fold that too.
+    tidy = normalise_text(fold_apostrophes(text)).replace(" \u0301", "'")
+    return tidy.strip(_QUOTES).strip()
 
 
 def title_key(text: str) -> str:

@@ -5,7 +5,9 @@ Every violation is reported at once, each with its rule id and the cards concern
 - R-REG-7: a title the catalogue does not know (with the closest known titles);
 - R-DECK-1: not exactly 60 cards;
 - R-DECK-2 / R-DECK-3: more than 4 copies of a card, parallels counted together;
-- R-REG-2 single, R-REG-3 MIX-Two limited, R-REG-4 release event (R-REG-1 mix adds nothing);
+- R-DECK-6: an EX deck where the event has none, or of more than 15 cards;
+- R-REG-2 single (only the designated title, when the event names one), R-REG-3 MIX-Two
+  limited, R-REG-4 release event (R-REG-1 mix adds nothing);
 - R-REG-5 / R-REG-6: the restricted list in force on the event date;
 - R-REG-1 / R-REG-8 with a card database: cards it does not list, or released after the date.
 """
@@ -29,6 +31,9 @@ from domain.errors import InvalidInput
 DEFAULT_MIX_TWO_MINIMUM = 15
 """R-REG-3: at least 15 cards of each title (later regulations raised it; it is a setting)."""
 
+DEFAULT_EX_DECK_LIMIT = 15
+"""R-DECK-6: later products added an EX deck of up to 15 cards (「デッキ60枚、エクストラ15枚」)."""
+
 
 def _listed(items: Iterable[object]) -> tuple[str, ...]:
     """A list param: the catalog joins it the reader's way (「A、B」 or "A, B")."""
@@ -37,7 +42,13 @@ def _listed(items: Iterable[object]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class DeckRules:
-    """What a deck is checked against. `titles=None` means the shipped catalogue."""
+    """What a deck is checked against. `titles=None` means the shipped catalogue.
+
+    `designated_titles`: the titles of a release event (R-REG-4), or the one title of a single
+    event (R-REG-2) when the organizer names it. `ex_deck`: whether the event allows an EX deck
+    of up to `ex_deck_limit` cards (R-DECK-6; off by default, as in the 2014 regulation);
+    `ex_copies_shared`: whether the 4-copy rule counts the main and EX decks together.
+    """
 
     regulation: Regulation
     date: dt.date
@@ -46,10 +57,23 @@ class DeckRules:
     titles: TitleCatalogue | None = None
     restricted: RestrictedList | None = None
     cards: CardDatabase | None = None
+    ex_deck: bool = False
+    ex_copies_shared: bool = True
+    ex_deck_limit: int = DEFAULT_EX_DECK_LIMIT
 
     @property
     def catalogue(self) -> TitleCatalogue:
         return self.titles if self.titles is not None else default_titles()
+
+    @property
+    def has_designated_titles(self) -> bool:
+        """Whether the event names titles: always for a release event (R-REG-4), optionally
+        for a single event (R-REG-2), which then accepts only them."""
+        if self.regulation is Regulation.EVENT:
+            return True
+        return self.regulation is Regulation.SINGLE and any(
+            title_key(text) for text in self.designated_titles
+        )
 
     def designated(self) -> tuple[str, ...]:
         """R-REG-4: the designated titles as catalogue names.
@@ -87,6 +111,7 @@ class DeckCheck:
     titles: Mapping[str, int]
     violations: tuple[Violation, ...] = ()
     unknown_titles: tuple[str, ...] = field(default=())
+    ex_total: int = 0
 
     @property
     def legal(self) -> bool:
@@ -108,13 +133,17 @@ def check_deck(decklist: Decklist, rules: DeckRules) -> DeckCheck:
         raise InvalidInput(
             "decks.bad_mix_two_minimum", rule="R-REG-3", value=rules.mix_two_minimum, max=DECK_SIZE
         )
-    designated = rules.designated() if rules.regulation is Regulation.EVENT else ()
+    if not 0 <= rules.ex_deck_limit <= DECK_SIZE:
+        raise InvalidInput(
+            "decks.bad_ex_deck_limit", rule="R-DECK-6", value=rules.ex_deck_limit, max=DECK_SIZE
+        )
+    designated = rules.designated() if rules.has_designated_titles else ()
     catalogue = rules.catalogue
     violations: list[Violation] = []
 
     # R-REG-7: unknown titles, named with their lines and the closest known titles.
     unknown: dict[str, list[int]] = {}
-    for line in decklist.lines:
+    for line in (*decklist.lines, *decklist.ex_lines):
         if catalogue.resolve(line.title) is None:
             unknown.setdefault(line.title, []).append(line.line)
     for title, lines in unknown.items():
@@ -134,6 +163,9 @@ def check_deck(decklist: Decklist, rules: DeckRules) -> DeckCheck:
     entries = resolved.entries
     total = resolved.total
     titles = _title_counts(entries)
+    # Which titles a deck uses, for the regulations, counts the EX deck too.
+    all_entries = resolved.all_entries
+    all_titles = _title_counts(all_entries)
 
     # R-DECK-1: exactly 60.
     if total < DECK_SIZE:
@@ -149,8 +181,12 @@ def check_deck(decklist: Decklist, rules: DeckRules) -> DeckCheck:
             )
         )
 
-    # R-DECK-2, R-DECK-3: at most 4 of a card, parallels and duplicate lines counted together.
-    for entry in entries:
+    violations.extend(_ex_violations(rules, resolved))
+
+    # R-DECK-2, R-DECK-3: at most 4 of a card, parallels and duplicate lines counted together,
+    # and the EX deck with the main deck unless the organizer counts them apart.
+    copies = all_entries if rules.ex_copies_shared else (*entries, *resolved.ex_entries)
+    for entry in copies:
         if entry.count > MAX_COPIES:
             card_params: dict[str, object] = {
                 "title": entry.key.title,
@@ -172,11 +208,11 @@ def check_deck(decklist: Decklist, rules: DeckRules) -> DeckCheck:
                     Violation("R-DECK-2", "decks.too_many_copies", card_params, (entry.key,))
                 )
 
-    violations.extend(_regulation_violations(rules, titles, designated, entries))
+    violations.extend(_regulation_violations(rules, all_titles, titles, designated, all_entries))
     if rules.restricted is not None:
-        violations.extend(_restricted_violations(rules, rules.restricted, entries))
+        violations.extend(_restricted_violations(rules, rules.restricted, all_entries))
     if rules.cards is not None:
-        violations.extend(_database_violations(rules, rules.cards, entries))
+        violations.extend(_database_violations(rules, rules.cards, all_entries))
 
     return DeckCheck(
         decklist=resolved,
@@ -184,7 +220,26 @@ def check_deck(decklist: Decklist, rules: DeckRules) -> DeckCheck:
         titles=MappingProxyType(titles),
         violations=tuple(violations),
         unknown_titles=tuple(unknown),
+        ex_total=resolved.ex_total,
     )
+
+
+def _ex_violations(rules: DeckRules, decklist: Decklist) -> list[Violation]:
+    """R-DECK-6: an EX deck only where the event allows one, and of at most its limit."""
+    ex_total = decklist.ex_total
+    if not decklist.ex_lines:
+        return []
+    ex_cards = tuple(entry.key for entry in decklist.ex_entries)
+    if not rules.ex_deck:
+        return [Violation("R-DECK-6", "decks.ex_not_allowed", {"total": ex_total}, ex_cards)]
+    if ex_total > rules.ex_deck_limit:
+        params = {
+            "total": ex_total,
+            "max": rules.ex_deck_limit,
+            "extra": ex_total - rules.ex_deck_limit,
+        }
+        return [Violation("R-DECK-6", "decks.ex_too_many", params, ex_cards)]
+    return []
 
 
 def _title_counts(entries: tuple[DeckEntry, ...]) -> dict[str, int]:
@@ -205,10 +260,25 @@ def _cards_of(entries: tuple[DeckEntry, ...], titles: set[str]) -> tuple[CardKey
 def _regulation_violations(
     rules: DeckRules,
     titles: dict[str, int],
+    main_titles: dict[str, int],
     designated: tuple[str, ...],
     entries: tuple[DeckEntry, ...],
 ) -> list[Violation]:
+    """`titles` counts the cards of both decks; `main_titles` the main deck's, which alone
+    must reach the MIX-Two minimum."""
     found: list[Violation] = []
+    if rules.regulation is Regulation.SINGLE and designated:
+        # R-REG-2: the organizer named the event's title; no other one is accepted.
+        outside = {title: count for title, count in titles.items() if title not in designated}
+        if outside:
+            found.append(
+                Violation(
+                    "R-REG-2",
+                    "decks.single_not_designated",
+                    {"titles": _describe(outside), "allowed": _listed(designated)},
+                    _cards_of(entries, set(outside)),
+                )
+            )
     if rules.regulation is Regulation.SINGLE and len(titles) > 1:
         # R-REG-2: the title with the most cards is taken as the intended one.
         main, *others = titles
@@ -244,7 +314,8 @@ def _regulation_violations(
                 )
             )
         else:
-            for title, count in titles.items():
+            for title in titles:
+                count = main_titles.get(title, 0)
                 if count < rules.mix_two_minimum:
                     found.append(
                         Violation(

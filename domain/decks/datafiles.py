@@ -23,10 +23,17 @@ def decode_file(data: str | bytes, source: str) -> str:
 
 def load_toml(data: str | bytes, source: str) -> dict[str, object]:
     """The TOML document of `data`; a `DataFileError` naming the file on bad syntax."""
+    text = decode_file(data, source)
     try:
-        return tomllib.loads(decode_file(data, source))
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise DataFileError("decks.data.toml_syntax", where=source, detail=str(error)) from None
+    except RecursionError:
+        # tomllib recurses once per nested array or inline table: `a = [[[[…`.
+        raise DataFileError("decks.data.toml_too_deep", where=source) from None
+    except ValueError:
+        # Python refuses to convert integers of more than 4300 digits (int_max_str_digits).
+        raise DataFileError("decks.data.toml_too_long", where=source) from None
 
 
 def require_text(

@@ -53,12 +53,45 @@ def _sort_key(key: CardKey) -> tuple[str, str, str, str]:
     return (title_key(key.title), key.title, key.number.casefold(), key.number)
 
 
+def _group(lines: Iterable[DeckLine]) -> tuple[DeckEntry, ...]:
+    grouped: dict[CardKey, list[DeckLine]] = {}
+    for line in lines:
+        grouped.setdefault(line.key, []).append(line)
+    entries = []
+    for key in sorted(grouped, key=_sort_key):
+        group = grouped[key]
+        numbers: list[str] = []
+        for line in group:
+            if line.number not in numbers:
+                numbers.append(line.number)
+        entries.append(
+            DeckEntry(
+                key=key,
+                count=sum(line.count for line in group),
+                name=next((line.name for line in group if line.name), ""),
+                numbers=tuple(numbers),
+                lines=tuple(line.line for line in group),
+            )
+        )
+    return tuple(entries)
+
+
+EX_SECTION = "EX"
+"""The text format's header of the EX deck (`# EX`), and the CSV `deck` column's value."""
+MAIN_SECTION = "main"
+
+
 @dataclass(frozen=True)
 class Decklist:
-    """The card lines of a decklist, in the order written."""
+    """The card lines of a decklist, in the order written.
+
+    `lines` is the main deck; `ex_lines` the EX deck (エクストラデッキ), empty unless the list has
+    an EX section. `total`, `entries` and `counts` are the main deck's.
+    """
 
     lines: tuple[DeckLine, ...]
     format: DecklistFormat = "text"
+    ex_lines: tuple[DeckLine, ...] = ()
 
     @property
     def total(self) -> int:
@@ -66,70 +99,99 @@ class Decklist:
 
     @property
     def entries(self) -> tuple[DeckEntry, ...]:
-        """One entry per card, sorted by title then number."""
-        grouped: dict[CardKey, list[DeckLine]] = {}
-        for line in self.lines:
-            grouped.setdefault(line.key, []).append(line)
-        entries = []
-        for key in sorted(grouped, key=_sort_key):
-            lines = grouped[key]
-            numbers: list[str] = []
-            for line in lines:
-                if line.number not in numbers:
-                    numbers.append(line.number)
-            entries.append(
-                DeckEntry(
-                    key=key,
-                    count=sum(line.count for line in lines),
-                    name=next((line.name for line in lines if line.name), ""),
-                    numbers=tuple(numbers),
-                    lines=tuple(line.line for line in lines),
-                )
-            )
-        return tuple(entries)
+        """One entry per card of the main deck, sorted by title then number."""
+        return _group(self.lines)
+
+    @property
+    def ex_total(self) -> int:
+        return sum(line.count for line in self.ex_lines)
+
+    @property
+    def ex_entries(self) -> tuple[DeckEntry, ...]:
+        """One entry per card of the EX deck, sorted by title then number."""
+        return _group(self.ex_lines)
+
+    @property
+    def all_entries(self) -> tuple[DeckEntry, ...]:
+        """One entry per card, main and EX deck counted together."""
+        return _group((*self.lines, *self.ex_lines))
 
     def counts(self) -> dict[CardKey, int]:
         """Copies of each card: the list's content without names, line numbers or order."""
         return {entry.key: entry.count for entry in self.entries}
 
+    def ex_counts(self) -> dict[CardKey, int]:
+        return {entry.key: entry.count for entry in self.ex_entries}
+
     def with_titles(self, canonical: Callable[[str], str]) -> Decklist:
         """The list with each title replaced by `canonical(title)` (e.g. a catalogue's name)."""
         return replace(
-            self, lines=tuple(replace(line, title=canonical(line.title)) for line in self.lines)
+            self,
+            lines=tuple(replace(line, title=canonical(line.title)) for line in self.lines),
+            ex_lines=tuple(replace(line, title=canonical(line.title)) for line in self.ex_lines),
         )
 
     def canonical_csv(self) -> str:
-        """The canonical interchange form: `count,title,number,name`, one row per card, sorted.
+        """The canonical interchange and storage form: `count,title,number,name`, one row per
+        card, sorted; with an EX deck, a fifth column `deck` (`main` or `EX`) and the EX rows
+        after the main deck's.
 
-        Parallel letters are dropped (R-DECK-3) and duplicate lines summed; parsing the result
-        gives back the same cards and counts.
+        Parallel letters are dropped (R-DECK-3) and duplicate lines summed; titles and names are
+        written as they are. `read_stored_decklist` gives back exactly these cards, counts,
+        titles and names, whatever its size.
         """
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(CSV_HEADER)
-        for entry in self.entries:
-            writer.writerow((entry.count, entry.key.title, entry.key.number, entry.name))
+        if not self.ex_lines:
+            writer.writerow(CSV_HEADER)
+            for entry in self.entries:
+                writer.writerow((entry.count, entry.key.title, entry.key.number, entry.name))
+            return buffer.getvalue()
+        writer.writerow((*CSV_HEADER, "deck"))
+        for section, entries in ((MAIN_SECTION, self.entries), (EX_SECTION, self.ex_entries)):
+            for entry in entries:
+                writer.writerow(
+                    (entry.count, entry.key.title, entry.key.number, entry.name, section)
+                )
         return buffer.getvalue()
 
     def canonical_text(self) -> str:
-        """The same content in the text format: `# title` sections and `count number name` lines."""
-        out: list[str] = []
-        current: str | None = None
-        for entry in self.entries:
-            if entry.key.title != current:
-                if current is not None:
-                    out.append("")
-                out.append(f"# {entry.key.title}")
-                current = entry.key.title
-            out.append(" ".join(filter(None, (str(entry.count), entry.key.number, entry.name))))
+        """The same content in the text format: `# title` sections and `count number name` lines;
+        the EX deck, if any, after a `# EX` line, with its own title sections."""
+        out = _text_sections(self.entries)
+        if self.ex_lines:
+            out += ["", f"# {EX_SECTION}", *_text_sections(self.ex_entries)]
         return "\n".join(out) + "\n" if out else ""
 
 
-def fingerprint_of(counts: Iterable[tuple[CardKey, int]]) -> str:
-    canonical = "".join(
+def _text_sections(entries: Iterable[DeckEntry]) -> list[str]:
+    out: list[str] = []
+    current: str | None = None
+    for entry in entries:
+        if entry.key.title != current:
+            if current is not None:
+                out.append("")
+            out.append(f"# {entry.key.title}")
+            current = entry.key.title
+        out.append(" ".join(filter(None, (str(entry.count), entry.key.number, entry.name))))
+    return out
+
+
+def _rows(counts: Iterable[tuple[CardKey, int]]) -> str:
+    return "".join(
         f"{count}\t{key.title}\t{key.number}\n"
         for key, count in sorted(counts, key=lambda item: _sort_key(item[0]))
     )
+
+
+def fingerprint_of(
+    counts: Iterable[tuple[CardKey, int]], ex_counts: Iterable[tuple[CardKey, int]] = ()
+) -> str:
+    canonical = _rows(counts)
+    ex_rows = _rows(ex_counts)
+    if ex_rows:
+        # Only a list with an EX deck hashes this part, so other fingerprints stay as they were.
+        canonical += f"{EX_SECTION}\n{ex_rows}"
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[
         :FINGERPRINT_LENGTH
     ]
@@ -141,6 +203,6 @@ def fingerprint(decklist: Decklist) -> str:
     12 hex digits of SHA-256 over the sorted `count<TAB>title<TAB>number` rows: independent of
     line order, width (NFKC), duplicate lines, parallel letters, names and comments. Resolve
     titles first (`Decklist.with_titles`, or `DeckCheck.fingerprint`) so that an alias and the
-    title's own name give the same fingerprint.
+    title's own name give the same fingerprint. An EX deck's rows follow an `EX` line.
     """
-    return fingerprint_of(decklist.counts().items())
+    return fingerprint_of(decklist.counts().items(), decklist.ex_counts().items())

@@ -6,6 +6,9 @@ The text format, for pasting in Discord (see docs/decklists.md):
     4 01-001 平沢 唯          ← count, card number, name (optional)
     4x 01-002 秋山 澪         ← also 4枚, x4, ×4, full-width digits, count at the end: 01-003 ×2
     // a comment              ← also ; comment, and `// …` after a card line
+    # EX                      ← the cards below are the EX deck (also エクストラ, EXデッキ);
+    # けいおん！                 title sections go on as before; `# メイン` goes back
+    2 01-100
 
 `parse_decklist` finds every bad line at once and raises one `DecklistError` listing them.
 """
@@ -24,7 +27,7 @@ from domain.decks.cards import (
     title_key,
     title_text,
 )
-from domain.decks.decklist import DeckLine, Decklist, DecklistFormat
+from domain.decks.decklist import EX_SECTION, DeckLine, Decklist, DecklistFormat
 from domain.decks.decoding import byte_size, decode, split_lines
 from domain.decks.errors import DecklistError, LineProblem
 from domain.decks.titles import TitleCatalogue
@@ -56,7 +59,27 @@ _HEADER_NAMES: dict[str, str] = {
     "card name": "name",
     "カード名": "name",
     "名前": "name",
+    "deck": "deck",
+    "section": "deck",
+    "デッキ": "deck",
+    "区分": "deck",
 }
+
+# The EX deck (エクストラデッキ) and the main deck, as a text-format header or a `deck` value,
+# compared by `title_key`.
+_EX_NAMES = frozenset(
+    title_key(name)
+    for name in (
+        EX_SECTION,
+        "EX deck",
+        "EXデッキ",
+        "extra",
+        "extra deck",
+        "エクストラ",
+        "エクストラデッキ",
+    )
+)
+_MAIN_NAMES = frozenset(title_key(name) for name in ("main", "main deck", "メイン", "メインデッキ"))
 _REQUIRED_COLUMNS = ("count", "title", "number")
 
 _COUNT = r"(?:[x×*]\s*)?(?P<count>\d+)\s*(?:[x×*]|枚)?"
@@ -115,7 +138,22 @@ def parse_decklist(
         raise DecklistError.from_problems(problems)
     if not cards:
         raise DecklistError("decks.parse.empty")
-    return Decklist(lines=tuple(cards), format=fmt)
+    return Decklist(
+        lines=tuple(line for line, ex in cards if not ex),
+        format=fmt,
+        ex_lines=tuple(line for line, ex in cards if ex),
+    )
+
+
+def deck_section(text: str) -> bool | None:
+    """True for a name of the EX deck (`EX`, `エクストラ`), False for the main deck (`main`,
+    `メイン`, or nothing), None for anything else."""
+    key = title_key(text)
+    if key in _EX_NAMES:
+        return True
+    if not key or key in _MAIN_NAMES:
+        return False
+    return None
 
 
 # --- shared ------------------------------------------------------------------------------------
@@ -160,7 +198,11 @@ def _header_columns(line: str, delimiter: str) -> list[str] | None:
     if fields is None:
         return None
     roles = [_HEADER_NAMES.get(normalise_text(field).casefold(), "") for field in fields]
-    if all(roles.count(column) == 1 for column in _REQUIRED_COLUMNS) and roles.count("name") < 2:
+    if (
+        all(roles.count(column) == 1 for column in _REQUIRED_COLUMNS)
+        and roles.count("name") < 2
+        and roles.count("deck") < 2
+    ):
         return roles
     return None
 
@@ -180,8 +222,12 @@ def _detect_table(lines: list[str], filename: str | None) -> str | None:
     return None
 
 
-def _parse_table(lines: list[str], delimiter: str) -> tuple[list[DeckLine], list[LineProblem]]:
-    cards: list[DeckLine] = []
+Card = tuple[DeckLine, bool]
+"""A card line and whether it is in the EX deck."""
+
+
+def _parse_table(lines: list[str], delimiter: str) -> tuple[list[Card], list[LineProblem]]:
+    cards: list[Card] = []
     problems: list[LineProblem] = []
     rows = ((index, line) for index, line in enumerate(lines, start=1) if line.strip())
     first = next(rows, None)
@@ -193,7 +239,7 @@ def _parse_table(lines: list[str], delimiter: str) -> tuple[list[DeckLine], list
             LineProblem(first[0], "decks.parse.csv_header", {"text": _snippet(first[1])})
         )
         return cards, problems
-    columns = ("count", "title", "number", "name")
+    columns = ("count", "title", "number", "name", "deck")
     at: dict[str, int] = {role: roles.index(role) for role in columns if role in roles}
     needed = max(at[role] for role in _REQUIRED_COLUMNS) + 1
     for index, line in rows:
@@ -218,6 +264,15 @@ def _parse_table(lines: list[str], delimiter: str) -> tuple[list[DeckLine], list
             last = at["name"] == len(roles) - 1
             name = delimiter.join(fields[at["name"] :]) if last else fields[at["name"]]
         before = len(problems)
+        ex: bool | None = False
+        if "deck" in at and at["deck"] < len(fields):
+            ex = deck_section(fields[at["deck"]])
+            if ex is None:
+                problems.append(
+                    LineProblem(
+                        index, "decks.parse.bad_deck", {"text": _snippet(fields[at["deck"]])}
+                    )
+                )
         count = _count(index, fields[at["count"]], problems)
         title = title_text(fields[at["title"]])
         if not title_key(title):
@@ -229,7 +284,7 @@ def _parse_table(lines: list[str], delimiter: str) -> tuple[list[DeckLine], list
                 LineProblem(index, "decks.parse.bad_number", {"text": _snippet(number_text)})
             )
         if len(problems) == before and count is not None and number is not None:
-            cards.append(DeckLine(index, count, title, number, normalise_text(name)))
+            cards.append((DeckLine(index, count, title, number, normalise_text(name)), bool(ex)))
     return cards, problems
 
 
@@ -256,10 +311,11 @@ def _section_title(line: str, titles: TitleCatalogue | None) -> str | None:
 
 def _parse_text(
     lines: list[str], titles: TitleCatalogue | None
-) -> tuple[list[DeckLine], list[LineProblem]]:
-    cards: list[DeckLine] = []
+) -> tuple[list[Card], list[LineProblem]]:
+    cards: list[Card] = []
     problems: list[LineProblem] = []
     title: str | None = None
+    ex = False
     for index, line in _content_lines(lines):
         card = _COUNT_FIRST_RE.fullmatch(line) or _COUNT_LAST_RE.fullmatch(line)
         if card is not None:
@@ -270,12 +326,18 @@ def _parse_text(
             if title is None:
                 problems.append(LineProblem(index, "decks.parse.card_before_title", {}))
             elif count is not None and number is not None:
-                cards.append(DeckLine(index, count, title, number, name))
+                cards.append((DeckLine(index, count, title, number, name), ex))
             continue
         section = _section_title(line, titles)
         if section is not None:
-            if title_key(section):
+            marker = deck_section(section) if title_key(section) else None
+            if marker is not None:
+                ex = marker  # `# EX` / `# メイン`: the title section goes on
+            elif title_key(section):
                 title = section
+            continue
+        if title_key(line) in _EX_NAMES | _MAIN_NAMES:
+            ex = title_key(line) in _EX_NAMES  # a bare `EX` / `メインデッキ` line
             continue
         if _TOTAL_RE.fullmatch(line):
             continue

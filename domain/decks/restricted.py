@@ -21,15 +21,20 @@ Only entries effective on or before the event date apply; for the same card (a `
 same group label (a `group`), the newest such entry wins, and on the same date the later one
 in the file. In a release event, the メモリーズカード and プレシャス1 entries are the single
 regulation's (R-REG-6); its other entries are the event's own.
+
+A label is free text, except that the regulation's categories may be written as it writes them,
+`【メモリーズカード】`, `[プレシャス１]`, in either width: a label in 【】 or [] brackets must
+be one of `CATEGORIES`, so a misspelt category is refused rather than silently skipped.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from domain.decks.cards import CardKey, card_number, title_key, title_text
+from domain.decks.cards import CardKey, card_number, loose_title_key, normalise_text, title_text
 from domain.decks.datafiles import (
     load_toml,
     reject_unknown_fields,
@@ -42,9 +47,25 @@ from domain.decks.errors import DataFileError
 from domain.decks.regulation import Regulation, parse_regulation
 from domain.errors import InvalidInput
 
-SINGLE_LIST_LABELS: frozenset[str] = frozenset(
-    {title_key("メモリーズカード"), title_key("プレシャス1")}
-)
+CATEGORIES: tuple[str, ...] = ("メモリーズカード", "プレシャス1")
+"""The regulation's restricted categories (R-REG-6), as it names them."""
+
+_BRACKETS = re.compile(r"[【\[](?P<inner>.*)[】\]]")
+
+
+def _bracketed(label: str) -> str | None:
+    """The text inside 【…】 or […] (either width), or None when `label` is not bracketed."""
+    match = _BRACKETS.fullmatch(normalise_text(label))
+    return None if match is None else match["inner"]
+
+
+def label_key(label: str) -> str:
+    """A label's comparison key: without 【】/[] brackets, width, case, spaces or punctuation."""
+    inner = _bracketed(label)
+    return loose_title_key(label if inner is None else inner)
+
+
+SINGLE_LIST_LABELS: frozenset[str] = frozenset(label_key(name) for name in CATEGORIES)
 """R-REG-6: in a release event these categories follow the single regulation's list."""
 
 _LIMIT_FIELDS = {"regulations", "effective", "label", "title", "number", "max_copies", "note"}
@@ -76,7 +97,7 @@ class GroupLimit:
 
 
 def _applies_to(regulations: frozenset[Regulation], label: str, regulation: Regulation) -> bool:
-    if regulation is Regulation.EVENT and title_key(label) in SINGLE_LIST_LABELS:
+    if regulation is Regulation.EVENT and label_key(label) in SINGLE_LIST_LABELS:
         return Regulation.SINGLE in regulations  # R-REG-6
     return regulation in regulations
 
@@ -113,7 +134,7 @@ class RestrictedList:
                 group.regulations, group.label, regulation
             ):
                 continue
-            label = title_key(group.label)
+            label = label_key(group.label)
             chosen = groups.get(label)
             if chosen is None or group.effective >= chosen.effective:
                 cards = tuple(
@@ -170,6 +191,19 @@ def _regulations(entry: Mapping[str, object], where: str) -> frozenset[Regulatio
     return frozenset(found)
 
 
+def _label(entry: Mapping[str, object], where: str) -> str:
+    label = require_text(entry, "label", where)
+    if _bracketed(label) is not None and label_key(label) not in SINGLE_LIST_LABELS:
+        raise DataFileError(
+            "decks.data.unknown_label",
+            where=where,
+            field="label",
+            value=show_value(label),
+            allowed=", ".join(f"【{name}】" for name in CATEGORIES),
+        )
+    return label
+
+
 def _card(entry: Mapping[str, object], where: str, prefix: str = "") -> CardKey:
     title = require_text(entry, "title", where, shown_as=f"{prefix}title")
     field = f"{prefix}number"
@@ -189,7 +223,7 @@ def _limit(entry: Mapping[str, object], where: str) -> CardLimit:
     return CardLimit(
         regulations=_regulations(entry, where),
         effective=require_date(entry, "effective", where),
-        label=require_text(entry, "label", where),
+        label=_label(entry, where),
         card=_card(entry, where),
         max_copies=require_count(entry, "max_copies", where),
         where=where,
@@ -200,7 +234,7 @@ def _group(entry: Mapping[str, object], where: str) -> GroupLimit:
     reject_unknown_fields(entry, _GROUP_FIELDS, where)
     regulations = _regulations(entry, where)
     effective = require_date(entry, "effective", where)
-    label = require_text(entry, "label", where)
+    label = _label(entry, where)
     max_total = require_count(entry, "max_total", where)
     if "cards" not in entry:
         raise DataFileError("decks.data.missing_field", where=where, field="cards")

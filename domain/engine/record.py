@@ -15,6 +15,7 @@ whole record before anything is computed, and every error names the bad entry.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -91,6 +92,25 @@ def parse_result(token: str, players: tuple[str, ...]) -> MatchResult:
         raise InvalidInput("engine.result.unknown_token", result=token)
     result.outcomes(players)  # checks that the result fits the players (e.g. bye = one)
     return result
+
+
+def read_record(text: str) -> TournamentRecord:
+    """Parse a record from JSON text; every problem, the JSON's included, raises InvalidInput.
+
+    The json module raises RecursionError on deeply nested arrays (`[[[[…`) and ValueError on
+    integers of more than 4300 digits: both are the file's fault, so both are typed here.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidInput(
+            "engine.record.bad_json", line=error.lineno, column=error.colno, details=error.msg
+        ) from None
+    except RecursionError:
+        raise InvalidInput("engine.record.too_deep") from None
+    except ValueError:
+        raise InvalidInput("engine.record.number_too_long") from None
+    return parse_record(data)
 
 
 def parse_record(data: object) -> TournamentRecord:

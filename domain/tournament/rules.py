@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from domain.decks import check_deck, parse_decklist
+from domain.decks import check_deck, read_stored_decklist
 from domain.decks.checks import DeckCheck
 from domain.decks.event_files import FILE_SETTINGS, validate_rule_file
 from domain.engine.players import PlayerStatus
@@ -228,7 +228,7 @@ def check_submission_allowed(tournament: Tournament, player_id: int) -> None:
 
 def stored_check(tournament: Tournament, canonical: str) -> DeckCheck:
     """A stored list checked against the event's current rules."""
-    return check_deck(parse_decklist(canonical, filename="deck.csv"), tournament.deck_rules())
+    return check_deck(read_stored_decklist(canonical), tournament.deck_rules())
 
 
 def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime) -> Applied:

@@ -80,6 +80,8 @@ def check(
     restricted: RestrictedList | None = None,
     cards: CardDatabase | None = None,
     mix_two_minimum: int = 15,
+    ex_deck: bool = False,
+    ex_copies_shared: bool = True,
 ) -> DeckCheck:
     return check_deck(
         decklist,
@@ -90,6 +92,8 @@ def check(
             restricted=restricted,
             cards=cards,
             mix_two_minimum=mix_two_minimum,
+            ex_deck=ex_deck,
+            ex_copies_shared=ex_copies_shared,
         ),
     )
 

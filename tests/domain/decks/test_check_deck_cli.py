@@ -134,3 +134,41 @@ def test_the_cli_module_does_not_import_discord(tmp_path: Path) -> None:
         subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, check=False).returncode
         == 0
     )
+
+
+def test_the_default_date_is_today_in_japan(tmp_path: Path) -> None:
+    # Issue 14: the bot dates events in JST; the CLI used the machine's date. Far west and far
+    # east of Japan, at least one of the two machine dates differs from Japan's at any time.
+    import datetime as dt
+
+    from bot.cli.check_deck import today_in_japan
+
+    utc = dt.datetime(2026, 5, 2, 16, 0, tzinfo=dt.UTC)
+    assert today_in_japan(lambda: utc) == dt.date(2026, 5, 3)
+    for zone in ("Etc/GMT+12", "Etc/GMT-14"):
+        env_tz = dict(os.environ, TZ=zone)
+        before = today_in_japan()
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "check-deck", KEION_TXT, "--regulation", "mix"],
+            cwd=tmp_path,
+            env=env_tz | {"PYTHONPATH": str(REPO_ROOT), "PYTHONIOENCODING": "utf-8"},
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=60,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        dates = {before.isoformat(), today_in_japan().isoformat()}
+        assert any(f"大会日 {date}" in result.stdout for date in dates), (zone, result.stdout)
+
+
+def test_text_output_names_each_rule_once(tmp_path: Path) -> None:
+    # Issue 14 item 2: the rule once, in words.
+    deck = tmp_path / "deck.txt"
+    deck.write_text(text_deck({"けいおん！": spread(59)}), encoding="utf-8")
+    result = run(str(deck), "--regulation", "mix", "--date", "2014-06-01", cwd=tmp_path)
+    assert result.returncode == 1
+    (line,) = [line for line in result.stdout.splitlines() if line.startswith("- ")]
+    assert line.count("R-DECK-1") == 1
+    assert line.endswith("（規定 R-DECK-1: デッキ枚数）")

@@ -122,6 +122,26 @@ def test_single_regulation_admits_one_title() -> None:
     assert check(legal_keion(), Regulation.SINGLE).legal
 
 
+def test_a_single_event_with_a_designated_title_accepts_only_that_title() -> None:
+    # R-REG-2 (issue 14 item 15): 60 けいおん！ cards passed in a single event made for ゆるゆり.
+    result = check(legal_keion(), Regulation.SINGLE, designated=(YURUYURI,))
+    (violation,) = result.violations
+    assert (violation.rule, violation.key) == ("R-REG-2", "decks.single_not_designated")
+    assert violation.params == {"titles": (f"{KEION} ×60",), "allowed": (YURUYURI,)}
+    assert set(violation.cards) == {entry.key for entry in result.decklist.entries}
+    # The designated title (any spelling of it) passes; no designation means any one title.
+    assert check(legal_keion(), Regulation.SINGLE, designated=("映画けいおん！",)).legal
+    assert check(legal_keion(), Regulation.SINGLE).legal
+    assert check(legal_keion(), Regulation.SINGLE, designated=(" ",)).legal
+
+
+def test_a_single_event_refuses_an_unknown_designated_title() -> None:
+    # The organizer's mistake, caught like a release event's (R-REG-4).
+    with pytest.raises(InvalidInput) as caught:
+        check(legal_keion(), Regulation.SINGLE, designated=("けいおんっ",))
+    assert caught.value.key == "decks.unknown_designated_title"
+
+
 def test_mix_admits_any_titles() -> None:
     # R-REG-1
     result = check(deck({KEION: spread(20), YURUYURI: spread(20), "WORKING!!": spread(20)}))

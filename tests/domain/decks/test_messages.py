@@ -55,7 +55,7 @@ _CARDS = (
 SCENARIOS: dict[str, tuple[Callable[[], DeckCheck], tuple[str, ...], tuple[str, ...]]] = {
     "decks.unknown_title": (
         lambda: check(deck({KEION: spread(56), "ゆるゆるり": [(4, "01-001")]})),
-        ("「ゆるゆるり」", "17行目", "もしかして: ゆるゆり", "直して"),
+        ("「ゆるゆるり」", "17行目", "（もしかして: ゆるゆり）", "直して"),
         ("“ゆるゆるり”", "line 17", "Did you mean: ゆるゆり", "Write the title exactly"),
     ),
     "decks.unknown_title_no_match": (
@@ -149,6 +149,23 @@ SCENARIOS: dict[str, tuple[Callable[[], DeckCheck], tuple[str, ...], tuple[str, 
         ("プレシャス1", "合わせて1枚まで", "3枚あります", "ゆるゆり 01-121 ×2", "2枚抜いて"),
         ("プレシャス1", "at most 1 card in all", "has 3", "ゆるゆり 01-121 ×2", "Remove 2"),
     ),
+    "decks.single_not_designated": (
+        lambda: check(deck({KEION: spread(60)}), Regulation.SINGLE, designated=(YURUYURI,)),
+        ("シングルレギュレーション", "使える作品はゆるゆり", "けいおん！ ×60"),
+        ("single-regulation", "allows ゆるゆり only", "けいおん！ ×60"),
+    ),
+    "decks.ex_not_allowed": (
+        lambda: check(parse_decklist(f"# {KEION}\n" + _body(60) + "# EX\n4 02-001\n")),
+        ("EXデッキ", "4枚", "メインデッキだけ"),
+        ("no EX deck", "4 EX card", "main deck only"),
+    ),
+    "decks.ex_too_many": (
+        lambda: check(
+            parse_decklist(f"# {KEION}\n" + _body(60) + "# EX\n" + _body(16, "02")), ex_deck=True
+        ),
+        ("EXデッキが16枚", "15枚まで", "1枚抜いて"),
+        ("16 cards", "at most 15", "Remove 1"),
+    ),
     "decks.unknown_card": (
         lambda: check(
             deck({KEION: [*spread(56), (4, "01-099")]}), cards=load_card_database(_CARDS)
@@ -168,6 +185,10 @@ SCENARIOS: dict[str, tuple[Callable[[], DeckCheck], tuple[str, ...], tuple[str, 
 }
 
 
+def _body(total: int, prefix: str = "01") -> str:
+    return "".join(f"{count} {number}\n" for count, number in spread(total, prefix=prefix))
+
+
 def _only(result: DeckCheck, key: str) -> Violation:
     found = [violation for violation in result.violations if violation.key == key]
     assert len(found) == 1, [v.key for v in result.violations]
@@ -181,8 +202,11 @@ def test_violation_messages_in_both_languages(key: str) -> None:
     violation = _only(produce(), key)
     ja = t(violation.key, "ja", **violation.params)
     en = t(violation.key, "en", **violation.params)
-    assert ja.startswith(f"[{violation.rule}]")
-    assert en.startswith(f"[{violation.rule}]")
+    # Issue 14: the rule is shown once, by the renderer (rule_label), not inside the message.
+    assert violation.rule not in ja
+    assert violation.rule not in en
+    assert catalog("ja")[f"decks.rule_names.{violation.rule}"]
+    assert catalog("en")[f"decks.rule_names.{violation.rule}"]
     for word in japanese:
         assert word in ja, (word, ja)
     for word in english:
@@ -202,6 +226,8 @@ def test_every_violation_kind_has_a_scenario() -> None:
             "decks.unknown_designated_title",
             "decks.no_designated_titles",
             "decks.bad_mix_two_minimum",
+            "decks.bad_ex_deck_limit",
+            "decks.rule_label",
         }
     }
     assert violation_keys == set(SCENARIOS)

@@ -157,6 +157,71 @@ max_copies = 1
     assert group.params["max"] == 1
 
 
+_SINGLE_MEMORIES = """
+[[limit]]
+regulations = ["single"]
+effective = 2014-05-03
+label = "LABEL"
+title = "ゆるゆり"
+number = "01-046"
+max_copies = 1
+"""
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "メモリーズカード",
+        "【メモリーズカード】",
+        "[メモリーズカード]",
+        "［メモリーズカード］",
+        "【 ﾒﾓﾘｰｽﾞｶｰﾄﾞ 】",
+    ],
+)
+def test_a_single_list_category_applies_in_a_release_event_however_it_is_written(
+    label: str,
+) -> None:
+    # R-REG-6: 【メモリーズカード】 written as the regulation writes it, with or without 【】,
+    # in either width, was silently skipped in a release event.
+    restricted = load_restricted_list(_SINGLE_MEMORIES.replace("LABEL", label))
+    result = check(
+        yuruyuri((3, "01-046")), Regulation.EVENT, restricted=restricted, designated=(YURUYURI,)
+    )
+    assert keys(result) == ["decks.restricted_card"]
+
+
+@pytest.mark.parametrize(
+    "label", ["【プレシャス1】", "【プレシャス１】", "プレシャス１", "[ﾌﾟﾚｼｬｽ1]"]
+)
+def test_precious_1_in_brackets_is_the_same_group(label: str) -> None:
+    # R-REG-6: the group of the single list applies in a release event whatever the spelling.
+    text = ISSUE_EXAMPLE.replace('regulations = ["mix", "mix-two"]', 'regulations = ["single"]')
+    text = text.replace('label = "プレシャス1"', f'label = "{label}"')
+    result = check(
+        yuruyuri((1, "01-063"), (1, "01-121")),
+        Regulation.EVENT,
+        restricted=load_restricted_list(text),
+        designated=(YURUYURI,),
+    )
+    assert keys(result) == ["decks.restricted_group"]
+
+
+@pytest.mark.parametrize("label", ["【メモリーカード】", "[プレシャス2]", "【禁止】"])
+def test_an_unknown_bracketed_category_is_refused_by_name(label: str) -> None:
+    # R-REG-6: a misspelt category must not be skipped silently.
+    with pytest.raises(DataFileError) as caught:
+        load_restricted_list(_SINGLE_MEMORIES.replace("LABEL", label))
+    assert caught.value.key == "decks.data.unknown_label"
+    assert caught.value.params["value"] == label
+    assert caught.value.params["where"] == "restricted.toml [[limit]] #1"
+    assert "【メモリーズカード】" in str(caught.value.params["allowed"])
+
+
+def test_a_free_label_without_brackets_stays_the_events_own() -> None:
+    restricted = load_restricted_list(_SINGLE_MEMORIES.replace("LABEL", "イベント制限"))
+    assert restricted.limits[0].label == "イベント制限"
+
+
 def test_restricted_titles_resolve_through_the_catalogue() -> None:
     # R-REG-5: an entry written with an alias still matches the title's cards.
     restricted = load_restricted_list(
@@ -292,6 +357,73 @@ def test_damaged_data_files_raise_only_data_file_errors(text: str, start: int, e
     for loader in (load_restricted_list, load_titles, load_card_database):
         try:
             loader(damaged)
+        except DataFileError as error:
+            assert error.params["where"]  # noqa: PT017
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = " + "[" * 100_000,
+        "a = " + "{b = " * 100_000,
+        "a = " + "9" * 5000,
+        "[[limit]]\nmax_copies = " + "1" * 4301 + "\n",
+    ],
+    ids=["nested arrays", "nested tables", "long integer", "long count"],
+)
+def test_deep_nesting_and_long_integers_are_typed_errors(text: str) -> None:
+    # Issue 12 item 3: RecursionError and ValueError escaped the loaders untyped.
+    for loader in (load_restricted_list, load_titles):
+        with pytest.raises(DataFileError) as caught:
+            loader(text)
+        assert caught.value.key in {"decks.data.toml_too_deep", "decks.data.toml_too_long"}
+        assert caught.value.params["where"]
+
+
+_TOML_PIECES = st.sampled_from(
+    [
+        "[",
+        "]",
+        "{",
+        "}",
+        "a = ",
+        "b.c = ",
+        "1",
+        "9" * 5000,
+        "0x" + "f" * 5000,
+        '"x"',
+        ",",
+        "\n",
+        "[[limit]]\n",
+        "[[title]]\n",
+        "name = ",
+        "= ",
+        "1979-05-27",
+        "inf",
+        "'''",
+        '"""',
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TOML_PIECES, max_size=40), st.integers(0, 3000))
+def test_any_toml_like_text_raises_only_data_file_errors(pieces: list[str], depth: int) -> None:
+    # Issue 12 item 3: every parser failure is the typed error, with the file named.
+    text = "".join(pieces) + "a = " + "[" * depth
+    for loader in (load_restricted_list, load_titles, load_card_database):
+        try:
+            loader(text)
+        except DataFileError as error:
+            assert error.params["where"]  # noqa: PT017
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+def test_any_bytes_raise_only_data_file_errors(data: bytes) -> None:
+    for loader in (load_restricted_list, load_titles, load_card_database):
+        try:
+            loader(data)
         except DataFileError as error:
             assert error.params["where"]  # noqa: PT017
 

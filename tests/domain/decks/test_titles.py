@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
-from domain.decks import DataFileError, TitleCatalogue, default_titles, load_titles
+from domain.decks import DataFileError, Title, TitleCatalogue, default_titles, load_titles
 from tests.domain.decks.helpers import REPO_ROOT
 
 
@@ -131,3 +133,68 @@ def test_broken_titles_files_are_rejected(text: str | bytes, key: str) -> None:
     with pytest.raises(DataFileError) as caught:
         load_titles(text)
     assert caught.value.key == key
+
+
+# --- titles as players write them (issue 14 item 19) -------------------------------------------
+
+_FULL_WIDTH = str.maketrans(
+    {chr(code): chr(code + 0xFEE0) for code in range(0x21, 0x7F)} | {" ": "\u3000"}
+)
+
+
+def _players_spellings(spelling: str) -> set[str]:
+    """Half-width (NFKC) and full-width, each with and without the final 。."""
+    half = unicodedata.normalize("NFKC", spelling)
+    forms = {spelling, half, half.translate(_FULL_WIDTH)}
+    return {variant for form in forms for variant in (form.removesuffix("。"), f"{form}。")}
+
+
+@pytest.mark.parametrize(
+    "title", default_titles().titles, ids=[title.name for title in default_titles().titles]
+)
+def test_every_title_and_alias_resolves_as_players_write_it(title: Title) -> None:
+    # R-REG-7: every spelling of data/titles.toml, in either width, with or without 「。」.
+    catalogue = default_titles()
+    for spelling in (title.name, *title.aliases):
+        for written in _players_spellings(spelling):
+            assert catalogue.resolve(written) == title.name, written
+
+
+@pytest.mark.parametrize(
+    ("written", "title"),
+    [
+        # As printed on the cards: 僕達, not only the 劇場版 alias.
+        ("あの日見た花の名前を僕達はまだ知らない。", "あの日見た花の名前を僕たちはまだ知らない。"),
+        # WORKING'!! is printed with an acute accent (U+00B4); primes and curly quotes too.
+        ("WORKING´!!", "WORKING!!"),
+        ("WORKING′!!", "WORKING!!"),
+        ("WORKING’!!", "WORKING!!"),
+        ("ＷＯＲＫＩＮＧ＇！！", "WORKING!!"),
+        # Product names players write as the title.
+        ("けいおん！Part2", "けいおん！"),
+        ("けいおん！！Part.2", "けいおん！"),
+        ("けいおん!! Part.2", "けいおん！"),
+    ],
+)
+def test_titles_as_the_cards_print_them(written: str, title: str) -> None:
+    assert default_titles().resolve(written) == title
+
+
+def test_an_accent_is_folded_not_mangled() -> None:
+    # NFKC alone turns ´ into a space and a combining accent: 「WORKING ́!!」.
+    from domain.decks.cards import title_text
+
+    assert title_text("WORKING´!!") == "WORKING'!!"
+    assert "\u0301" not in title_text("ＡＢＣ´")
+
+
+def test_a_suggestion_ending_in_a_full_stop_is_not_doubled() -> None:
+    # Issue 14 item 19: 「もしかして: あの日見た花の名前を僕たちはまだ知らない。。」
+    from bot.i18n import t
+    from tests.domain.decks.helpers import check, deck, spread
+
+    result = check(deck({"あの日見た花の名前を僕らはまだ知らない": spread(60)}))
+    (violation,) = [v for v in result.violations if v.key == "decks.unknown_title"]
+    assert "あの日見た花の名前を僕たちはまだ知らない。" in str(violation.params["suggestions"])
+    for lang in ("ja", "en"):
+        assert "。。" not in t(violation.key, "ja" if lang == "ja" else "en", **violation.params)

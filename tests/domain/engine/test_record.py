@@ -4,9 +4,13 @@ of a simulated event reproducing its standings (R-FMT-4, R-FMT-7, R-MATCH-2..4, 
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.engine import (
     MatchResult,
@@ -17,6 +21,7 @@ from domain.engine import (
     result_token,
     simulate,
 )
+from domain.engine.record import read_record
 from domain.errors import InvalidInput
 
 GOOD: dict[str, Any] = {
@@ -147,3 +152,92 @@ def test_replaying_a_simulated_event_reproduces_its_standings(
     replayed = parse_record(event.record.to_json())
     assert isinstance(replayed, TournamentRecord)
     assert replayed.standings() == event.standings()
+
+
+# --- reading a record from JSON text (issue 12 item 3) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("[" * 100_000, "engine.record.too_deep"),
+        ('{"a": ' * 100_000, "engine.record.too_deep"),
+        ('{"rounds": ' + "9" * 5000 + "}", "engine.record.number_too_long"),
+        ('{"rounds": 3,', "engine.record.bad_json"),
+        ("", "engine.record.bad_json"),
+    ],
+    ids=["nested arrays", "nested objects", "long integer", "cut short", "empty"],
+)
+def test_unreadable_json_is_a_typed_error(text: str, key: str) -> None:
+    # The json module raises RecursionError and ValueError for these: both were tracebacks.
+    with pytest.raises(InvalidInput) as caught:
+        read_record(text)
+    assert caught.value.key == key
+
+
+def test_read_record_reads_the_issue_example() -> None:
+    assert read_record(json.dumps(GOOD)) == parse_record(GOOD)
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=20,
+)
+_record_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "rounds": st.integers(-2, 6) | _json,
+        "players": st.lists(st.sampled_from(["alice", "bob", "carol", ""]), max_size=4) | _json,
+        "matches": st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "round": st.integers(0, 6) | _json,
+                    "players": st.lists(st.sampled_from(["alice", "bob", "zed"]), max_size=3),
+                    "result": st.sampled_from(
+                        ["alice", "bob", "draw", "bye", "double_loss", "judge:bob", "concede:x"]
+                    )
+                    | _json,
+                },
+            ),
+            max_size=6,
+        )
+        | _json,
+        "drops": st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "player": st.sampled_from(["alice", "zed"]) | _json,
+                    "after_round": _json,
+                },
+            ),
+            max_size=2,
+        )
+        | _json,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_record_like | _json)
+def test_any_json_is_a_record_or_a_typed_error(data: object) -> None:
+    # Every failure of the replay reader is InvalidInput with a message key.
+    try:
+        read_record(json.dumps(data))
+    except InvalidInput as error:
+        assert error.key.startswith("engine.")  # noqa: PT017
+
+
+def test_replay_of_deeply_nested_json_exits_2_in_both_languages(tmp_path: Path) -> None:
+    # Issue 12 item 3: `python -m bot replay` on 100,000 nested [ printed a traceback.
+    from tests.domain.engine.test_cli import run_cli
+
+    record = tmp_path / "deep.json"
+    record.write_text("[" * 100_000, encoding="utf-8")
+    result = run_cli("replay", str(record), cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert "入れ子が深すぎます" in result.stderr
+    assert "nested too deeply" in result.stderr

@@ -1,0 +1,35 @@
+"""Plain-text pieces shared by Discord and the command line (no discord import here)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.i18n import Lang, catalog, t
+from domain.decks import Violation
+
+_ZERO_WIDTH_SPACE = "\u200b"
+
+
+def rule_label(rule: str, lang: Lang) -> str:
+    """The rule a violation breaks, once, in words: 「(規定 R-DECK-1: デッキ枚数)」."""
+    name_key = f"decks.rule_names.{rule}"
+    name = t(name_key, lang) if name_key in catalog(lang) else rule
+    return t("decks.rule_label", lang, rule=rule, name=name)
+
+
+def violation_text(
+    violation: Violation, lang: Lang, *, escape: Callable[[str], str] | None = None
+) -> str:
+    """The violation's message followed by its rule. `escape` is applied to every text
+    parameter (titles, names, labels come from players and organizers)."""
+    params = {
+        name: escape(value) if escape is not None and isinstance(value, str) else value
+        for name, value in violation.params.items()
+    }
+    return t(violation.key, lang, **params) + rule_label(violation.rule, lang)
+
+
+def code_block(text: str) -> str:
+    """`text` in a Discord code block it cannot close: a zero-width space follows every
+    backtick, so a ``` in a card name or title shows as written instead of ending the block."""
+    return f"```\n{text.replace('`', '`' + _ZERO_WIDTH_SPACE)}\n```"
