@@ -77,6 +77,9 @@ class Decks(commands.GroupCog, group_name="deck", group_description="Decklists")
     ) -> None:
         lang = interaction_lang(interaction)
         if file is None:
+            if store:
+                # Refuse before the box opens, not after a whole list was pasted.
+                await self.bot.services.decks.may_submit(actor_of(interaction), tournament)
             await interaction.response.send_modal(DeckModal(self.bot, tournament, store, lang))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)

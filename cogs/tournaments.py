@@ -161,6 +161,8 @@ class Tournaments(
         starts_at="Scheduled start, e.g. 2026/12/24 13:00 Japan time (for check-in)",
         checkin_minutes="Check-in opens this many minutes before the start (0 = off)",
         mix_two_minimum="MIX-Two limited: minimum cards of each title (default 15)",
+        ex_deck="Allow an EX deck of up to 15 cards beside the 60-card deck (default: no)",
+        ex_copies_shared="Count the 4-copy limit across the main and EX decks (default: yes)",
     )
     @app_commands.choices(missing_deck=MISSING_DECK_POLICIES)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
@@ -177,9 +179,14 @@ class Tournaments(
         starts_at: str | None = None,
         checkin_minutes: app_commands.Range[int, 0, 1440] | None = None,
         mix_two_minimum: app_commands.Range[int, 1, 30] | None = None,
+        ex_deck: bool | None = None,
+        ex_copies_shared: bool | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        services = self.bot.services.tournaments
+        if restricted_list or titles_file or card_database:
+            await services.may_change_settings(actor_of(interaction))
         files: dict[str, tuple[str, bytes] | None] = {}
         for name, attachment in (
             ("restricted_list", restricted_list),
@@ -191,7 +198,7 @@ class Tournaments(
                 if attachment
                 else None
             )
-        updated = await self.bot.services.tournaments.update_settings(
+        updated = await services.update_settings(
             actor_of(interaction),
             tournament,
             late_registration_rounds=late_registration,
@@ -200,6 +207,8 @@ class Tournaments(
             starts_at=starts_at,
             checkin_minutes=checkin_minutes,
             mix_two_minimum=mix_two_minimum,
+            ex_deck=ex_deck,
+            ex_copies_shared=ex_copies_shared,
             **files,
         )
         summary = await self.bot.services.tournaments.info(actor_of(interaction), str(updated.id))

@@ -4,6 +4,7 @@
 -- * players.seq: the arrival order, which the waitlist is served by.
 -- * tournaments: planned_rounds (fixed at the start; `rounds` stays the organizer's
 --   override), next_seq, version (bumped by every applied operation), and a CHECK on state.
+-- * tournaments.ex_deck, ex_copies_shared: the organizer's EX-deck setting (off by default).
 -- * action_log.actor_role: the role an operation was made with, so the log can be replayed.
 -- SQLite cannot change a CHECK in place, so the three tables are rebuilt; the new ones are
 -- renamed last, which also points the foreign keys at the new tables.
@@ -34,6 +35,8 @@ CREATE TABLE tournaments_new (
     restricted_list       TEXT,
     titles_file           TEXT,
     card_database         TEXT,
+    ex_deck               INTEGER NOT NULL DEFAULT 0,   -- R-DECK-6: an EX deck of up to 15
+    ex_copies_shared      INTEGER NOT NULL DEFAULT 1,   -- the 4-copy rule spans both decks
     decks_published       INTEGER NOT NULL DEFAULT 0,
     created_by            INTEGER NOT NULL,
     created_at            TEXT    NOT NULL,

@@ -112,6 +112,8 @@ class TournamentService(Service):
         restricted_list: tuple[str, bytes] | None = None,
         titles_file: tuple[str, bytes] | None = None,
         card_database: tuple[str, bytes] | None = None,
+        ex_deck: bool | None = None,
+        ex_copies_shared: bool | None = None,
     ) -> Tournament:
         """Change organizer settings. Uploaded files, as (filename, bytes), are read only
         once the actor is known to be an organizer."""
@@ -143,10 +145,17 @@ class TournamentService(Service):
                 clear_starts_at=starts_at is not None and start is None,
                 checkin_minutes=checkin_minutes,
                 mix_two_minimum=mix_two_minimum,
+                ex_deck=ex_deck,
+                ex_copies_shared=ex_copies_shared,
                 **files,
             )
             updated, _ = await tx.apply(tournament, ChangeSettings(change))
         return updated
+
+    async def may_change_settings(self, actor: Actor) -> None:
+        """Refuse a non-organizer before their uploads are even downloaded."""
+        async with self.reader_as(actor) as tx:
+            authorize_role(ChangeSettings, tx.actor)
 
     def _parse_start(self, text: str) -> datetime | None:
         """`2026/12/01 13:00` as people type it (Japan time unless a zone is given), or

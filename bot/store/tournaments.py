@@ -65,6 +65,8 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "restricted_list": settings.restricted_list,
         "titles_file": settings.titles_file,
         "card_database": settings.card_database,
+        "ex_deck": settings.ex_deck,
+        "ex_copies_shared": settings.ex_copies_shared,
         "decks_published": tournament.decks_published,
         "created_by": tournament.created_by,
         "created_at": tournament.created_at,
@@ -98,6 +100,8 @@ def _tournament(
         restricted_list=row["restricted_list"],
         titles_file=row["titles_file"],
         card_database=row["card_database"],
+        ex_deck=bool(row["ex_deck"]),
+        ex_copies_shared=bool(row["ex_copies_shared"]),
     )
     state = TournamentState(phase=Phase(row["state"]), planned_rounds=row["planned_rounds"])
     created_at = _time(row["created_at"])

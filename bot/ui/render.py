@@ -125,6 +125,10 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
             ),
             inline=False,
         )
+    settings = tournament.settings
+    if settings.ex_deck:
+        shared = "ex_deck_shared" if settings.ex_copies_shared else "ex_deck_separate"
+        field("ex_deck", t(f"ui.tournament.{shared}", lang), inline=False)
     if tournament.restricted_list:
         field("restricted", t("ui.tournament.uploaded", lang))
     field("id", str(tournament.id))

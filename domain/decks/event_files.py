@@ -60,6 +60,8 @@ def deck_rules(
     restricted_list: str | None,
     titles_file: str | None,
     card_database: str | None,
+    ex_deck: bool = False,
+    ex_copies_shared: bool = True,
 ) -> DeckRules:
     """The rule set a deck of an event is checked against."""
     return DeckRules(
@@ -70,6 +72,8 @@ def deck_rules(
         titles=_titles(titles_file, "titles.toml") if titles_file else default_titles(),
         restricted=_restricted(restricted_list, "restricted.toml") if restricted_list else None,
         cards=_cards(card_database, "cards.csv") if card_database else None,
+        ex_deck=ex_deck,
+        ex_copies_shared=ex_copies_shared,
     )
 
 

@@ -64,6 +64,8 @@ class Settings:
     restricted_list: str | None = None
     titles_file: str | None = None
     card_database: str | None = None
+    ex_deck: bool = False  # R-DECK-6: later products' EX deck; the 2014 regulation has none
+    ex_copies_shared: bool = True  # the 4-copy rule counts both decks together
 
     @property
     def uses_checkin(self) -> bool:
@@ -190,4 +192,6 @@ class Tournament:
             restricted_list=settings.restricted_list,
             titles_file=settings.titles_file,
             card_database=settings.card_database,
+            ex_deck=settings.ex_deck,
+            ex_copies_shared=settings.ex_copies_shared,
         )

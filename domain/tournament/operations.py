@@ -103,6 +103,8 @@ class SettingsChange:
     restricted_list: str | None = None
     titles_file: str | None = None
     card_database: str | None = None
+    ex_deck: bool | None = None
+    ex_copies_shared: bool | None = None
 
     def given(self) -> dict[str, Any]:
         """The settings this change sets, by name (a cleared start time as None)."""
@@ -123,10 +125,19 @@ SETTING_NAMES = (
     "restricted_list",
     "titles_file",
     "card_database",
+    "ex_deck",
+    "ex_copies_shared",
 )
 # R-DECK-4: these decide which lists are legal, so they are locked from the start.
 DECK_RULE_SETTINGS = frozenset(
-    {"mix_two_minimum", "restricted_list", "titles_file", "card_database"}
+    {
+        "mix_two_minimum",
+        "restricted_list",
+        "titles_file",
+        "card_database",
+        "ex_deck",
+        "ex_copies_shared",
+    }
 )
 
 
