@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import date, datetime
 from enum import Enum
 from typing import Any
 
 import aiosqlite
 
+from bot.store.rounds import load_rounds, save_rounds
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
@@ -54,7 +56,7 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "event_date": config.event_date,
         "state": state.phase,
         "planned_rounds": state.planned_rounds,
-        "current_round": state.round_number,
+        "current_round": tournament.current_round,
         "seed": tournament.seed,
         "late_registration_rounds": settings.late_registration_rounds,
         "decklist_required": settings.decklist_required,
@@ -189,7 +191,9 @@ async def load_tournament(
             (tournament_id,),
         )
     }
-    return _tournament(rows[0], players, decks)
+    return replace(
+        _tournament(rows[0], players, decks), rounds=await load_rounds(connection, tournament_id)
+    )
 
 
 async def tournament_version(
@@ -255,6 +259,8 @@ async def save_tournament(
     )
     await _save_players(connection, after.id, before.players, after.players)
     await _save_decks(connection, after.id, before.decks, after.decks)
+    if before.rounds != after.rounds:
+        await save_rounds(connection, after.id, before.rounds, after.rounds)
 
 
 async def _save_players(

@@ -40,9 +40,9 @@ def regulation_name(value: str, lang: Lang) -> str:
 def rounds_text(tournament: Tournament, lang: Lang) -> str:
     if tournament.format is EventFormat.ELIMINATION:
         return t("ui.announce.elimination_value", lang)
-    if tournament.rounds is None:
+    if tournament.round_count is None:
         return t("ui.auto_rounds", lang)
-    return t("ui.announce.rounds_value", lang, rounds=tournament.rounds)
+    return t("ui.announce.rounds_value", lang, rounds=tournament.round_count)
 
 
 def setup_embed(config: GuildConfig, lang: Lang) -> discord.Embed:

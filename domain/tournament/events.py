@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+
+from domain.engine.results import MatchResult
 
 
 @dataclass(frozen=True)
@@ -62,3 +65,86 @@ class Started(Event):
 @dataclass(frozen=True)
 class DecksPublished(Event):
     count: int
+
+
+@dataclass(frozen=True)
+class RoundPaired(Event):
+    round: int
+
+
+@dataclass(frozen=True)
+class RoundUnpaired(Event):
+    round: int
+
+
+@dataclass(frozen=True)
+class ClockStarted(Event):
+    round: int
+    ends_at: datetime
+
+
+@dataclass(frozen=True)
+class ReportFiled(Event):
+    """A report waits for the opponent's confirmation."""
+
+    round: int
+    table: int
+    player_id: int
+
+
+@dataclass(frozen=True)
+class ReportsDisagree(Event):
+    """Both players reported, differently: the judges decide."""
+
+    round: int
+    table: int
+
+
+@dataclass(frozen=True)
+class ResultConfirmed(Event):
+    round: int
+    table: int
+    by_both: bool  # two matching reports, rather than a Confirm press
+
+
+@dataclass(frozen=True)
+class ResultDisputed(Event):
+    round: int
+    table: int
+    player_id: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ResultSet(Event):
+    """A judge set or corrected a result (the old one for the log's readers)."""
+
+    round: int
+    table: int
+    old: MatchResult | None
+    new: MatchResult
+
+
+@dataclass(frozen=True)
+class Dropped(Event):
+    player_id: int
+    after_round: int
+    match_unfinished: bool  # their current match still needs its result
+
+
+@dataclass(frozen=True)
+class Undropped(Event):
+    player_id: int
+
+
+@dataclass(frozen=True)
+class TableExtended(Event):
+    round: int
+    table: int
+    total_minutes: int
+    ends_at: datetime
+
+
+@dataclass(frozen=True)
+class Finished(Event):
+    pass

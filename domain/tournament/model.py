@@ -16,6 +16,7 @@ from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
 from domain.tournament.events import Event
 from domain.tournament.operations import Actor, MissingDeckPolicy, Operation
+from domain.tournament.rounds import Round, RoundKind
 
 # Players who take part in the event (before and after the start).
 IN_EVENT = frozenset({PlayerStatus.REGISTERED, PlayerStatus.ACTIVE})
@@ -89,6 +90,7 @@ class Tournament:
     players: Mapping[int, Entry] = field(default_factory=dict)
     decks: Mapping[int, StoredDeck] = field(default_factory=dict)
     next_seq: int = 1
+    rounds: tuple[Round, ...] = ()
 
     def apply(
         self, operation: Operation, at: datetime, actor: Actor
@@ -162,7 +164,7 @@ class Tournament:
         return self.phase is not Phase.FINISHED
 
     @property
-    def rounds(self) -> int | None:
+    def round_count(self) -> int | None:
         """The rounds fixed at the start, or before it the organizer's override (None: auto)."""
         return (
             self.state.planned_rounds
@@ -172,7 +174,19 @@ class Tournament:
 
     @property
     def current_round(self) -> int:
-        return self.state.round_number
+        """The number of the last round paired (0 before the first)."""
+        return self.rounds[-1].number if self.rounds else 0
+
+    @property
+    def current(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def round(self, number: int) -> Round | None:
+        return self.rounds[number - 1] if 0 < number <= len(self.rounds) else None
+
+    @property
+    def swiss_rounds(self) -> tuple[Round, ...]:
+        return tuple(r for r in self.rounds if r.kind is RoundKind.SWISS)
 
     def entries(self, *statuses: PlayerStatus) -> list[Entry]:
         """Players in arrival order, optionally only those with one of `statuses`."""

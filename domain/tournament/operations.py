@@ -16,8 +16,10 @@ from datetime import datetime
 from enum import IntEnum, StrEnum
 from typing import Any, ClassVar
 
+from domain.engine.results import MatchResult
 from domain.event import EventConfig
 from domain.tournament import codec
+from domain.tournament.rounds import Claim, RoundKind
 
 
 class Role(IntEnum):
@@ -187,6 +189,109 @@ class SubmitDeck(PlayerOperation):
     kind: ClassVar[str] = "submit_deck"
     player_id: int
     decklist: str
+
+
+# -- rounds (issue 10) --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairRound(OrganizerOperation):
+    """The next round's tables as the engine paired them from `seed` (kept whole, so the
+    log replays to the same tables whatever later versions of the engine would do)."""
+
+    kind: ClassVar[str] = "pair_round"
+    round: int
+    round_kind: RoundKind
+    seed: int
+    tables: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class UnpairRound(OrganizerOperation):
+    """Take back a pairing that has no results yet (/round repair)."""
+
+    kind: ClassVar[str] = "unpair_round"
+    round: int
+
+
+@dataclass(frozen=True)
+class StartRound(OrganizerOperation):
+    """Start the round's clock: the tournament's time limit from now (R-MATCH-1)."""
+
+    kind: ClassVar[str] = "start_round"
+    round: int
+
+
+@dataclass(frozen=True)
+class ReportResult(PlayerOperation):
+    kind: ClassVar[str] = "report_result"
+    player_id: int
+    round: int
+    claim: Claim
+    my_points: int | None = None
+    opponent_points: int | None = None
+
+
+@dataclass(frozen=True)
+class ConfirmResult(PlayerOperation):
+    """The opponent confirms the pending report of their match."""
+
+    kind: ClassVar[str] = "confirm_result"
+    player_id: int
+    round: int
+    table: int
+
+
+@dataclass(frozen=True)
+class DisputeResult(PlayerOperation):
+    kind: ClassVar[str] = "dispute_result"
+    player_id: int
+    round: int
+    table: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SetResult(JudgeOperation):
+    """A judge sets or corrects any result; `advancing` decides a drawn elimination match."""
+
+    kind: ClassVar[str] = "set_result"
+    round: int
+    table: int
+    result: MatchResult
+    advancing: int | None = None
+
+
+@dataclass(frozen=True)
+class Drop(PlayerOperation):
+    """R-FMT-7: leave the event; not paired from the next round on."""
+
+    kind: ClassVar[str] = "drop"
+    player_id: int
+
+
+@dataclass(frozen=True)
+class Undrop(OrganizerOperation):
+    kind: ClassVar[str] = "undrop"
+    player_id: int
+
+
+@dataclass(frozen=True)
+class ExtendTable(JudgeOperation):
+    """R-MATCH-7: more time for one table, after a delayed ruling."""
+
+    kind: ClassVar[str] = "extend_table"
+    round: int
+    table: int
+    minutes: int
+
+
+@dataclass(frozen=True)
+class FinishTournament(OrganizerOperation):
+    kind: ClassVar[str] = "finish_tournament"
+
+
+# -- registry and roles -----------------------------------------------------------------
 
 
 def operation_types() -> dict[str, type[Operation]]:

@@ -22,6 +22,7 @@ from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
 from domain.event import MAX_DISPLAY_NAME, clean_name
 from domain.tournament import events as ev
+from domain.tournament import play
 from domain.tournament.model import Entry, StoredDeck, Tournament
 from domain.tournament.operations import (
     DECK_RULE_SETTINGS,
@@ -383,6 +384,7 @@ _HANDLERS: dict[type[Operation], Callable[[Tournament, Any, datetime], Applied]]
     PublishDecks: _publish,
     ChangeSettings: _change_settings,
     StartTournament: _start,
+    **play.HANDLERS,
 }
 
 

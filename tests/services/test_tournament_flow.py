@@ -52,7 +52,7 @@ async def test_full_flow_register_submit_start_lock(configured: Services) -> Non
     report = await services.lifecycle.start(organizer(), None)
     assert report.tournament.phase is Phase.RUNNING
     assert report.tournament.seed == 424242
-    assert report.tournament.rounds == 3  # ceil(log2 8)
+    assert report.tournament.round_count == 3  # ceil(log2 8)
     assert len(report.players) == 8
     # R-DECK-4: the list is locked from the start.
     with pytest.raises(IllegalTransition) as locked:

@@ -163,7 +163,7 @@ def test_the_start_drops_missing_decks_and_check_ins_and_fixes_the_rounds() -> N
     assert set(started.dropped) == {104, 105}
     assert started.playing == (101, 102, 103)
     assert clock.tournament.phase is Phase.RUNNING
-    assert clock.tournament.rounds == 2  # ceil(log2 3), R-FMT-2
+    assert clock.tournament.round_count == 2  # ceil(log2 3), R-FMT-2
     assert clock.tournament.seed == 99
 
 

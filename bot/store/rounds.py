@@ -1,0 +1,182 @@
+"""Rounds, matches and pending reports: rows in, domain values out, and back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from domain.engine.results import MatchResult, ResultKind
+from domain.tournament.rounds import Match, Report, Round, RoundKind
+
+
+def _time(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _result(row: aiosqlite.Row) -> MatchResult | None:
+    if row["result_kind"] is None:
+        return None
+    player = row["result_player"]
+    first, second = row["first_points"], row["second_points"]
+    return MatchResult(
+        ResultKind(row["result_kind"]),
+        str(player) if player is not None else None,
+        (first, second) if first is not None and second is not None else None,
+    )
+
+
+def _result_columns(result: MatchResult | None) -> tuple[Any, ...]:
+    if result is None:
+        return (None, None, None, None)
+    first, second = result.point_zone or (None, None)
+    player = int(result.player) if result.player is not None else None
+    return (result.kind.value, player, first, second)
+
+
+async def load_rounds(connection: aiosqlite.Connection, tournament_id: int) -> tuple[Round, ...]:
+    async with connection.execute(
+        "SELECT * FROM reports WHERE tournament_id = ? ORDER BY round, table_no, reported_at,"
+        " player_id",
+        (tournament_id,),
+    ) as cursor:
+        reports: dict[tuple[int, int], list[Report]] = {}
+        for row in await cursor.fetchall():
+            result = _result(row)
+            at = _time(row["reported_at"])
+            assert result is not None
+            assert at is not None
+            reports.setdefault((row["round"], row["table_no"]), []).append(
+                Report(row["player_id"], result, at)
+            )
+    async with connection.execute(
+        "SELECT * FROM matches WHERE tournament_id = ? ORDER BY round, table_no", (tournament_id,)
+    ) as cursor:
+        matches: dict[int, list[Match]] = {}
+        for row in await cursor.fetchall():
+            players = tuple(p for p in (row["player1"], row["player2"]) if p is not None)
+            matches.setdefault(row["round"], []).append(
+                Match(
+                    table=row["table_no"],
+                    players=players,
+                    result=_result(row),
+                    advancing=row["advancing"],
+                    reports=tuple(reports.get((row["round"], row["table_no"]), ())),
+                    disputed=bool(row["disputed"]),
+                    extension_minutes=row["extension_minutes"],
+                )
+            )
+    async with connection.execute(
+        "SELECT * FROM rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,)
+    ) as cursor:
+        rows = await cursor.fetchall()
+    rounds = []
+    for row in rows:
+        paired_at = _time(row["paired_at"])
+        assert paired_at is not None
+        rounds.append(
+            Round(
+                number=row["number"],
+                kind=RoundKind(row["kind"]),
+                seed=row["seed"],
+                paired_at=paired_at,
+                matches=tuple(matches.get(row["number"], ())),
+                started_at=_time(row["started_at"]),
+                ends_at=_time(row["ends_at"]),
+            )
+        )
+    return tuple(rounds)
+
+
+async def save_rounds(
+    connection: aiosqlite.Connection,
+    tournament_id: int,
+    before: Sequence[Round],
+    after: Sequence[Round],
+) -> None:
+    """Write the rounds that changed: only their changed matches and reports."""
+    old = {r.number: r for r in before}
+    new = {r.number: r for r in after}
+    for number in sorted(old.keys() - new.keys(), reverse=True):
+        for table in ("reports", "matches"):
+            await connection.execute(
+                f"DELETE FROM {table} WHERE tournament_id = ? AND round = ?",
+                (tournament_id, number),
+            )
+        await connection.execute(
+            "DELETE FROM rounds WHERE tournament_id = ? AND number = ?", (tournament_id, number)
+        )
+    for number, current in sorted(new.items()):
+        previous = old.get(number)
+        if previous == current:
+            continue
+        await connection.execute(
+            "INSERT INTO rounds (tournament_id, number, kind, seed, paired_at, started_at,"
+            " ends_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, number)"
+            " DO UPDATE SET started_at = excluded.started_at, ends_at = excluded.ends_at",
+            (
+                tournament_id,
+                number,
+                current.kind.value,
+                current.seed,
+                _iso(current.paired_at),
+                _iso(current.started_at),
+                _iso(current.ends_at),
+            ),
+        )
+        old_matches = {m.table: m for m in previous.matches} if previous else {}
+        for match in current.matches:
+            if old_matches.get(match.table) != match:
+                await _save_match(connection, tournament_id, number, match)
+
+
+async def _save_match(
+    connection: aiosqlite.Connection, tournament_id: int, number: int, match: Match
+) -> None:
+    players = (*match.players, None, None)[:2]
+    await connection.execute(
+        "INSERT INTO matches (tournament_id, round, table_no, player1, player2, result_kind,"
+        " result_player, first_points, second_points, advancing, disputed, extension_minutes)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (tournament_id, round, table_no) DO UPDATE SET"
+        " result_kind = excluded.result_kind, result_player = excluded.result_player,"
+        " first_points = excluded.first_points, second_points = excluded.second_points,"
+        " advancing = excluded.advancing, disputed = excluded.disputed,"
+        " extension_minutes = excluded.extension_minutes",
+        (
+            tournament_id,
+            number,
+            match.table,
+            *players,
+            *_result_columns(match.result),
+            match.advancing,
+            int(match.disputed),
+            match.extension_minutes,
+        ),
+    )
+    await connection.execute(
+        "DELETE FROM reports WHERE tournament_id = ? AND round = ? AND table_no = ?",
+        (tournament_id, number, match.table),
+    )
+    await connection.executemany(
+        "INSERT INTO reports (tournament_id, round, table_no, player_id, result_kind,"
+        " result_player, first_points, second_points, reported_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                tournament_id,
+                number,
+                match.table,
+                report.player_id,
+                *_result_columns(report.result),
+                _iso(report.at),
+            )
+            for report in match.reports
+        ],
+    )

@@ -1,0 +1,511 @@
+"""The rules of a running event: pairing, the clock, reports and confirmations, judges'
+results, drops, the top cut and the finish.
+
+Each handler takes the tournament, the operation and the time, and returns the new
+tournament and what happened; a refusal raises a typed, keyed error naming the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from domain.engine.elimination import next_round, random_bracket, top_cut
+from domain.engine.explanation import Explanation
+from domain.engine.history import entrants_from_history
+from domain.engine.players import Player, PlayerStatus
+from domain.engine.results import MatchResult, RecordedMatch, ResultKind
+from domain.engine.standings import Standing, build_standings, strict_order
+from domain.engine.state import Phase
+from domain.engine.swiss import pair_swiss_round
+from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
+from domain.event import EventFormat
+from domain.tournament import events as ev
+from domain.tournament.model import Entry, Tournament
+from domain.tournament.operations import (
+    ConfirmResult,
+    DisputeResult,
+    Drop,
+    ExtendTable,
+    FinishTournament,
+    Operation,
+    PairRound,
+    ReportResult,
+    SetResult,
+    StartRound,
+    Undrop,
+    UnpairRound,
+)
+from domain.tournament.rounds import Claim, Match, Report, Round, RoundKind
+
+Applied = tuple[Tournament, tuple[ev.Event, ...]]
+MAX_EXTENSION_MINUTES = 60
+
+
+# -- what the engine sees -----------------------------------------------------------------
+
+
+def standings_players(tournament: Tournament) -> list[Player]:
+    """Everyone who took part, in arrival order: active, dropped after playing, disqualified."""
+    played = {p for r in tournament.rounds for m in r.matches for p in m.players}
+    return [
+        Player(str(entry.user_id), entry.status, max(entry.joined_round - 1, 0))
+        for entry in tournament.entries()
+        if entry.status in (PlayerStatus.ACTIVE, PlayerStatus.DISQUALIFIED)
+        or (entry.status is PlayerStatus.DROPPED and entry.user_id in played)
+    ]
+
+
+def recorded_matches(rounds: Sequence[Round]) -> list[RecordedMatch]:
+    """The finished matches of `rounds`, as the engine scores them."""
+    return [
+        RecordedMatch(r.number, m.ids, m.result)
+        for r in rounds
+        for m in r.matches
+        if m.players and m.result is not None
+    ]
+
+
+def swiss_standings(tournament: Tournament) -> tuple[Standing, ...]:
+    """R-FMT-4/5: points, then opponents' points, over the Swiss rounds; ties share a rank."""
+    swiss = tournament.swiss_rounds
+    planned = tournament.state.planned_rounds or len(swiss)
+    if tournament.format is EventFormat.ELIMINATION:
+        planned = max(planned, 1)
+    return build_standings(standings_players(tournament), recorded_matches(swiss), planned)
+
+
+def eligible_for(tournament: Tournament, number: int) -> list[Entry]:
+    """Who is paired in round `number`: active players who have joined by then."""
+    return [
+        entry for entry in tournament.entries(PlayerStatus.ACTIVE) if entry.joined_round <= number
+    ]
+
+
+# -- proposing a pairing ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """The next round as the engine pairs it, with the explanation for organizers."""
+
+    number: int
+    kind: RoundKind
+    seed: int
+    tables: tuple[tuple[int, ...], ...]
+    explanation: tuple[Explanation, ...] = ()
+    pair_downs: tuple[tuple[int, int], ...] = ()
+    bye: int | None = None
+
+    def operation(self) -> PairRound:
+        return PairRound(self.number, self.kind, self.seed, self.tables)
+
+
+def propose_round(tournament: Tournament, seed: int) -> Proposal:
+    """Pair the next round: Swiss (R-FMT-3), the top cut seeded from the standings, or the
+    next round of a bracket (R-FMT-1). Refused while the last round has missing results."""
+    _require_pairable(tournament)
+    number = tournament.current_round + 1
+    kind = _next_kind(tournament)
+    if kind is RoundKind.SWISS:
+        return _propose_swiss(tournament, number, seed)
+    return _propose_elimination(tournament, number, seed)
+
+
+def _require_pairable(tournament: Tournament) -> None:
+    if tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+        raise IllegalTransition(
+            "rounds.not_running", tournament=tournament.name, phase=tournament.phase.value
+        )
+    current = tournament.current
+    if current is not None and not current.complete:
+        raise IllegalTransition(
+            "engine.state.missing_results",
+            round=current.number,
+            tables=tuple(str(table) for table in current.missing_tables),
+            step="pair_round",
+        )
+
+
+def _next_kind(tournament: Tournament) -> RoundKind:
+    """Swiss until the planned rounds are played; then the top cut, if the format has one."""
+    if tournament.format is EventFormat.ELIMINATION:
+        kind = RoundKind.ELIMINATION
+    elif len(tournament.swiss_rounds) < tournament.state.planned_rounds:
+        kind = RoundKind.SWISS
+    elif tournament.format is EventFormat.SWISS_TOP_CUT:
+        kind = RoundKind.ELIMINATION
+    else:
+        raise IllegalTransition(
+            "engine.state.all_rounds_played", rounds=tournament.state.planned_rounds, rule="R-FMT-2"
+        )
+    current = tournament.current
+    if (
+        kind is RoundKind.ELIMINATION
+        and current is not None
+        and current.kind is RoundKind.ELIMINATION
+        and _bracket_done(current)
+    ):
+        raise IllegalTransition("rounds.bracket_complete", tournament=tournament.name)
+    return kind
+
+
+def _bracket_done(last: Round) -> bool:
+    """The final has been played: one slot is left (a bye or an empty slot included)."""
+    return len(last.matches) == 1
+
+
+def _propose_swiss(tournament: Tournament, number: int, seed: int) -> Proposal:
+    everyone = standings_players(tournament)
+    eligible = {str(entry.user_id) for entry in eligible_for(tournament, number)}
+    players = [
+        replace(p, status=PlayerStatus.ACTIVE if p.id in eligible else PlayerStatus.DROPPED)
+        for p in everyone
+    ]
+    known = {p.id for p in players}
+    players += [Player(p) for p in sorted(eligible - known, key=int)]
+    if len(eligible) < 2:
+        raise IllegalTransition("rounds.too_few_players", count=len(eligible))
+    history = recorded_matches(tournament.swiss_rounds)
+    pairing = pair_swiss_round(entrants_from_history(players, history), seed, number)
+    tables: list[tuple[int, ...]] = [(int(a), int(b)) for a, b in pairing.pairs]
+    if pairing.bye is not None:
+        tables.append((int(pairing.bye),))
+    return Proposal(
+        number,
+        RoundKind.SWISS,
+        seed,
+        tuple(tables),
+        pairing.explanation,
+        tuple((int(a), int(b)) for a, b in pairing.pair_downs),
+        int(pairing.bye) if pairing.bye is not None else None,
+    )
+
+
+def _propose_elimination(tournament: Tournament, number: int, seed: int) -> Proposal:
+    current = tournament.current
+    if current is not None and current.kind is RoundKind.ELIMINATION:
+        # The bracket goes on: who advanced from each slot meets the next slot's winner.
+        slots = next_round([str(p) if p is not None else None for p in current.advancing()])
+        tables = tuple(tuple(int(p) for p in slot.players) for slot in slots)
+        return Proposal(number, RoundKind.ELIMINATION, seed, tables)
+    if tournament.format is EventFormat.ELIMINATION:
+        ids = [str(entry.user_id) for entry in eligible_for(tournament, number)]
+        bracket = random_bracket(ids, seed)
+    else:
+        # R-FMT-5: ties at the cut line are broken by a draw from the recorded seed.
+        ordered = strict_order(swiss_standings(tournament), tournament.seed or seed)
+        size = tournament.config.top_cut or 8
+        bracket = top_cut(ordered, min(size, sum(1 for row in ordered if not row.dropped)))
+    tables = tuple(tuple(int(p) for p in slot.players) for slot in bracket.first_round)
+    return Proposal(number, RoundKind.ELIMINATION, seed, tables)
+
+
+# -- applying -----------------------------------------------------------------------------
+
+
+def _pair_round(tournament: Tournament, op: PairRound, at: datetime) -> Applied:
+    _require_pairable(tournament)
+    number = tournament.current_round + 1
+    if op.round != number:
+        raise InvalidInput("rounds.wrong_round", expected=number, given=op.round)
+    kind = _next_kind(tournament)
+    if op.round_kind is not kind:
+        raise InvalidInput("rounds.wrong_kind", expected=kind.value, given=op.round_kind.value)
+    seated = [player for table in op.tables for player in table]
+    if len(seated) != len(set(seated)):
+        raise InvalidInput("rounds.seated_twice", round=number)
+    if kind is RoundKind.SWISS:
+        expected = {entry.user_id for entry in eligible_for(tournament, number)}
+        if set(seated) != expected or any(len(table) not in (1, 2) for table in op.tables):
+            raise InvalidInput("rounds.pairing_incomplete", round=number)
+    matches = tuple(
+        Match(
+            table=index,
+            players=players,
+            result=MatchResult.bye() if len(players) == 1 else None,
+        )
+        for index, players in enumerate(op.tables, start=1)
+    )
+    paired = Round(number, kind, op.seed, at, matches)
+    state = tournament.state
+    if kind is RoundKind.ELIMINATION and tournament.format is EventFormat.SWISS_TOP_CUT:
+        state = replace(state, phase=Phase.TOP_CUT)  # R-FMT-1: on to single elimination
+    updated = replace(tournament, rounds=(*tournament.rounds, paired), state=state)
+    return updated, (ev.RoundPaired(number),)
+
+
+def _unpair_round(tournament: Tournament, op: UnpairRound, at: datetime) -> Applied:
+    current = tournament.current
+    if current is None or current.number != op.round:
+        raise IllegalTransition("rounds.repair_only_last", round=op.round)
+    played = [m.table for m in current.matches if len(m.players) == 2 and m.result is not None]
+    if played or any(m.reports for m in current.matches):
+        raise IllegalTransition(
+            "rounds.repair_has_results", round=op.round, tables=tuple(map(str, played))
+        )
+    state = tournament.state
+    previous = tournament.rounds[-2] if len(tournament.rounds) > 1 else None
+    if (
+        current.kind is RoundKind.ELIMINATION
+        and tournament.phase is Phase.TOP_CUT
+        and (previous is None or previous.kind is RoundKind.SWISS)
+    ):
+        state = replace(state, phase=Phase.RUNNING)
+    updated = replace(tournament, rounds=tournament.rounds[:-1], state=state)
+    return updated, (ev.RoundUnpaired(op.round),)
+
+
+def _start_round(tournament: Tournament, op: StartRound, at: datetime) -> Applied:
+    current = _round(tournament, op.round)
+    if current is not tournament.current:
+        raise IllegalTransition("rounds.not_current", round=op.round)
+    if current.started_at is not None:
+        raise IllegalTransition("rounds.clock_already_started", round=op.round)
+    # R-MATCH-1: the announced time limit (40 minutes unless the organizer said otherwise).
+    ends = at + timedelta(minutes=tournament.config.time_limit_minutes)
+    started = replace(current, started_at=at, ends_at=ends)
+    return _with_round(tournament, started), (ev.ClockStarted(op.round, ends),)
+
+
+def claim_result(match: Match, reporter: int, op: ReportResult) -> MatchResult:
+    """A player's report as a result in table order (R-MATCH-2 to R-MATCH-4)."""
+    opponent = match.opponent_of(reporter)
+    assert opponent is not None
+    if op.claim is Claim.WIN:
+        return MatchResult.win(str(reporter))
+    if op.claim is Claim.LOSE:
+        return MatchResult.win(str(opponent))
+    if op.claim is Claim.CONCEDE:
+        return MatchResult.concession(str(reporter))
+    if op.my_points is None or op.opponent_points is None:
+        raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
+    counts = {reporter: op.my_points, opponent: op.opponent_points}
+    first, second = match.players
+    return MatchResult.from_point_zone((str(first), str(second)), (counts[first], counts[second]))
+
+
+def _report(tournament: Tournament, op: ReportResult, at: datetime) -> Applied:
+    current, match = _own_open_match(tournament, op.player_id, op.round)
+    result = claim_result(match, op.player_id, op)
+    others = [r for r in match.reports if r.player_id != op.player_id]
+    report = Report(op.player_id, result, at)
+    if others and _same_outcome(others[0].result, result, match):
+        # Two matching reports from both players count as confirmation.
+        final = replace(match, result=others[0].result, reports=(), disputed=False)
+        return _with_match(tournament, current, final), (
+            ev.ResultConfirmed(current.number, match.table, by_both=True),
+        )
+    disputed = bool(others)
+    reports = tuple(sorted((*others, report), key=lambda r: (r.at, r.player_id)))
+    updated = replace(match, reports=reports, disputed=disputed)
+    event: ev.Event = (
+        ev.ReportsDisagree(current.number, match.table)
+        if disputed
+        else ev.ReportFiled(current.number, match.table, op.player_id)
+    )
+    return _with_match(tournament, current, updated), (event,)
+
+
+def _same_outcome(a: MatchResult, b: MatchResult, match: Match) -> bool:
+    return a.outcomes(match.ids) == b.outcomes(match.ids) and a.point_zone == b.point_zone
+
+
+def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime) -> Applied:
+    current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
+    pending = [r for r in match.reports if r.player_id != op.player_id]
+    if not pending:
+        raise IllegalTransition("report.nothing_to_confirm", table=match.table)
+    if match.disputed:
+        raise IllegalTransition("report.disputed_wait_for_judge", table=match.table)
+    final = replace(match, result=pending[0].result, reports=(), disputed=False)
+    return _with_match(tournament, current, final), (
+        ev.ResultConfirmed(current.number, match.table, by_both=False),
+    )
+
+
+def _dispute(tournament: Tournament, op: DisputeResult, at: datetime) -> Applied:
+    current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
+    if not any(r.player_id != op.player_id for r in match.reports):
+        raise IllegalTransition("report.nothing_to_confirm", table=match.table)
+    disputed = replace(match, disputed=True)
+    return _with_match(tournament, current, disputed), (
+        ev.ResultDisputed(current.number, match.table, op.player_id, op.reason[:500]),
+    )
+
+
+def _own_open_match(
+    tournament: Tournament, player_id: int, number: int, table: int | None = None
+) -> tuple[Round, Match]:
+    """The reporter's unfinished match of the current round, or a clear refusal."""
+    current = tournament.current
+    if current is None or tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+        raise IllegalTransition("report.no_round", tournament=tournament.name)
+    if number != current.number or current.complete:
+        raise IllegalTransition("report.round_finished", round=number)
+    match = current.match_of(player_id)
+    if match is None or (table is not None and match.table != table):
+        raise PermissionDenied("report.not_your_match", round=number)
+    if match.is_bye:
+        raise IllegalTransition("report.bye", round=number)
+    if current.finished(match):
+        raise IllegalTransition("report.already_final", round=number, table=match.table)
+    return current, match
+
+
+def _set_result(tournament: Tournament, op: SetResult, at: datetime) -> Applied:
+    target = _round(tournament, op.round)
+    match = target.match_at(op.table)
+    if match is None or len(match.players) != 2:
+        raise InvalidInput("result.no_such_table", round=op.round, table=op.table)
+    op.result.outcomes(match.ids)  # refuses a result that names someone else
+    advancing = op.advancing
+    if target.kind is RoundKind.ELIMINATION:
+        winner = op.result.winner(match.ids)
+        if op.result.kind is ResultKind.TIME_DRAW:
+            if advancing not in match.players:
+                raise InvalidInput(
+                    "result.elimination_draw_needs_winner", table=op.table, rule="R-FMT-1"
+                )
+        elif advancing is not None and str(advancing) != winner:
+            raise InvalidInput("result.advancing_not_winner", table=op.table, rule="R-FMT-1")
+        else:
+            advancing = None
+        later = [r for r in tournament.rounds if r.number > op.round]
+        if later and target.advancing()[match.table - 1] != _advancer(op.result, match, advancing):
+            # The next bracket round was paired from the old winner.
+            raise IllegalTransition("result.bracket_moved_on", round=op.round, table=op.table)
+    elif advancing is not None:
+        raise InvalidInput("result.advancing_only_elimination", table=op.table)
+    old = match.result
+    final = replace(match, result=op.result, advancing=advancing, reports=(), disputed=False)
+    return _with_match(tournament, target, final), (
+        ev.ResultSet(op.round, op.table, old, op.result),
+    )
+
+
+def _advancer(result: MatchResult, match: Match, advancing: int | None) -> int | None:
+    if advancing is not None:
+        return advancing
+    winner = result.winner(match.ids)
+    return int(winner) if winner is not None else None
+
+
+def _drop(tournament: Tournament, op: Drop, at: datetime) -> Applied:
+    entry = tournament.players.get(op.player_id)
+    if tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+        raise IllegalTransition("drop.not_running", tournament=tournament.name, rule="R-FMT-7")
+    if entry is None or entry.status is not PlayerStatus.ACTIVE:
+        raise InvalidInput("drop.not_playing", tournament=tournament.name)
+    dropped = replace(entry, status=PlayerStatus.DROPPED, dropped_round=tournament.current_round)
+    players = {**tournament.players, op.player_id: dropped}
+    current = tournament.current
+    unfinished = (
+        current is not None
+        and (match := current.match_of(op.player_id)) is not None
+        and not current.finished(match)
+    )
+    return replace(tournament, players=players), (
+        ev.Dropped(op.player_id, tournament.current_round, match_unfinished=unfinished),
+    )
+
+
+def _undrop(tournament: Tournament, op: Undrop, at: datetime) -> Applied:
+    entry = tournament.players.get(op.player_id)
+    if entry is None or entry.status is not PlayerStatus.DROPPED or entry.dropped_round is None:
+        raise InvalidInput("drop.not_dropped", tournament=tournament.name)
+    if entry.dropped_round != tournament.current_round:
+        # R-FMT-7: a drop stands once the next round is paired without the player.
+        raise IllegalTransition("drop.undo_too_late", round=entry.dropped_round, rule="R-FMT-7")
+    if tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+        raise IllegalTransition("drop.not_running", tournament=tournament.name, rule="R-FMT-7")
+    back = replace(entry, status=PlayerStatus.ACTIVE, dropped_round=None)
+    return replace(tournament, players={**tournament.players, op.player_id: back}), (
+        ev.Undropped(op.player_id),
+    )
+
+
+def _extend(tournament: Tournament, op: ExtendTable, at: datetime) -> Applied:
+    target = _round(tournament, op.round)
+    match = target.match_at(op.table)
+    if match is None or len(match.players) != 2:
+        raise InvalidInput("result.no_such_table", round=op.round, table=op.table)
+    if target.started_at is None:
+        raise IllegalTransition("rounds.clock_not_started", round=op.round)
+    total = match.extension_minutes + op.minutes
+    if op.minutes < 1 or total > MAX_EXTENSION_MINUTES:
+        raise InvalidInput(
+            "judge.bad_extension", minutes=op.minutes, limit=MAX_EXTENSION_MINUTES, rule="R-MATCH-7"
+        )
+    extended = replace(match, extension_minutes=total)
+    updated = _with_match(tournament, target, extended)
+    ends = updated.rounds[op.round - 1].table_ends_at(extended)
+    assert ends is not None
+    return updated, (ev.TableExtended(op.round, op.table, total, ends),)
+
+
+def _finish(tournament: Tournament, op: FinishTournament, at: datetime) -> Applied:
+    if tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+        raise IllegalTransition(
+            "rounds.not_running", tournament=tournament.name, phase=tournament.phase.value
+        )
+    current = tournament.current
+    if current is not None and not current.complete:
+        raise IllegalTransition(
+            "engine.state.missing_results",
+            round=current.number,
+            tables=tuple(str(table) for table in current.missing_tables),
+            step="finish",
+        )
+    swiss_needed = tournament.format is not EventFormat.ELIMINATION
+    if swiss_needed and len(tournament.swiss_rounds) < tournament.state.planned_rounds:
+        raise IllegalTransition(
+            "engine.state.rounds_remaining",
+            played=len(tournament.swiss_rounds),
+            rounds=tournament.state.planned_rounds,
+            step="finish",
+            rule="R-FMT-2",
+        )
+    if tournament.format is not EventFormat.SWISS and (
+        current is None or current.kind is not RoundKind.ELIMINATION or not _bracket_done(current)
+    ):
+        raise IllegalTransition("rounds.bracket_unfinished", tournament=tournament.name)
+    finished = replace(tournament, state=replace(tournament.state, phase=Phase.FINISHED))
+    return finished, (ev.Finished(),)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    found = tournament.round(number)
+    if found is None:
+        raise InvalidInput("rounds.no_such_round", round=number)
+    return found
+
+
+def _with_round(tournament: Tournament, updated: Round) -> Tournament:
+    rounds = tuple(updated if r.number == updated.number else r for r in tournament.rounds)
+    return replace(tournament, rounds=rounds)
+
+
+def _with_match(tournament: Tournament, target: Round, match: Match) -> Tournament:
+    matches = tuple(match if m.table == match.table else m for m in target.matches)
+    return _with_round(tournament, replace(target, matches=matches))
+
+
+HANDLERS: dict[type[Operation], Callable[[Tournament, Any, datetime], Applied]] = {
+    PairRound: _pair_round,
+    UnpairRound: _unpair_round,
+    StartRound: _start_round,
+    ReportResult: _report,
+    ConfirmResult: _confirm,
+    DisputeResult: _dispute,
+    SetResult: _set_result,
+    Drop: _drop,
+    Undrop: _undrop,
+    ExtendTable: _extend,
+    FinishTournament: _finish,
+}

@@ -1,0 +1,281 @@
+"""A running event in the domain: pairing, reports and confirmations, judges' results,
+drops, the top cut and the finish."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.engine.players import PlayerStatus
+from domain.engine.results import MatchResult, Outcome
+from domain.engine.state import Phase
+from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
+from domain.event import EventFormat
+from domain.tournament import events as ev
+from domain.tournament.model import Tournament
+from domain.tournament.operations import (
+    ChangeSettings,
+    ConfirmResult,
+    DisputeResult,
+    Drop,
+    ExtendTable,
+    FinishTournament,
+    Register,
+    ReportResult,
+    SetResult,
+    SettingsChange,
+    StartRound,
+    StartTournament,
+    Undrop,
+    UnpairRound,
+)
+from domain.tournament.play import propose_round, swiss_standings
+from domain.tournament.rounds import Claim, RoundKind
+from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
+
+
+def started(players: int, **config: object) -> Clock:
+    clock = Clock(new_tournament(**config))
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    for number in range(1, players + 1):
+        clock.apply(Register(100 + number, f"P{number}"), player(number))
+    clock.apply(StartTournament(seed=2026))
+    return clock
+
+
+def pair(clock: Clock, seed: int = 1) -> Tournament:
+    return clock.apply(propose_round(clock.tournament, seed).operation())
+
+
+def as_player(user_id: int):  # noqa: ANN201
+    from domain.tournament.operations import Actor, Role
+
+    return Actor(user_id, Role.PLAYER)
+
+
+def test_a_report_waits_for_the_opponent_then_confirm_stores_it() -> None:
+    clock = started(4)
+    pair(clock)
+    match = clock.tournament.rounds[0].matches[0]
+    first, second = match.players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    assert clock.events == (ev.ReportFiled(1, 1, first),)
+    assert clock.tournament.rounds[0].matches[0].result is None
+    # Only the opponent may confirm: the reporter cannot confirm their own claim.
+    with pytest.raises(IllegalTransition):
+        clock.apply(ConfirmResult(first, 1, 1), as_player(first))
+    clock.apply(ConfirmResult(second, 1, 1), as_player(second))
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(first))
+
+
+def test_two_matching_reports_count_as_confirmation() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.LOSE), as_player(first))
+    clock.apply(ReportResult(second, 1, Claim.WIN), as_player(second))
+    assert clock.events == (ev.ResultConfirmed(1, 1, by_both=True),)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(second))
+
+
+def test_disagreeing_reports_go_to_the_judges() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    clock.apply(ReportResult(second, 1, Claim.WIN), as_player(second))
+    assert clock.events == (ev.ReportsDisagree(1, 1),)
+    match = clock.tournament.rounds[0].matches[0]
+    assert match.disputed
+    assert match.result is None
+    clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(second))
+
+
+def test_time_reports_compute_the_judgement_win_or_the_draw_r_match_2() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    # The second player reports from their side: they have 2 in the point zone, first has 5.
+    clock.apply(ReportResult(second, 1, Claim.TIME, 2, 5), as_player(second))
+    clock.apply(ConfirmResult(first, 1, 1), as_player(first))
+    result = clock.tournament.rounds[0].matches[0].result
+    assert result == MatchResult(result.kind, str(second), (5, 2)) if result else False
+    assert result is not None
+    assert result.outcomes((str(first), str(second)))[str(second)] is Outcome.JUDGEMENT_WIN
+    with pytest.raises(InvalidInput) as missing:
+        third, fourth = clock.tournament.rounds[0].matches[1].players
+        clock.apply(ReportResult(third, 1, Claim.TIME), as_player(third))
+    assert missing.value.rule == "R-MATCH-2"
+
+
+def test_a_dispute_waits_for_a_judge() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    clock.apply(DisputeResult(second, 1, 1, "I won"), as_player(second))
+    with pytest.raises(IllegalTransition):
+        clock.apply(ConfirmResult(second, 1, 1), as_player(second))
+    assert clock.tournament.rounds[0].matches[0].disputed
+
+
+def test_reports_on_someone_elses_match_or_a_finished_one_are_refused() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    third, _ = clock.tournament.rounds[0].matches[1].players
+    with pytest.raises(PermissionDenied):
+        clock.apply(ConfirmResult(third, 1, 1), as_player(third))
+    with pytest.raises(PermissionDenied):
+        clock.apply(ReportResult(first, 1, Claim.WIN), as_player(third))
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    clock.apply(ConfirmResult(second, 1, 1), as_player(second))
+    with pytest.raises(IllegalTransition) as final:
+        clock.apply(ReportResult(second, 1, Claim.WIN), as_player(second))
+    assert final.value.key == "report.already_final"
+
+
+def test_pairing_is_refused_while_results_are_missing_naming_the_tables() -> None:
+    clock = started(6)
+    pair(clock)
+    with pytest.raises(IllegalTransition) as missing:
+        propose_round(clock.tournament, 2)
+    assert missing.value.params["tables"] == ("1", "2", "3")
+
+
+def test_repair_only_without_results() -> None:
+    clock = started(4)
+    pair(clock)
+    clock.apply(UnpairRound(1))
+    assert clock.tournament.rounds == ()
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    with pytest.raises(IllegalTransition) as refused:
+        clock.apply(UnpairRound(1))
+    assert refused.value.key == "rounds.repair_has_results"
+
+
+def test_the_clock_and_a_table_extension() -> None:
+    clock = started(4, time_limit_minutes=40)
+    pair(clock)
+    clock.apply(StartRound(1))
+    current = clock.tournament.rounds[0]
+    assert current.ends_at == clock.at + timedelta(minutes=40)  # R-MATCH-1
+    clock.apply(ExtendTable(1, 2, 5), JUDGE)
+    current = clock.tournament.rounds[0]
+    assert current.table_ends_at(current.matches[1]) == current.ends_at + timedelta(minutes=5)
+    assert current.table_ends_at(current.matches[0]) == current.ends_at
+
+
+def test_a_dropped_player_is_not_paired_again_and_undrop_works_before_the_next_pairing() -> None:
+    clock = started(5)
+    pair(clock)
+    play_round(clock, random.Random(1))
+    clock.apply(Drop(101), as_player(101))
+    assert clock.tournament.players[101].status is PlayerStatus.DROPPED
+    clock.apply(Undrop(101))
+    clock.apply(Drop(101), as_player(101))
+    pair(clock, 2)
+    assert all(101 not in m.players for m in clock.tournament.rounds[1].matches)
+    with pytest.raises(IllegalTransition) as late:
+        clock.apply(Undrop(101))
+    assert late.value.rule == "R-FMT-7"
+    # The dropped player stays in the standings, marked.
+    assert any(row.player == "101" and row.dropped for row in swiss_standings(clock.tournament))
+
+
+def play_round(clock: Clock, rng: random.Random) -> None:
+    current = clock.tournament.rounds[-1]
+    for match in current.matches:
+        if len(match.players) != 2 or current.finished(match):
+            continue
+        first, second = match.players
+        roll = rng.random()
+        if roll < 0.1:
+            result = MatchResult.from_point_zone(match.ids, (3, 3))
+        elif roll < 0.2:
+            result = MatchResult.from_point_zone(match.ids, (rng.randint(0, 6), rng.randint(0, 6)))
+        else:
+            result = MatchResult.win(str(first if roll < 0.6 else second))
+        advancing = None
+        if current.kind is RoundKind.ELIMINATION and result.winner(match.ids) is None:
+            advancing = first
+        clock.apply(SetResult(current.number, match.table, result, advancing), JUDGE)
+
+
+def test_a_swiss_top_cut_event_runs_to_the_finish_r_fmt_1() -> None:
+    clock = started(8, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
+    rng = random.Random(8)
+    for number in range(1, 4):
+        pair(clock, number)
+        play_round(clock, rng)
+    assert clock.tournament.phase is Phase.RUNNING
+    pair(clock, 4)
+    top = clock.tournament.rounds[3]
+    assert clock.tournament.phase is Phase.TOP_CUT
+    assert top.kind is RoundKind.ELIMINATION
+    # Seeds 1v4 and 2v3 from the standings (in the strict order of R-FMT-5).
+    seeds = [int(row.player) for row in swiss_standings(clock.tournament)]
+    assert {frozenset(m.players) for m in top.matches} <= {
+        frozenset(p) for p in [(a, b) for a in seeds for b in seeds if a != b]
+    }
+    with pytest.raises(IllegalTransition):
+        clock.apply(FinishTournament())
+    play_round(clock, rng)
+    pair(clock, 5)
+    assert len(clock.tournament.rounds[4].matches) == 1  # the final
+    play_round(clock, rng)
+    with pytest.raises(IllegalTransition) as done:
+        propose_round(clock.tournament, 6)
+    assert done.value.key == "rounds.bracket_complete"
+    clock.apply(FinishTournament())
+    assert clock.tournament.phase is Phase.FINISHED
+
+
+def test_an_elimination_draw_needs_the_judge_to_name_who_advances() -> None:
+    clock = started(4, format=EventFormat.ELIMINATION)
+    pair(clock)
+    match = clock.tournament.rounds[0].matches[0]
+    draw = MatchResult.from_point_zone(match.ids, (2, 2))
+    with pytest.raises(InvalidInput) as refused:
+        clock.apply(SetResult(1, match.table, draw), JUDGE)
+    assert refused.value.rule == "R-FMT-1"
+    clock.apply(SetResult(1, match.table, draw, advancing=match.players[1]), JUDGE)
+    assert clock.tournament.rounds[0].advancing()[0] == match.players[1]
+
+
+def test_a_double_loss_advances_nobody_and_the_next_opponent_gets_a_bye() -> None:
+    clock = started(4, format=EventFormat.ELIMINATION)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches
+    clock.apply(SetResult(1, first.table, MatchResult.double_loss()), JUDGE)
+    clock.apply(SetResult(1, second.table, MatchResult.win(str(second.players[0]))), JUDGE)
+    pair(clock, 2)
+    (final,) = clock.tournament.rounds[1].matches
+    assert final.players == (second.players[0],)
+    assert clock.tournament.rounds[1].complete
+    clock.apply(FinishTournament())
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=2, max_value=24), st.integers(min_value=0, max_value=2**32))
+def test_every_active_player_is_seated_once_each_swiss_round(players: int, seed: int) -> None:
+    clock = started(players)
+    rng = random.Random(seed)
+    for number in range(1, clock.tournament.state.planned_rounds + 1):
+        if rng.random() < 0.2:
+            active = clock.tournament.entries(PlayerStatus.ACTIVE)
+            if len(active) > 2:
+                clock.apply(Drop(active[0].user_id), as_player(active[0].user_id))
+        pair(clock, seed + number)
+        seated = [p for m in clock.tournament.rounds[-1].matches for p in m.players]
+        active_ids = {e.user_id for e in clock.tournament.entries(PlayerStatus.ACTIVE)}
+        assert sorted(seated) == sorted(active_ids)
+        play_round(clock, rng)
+    clock.apply(FinishTournament())
