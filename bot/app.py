@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -14,6 +15,8 @@ from discord.ext import commands
 from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
 from bot.i18n import t
 from bot.services import Services
+from bot.services.base import utc_now
+from bot.services.clock import scaled_clock
 from bot.store.database import Database
 from bot.ui.messages import interaction_lang, render_error, reply_ephemeral
 from bot.ui.pagination import PageButton, PageRenderer
@@ -87,7 +90,15 @@ class TournamentBot(commands.Bot):
         )
         self.settings = settings
         self.database = database
-        self.services = Services(database, default_locale=settings.default_locale)
+        self.services = Services(
+            database,
+            clock=scaled_clock(settings.clock_speed, utc_now),
+            default_locale=settings.default_locale,
+        )
+        self.services.round_clock.unconfirmed_after = timedelta(
+            minutes=settings.unconfirmed_report_minutes
+        )
+        self.services.round_clock.grace = timedelta(seconds=settings.clock_grace_seconds)
         # Listing kind → renderer, filled by cogs; see bot/ui/pagination.py.
         self.page_renderers: dict[str, PageRenderer] = {}
 

@@ -36,6 +36,15 @@ class Settings(BaseSettings):
     auto_sync: bool = Field(default=True)
     # Seconds shutdown waits for commands in flight to finish before it closes anyway.
     shutdown_timeout: float = Field(default=8.0, ge=0.0, le=60.0)
+    # Minutes a result report waits for the opponent's confirmation before the judges hear.
+    unconfirmed_report_minutes: int = Field(default=10, ge=1, le=120)
+    # Seconds between two looks at the round clocks (reminders, time up, stale reports).
+    clock_tick_seconds: float = Field(default=5.0, gt=0.0, le=60.0)
+    # A clock notice more than this many seconds overdue (the bot was down) is not posted.
+    clock_grace_seconds: float = Field(default=90.0, gt=0.0, le=3600.0)
+    # Test-only: how many times faster than real time the bot's clock runs (1 in production),
+    # so the end-to-end tests can play a 40-minute round in seconds.
+    clock_speed: float = Field(default=1.0, ge=1.0, le=10000.0)
     # Test-only: the fake Discord API of tests/e2e points the bot at loopback.
     discord_api_base_url: str = Field(default=DISCORD_API_BASE_URL)
     discord_gateway_url: str = Field(default=DISCORD_GATEWAY_URL)

@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import TypeVar
 
 from bot.services.base import Clock, SeedSource, Service, random_seed, utc_now
+from bot.services.clock import ClockService
 from bot.services.decks import DeckService
 from bot.services.guilds import GuildService
 from bot.services.lifecycle import LifecycleService
 from bot.services.registration import RegistrationService
+from bot.services.rounds import RoundService
 from bot.services.tournaments import TournamentService
 from bot.store.database import Database
 from bot.store.uow import Store
@@ -40,3 +42,5 @@ class Services:
         self.registration = build(RegistrationService)
         self.decks = build(DeckService)
         self.lifecycle = build(LifecycleService)
+        self.rounds = build(RoundService)
+        self.round_clock = build(ClockService)

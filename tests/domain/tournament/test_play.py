@@ -51,7 +51,7 @@ def pair(clock: Clock, seed: int = 1) -> Tournament:
     return clock.apply(propose_round(clock.tournament, seed).operation())
 
 
-def as_player(user_id: int):  # noqa: ANN201
+def as_player(user_id: int):
     from domain.tournament.operations import Actor, Role
 
     return Actor(user_id, Role.PLAYER)
@@ -107,8 +107,8 @@ def test_time_reports_compute_the_judgement_win_or_the_draw_r_match_2() -> None:
     assert result == MatchResult(result.kind, str(second), (5, 2)) if result else False
     assert result is not None
     assert result.outcomes((str(first), str(second)))[str(second)] is Outcome.JUDGEMENT_WIN
+    third = clock.tournament.rounds[0].matches[1].players[0]
     with pytest.raises(InvalidInput) as missing:
-        third, fourth = clock.tournament.rounds[0].matches[1].players
         clock.apply(ReportResult(third, 1, Claim.TIME), as_player(third))
     assert missing.value.rule == "R-MATCH-2"
 
@@ -154,7 +154,7 @@ def test_repair_only_without_results() -> None:
     clock.apply(UnpairRound(1))
     assert clock.tournament.rounds == ()
     pair(clock)
-    first, second = clock.tournament.rounds[0].matches[0].players
+    first = clock.tournament.rounds[0].matches[0].players[0]
     clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
     with pytest.raises(IllegalTransition) as refused:
         clock.apply(UnpairRound(1))
@@ -279,3 +279,37 @@ def test_every_active_player_is_seated_once_each_swiss_round(players: int, seed:
         assert sorted(seated) == sorted(active_ids)
         play_round(clock, rng)
     clock.apply(FinishTournament())
+
+
+def test_an_export_replays_to_the_posted_standings() -> None:
+    import json
+
+    from domain.engine.record import read_record
+    from domain.tournament.views import export_record, final_standings, standings_lines
+
+    clock = started(9, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
+    rng = random.Random(3)
+    for number in range(1, 5):
+        pair(clock, number)
+        play_round(clock, rng)
+        if number == 2:
+            clock.apply(Drop(105), as_player(105))
+    posted = [
+        (line.rank, line.name, line.points, line.opponents_points)
+        for line in standings_lines(clock.tournament)
+    ]
+    record = read_record(json.dumps(export_record(clock.tournament).to_json(), ensure_ascii=False))
+    replayed = [(r.rank, r.player, r.points, r.opponents_points) for r in record.standings()]
+    assert replayed == posted
+    # Finish the top cut: the final standings put its placings first (R-FMT-1, R-FMT-5).
+    pair(clock, 5)
+    play_round(clock, rng)
+    pair(clock, 6)
+    play_round(clock, rng)
+    clock.apply(FinishTournament())
+    shared, strict = final_standings(clock.tournament)
+    assert [line.rank for line in strict] == list(range(1, 10))
+    assert [line.rank for line in shared][:4] == [1, 2, 3, 3]
+    champion = clock.tournament.rounds[-1].advancing()[0]
+    assert shared[0].user_id == champion == strict[0].user_id
+    assert {line.user_id for line in shared} == {line.user_id for line in strict}

@@ -1,0 +1,348 @@
+"""A running event: pairing, the clock, reports and confirmations, judges' results, drops,
+standings, the finish and the export. Every change is an operation of the tournament model.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+
+from bot.services.actors import Actor, require_guild
+from bot.services.base import Service
+from domain.engine.results import MatchResult
+from domain.errors import DomainError, InvalidInput, NotFound
+from domain.tournament import events as ev
+from domain.tournament.model import Entry, Tournament
+from domain.tournament.operations import (
+    ConfirmResult,
+    DisputeResult,
+    Drop,
+    ExtendTable,
+    FinishTournament,
+    ReportResult,
+    SetResult,
+    StartRound,
+    Undrop,
+    UnpairRound,
+)
+from domain.tournament.play import Proposal, propose_round
+from domain.tournament.rounds import Claim, Match, Round
+from domain.tournament.views import (
+    StandingLine,
+    export_record,
+    final_standings,
+    standings_lines,
+)
+
+
+@dataclass(frozen=True)
+class Paired:
+    tournament: Tournament
+    round: Round
+    proposal: Proposal
+    points: dict[int, int]  # each player's points before the round, for the post
+
+
+@dataclass(frozen=True)
+class MyMatch:
+    tournament: Tournament
+    round: Round
+    match: Match
+    opponent: Entry | None
+
+
+@dataclass(frozen=True)
+class ReportOutcome:
+    """What a report or a confirmation did, for the cog to tell the right people."""
+
+    tournament: Tournament
+    round: Round
+    match: Match
+    events: tuple[ev.Event, ...]
+    reporter: int
+    opponent: int | None
+
+    @property
+    def confirmed(self) -> bool:
+        return any(isinstance(e, ev.ResultConfirmed) for e in self.events)
+
+    @property
+    def disagrees(self) -> bool:
+        return any(isinstance(e, ev.ReportsDisagree | ev.ResultDisputed) for e in self.events)
+
+    @property
+    def round_complete(self) -> bool:
+        current = self.tournament.round(self.round.number)
+        return current is not None and current.complete
+
+
+@dataclass(frozen=True)
+class ResultChange:
+    tournament: Tournament
+    round: Round
+    match: Match
+    old: MatchResult | None
+    new: MatchResult
+
+    @property
+    def round_complete(self) -> bool:
+        current = self.tournament.round(self.round.number)
+        return current is not None and current.complete
+
+
+@dataclass(frozen=True)
+class Standings:
+    tournament: Tournament
+    lines: list[StandingLine]
+    after_round: int
+
+
+@dataclass(frozen=True)
+class Final:
+    tournament: Tournament
+    shared: list[StandingLine]
+    strict: list[StandingLine]
+
+
+# How a judge names a result in /result set.
+RESULT_CHOICES = ("win", "judgement", "time", "concede", "double_loss", "no_show")
+
+
+def judge_result(
+    choice: str, match: Match, player: int | None, first: int | None, second: int | None
+) -> MatchResult:
+    """A judge's /result set choice as a result in table order (R-MATCH-2 to R-MATCH-6)."""
+    ids = match.ids
+    named = str(player) if player is not None else None
+    if choice in ("win", "judgement", "concede", "no_show") and named not in ids:
+        raise InvalidInput("result.player_not_at_table", table=match.table, choice=choice)
+    if choice == "win" and named:
+        return MatchResult.win(named)
+    if choice == "judgement" and named:
+        return MatchResult.judgement(named)
+    if choice == "concede" and named:
+        return MatchResult.concession(named)
+    if choice == "no_show" and named:
+        return MatchResult.no_show(named)
+    if choice == "double_loss":
+        return MatchResult.double_loss()
+    if choice == "time":
+        if first is None or second is None:
+            raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
+        return MatchResult.from_point_zone((ids[0], ids[1]), (first, second))
+    raise InvalidInput("result.unknown_choice", value=choice, choices=", ".join(RESULT_CHOICES))
+
+
+class RoundService(Service):
+    async def pair(self, actor: Actor, reference: str | None) -> Paired:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            points = {line.user_id: line.points for line in standings_lines(tournament)}
+            proposal = propose_round(tournament, self.seeds())
+            tournament, _ = await tx.apply(tournament, proposal.operation())
+        paired = tournament.current
+        assert paired is not None
+        return Paired(tournament, paired, proposal, points)
+
+    async def repair(self, actor: Actor, reference: str | None) -> Tournament:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tournament, _ = await tx.apply(tournament, UnpairRound(tournament.current_round))
+        return tournament
+
+    async def start_clock(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tournament, _ = await tx.apply(tournament, StartRound(tournament.current_round))
+        current = tournament.current
+        assert current is not None
+        return tournament, current
+
+    async def status(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
+        async with self.reader(require_guild(actor)) as tx:
+            tournament = await tx.tournament(reference)
+        if tournament.current is None:
+            raise NotFound("rounds.none_yet", tournament=tournament.name)
+        return tournament, tournament.current
+
+    async def my_match(self, actor: Actor, reference: str | None) -> MyMatch:
+        async with self.reader(require_guild(actor)) as tx:
+            tournament = await tx.tournament(reference)
+        return self._my_match(tournament, actor.user_id)
+
+    async def my_match_in(self, actor: Actor, tournament_id: int) -> MyMatch:
+        return await self.my_match(actor, str(tournament_id))
+
+    def _my_match(self, tournament: Tournament, user_id: int) -> MyMatch:
+        current = tournament.current
+        match = current.match_of(user_id) if current else None
+        if current is None or match is None:
+            raise NotFound("pairing.not_paired", tournament=tournament.name)
+        opponent_id = match.opponent_of(user_id)
+        opponent = tournament.players.get(opponent_id) if opponent_id is not None else None
+        return MyMatch(tournament, current, match, opponent)
+
+    async def report(
+        self,
+        actor: Actor,
+        reference: str | None,
+        claim: str,
+        my_points: int | None = None,
+        opponent_points: int | None = None,
+    ) -> ReportOutcome:
+        try:
+            parsed = Claim(claim)
+        except ValueError:
+            raise InvalidInput("report.unknown_claim", value=claim) from None
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            number = tournament.current_round
+            operation = ReportResult(actor.user_id, number, parsed, my_points, opponent_points)
+            tournament, events = await tx.apply(tournament, operation)
+        return self._outcome(tournament, number, actor.user_id, events)
+
+    async def confirm(
+        self, actor: Actor, tournament_id: int, number: int, table: int
+    ) -> ReportOutcome:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(str(tournament_id))
+            operation = ConfirmResult(actor.user_id, number, table)
+            tournament, events = await tx.apply(tournament, operation)
+        return self._outcome(tournament, number, actor.user_id, events)
+
+    async def dispute(
+        self, actor: Actor, tournament_id: int, number: int, table: int, reason: str = ""
+    ) -> ReportOutcome:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(str(tournament_id))
+            operation = DisputeResult(actor.user_id, number, table, reason)
+            tournament, events = await tx.apply(tournament, operation)
+        return self._outcome(tournament, number, actor.user_id, events)
+
+    def _outcome(
+        self, tournament: Tournament, number: int, user_id: int, events: tuple[ev.Event, ...]
+    ) -> ReportOutcome:
+        found = tournament.round(number)
+        assert found is not None
+        match = found.match_of(user_id)
+        assert match is not None
+        return ReportOutcome(tournament, found, match, events, user_id, match.opponent_of(user_id))
+
+    async def set_result(
+        self,
+        actor: Actor,
+        reference: str | None,
+        *,
+        table: int,
+        choice: str,
+        player: int | None = None,
+        first_points: int | None = None,
+        second_points: int | None = None,
+        number: int | None = None,
+        advancing: int | None = None,
+    ) -> ResultChange:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            number = number or tournament.current_round
+            target = tournament.round(number)
+            match = target.match_at(table) if target else None
+            if target is None or match is None or len(match.players) != 2:
+                raise InvalidInput("result.no_such_table", round=number, table=table)
+            result = judge_result(choice, match, player, first_points, second_points)
+            operation = SetResult(number, table, result, advancing)
+            tournament, events = await tx.apply(tournament, operation)
+        (change,) = [e for e in events if isinstance(e, ev.ResultSet)]
+        updated = tournament.round(number)
+        assert updated is not None
+        final = updated.match_at(table)
+        assert final is not None
+        return ResultChange(tournament, updated, final, change.old, change.new)
+
+    async def drop(
+        self, actor: Actor, reference: str | None, player: int | None = None
+    ) -> tuple[Tournament, ev.Dropped]:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tournament, events = await tx.apply(tournament, Drop(player or actor.user_id))
+        (dropped,) = [e for e in events if isinstance(e, ev.Dropped)]
+        return tournament, dropped
+
+    async def undrop(self, actor: Actor, reference: str | None, player: int) -> Tournament:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tournament, _ = await tx.apply(tournament, Undrop(player))
+        return tournament
+
+    async def extend(
+        self, actor: Actor, reference: str | None, table: int, minutes: int
+    ) -> tuple[Tournament, ev.TableExtended]:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            operation = ExtendTable(tournament.current_round, table, minutes)
+            tournament, events = await tx.apply(tournament, operation)
+        (extended,) = [e for e in events if isinstance(e, ev.TableExtended)]
+        return tournament, extended
+
+    async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
+        async with self.reader(_guild(guild_id)) as tx:
+            tournament = await tx.tournament(reference)
+        finished = [r.number for r in tournament.swiss_rounds if r.complete]
+        return Standings(tournament, standings_lines(tournament), max(finished, default=0))
+
+    async def finish(self, actor: Actor, reference: str | None) -> Final:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tournament, _ = await tx.apply(tournament, FinishTournament())
+        shared, strict = final_standings(tournament)
+        return Final(tournament, shared, strict)
+
+    async def final(self, guild_id: int | None, reference: str | None) -> Final:
+        async with self.reader(_guild(guild_id)) as tx:
+            tournament = await tx.tournament(reference)
+        shared, strict = final_standings(tournament)
+        return Final(tournament, shared, strict)
+
+    async def export(self, actor: Actor, reference: str | None) -> tuple[Tournament, bytes, bytes]:
+        """The replay record as JSON, and the standings as CSV for Japanese Excel (BOM)."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+        record = json.dumps(export_record(tournament).to_json(), ensure_ascii=False, indent=2)
+        return tournament, record.encode("utf-8"), standings_csv(standings_lines(tournament))
+
+
+# Both languages in the header: the file is shared beyond one reader.
+CSV_HEADER = (
+    "順位 rank",
+    "名前 name",
+    "勝ち点 points",
+    "対戦相手の勝ち点 opponents' points",
+    "成績 record",
+    "状態 status",
+)
+
+
+def standings_csv(lines: list[StandingLine]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_HEADER)
+    for line in lines:
+        opponents = line.opponents_points
+        writer.writerow(
+            [
+                line.rank,
+                line.name,
+                line.points,
+                str(opponents.numerator) if opponents.denominator == 1 else f"{float(opponents):g}",
+                line.record,
+                line.status.value,
+            ]
+        )
+    return "\ufeff".encode() + buffer.getvalue().encode("utf-8")
+
+
+def _guild(guild_id: int | None) -> int:
+    if guild_id is None:
+        raise DomainError("errors.guild_only")
+    return guild_id

@@ -1,0 +1,69 @@
+"""The bot's own bookkeeping for the round clock: notices posted, and where rounds live."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import aiosqlite
+
+
+async def recorded_notices(
+    connection: aiosqlite.Connection, tournament_id: int, round_number: int
+) -> set[str]:
+    async with connection.execute(
+        "SELECT key FROM notices WHERE tournament_id = ? AND round = ?",
+        (tournament_id, round_number),
+    ) as cursor:
+        return {row[0] for row in await cursor.fetchall()}
+
+
+async def record_notice(
+    connection: aiosqlite.Connection,
+    tournament_id: int,
+    round_number: int,
+    key: str,
+    *,
+    posted: bool,
+    at: datetime,
+) -> bool:
+    """Remember a notice; False when it was already recorded (posted once, never twice)."""
+    cursor = await connection.execute(
+        "INSERT OR IGNORE INTO notices (tournament_id, round, key, posted, at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (tournament_id, round_number, key, int(posted), at.isoformat()),
+    )
+    return cursor.rowcount == 1
+
+
+async def save_round_post(
+    connection: aiosqlite.Connection,
+    tournament_id: int,
+    round_number: int,
+    channel_id: int,
+    thread_id: int | None,
+) -> None:
+    await connection.execute(
+        "INSERT INTO round_posts (tournament_id, round, channel_id, thread_id)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, round) DO UPDATE SET"
+        " channel_id = excluded.channel_id, thread_id = excluded.thread_id",
+        (tournament_id, round_number, channel_id, thread_id),
+    )
+
+
+async def round_post(
+    connection: aiosqlite.Connection, tournament_id: int, round_number: int
+) -> tuple[int, int | None] | None:
+    async with connection.execute(
+        "SELECT channel_id, thread_id FROM round_posts WHERE tournament_id = ? AND round = ?",
+        (tournament_id, round_number),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return (row[0], row[1]) if row else None
+
+
+async def running_tournaments(connection: aiosqlite.Connection) -> list[tuple[int, int]]:
+    """(guild id, tournament id) of every tournament with rounds in play."""
+    async with connection.execute(
+        "SELECT guild_id, id FROM tournaments WHERE state IN ('running', 'top_cut') ORDER BY id"
+    ) as cursor:
+        return [(row[0], row[1]) for row in await cursor.fetchall()]

@@ -1,0 +1,75 @@
+"""The round clock's notices (R-MATCH-1, R-MATCH-2, R-MATCH-7): reminders before the end,
+the time-up instruction per end time (an extended table ends later), and reports that
+nobody confirmed in time. Pure: the bot decides when to look and remembers what it posted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from domain.tournament.rounds import Round
+
+REMINDER_MINUTES = (10, 5)
+
+
+class NoticeKind(StrEnum):
+    REMINDER = "reminder"  # N minutes left
+    TIME_UP = "time_up"  # R-MATCH-2: finish the turn after this one, then count
+    UNCONFIRMED = "unconfirmed"  # a report waited too long for the opponent
+
+
+@dataclass(frozen=True)
+class Notice:
+    kind: NoticeKind
+    round: int
+    due: datetime
+    tables: tuple[int, ...]
+    minutes_left: int = 0
+
+    @property
+    def key(self) -> str:
+        """What the bot remembers a notice by, so that it is posted once."""
+        tables = ",".join(map(str, self.tables)) if self.kind is NoticeKind.UNCONFIRMED else ""
+        return f"{self.kind.value}:{self.minutes_left}:{self.due.isoformat()}:{tables}"
+
+
+def clock_notices(current: Round, *, unconfirmed_after: timedelta) -> list[Notice]:
+    """Every notice the round's clock gives, due or not, for the tables still playing."""
+    if current.ends_at is None:
+        return []
+    playing = [m for m in current.matches if not current.finished(m)]
+    if not playing:
+        return []
+    notices = [
+        Notice(
+            NoticeKind.REMINDER,
+            current.number,
+            current.ends_at - timedelta(minutes=minutes),
+            tuple(m.table for m in playing),
+            minutes,
+        )
+        for minutes in REMINDER_MINUTES
+    ]
+    by_end: dict[datetime, list[int]] = {}
+    for match in playing:
+        ends = current.table_ends_at(match)
+        assert ends is not None
+        by_end.setdefault(ends, []).append(match.table)
+    notices += [
+        Notice(NoticeKind.TIME_UP, current.number, ends, tuple(tables))
+        for ends, tables in sorted(by_end.items())
+    ]
+    for match in playing:
+        if match.reports and not match.disputed:
+            oldest = min(report.at for report in match.reports)
+            notices.append(
+                Notice(
+                    NoticeKind.UNCONFIRMED,
+                    current.number,
+                    oldest + unconfirmed_after,
+                    (match.table,),
+                )
+            )
+    return sorted(notices, key=lambda notice: notice.due)
