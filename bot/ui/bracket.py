@@ -34,6 +34,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+import discord
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import Lang, t
@@ -431,6 +432,11 @@ def render_bracket(picture: BracketPicture) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def bracket_file(picture: BracketPicture, filename: str = "bracket.png") -> discord.File:
+    """The picture as an attachment, ready for `send(file=...)`."""
+    return discord.File(io.BytesIO(render_bracket(picture)), filename=filename)
 
 
 def _draw_champion(

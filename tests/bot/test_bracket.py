@@ -17,6 +17,7 @@ from bot.ui.bracket import (
     BracketPicture,
     BracketSlot,
     SlotPlayer,
+    bracket_file,
     drawable,
     fit,
     font,
@@ -220,3 +221,10 @@ def test_a_missing_font_is_a_clear_error_at_render_time_not_at_import() -> None:
     )
     assert "missing:" in result.stdout
     assert "noto-cjk-sans-jp-regular" in result.stdout
+
+
+def test_the_picture_comes_as_a_discord_attachment() -> None:
+    attachment = bracket_file(BracketPicture("大会", seeded(4)))
+    assert attachment.filename == "bracket.png"
+    with Image.open(attachment.fp) as image:
+        assert image.format == "PNG"
