@@ -1,0 +1,256 @@
+"""Standings as Discord pages and as a CSV file (R-FMT-4, R-FMT-5).
+
+`standings_page(rows, title, lang, page)` gives one embed and the page count: a code block
+whose columns line up by display width, so Japanese names (two columns a character) and
+ASCII names sit in the same grid on a phone. `standings_csv(rows, lang)` gives the whole
+table for Excel.
+
+Ranks come in already shared (R-FMT-5: equal points and opponents' points, same rank);
+this module only shows them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.ui.text import code_block
+
+EMBED_DESCRIPTION_LIMIT = 4096
+EMBED_TITLE_LIMIT = 256
+NAME_COLUMNS = 16  # display columns for a name: the table stays about 40 columns wide
+
+Status = Literal["active", "dropped", "disqualified"]
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    name: str
+    points: int
+    opponents_points: Fraction
+    status: Status = "active"
+    record: str | None = None  # "2-1-0"; the column shows only when some row has one
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a monospace block: wide and full-width characters take two,
+    combining marks none."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+    return width
+
+
+def truncate(text: str, columns: int) -> str:
+    """`text` cut to at most `columns` display columns, ending in "…" when cut."""
+    if display_width(text) <= columns:
+        return text
+    kept, used = [], 0
+    for char in text:
+        width = display_width(char)
+        if used + width > columns - 1:
+            break
+        kept.append(char)
+        used += width
+    return "".join(kept).rstrip() + "…"
+
+
+def pad(text: str, columns: int, *, right: bool = False) -> str:
+    fill = " " * max(columns - display_width(text), 0)
+    return fill + text if right else text + fill
+
+
+def clean_name(name: str) -> str:
+    """A name that keeps to its line: no control characters, line breaks, zero-width or
+    bidi characters (which would reorder the row), runs of spaces made one."""
+    kept = []
+    for char in name:
+        category = unicodedata.category(char)
+        if category in ("Zs", "Zl", "Zp") or char in "\t\n\r":
+            kept.append(" ")
+        elif category not in ("Cc", "Cf"):
+            kept.append(char)
+    return " ".join("".join(kept).split()) or "?"
+
+
+def format_points(value: Fraction | int) -> str:
+    """Points exactly as a person writes them: 7 not 7.0, 15/2 as 7.5.
+
+    Opponents' points are whole or halves (a bye counts 3 × rounds ÷ 2, R-FMT-4); a value
+    with no finite decimal (never produced by the rules) is shown to two places."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator != 1:
+        return f"{float(value):.2f}"
+    places = 0
+    while (value * 10**places).denominator != 1:
+        places += 1
+    whole, fraction = divmod(int(value * 10**places), 10**places)
+    return f"{whole}.{fraction:0{places}d}"
+
+
+def _status_word(status: Status, lang: Lang, *, short: bool) -> str:
+    if status == "active":
+        return ""
+    return t(f"standings.{'short' if short else 'status'}.{status}", lang)
+
+
+@dataclass(frozen=True)
+class _Columns:
+    rank: int
+    name: int
+    points: int
+    opponents: int
+    record: int | None
+
+
+def _columns(rows: Sequence[StandingRow], lang: Lang) -> _Columns:
+    """Column widths over every row, so that all pages share one grid."""
+    names = [
+        display_width(clean_name(row.name))
+        + (display_width(_status_word(row.status, lang, short=True)) + 1) * (row.status != "active")
+        for row in rows
+    ]
+    has_record = any(row.record for row in rows)
+
+    def widest(header: str, cells: Sequence[str]) -> int:
+        return max([display_width(header), *(display_width(cell) for cell in cells)])
+
+    return _Columns(
+        rank=widest(t("standings.col.rank", lang), [str(row.rank) for row in rows]),
+        name=max(display_width(t("standings.col.name", lang)), min(max(names), NAME_COLUMNS)),
+        points=widest(t("standings.col.points", lang), [str(row.points) for row in rows]),
+        opponents=widest(
+            t("standings.col.opponents", lang),
+            [format_points(row.opponents_points) for row in rows],
+        ),
+        record=widest(t("standings.col.record", lang), [row.record or "" for row in rows])
+        if has_record
+        else None,
+    )
+
+
+def _header(columns: _Columns, lang: Lang) -> str:
+    cells = [
+        pad(t("standings.col.rank", lang), columns.rank, right=True),
+        pad(t("standings.col.name", lang), columns.name),
+        pad(t("standings.col.points", lang), columns.points, right=True),
+        pad(t("standings.col.opponents", lang), columns.opponents, right=True),
+    ]
+    if columns.record is not None:
+        cells.append(t("standings.col.record", lang))
+    return " ".join(cells).rstrip()
+
+
+def _line(row: StandingRow, columns: _Columns, lang: Lang) -> str:
+    # The status word sits at the right end of the name column; the name gets the rest.
+    status = _status_word(row.status, lang, short=True)
+    room = columns.name - (display_width(status) + 1 if status else 0)
+    name = truncate(clean_name(row.name), room)
+    name_cell = pad(name, room) + (" " + status if status else "")
+    cells = [
+        pad(str(row.rank), columns.rank, right=True),
+        name_cell,
+        pad(str(row.points), columns.points, right=True),
+        pad(format_points(row.opponents_points), columns.opponents, right=True),
+    ]
+    if columns.record is not None:
+        cells.append(row.record or "")
+    return " ".join(cells).rstrip()
+
+
+def _escaped_length(line: str) -> int:
+    return len(line) + line.count("`")  # code_block adds a zero-width space per backtick
+
+
+def _pages(lines: Sequence[str], per_page: int, budget: int) -> list[list[str]]:
+    pages: list[list[str]] = [[]]
+    used = 0
+    for line in lines:
+        size = _escaped_length(line) + 1
+        if pages[-1] and (len(pages[-1]) >= per_page or used + size > budget):
+            pages.append([])
+            used = 0
+        pages[-1].append(line)
+        used += size
+    return pages
+
+
+def standings_page(
+    rows: Sequence[StandingRow],
+    title: str,
+    lang: Lang,
+    page: int,
+    per_page: int = 20,
+) -> tuple[discord.Embed, int]:
+    """Page `page` (0-based, clamped into range) of the standings, and the page count.
+
+    Rows are shown in the order given, with their ranks as given. The description stays
+    within Discord's 4096 characters whatever the names: a page holds fewer rows when
+    its lines are long."""
+    embed = discord.Embed(title=truncate(clean_name(title), EMBED_TITLE_LIMIT - 1))
+    if not rows:
+        embed.description = t("standings.empty", lang)
+        return embed, 1
+    columns = _columns(rows, lang)
+    header = _header(columns, lang)
+    legend = t("standings.legend", lang)
+    overhead = len(code_block(header)) + 1 + len(legend) + 2  # fences, header, legend
+    pages = _pages(
+        [_line(row, columns, lang) for row in rows], per_page, EMBED_DESCRIPTION_LIMIT - overhead
+    )
+    index = min(max(page, 0), len(pages) - 1)
+    body = "\n".join([header, *pages[index]])
+    embed.description = f"{code_block(body)}\n{legend}"
+    embed.set_footer(
+        text=t("standings.footer", lang, page=index + 1, pages=len(pages), players=len(rows))
+    )
+    return embed, len(pages)
+
+
+# Excel runs a cell that starts with one of these as a formula (CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_text(text: str) -> str:
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def standings_csv(rows: Sequence[StandingRow], lang: Lang) -> bytes:
+    """Every row as CSV in UTF-8 with a byte-order mark, which Japanese Excel needs to read
+    it as UTF-8 rather than Shift_JIS. The header is in the reader's language; names are
+    complete, and a name that looks like a formula is quoted with ' so Excel shows it."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(
+        t(f"standings.csv.{column}", lang)
+        for column in ("rank", "name", "points", "opponents", "record", "status")
+    )
+    for row in rows:
+        writer.writerow(
+            [
+                row.rank,
+                _csv_text(clean_name(row.name)),
+                row.points,
+                format_points(row.opponents_points),
+                row.record or "",
+                _status_word(row.status, lang, short=False),
+            ]
+        )
+    return "\ufeff".encode() + out.getvalue().encode("utf-8")
