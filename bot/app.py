@@ -20,6 +20,7 @@ from bot.services.clock import scaled_clock
 from bot.store.database import Database
 from bot.ui.messages import interaction_lang, render_error, reply_ephemeral
 from bot.ui.pagination import PageButton, PageRenderer
+from bot.ui.stateless import ModalRoutes, submitted_values
 from bot.ui.translator import CatalogTranslator
 from domain.errors import DomainError
 
@@ -32,6 +33,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.tournaments",
     "cogs.registration",
     "cogs.decks",
+    "cogs.rounds",
 )
 
 
@@ -101,12 +103,28 @@ class TournamentBot(commands.Bot):
         self.services.round_clock.grace = timedelta(seconds=settings.clock_grace_seconds)
         # Listing kind → renderer, filled by cogs; see bot/ui/pagination.py.
         self.page_renderers: dict[str, PageRenderer] = {}
+        # Modals routed by custom id, so they survive a restart; see bot/ui/stateless.py.
+        self.modal_routes = ModalRoutes()
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(PageButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        found = self.modal_routes.find(custom_id)
+        if found is None:
+            return
+        match, handler = found
+        try:
+            await handler(interaction, match, submitted_values(interaction))
+        except Exception as error:  # the one error path, as for commands
+            await answer_error(interaction, error)
 
     async def on_ready(self) -> None:
         user = self.user

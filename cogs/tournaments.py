@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
@@ -13,6 +14,7 @@ from bot.i18n import normalise_locale, t
 from bot.ui.messages import fit_or_attach, interaction_lang
 from bot.ui.pagination import Page, page_of, page_view
 from bot.ui.render import announcement_created, rounds_text, safe, tournament_embed
+from bot.ui.rounds import final_standings_embeds
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
     actor_of,
@@ -261,6 +263,50 @@ class Tournaments(
                 players=len(report.players),
                 rounds=rounds_text(started, channel_lang),
             ),
+        )
+
+    @app_commands.command(
+        name="finish", description="End the tournament and post the final standings (organizers)"
+    )
+    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def finish(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        final = await self.bot.services.rounds.finish(actor_of(interaction), tournament)
+        await interaction.followup.send(
+            t("ui.finish.reply", lang, tournament=safe(final.tournament.name)), ephemeral=True
+        )
+        config = await self.bot.services.guilds.config(final.tournament.guild_id)
+        channel_lang = await guild_lang(interaction)
+        for embed in final_standings_embeds(final, channel_lang):
+            await post(
+                self.bot,
+                config.standings_channel_id
+                or config.announcements_channel_id
+                or interaction.channel_id,
+                embed=embed,
+            )
+
+    @app_commands.command(
+        name="export", description="Standings as CSV and the tournament record as JSON"
+    )
+    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def export(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found, record, table = await self.bot.services.rounds.export(
+            actor_of(interaction), tournament
+        )
+        stem = f"tournament-{found.id}"
+        await interaction.followup.send(
+            t("ui.export.reply", lang, tournament=safe(found.name)),
+            files=[
+                discord.File(io.BytesIO(table), filename=f"{stem}-standings.csv"),
+                discord.File(io.BytesIO(record), filename=f"{stem}.json"),
+            ],
+            ephemeral=True,
         )
 
 

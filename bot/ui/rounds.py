@@ -1,0 +1,294 @@
+"""Pairings posts, results in words, the round status, standings rows and the bracket
+picture: presentation of a running event. No writes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
+from bot.ui.render import safe
+from bot.ui.standings import StandingRow, Status, standings_page
+from domain.engine.elimination import bracket_order
+from domain.engine.explanation import Explanation
+from domain.engine.players import PlayerStatus
+from domain.engine.results import MatchResult, ResultKind
+from domain.tournament.model import Tournament
+from domain.tournament.rounds import Match, Round, RoundKind
+from domain.tournament.views import StandingLine, display_names
+
+if TYPE_CHECKING:
+    from bot.services.rounds import Final
+
+MESSAGE_LIMIT = 2000
+# Discord pings at most 100 users named in allowed_mentions per message.
+MENTIONS_PER_MESSAGE = 100
+
+
+@dataclass(frozen=True)
+class Post:
+    """One message of a long post: its text and the users it may ping."""
+
+    content: str
+    pinged: tuple[int, ...]
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        return discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(id=u) for u in self.pinged]
+        )
+
+
+def name_of(tournament: Tournament, user_id: int | str | None) -> str:
+    if user_id is None:
+        return "—"
+    return safe(display_names(tournament).get(int(user_id), str(user_id)))
+
+
+def describe_result(
+    tournament: Tournament, match: Match, result: MatchResult | None, lang: Lang
+) -> str:
+    """A result in the regulation's words: 勝ち, 判定勝ち, 引き分け, 投了, 両者敗北, 遅刻…"""
+    if result is None:
+        return t("ui.result.none", lang)
+    kind = result.kind
+    if kind is ResultKind.BYE:
+        return t("ui.result.bye", lang)
+    if kind is ResultKind.DOUBLE_LOSS:
+        return t("ui.result.double_loss", lang)
+    counts = result.point_zone
+    if kind is ResultKind.TIME_DRAW:
+        text = (
+            t("ui.result.time_draw", lang, first=counts[0], second=counts[1])
+            if counts
+            else t("ui.result.time_draw_unknown", lang)
+        )
+    else:
+        winner = result.winner(match.ids)
+        loser = next((p for p in match.ids if p != winner), None)
+        names = {"winner": name_of(tournament, winner), "loser": name_of(tournament, loser)}
+        if kind is ResultKind.JUDGEMENT:
+            text = (
+                t("ui.result.judgement", lang, first=counts[0], second=counts[1], **names)
+                if counts
+                else t("ui.result.judgement_unknown", lang, **names)
+            )
+        else:
+            text = t(f"ui.result.{kind.value}", lang, **names)
+    if match.advancing is not None and kind is ResultKind.TIME_DRAW:
+        text += t("ui.result.advancing", lang, player=name_of(tournament, match.advancing))
+    return text
+
+
+def pairings_posts(
+    tournament: Tournament, paired: Round, points: dict[int, int], lang: Lang
+) -> list[Post]:
+    """The pairings as messages within Discord's limits (2000 characters, 100 pings each),
+    every table in them: split, never cut."""
+    lines: list[tuple[str, tuple[int, ...]]] = []
+    for match in paired.matches:
+        if len(match.players) == 2:
+            first, second = match.players
+            text = t(
+                "ui.rounds.table_line",
+                lang,
+                table=match.table,
+                first=f"<@{first}>",
+                first_points=points.get(first, 0),
+                second=f"<@{second}>",
+                second_points=points.get(second, 0),
+            )
+        elif len(match.players) == 1:
+            (player,) = match.players
+            text = t(
+                "ui.rounds.bye_line", lang, player=f"<@{player}>", points=points.get(player, 0)
+            )
+        else:
+            text = t("ui.rounds.empty_line", lang, table=match.table)
+        lines.append((text, match.players))
+    key = (
+        "ui.rounds.top_cut_title"
+        if paired.kind is RoundKind.ELIMINATION
+        else "ui.rounds.pairings_title"
+    )
+    title = t(key, lang, tournament=safe(tournament.name), round=paired.number)
+    footer = t("ui.rounds.how_to_report", lang)
+    # Room for the title with its "(part/parts)" and the footer on every message.
+    budget = MESSAGE_LIMIT - len(title) - len(footer) - 40
+    chunks: list[list[tuple[str, tuple[int, ...]]]] = [[]]
+    size = pings = 0
+    for text, players in lines:
+        if chunks[-1] and (
+            size + len(text) + 1 > budget or pings + len(players) > MENTIONS_PER_MESSAGE
+        ):
+            chunks.append([])
+            size = pings = 0
+        chunks[-1].append((text, players))
+        size += len(text) + 1
+        pings += len(players)
+    posts = []
+    for index, chunk in enumerate(chunks, start=1):
+        part = (
+            t("ui.rounds.pairings_part", lang, part=index, parts=len(chunks))
+            if len(chunks) > 1
+            else ""
+        )
+        body = "\n".join(text for text, _ in chunk)
+        content = f"**{title}{part}**\n{body}\n{footer}"
+        posts.append(Post(content, tuple(p for _, players in chunk for p in players)))
+    return posts
+
+
+def explanation_lines(
+    tournament: Tournament, notes: Sequence[Explanation], lang: Lang
+) -> list[str]:
+    """The engine's explanation, players by name (for organizers)."""
+    lines = []
+    for note in notes:
+        params = dict(note.params)
+        for field in ("player", "opponent"):
+            if field in params:
+                params[field] = name_of(tournament, str(params[field]))
+        lines.append(
+            "・" + t(note.key, lang, **params)
+            if lang == "ja"
+            else "- " + t(note.key, lang, **params)
+        )
+    return lines
+
+
+def status_embed(tournament: Tournament, current: Round, lang: Lang) -> discord.Embed:
+    lines = []
+    if current.ends_at is None:
+        lines.append(t("ui.rounds.status_not_started", lang))
+    else:
+        lines.append(t("ui.rounds.status_time_left", lang, end=int(current.ends_at.timestamp())))
+    playing = [m for m in current.matches if len(m.players) == 2 and not current.finished(m)]
+    for match in playing:
+        if match.disputed:
+            state = t("ui.rounds.state_disputed", lang)
+        elif match.reports:
+            state = t("ui.rounds.state_waiting", lang)
+        else:
+            state = t("ui.rounds.state_playing", lang)
+        ends = current.table_ends_at(match)
+        if match.extension_minutes and ends is not None:
+            state += "・" if lang == "ja" else ", "
+            state += t(
+                "ui.rounds.state_extended",
+                lang,
+                minutes=match.extension_minutes,
+                end=int(ends.timestamp()),
+            )
+        first, second = match.players
+        lines.append(
+            t(
+                "ui.rounds.status_line",
+                lang,
+                table=match.table,
+                first=name_of(tournament, first),
+                second=name_of(tournament, second),
+                state=state,
+            )
+        )
+    if not playing:
+        lines.append(t("ui.rounds.status_all_done", lang))
+    description = "\n".join(lines)
+    if len(description) > 4000:
+        description = description[: description.rfind("\n", 0, 3990)] + "\n…"
+    return discord.Embed(
+        title=t(
+            "ui.rounds.status_title", lang, tournament=safe(tournament.name), round=current.number
+        ),
+        description=description,
+    )
+
+
+_STATUS: dict[PlayerStatus, Status] = {
+    PlayerStatus.DROPPED: "dropped",
+    PlayerStatus.DISQUALIFIED: "disqualified",
+}
+
+
+def standing_rows(lines: Sequence[StandingLine]) -> list[StandingRow]:
+    return [
+        StandingRow(
+            rank=line.rank,
+            name=line.name,
+            points=line.points,
+            opponents_points=line.opponents_points,
+            status=line.status.value
+            if line.status.value in ("dropped", "disqualified")
+            else "active",  # type: ignore[arg-type]
+            record=line.record,
+        )
+        for line in lines
+    ]
+
+
+def bracket_picture(tournament: Tournament, lang: Lang) -> BracketPicture | None:
+    """The top cut (or the whole elimination event) as a picture's input."""
+    bracket = [r for r in tournament.rounds if r.kind is RoundKind.ELIMINATION]
+    if not bracket:
+        return None
+    names = display_names(tournament)
+    seeds = {player: index for index, player in enumerate(_seed_order(bracket[0]), start=1)}
+
+    def slot_player(user_id: int | None) -> SlotPlayer | None:
+        if user_id is None:
+            return None
+        return SlotPlayer(names.get(user_id, str(user_id)), seeds.get(user_id))
+
+    rounds = []
+    for played in bracket:
+        slots = []
+        for match, advancing in zip(played.matches, played.advancing(), strict=True):
+            players = (*match.players, None, None)[:2]
+            decided = played.finished(match) and len(match.players) == 2
+            winner = players.index(advancing) if decided and advancing in players else None
+            double = decided and match.result is not None and advancing is None
+            score = None
+            if decided and match.result is not None and match.result.kind is not ResultKind.WIN:
+                score = describe_result(tournament, match, match.result, lang)
+            slots.append(
+                BracketSlot(
+                    (slot_player(players[0]), slot_player(players[1])), winner, score, double
+                )
+            )
+        rounds.append(slots)
+    return BracketPicture(
+        t("ui.rounds.top_cut_title", lang, tournament=tournament.name, round=bracket[-1].number),
+        rounds,
+        lang,
+    )
+
+
+def _seed_order(first: Round) -> list[int]:
+    """Seeds from the first bracket round's order (1v8, 4v5, 2v7, 3v6 …)."""
+    size = len(first.matches) * 2
+    order = bracket_order(size)
+    seeded: dict[int, int] = {}
+    for index, match in enumerate(first.matches):
+        for offset, player in enumerate(match.players):
+            seeded[order[index * 2 + offset]] = player
+    return [seeded[seed] for seed in sorted(seeded)]
+
+
+def final_standings_embeds(final: Final, lang: Lang) -> list[discord.Embed]:
+    """The final standings (shared ranks) and the strict order for prizes (R-FMT-5), each
+    as pages of embeds so that nothing is cut."""
+    tournament = final.tournament
+    embeds = []
+    for lines, title in (
+        (final.shared, t("ui.finish.title", lang, tournament=safe(tournament.name))),
+        (final.strict, t("ui.finish.strict_title", lang, seed=tournament.seed)),
+    ):
+        rows = standing_rows(lines)
+        first, count = standings_page(rows, title, lang, 0)
+        embeds.append(first)
+        embeds += [standings_page(rows, title, lang, page)[0] for page in range(1, count)]
+    return embeds
