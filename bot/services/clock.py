@@ -19,11 +19,14 @@ from domain.tournament.model import Tournament
 from domain.tournament.rounds import Round
 
 
-def scaled_clock(speed: float, now: Clock) -> Clock:
-    """A clock that runs `speed` times faster from the moment it is made (tests only)."""
+# A fixed origin, so that a restarted bot's fast clock goes on from where it was.
+SCALED_CLOCK_ORIGIN = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def scaled_clock(speed: float, now: Clock, origin: datetime = SCALED_CLOCK_ORIGIN) -> Clock:
+    """A clock that runs `speed` times faster than `now` (the CLOCK_SPEED test setting)."""
     if speed == 1:
         return now
-    origin = now()
 
     def scaled() -> datetime:
         return origin + (now() - origin) * speed

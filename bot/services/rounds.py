@@ -21,6 +21,7 @@ from domain.tournament.operations import (
     Drop,
     ExtendTable,
     FinishTournament,
+    PairRound,
     ReportResult,
     SetResult,
     StartRound,
@@ -138,6 +139,7 @@ def judge_result(
 class RoundService(Service):
     async def pair(self, actor: Actor, reference: str | None) -> Paired:
         async with self.uow(actor) as tx:
+            tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
             points = {line.user_id: line.points for line in standings_lines(tournament)}
             proposal = propose_round(tournament, self.seeds())
@@ -146,11 +148,13 @@ class RoundService(Service):
         assert paired is not None
         return Paired(tournament, paired, proposal, points)
 
-    async def repair(self, actor: Actor, reference: str | None) -> Tournament:
+    async def repair(self, actor: Actor, reference: str | None) -> tuple[Tournament, int]:
+        """Take back the latest round's pairings; returns the round number taken back."""
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
-            tournament, _ = await tx.apply(tournament, UnpairRound(tournament.current_round))
-        return tournament
+            number = tournament.current_round
+            tournament, _ = await tx.apply(tournament, UnpairRound(number))
+        return tournament, number
 
     async def start_clock(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
         async with self.uow(actor) as tx:
@@ -244,6 +248,7 @@ class RoundService(Service):
         advancing: int | None = None,
     ) -> ResultChange:
         async with self.uow(actor) as tx:
+            tx.authorize(SetResult)
             tournament = await tx.tournament(reference)
             number = number or tournament.current_round
             target = tournament.round(number)

@@ -21,7 +21,6 @@ from domain.tournament.operations import (
     MissingDeckPolicy,
     SettingsChange,
 )
-from domain.tournament.rules import authorize_role
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
 
@@ -135,7 +134,7 @@ class TournamentService(Service):
             }
             if any(uploads.values()):
                 # Authorise before parsing anything a member uploaded.
-                authorize_role(ChangeSettings, tx.actor)
+                tx.authorize(ChangeSettings)
             files = read_uploaded_files(uploads)
             change = SettingsChange(
                 late_registration_rounds=late_registration_rounds,
@@ -155,7 +154,7 @@ class TournamentService(Service):
     async def may_change_settings(self, actor: Actor) -> None:
         """Refuse a non-organizer before their uploads are even downloaded."""
         async with self.reader_as(actor) as tx:
-            authorize_role(ChangeSettings, tx.actor)
+            tx.authorize(ChangeSettings)
 
     def _parse_start(self, text: str) -> datetime | None:
         """`2026/12/01 13:00` as people type it (Japan time unless a zone is given), or

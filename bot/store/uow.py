@@ -88,6 +88,10 @@ class Transaction:
         self.changed: dict[int, Tournament] = {}
         self.versions: dict[int, int] = {}
 
+    def authorize(self, kind: type[Operation]) -> None:
+        """Refuse early, before any work, an actor whose role may not make `kind`."""
+        rules.authorize_role(kind, self.actor)
+
     async def guild_config(self) -> GuildConfig:
         return await get_guild_config(self.connection, self.guild_id)
 

@@ -160,10 +160,9 @@ class Rounds(commands.Cog):
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def repair(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         lang = interaction_lang(interaction)
-        before = await self.services.rounds.status(actor_of(interaction), tournament)
-        await self.services.rounds.repair(actor_of(interaction), tournament)
+        _, number = await self.services.rounds.repair(actor_of(interaction), tournament)
         await interaction.response.send_message(
-            t("ui.rounds.repaired", lang, round=before[1].number), ephemeral=True
+            t("ui.rounds.repaired", lang, round=number), ephemeral=True
         )
 
     @round.command(name="start", description="Start the round clock (organizers)")

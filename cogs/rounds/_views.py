@@ -4,17 +4,35 @@ state (reports, confirmations) lives in the database."""
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.app import answer_error
 from bot.i18n import Lang, t
 
 if TYPE_CHECKING:
     from cogs.rounds import Rounds
 
 CLAIMS = ("win", "lose", "concede", "time")
+
+
+def answering_errors(
+    callback: Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]],
+) -> Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
+    """A button's failure gets the same clear, private answer as a slash command's."""
+
+    @functools.wraps(callback)
+    async def wrapper(self: Any, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await callback(self, interaction)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+    return wrapper
 
 
 def rounds_cog(interaction: discord.Interaction[Any]) -> Rounds:
@@ -49,6 +67,7 @@ class ReportButton(
     ) -> ReportButton:
         return cls(int(match["tournament"]), int(match["round"]))
 
+    @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await rounds_cog(interaction).open_report_form(interaction, self.tournament_id)
 
@@ -80,6 +99,7 @@ class ClaimButton(
     ) -> ClaimButton:
         return cls(int(match["tournament"]), int(match["round"]), match["claim"])
 
+    @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = rounds_cog(interaction)
         if self.claim == "time":
@@ -114,6 +134,7 @@ class ConfirmButton(
     ) -> ConfirmButton:
         return cls(int(match["tournament"]), int(match["round"]), int(match["table"]))
 
+    @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await rounds_cog(interaction).confirm(
             interaction, self.tournament_id, self.number, self.table
@@ -146,6 +167,7 @@ class DisputeButton(
     ) -> DisputeButton:
         return cls(int(match["tournament"]), int(match["round"]), int(match["table"]))
 
+    @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await rounds_cog(interaction).dispute(
             interaction, self.tournament_id, self.number, self.table

@@ -239,7 +239,9 @@ def _pair_round(tournament: Tournament, op: PairRound, at: datetime) -> Applied:
 
 def _unpair_round(tournament: Tournament, op: UnpairRound, at: datetime) -> Applied:
     current = tournament.current
-    if current is None or current.number != op.round:
+    if current is None:
+        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
+    if current.number != op.round:
         raise IllegalTransition("rounds.repair_only_last", round=op.round)
     played = [m.table for m in current.matches if len(m.players) == 2 and m.result is not None]
     if played or any(m.reports for m in current.matches):
