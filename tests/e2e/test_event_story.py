@@ -4,21 +4,25 @@ reporting twice, report a time result with point-zone counts, concede, dispute (
 settles it), drop; the bot restarts mid-round; the top cut gets its bracket picture; the
 event finishes; the export replays to the posted standings and `verify` agrees.
 
-The bot's clock runs 600 times faster (CLOCK_SPEED, test-only), so a 40-minute round
-lasts 4 seconds.
+The bot's clock runs 300 times faster (CLOCK_SPEED, test-only), so a 40-minute round
+lasts 8 seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import PYTHON, REPO_ROOT, cli_env
 from tests.e2e.fake_discord import FakeDiscord, Upload
 
 pytestmark = pytest.mark.e2e
@@ -27,7 +31,7 @@ JSON = dict[str, Any]
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 LEGAL_CSV = (REPO_ROOT / "data" / "examples" / "keion.csv").read_bytes()
 CUP = "Spring Open"
-SPEED = 600
+SPEED = 300
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +147,7 @@ def standings_rows(message: JSON) -> list[tuple[int, str, int, str]]:
     """(rank, name, points, opponents' points) from a posted standings embed."""
     rows = []
     for line in message["embeds"][0]["description"].splitlines():
-        found = re.match(r"\s*(\d+)\s+(\S+)\s+(\d+)\s+([\d.]+)", line)
+        found = re.match(r"\s*(\d+)\s+(\S+)(?:\s+(?:ドロップ|失格))?\s+(\d+)\s+([\d.]+)", line)
         if found and found.group(2).lower() in PLAYERS:
             rank, name, points, opponents = found.groups()
             rows.append((int(rank), name.lower(), int(points), opponents))
@@ -240,3 +244,185 @@ async def test_round_1_pairings_post_with_buttons_and_four_ways_to_report(
         tables[3][1],
     }
     assert any(points == 2 for _, _, points, _ in rows)  # the judgement win (R-FMT-2)
+
+
+async def settle_round(fake: FakeDiscord, round_number: int, skip: tuple[int, ...] = ()) -> None:
+    """The first player of every other table wins, by two matching reports."""
+    for table, players in sorted(pairings_of(fake, round_number).items()):
+        if table == 0 or table in skip:
+            continue
+        first, second = players
+        await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
+        await fake.slash("report result", user=second, options={"result": "lose"}, locale="ja")
+
+
+async def test_round_2_concession_dispute_settled_by_a_judge_and_a_drop(fake: FakeDiscord) -> None:
+    await fake.slash("round pair", user="organizer", locale="ja")
+    tables = pairings_of(fake, 2)
+    # Table 1: a concession (R-MATCH-4), confirmed by the opponent.
+    first, second = tables[1]
+    conceded = await fake.slash(
+        "report result", user=first, options={"result": "concede"}, locale="ja"
+    )
+    assert "投了" in conceded.text
+    await confirm_in_thread(fake, 2, second)
+    # Table 2: a dispute goes to the judge channel with both claims; a judge settles it.
+    first, second = tables[2]
+    await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
+    mention = f"<@{member_id(fake, second)}>"
+    notice = [m for m in thread_messages(fake, 2) if mention in m["content"]][-1]
+    disputed = await fake.click(notice, "異議 / Dispute", user=second, locale="ja")
+    assert "ジャッジ" in disputed.text
+    await asyncio.sleep(0.3)
+    call = fake.messages("judge-calls")[-1]
+    assert f"<@&{fake.role('Judge').id}>" in call["content"]
+    assert "テーブル 2" in call["content"]
+    assert "[[" not in call["content"]
+    roles = sent_payload(fake, call)["allowed_mentions"]["roles"]
+    assert list(map(int, roles)) == [int(fake.role("Judge").id)]  # the judges, nobody else
+    refused = await fake.slash(
+        "result set",
+        user=first,
+        options={"table": 2, "result": "win", "player": first},
+        locale="ja",
+    )
+    assert "ジャッジ" in refused.text
+    settled = await fake.slash(
+        "result set",
+        user="judge",
+        options={"table": 2, "result": "win", "player": second},
+        locale="ja",
+    )
+    assert "記録しました" in settled.text
+    assert "記録しました" in fake.messages("log")[-1]["content"]
+    await settle_round(fake, 2, skip=(1, 2))
+    await asyncio.sleep(0.3)
+    assert "第 2 回戦終了時点" in fake.messages("standings")[-1]["embeds"][0]["title"]
+    # A drop (R-FMT-7): not paired from the next round on.
+    dropper = tables[3][1]
+    dropped = await fake.slash("drop", user=dropper, locale="ja")
+    assert "ドロップ（棄権）しました" in dropped.text
+    fake.dropped = dropper  # type: ignore[attr-defined]
+
+
+async def test_round_3_survives_a_restart_mid_round(fake: FakeDiscord) -> None:
+    await fake.slash("round pair", user="organizer", locale="ja")
+    tables = pairings_of(fake, 3)
+    seated = [p for players in tables.values() for p in players]
+    assert fake.dropped not in seated  # type: ignore[attr-defined]
+    assert len(seated) == 7  # seven players: one bye
+    assert 0 in tables
+    await fake.slash("round start", user="organizer", locale="ja")
+    first, second = tables[1]
+    await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
+    before = await fake.slash("pairing", user=first, locale="ja")
+    posted_before_restart = len(fake.messages("pairings"))
+
+    await fake.restart_bot()
+
+    # The pairings are unchanged, and the pending confirmation's button still works.
+    after = await fake.slash("pairing", user=first, locale="ja")
+    assert after.text == before.text
+    confirmed = await confirm_in_thread(fake, 3, second)
+    assert "確定" in confirmed.text
+    # The clock resumes: the reminders and the time-up instruction (R-MATCH-2) come from
+    # the restarted bot.
+    for _ in range(150):
+        texts = [m.get("content") or "" for m in fake.messages("pairings")[posted_before_restart:]]
+        if any("⏰" in text and "第 3 回戦" in text for text in texts):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("no time-up notice after the restart")
+    assert any("次のターンが終わるまで" in text for text in texts)
+    assert any("残り時間はあと 5 分" in text for text in texts)
+    await settle_round(fake, 3, skip=(1,))
+    await asyncio.sleep(0.3)
+    assert "第 3 回戦終了時点" in fake.messages("standings")[-1]["embeds"][0]["title"]
+
+
+async def test_the_top_4_gets_a_bracket_picture_and_the_event_finishes(fake: FakeDiscord) -> None:
+    standings = standings_rows(fake.messages("standings")[-1])
+    paired = await fake.slash("round pair", user="organizer", locale="ja")
+    assert "第 4 回戦" in paired.text
+    tables = pairings_of(fake, 4)
+    assert len(tables) == 2
+    top = {name for _, name, _, _ in standings[:4] if name != fake.dropped}  # type: ignore[attr-defined]
+    assert {p for players in tables.values() for p in players} <= {n for _, n, _, _ in standings}
+    assert len({p for players in tables.values() for p in players}) == 4
+    del top
+    picture = [m for m in fake.messages("pairings") if m.get("attachments")][-1]
+    data = fake.file_bytes(picture["attachments"][0])
+    image = Image.open(io.BytesIO(data))
+    image.verify()
+    assert image.format == "PNG"
+    assert 20_000 < len(data) < 2_000_000
+    for table, (first, _) in tables.items():
+        await fake.slash(
+            "result set",
+            user="judge",
+            options={"table": table, "result": "win", "player": first},
+            locale="ja",
+        )
+    await fake.slash("round pair", user="organizer", locale="ja")
+    (final,) = pairings_of(fake, 5).values()
+    await fake.slash(
+        "result set",
+        user="judge",
+        options={"table": 1, "result": "win", "player": final[0]},
+        locale="ja",
+    )
+    finished = await fake.slash("tournament finish", user="organizer", locale="ja")
+    assert "終了しました" in finished.text
+    await asyncio.sleep(0.3)
+    final_posts = [
+        m
+        for m in fake.messages("standings")
+        if m.get("embeds") and "最終順位" in m["embeds"][0]["title"]
+    ]
+    assert final_posts
+    (champion_row, *_) = standings_rows(final_posts[-1])
+    assert champion_row[0] == 1
+    assert champion_row[1] == final[0]
+
+
+def run_cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PYTHON, "-m", "bot", *args],
+        env=cli_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+async def test_the_export_replays_to_the_posted_standings_and_verify_agrees(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    exported = await fake.slash(
+        "tournament export", user="alice", options={"tournament": CUP}, locale="ja"
+    )
+    assert exported.files, (exported.text, exported.messages)
+    files = {f["filename"]: f for f in exported.files}
+    csv_name = next(name for name in files if name.endswith(".csv"))
+    json_name = next(name for name in files if name.endswith(".json"))
+    table = fake.file_bytes(files[csv_name])
+    assert table.startswith("\ufeff".encode())  # Japanese Excel reads UTF-8 with a BOM
+    record = tmp_path / "record.json"
+    record.write_bytes(fake.file_bytes(files[json_name]))
+    replayed = await asyncio.to_thread(run_cli, "replay", str(record), "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    rows = json.loads(replayed.stdout)["standings"]
+    after_round_3 = [
+        m for m in fake.messages("standings") if "第 3 回戦終了時点" in m["embeds"][0]["title"]
+    ][-1]
+    posted = standings_rows(after_round_3)
+    assert [(r["rank"], r["player"].lower(), r["points"]) for r in rows] == [
+        (rank, name, points) for rank, name, points, _ in posted
+    ]
+    assert [str(r["opponents_points"]).removesuffix(".0") for r in rows] == [o for *_, o in posted]
+    assert fake.database is not None
+    verified = await asyncio.to_thread(run_cli, "verify", DATABASE_PATH=str(fake.database))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "agrees" in verified.stdout
