@@ -18,7 +18,6 @@ from domain.tournament.clock import Notice, clock_notices
 from domain.tournament.model import Tournament
 from domain.tournament.rounds import Round
 
-
 # A fixed origin, so that a restarted bot's fast clock goes on from where it was.
 SCALED_CLOCK_ORIGIN = datetime(2026, 1, 1, tzinfo=UTC)
 
