@@ -86,9 +86,8 @@ def pairings_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, ..
 
 
 def thread_messages(fake: FakeDiscord, round_number: int) -> list[JSON]:
-    (thread,) = [
-        c for c in fake.threads("pairings") if c.name == f"第 {round_number} 回戦 結果報告"
-    ]
+    name = f"第 {round_number} 回戦 結果報告"
+    thread = [c for c in fake.threads("pairings") if c.name == name][-1]  # a re-pair opens anew
     return fake.messages(thread.id)
 
 
@@ -173,6 +172,10 @@ async def test_round_1_pairings_post_with_buttons_and_four_ways_to_report(
     fake: FakeDiscord,
 ) -> None:
     paired = await fake.slash("round pair", user="organizer", locale="ja")
+    # A pairing without results can be taken back and made again.
+    repaired = await fake.slash("round repair", user="organizer", locale="ja")
+    assert "取り消しました" in repaired.text
+    paired = await fake.slash("round pair", user="organizer", locale="ja")
     assert "第 1 回戦" in paired.text
     assert "組み合わせの説明" in paired.text  # the explanation, for organizers
     tables = pairings_of(fake, 1)
@@ -194,6 +197,9 @@ async def test_round_1_pairings_post_with_buttons_and_four_ways_to_report(
     mine = await fake.slash("pairing", user=first, locale="ja")
     assert "テーブル 1" in mine.text
     assert f"<@{member_id(fake, second)}>" in mine.text
+
+    status = await fake.slash("round status", user="bob", locale="ja")
+    assert status.embed["description"].count("対戦中") == 4
 
     # Table 1: a report by command, confirmed by the opponent's button in the round's thread.
     filed = await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
