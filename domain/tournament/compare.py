@@ -38,7 +38,27 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
             else:
                 found += differences(expected[key], actual[key], where)
         return found
+    if (
+        isinstance(expected, tuple)
+        and isinstance(actual, tuple)
+        and len(expected) == len(actual)
+        and expected
+        and dataclasses.is_dataclass(expected[0])
+    ):
+        found = []
+        for index, (left, right) in enumerate(zip(expected, actual, strict=True)):
+            found += differences(left, right, f"{path}[{_label(left, index)}]")
+        return found
     return [f"{path}: log {_short(expected)} ≠ tables {_short(actual)}"]
+
+
+def _label(item: Any, index: int) -> str:
+    """Rounds by number, matches by table: how organizers name them."""
+    for name in ("number", "table"):
+        value = getattr(item, name, None)
+        if isinstance(value, int):
+            return f"{name} {value}"
+    return str(index)
 
 
 def _short(value: Any) -> str:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+import subprocess
+
 import pytest
 
 from bot.services import Services
 from bot.store.actions import list_actions
+from bot.store.verify import verify_all
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
 from domain.event import Phase
+from tests.conftest import PYTHON, cli_env
 from tests.services.conftest import (
     GUILD,
     LEGAL_DECK,
@@ -260,3 +266,61 @@ async def test_only_one_open_tournament_can_be_left_out(configured: Services) ->
     assert ambiguous.value.key == "tournament.which_one"
     registered = await configured.registration.register(player(1), "Spring Cup")
     assert registered.tournament.name == "Spring Cup"
+
+
+async def test_the_full_flow_ends_with_verify_agreeing_and_naming_a_hand_edit(
+    configured: Services,
+) -> None:
+    services = configured
+    await create(services)
+    for number in range(1, 6):
+        await services.registration.register(player(number), None)
+        await services.decks.submit(player(number), None, LEGAL_DECK, "deck.csv")
+    await services.lifecycle.start(organizer(), None)
+    paired = await services.rounds.pair(organizer(), None)
+    await services.rounds.start_clock(organizer(), None)
+    first, second = paired.round.matches[0].players
+    await services.rounds.report(player(first - 100), None, "time", 1, 4)
+    await services.rounds.confirm(player(second - 100), paired.tournament.id, 1, 1)
+    await services.rounds.extend(judge(), None, 2, 5)
+    await services.rounds.drop(player(paired.round.matches[1].players[0] - 100), None)
+    async with services.database.read() as connection:
+        (verdict,) = await verify_all(connection)
+    assert verdict.agrees, verdict
+    path = services.database.path
+
+    def cli() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [PYTHON, "-m", "bot", "verify"],
+            env=cli_env(DATABASE_PATH=path),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    agreed = await asyncio.to_thread(cli)
+    assert agreed.returncode == 0, agreed.stderr
+    assert "agrees" in agreed.stdout
+    # Someone edits a row behind the bot's back.
+    with sqlite3.connect(path) as raw:
+        raw.execute(
+            "UPDATE players SET status = 'active', dropped_round = NULL WHERE status = 'dropped'"
+        )
+        raw.execute("UPDATE matches SET extension_minutes = 0")
+    edited = await asyncio.to_thread(cli)
+    assert edited.returncode == 1
+    assert "status" in edited.stdout
+    assert "extension_minutes" in edited.stdout
+    missing = await asyncio.to_thread(
+        lambda: subprocess.run(
+            [PYTHON, "-m", "bot", "verify"],
+            env=cli_env(DATABASE_PATH=path + ".missing"),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    )
+    assert missing.returncode == 2
+    assert "DATABASE_PATH" in missing.stderr

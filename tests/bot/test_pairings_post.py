@@ -1,0 +1,44 @@
+"""A 600-player pairings post is complete and within Discord's limits (issue 10)."""
+
+from __future__ import annotations
+
+import re
+
+from bot.ui.rounds import MENTIONS_PER_MESSAGE, MESSAGE_LIMIT, pairings_posts
+from domain.tournament.operations import ChangeSettings, Register, SettingsChange, StartTournament
+from domain.tournament.play import propose_round
+from tests.domain.tournament.support import Clock, new_tournament, player
+
+
+def six_hundred_and_one_players() -> Clock:
+    clock = Clock(new_tournament())
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    for number in range(1, 602):  # odd: one bye too
+        clock.apply(Register(100 + number, f"参加者{number:03d}"), player(number))
+    clock.apply(StartTournament(seed=600))
+    clock.apply(propose_round(clock.tournament, 1).operation())
+    return clock
+
+
+def test_every_table_is_posted_within_the_limits() -> None:
+    clock = six_hundred_and_one_players()
+    current = clock.tournament.rounds[0]
+    for lang in ("ja", "en"):
+        posts = pairings_posts(clock.tournament, current, {}, lang)
+        assert len(posts) > 1
+        seen_tables = []
+        pinged = []
+        for post in posts:
+            assert len(post.content) <= MESSAGE_LIMIT
+            assert len(post.pinged) <= MENTIONS_PER_MESSAGE
+            mentioned = [int(m) for m in re.findall(r"<@(\d+)>", post.content)]
+            assert sorted(mentioned) == sorted(post.pinged)  # pings exactly who is named
+            pinged += post.pinged
+            label = "テーブル" if lang == "ja" else "Table"
+            seen_tables += [int(t) for t in re.findall(rf"{label} (\d+):", post.content)]
+        assert seen_tables == list(range(1, 301))  # every table once, in order, none cut
+        assert sorted(pinged) == sorted(101 + n for n in range(601))
+        assert all(
+            f"({index}/{len(posts)})" in post.content or f"（{index}/{len(posts)}）" in post.content
+            for index, post in enumerate(posts, start=1)
+        )
