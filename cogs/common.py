@@ -37,6 +37,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         manages_guild=bool(
             interaction.guild_id and (permissions.manage_guild or permissions.administrator)
         ),
+        request_id=interaction.id,
     )
 
 

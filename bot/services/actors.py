@@ -19,6 +19,9 @@ class Actor:
     display_name: str
     role_ids: frozenset[int] = field(default_factory=frozenset)
     manages_guild: bool = False  # Manage Server or Administrator
+    # The interaction behind the request: an operation made twice by one interaction (a
+    # redelivery) applies once.
+    request_id: int | None = None
 
 
 def require_guild(actor: Actor) -> int:

@@ -46,7 +46,9 @@ class Service:
         """One write transaction in the actor's guild, as the actor's tournament role."""
         guild_id = require_guild(actor)
         resolve = partial(tournament_actor, actor)
-        async with self.store.write(guild_id, self.clock(), resolve) as tx:
+        async with self.store.write(
+            guild_id, self.clock(), resolve, request_id=actor.request_id
+        ) as tx:
             yield tx
 
     @asynccontextmanager

@@ -45,10 +45,11 @@ async def _append(
     kind: str,
     payload: dict[str, Any],
     at: datetime,
+    request_id: int | None = None,
 ) -> int:
     cursor = await connection.execute(
         "INSERT INTO action_log (guild_id, tournament_id, actor_id, actor_role, kind, payload,"
-        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        " created_at, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             guild_id,
             tournament_id,
@@ -57,9 +58,18 @@ async def _append(
             kind,
             _json(payload),
             at.isoformat(),
+            request_id,
         ),
     )
     return int(cursor.lastrowid or 0)
+
+
+async def request_seen(connection: aiosqlite.Connection, request_id: int) -> bool:
+    """Whether an operation of this interaction is already in the log."""
+    async with connection.execute(
+        "SELECT 1 FROM action_log WHERE request_id = ?", (request_id,)
+    ) as cursor:
+        return await cursor.fetchone() is not None
 
 
 async def append_operation(
@@ -71,6 +81,7 @@ async def append_operation(
     actor_role: Role,
     operation: Operation,
     at: datetime,
+    request_id: int | None = None,
 ) -> int:
     return await _append(
         connection,
@@ -81,6 +92,7 @@ async def append_operation(
         kind=operation.kind,
         payload=operation.to_payload(),
         at=at,
+        request_id=request_id,
     )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.actions import append_guild_change, append_operation
+from bot.store.actions import append_guild_change, append_operation, request_seen
 from bot.store.database import Database
 from bot.store.guilds import GuildConfig, get_guild_config
 from bot.store.tournaments import (
@@ -29,7 +29,7 @@ from bot.store.tournaments import (
     tournament_ids,
     tournament_version,
 )
-from domain.errors import InvalidInput, NotFound
+from domain.errors import IllegalTransition, InvalidInput, NotFound
 from domain.tournament import rules
 from domain.tournament.events import Event
 from domain.tournament.model import Tournament
@@ -76,8 +76,10 @@ class Transaction:
         at: datetime,
         actor: Actor,
         writable: bool,
+        request_id: int | None = None,
     ) -> None:
         self.connection = connection
+        self.request_id = request_id
         self.guild_id = guild_id
         self.at = at
         self.actor = actor
@@ -152,6 +154,7 @@ class Transaction:
     async def create(self, operation: CreateTournament) -> tuple[Tournament, tuple[Event, ...]]:
         self._require_writable()
         rules.authorize(operation, self.actor)
+        await self._refuse_a_repeated_request()
         if await self.name_taken(operation.config.name):
             raise InvalidInput("tournament.name_taken", name=operation.config.name)
         draft, _ = rules.create(
@@ -175,6 +178,7 @@ class Transaction:
     ) -> tuple[Tournament, tuple[Event, ...]]:
         """Apply `operation`, write the changed rows and log it; a refusal writes nothing."""
         self._require_writable()
+        await self._refuse_a_repeated_request()
         updated, events = tournament.apply(operation, self.at, self.actor)
         await save_tournament(self.connection, tournament, updated)
         await self._log(updated, operation)
@@ -193,6 +197,10 @@ class Transaction:
             at=self.at,
         )
 
+    async def _refuse_a_repeated_request(self) -> None:
+        if self.request_id is not None and await request_seen(self.connection, self.request_id):
+            raise IllegalTransition("errors.already_done")
+
     async def _log(self, tournament: Tournament, operation: Operation) -> None:
         await append_operation(
             self.connection,
@@ -202,7 +210,9 @@ class Transaction:
             actor_role=self.actor.role,
             operation=operation,
             at=self.at,
+            request_id=self.request_id,
         )
+        self.request_id = None  # the request is spent; later operations of it are its own
 
     def _require_writable(self) -> None:
         if not self._writable:
@@ -218,14 +228,20 @@ class Store:
 
     @asynccontextmanager
     async def write(
-        self, guild_id: int, at: datetime, actor: ActorResolver
+        self, guild_id: int, at: datetime, actor: ActorResolver, *, request_id: int | None = None
     ) -> AsyncIterator[Transaction]:
         """One write transaction. `actor` gives the tournament actor from the guild's
         configuration, read inside the same transaction."""
         async with self.database.write() as connection:
             config = await get_guild_config(connection, guild_id)
             tx = Transaction(
-                connection, self.cache, guild_id=guild_id, at=at, actor=actor(config), writable=True
+                connection,
+                self.cache,
+                guild_id=guild_id,
+                at=at,
+                actor=actor(config),
+                writable=True,
+                request_id=request_id,
             )
             yield tx
         # Committed: what changed is now what the tables hold.

@@ -92,3 +92,23 @@ async def test_ex_settings_are_locked_with_the_decks(configured: Services) -> No
     with pytest.raises(IllegalTransition) as locked:
         await configured.tournaments.update_settings(organizer(), None, ex_deck=True)
     assert locked.value.rule == "R-DECK-4"
+
+
+async def test_the_same_interaction_applies_once(configured: Services) -> None:
+    # Issue 12: a redelivered interaction (or a double click that Discord sends twice with
+    # one id) must not apply twice.
+    from dataclasses import replace
+
+    from bot.store.actions import list_actions
+    from tests.services.conftest import GUILD
+
+    await create(configured)
+    once = replace(player(1), request_id=987654321)
+    await configured.registration.register(once, None)
+    await configured.registration.unregister(replace(player(1), request_id=987654322), None)
+    with pytest.raises(IllegalTransition) as again:
+        await configured.registration.register(once, None)
+    assert again.value.key == "errors.already_done"
+    async with configured.database.read() as connection:
+        kinds = [a.kind for a in await list_actions(connection, guild_id=GUILD)]
+    assert kinds.count("register") == 1
