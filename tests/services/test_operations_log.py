@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
-from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 from bot.services import Services
 from bot.store.database import Database
