@@ -114,26 +114,40 @@ async def save_rounds(
         )
     for number, current in sorted(new.items()):
         previous = old.get(number)
-        if previous == current:
+        if previous is current or previous == current:
             continue
-        await connection.execute(
-            "INSERT INTO rounds (tournament_id, number, kind, seed, paired_at, started_at,"
-            " ends_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, number)"
-            " DO UPDATE SET started_at = excluded.started_at, ends_at = excluded.ends_at",
-            (
-                tournament_id,
-                number,
-                current.kind.value,
-                current.seed,
-                _iso(current.paired_at),
-                _iso(current.started_at),
-                _iso(current.ends_at),
-            ),
-        )
+        # The row itself changes only when it is new or its clock moved; a report changes
+        # one match and nothing else.
+        if previous is None or (previous.started_at, previous.ends_at) != (
+            current.started_at,
+            current.ends_at,
+        ):
+            await _save_round_row(connection, tournament_id, current)
         old_matches = {m.table: m for m in previous.matches} if previous else {}
         for match in current.matches:
-            if old_matches.get(match.table) != match:
+            # Untouched matches are the same objects: identity skips the field compare.
+            kept = old_matches.get(match.table)
+            if kept is not match and kept != match:
                 await _save_match(connection, tournament_id, number, match)
+
+
+async def _save_round_row(
+    connection: aiosqlite.Connection, tournament_id: int, current: Round
+) -> None:
+    await connection.execute(
+        "INSERT INTO rounds (tournament_id, number, kind, seed, paired_at, started_at,"
+        " ends_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, number)"
+        " DO UPDATE SET started_at = excluded.started_at, ends_at = excluded.ends_at",
+        (
+            tournament_id,
+            current.number,
+            current.kind.value,
+            current.seed,
+            _iso(current.paired_at),
+            _iso(current.started_at),
+            _iso(current.ends_at),
+        ),
+    )
 
 
 async def _save_match(
@@ -164,6 +178,8 @@ async def _save_match(
         "DELETE FROM reports WHERE tournament_id = ? AND round = ? AND table_no = ?",
         (tournament_id, number, match.table),
     )
+    if not match.reports:
+        return
     await connection.executemany(
         "INSERT INTO reports (tournament_id, round, table_no, player_id, result_kind,"
         " result_player, first_points, second_points, reported_at)"

@@ -345,9 +345,12 @@ def _own_open_match(
     current = tournament.current
     if current is None or tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
         raise IllegalTransition("report.no_round", tournament=tournament.name)
-    if number != current.number or current.complete:
-        raise IllegalTransition("report.round_finished", round=number)
     match = current.match_of(player_id)
+    # An unfinished own match means the round is not complete: only otherwise is the whole
+    # round scanned (512 tables at 1024 players, per report).
+    own_open = match is not None and not current.finished(match)
+    if number != current.number or (not own_open and current.complete):
+        raise IllegalTransition("report.round_finished", round=number)
     if match is None or (table is not None and match.table != table):
         raise PermissionDenied("report.not_your_match", round=number)
     if match.is_bye:
