@@ -66,10 +66,10 @@ async def _append(
 
 async def request_seen(connection: aiosqlite.Connection, request_id: int) -> bool:
     """Whether an operation of this interaction is already in the log."""
-    async with connection.execute(
+    rows = await connection.execute_fetchall(
         "SELECT 1 FROM action_log WHERE request_id = ?", (request_id,)
-    ) as cursor:
-        return await cursor.fetchone() is not None
+    )
+    return bool(list(rows))
 
 
 async def append_operation(

@@ -16,10 +16,13 @@ _COLUMNS = [f.name for f in fields(GuildConfig)]
 
 
 async def get_guild_config(connection: aiosqlite.Connection, guild_id: int) -> GuildConfig:
-    async with connection.execute(
-        "SELECT * FROM guild_config WHERE guild_id = ?", (guild_id,)
-    ) as cursor:
-        row = await cursor.fetchone()
+    # One trip to the database thread (execute, fetch and close are three): read per click.
+    rows = list(
+        await connection.execute_fetchall(
+            "SELECT * FROM guild_config WHERE guild_id = ?", (guild_id,)
+        )
+    )
+    row = rows[0] if rows else None
     if row is None:
         return GuildConfig(guild_id=guild_id)
     return GuildConfig(**{name: row[name] for name in _COLUMNS})

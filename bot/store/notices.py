@@ -53,12 +53,13 @@ async def save_round_post(
 async def round_post(
     connection: aiosqlite.Connection, tournament_id: int, round_number: int
 ) -> tuple[int, int | None] | None:
-    async with connection.execute(
-        "SELECT channel_id, thread_id FROM round_posts WHERE tournament_id = ? AND round = ?",
-        (tournament_id, round_number),
-    ) as cursor:
-        row = await cursor.fetchone()
-    return (row[0], row[1]) if row else None
+    rows = list(
+        await connection.execute_fetchall(
+            "SELECT channel_id, thread_id FROM round_posts WHERE tournament_id = ? AND round = ?",
+            (tournament_id, round_number),
+        )
+    )
+    return (rows[0][0], rows[0][1]) if rows else None
 
 
 async def running_tournaments(connection: aiosqlite.Connection) -> list[tuple[int, int]]:

@@ -128,7 +128,9 @@ async def save_rounds(
             # Untouched matches are the same objects: identity skips the field compare.
             kept = old_matches.get(match.table)
             if kept is not match and kept != match:
-                await _save_match(connection, tournament_id, number, match)
+                # The rows mirror `before`: only a match stored with reports has any.
+                had_reports = kept is not None and bool(kept.reports)
+                await _save_match(connection, tournament_id, number, match, had_reports)
 
 
 async def _save_round_row(
@@ -151,8 +153,14 @@ async def _save_round_row(
 
 
 async def _save_match(
-    connection: aiosqlite.Connection, tournament_id: int, number: int, match: Match
+    connection: aiosqlite.Connection,
+    tournament_id: int,
+    number: int,
+    match: Match,
+    had_reports: bool = True,
 ) -> None:
+    """Upsert the match and replace its pending reports. `had_reports=False`: the stored
+    match had none, so there is nothing to delete."""
     players = (*match.players, None, None)[:2]
     await connection.execute(
         "INSERT INTO matches (tournament_id, round, table_no, player1, player2, result_kind,"
@@ -174,10 +182,11 @@ async def _save_match(
             match.extension_minutes,
         ),
     )
-    await connection.execute(
-        "DELETE FROM reports WHERE tournament_id = ? AND round = ? AND table_no = ?",
-        (tournament_id, number, match.table),
-    )
+    if had_reports:
+        await connection.execute(
+            "DELETE FROM reports WHERE tournament_id = ? AND round = ? AND table_no = ?",
+            (tournament_id, number, match.table),
+        )
     if not match.reports:
         return
     await connection.executemany(

@@ -77,8 +77,10 @@ class Transaction:
         actor: Actor,
         writable: bool,
         request_id: int | None = None,
+        config: GuildConfig | None = None,
     ) -> None:
         self.connection = connection
+        self._config = config  # as read when the transaction began
         self.request_id = request_id
         self.guild_id = guild_id
         self.at = at
@@ -95,6 +97,9 @@ class Transaction:
         rules.authorize_role(kind, self.actor)
 
     async def guild_config(self) -> GuildConfig:
+        # A read-only transaction cannot have changed it since it began: no second query.
+        if not self._writable and self._config is not None:
+            return self._config
         return await get_guild_config(self.connection, self.guild_id)
 
     async def load(self, tournament_id: int) -> Tournament | None:
@@ -261,4 +266,5 @@ class Store:
                 at=at,
                 actor=actor(config),
                 writable=False,
+                config=config,
             )

@@ -580,6 +580,12 @@ class Rounds(commands.Cog):
 
     async def _after_round_change(self, tournament: Tournament, number: int) -> None:
         """When a result completes a round, post the standings to the standings channel."""
+        changed = tournament.round(number)
+        if changed is None or not changed.complete:
+            # This result left the round open: skip the standings (tens of milliseconds
+            # at 200 players, holding up every other interaction). The result that
+            # completes the round sees it complete here.
+            return
         fresh = await self.services.rounds.standings(tournament.guild_id, str(tournament.id))
         current = fresh.tournament.round(number)
         if current is None or not current.complete or number != fresh.tournament.current_round:
