@@ -19,7 +19,7 @@ from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
 from domain.tournament.model import Tournament
 from domain.tournament.rounds import Match, Round, RoundKind
-from domain.tournament.views import StandingLine, display_names
+from domain.tournament.views import StandingLine, display_name, display_names
 
 if TYPE_CHECKING:
     from bot.services.rounds import Final
@@ -46,7 +46,8 @@ class Post:
 def name_of(tournament: Tournament, user_id: int | str | None) -> str:
     if user_id is None:
         return "—"
-    return safe(display_names(tournament).get(int(user_id), str(user_id)))
+    name = display_name(tournament, int(user_id))
+    return safe(str(user_id) if name is None else name)
 
 
 def describe_result(

@@ -35,6 +35,17 @@ def display_names(tournament: Tournament) -> dict[int, str]:
     return {user: name if counts[name] == 1 else f"{name} ({user})" for user, name in names.items()}
 
 
+def display_name(tournament: Tournament, user_id: int) -> str | None:
+    """One player's name as `display_names` gives it, without building the whole map (a
+    report names two players; the event may have a thousand)."""
+    entry = tournament.players.get(user_id)
+    if entry is None:
+        return None
+    name = entry.display_name
+    shared = sum(1 for other in tournament.players.values() if other.display_name == name) > 1
+    return f"{name} ({user_id})" if shared else name
+
+
 def _records(tournament: Tournament) -> dict[str, tuple[int, int, int]]:
     tally: dict[str, list[int]] = {}
     for match in recorded_matches(tournament.swiss_rounds):
