@@ -34,6 +34,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.registration",
     "cogs.decks",
     "cogs.rounds",
+    "cogs.judges",
 )
 
 

@@ -41,6 +41,10 @@ MISSING_DECK_POLICIES = [
     app_commands.Choice(name="Drop players without a legal deck", value="drop"),
     app_commands.Choice(name="Start anyway", value="start_anyway"),
 ]
+NOSHOW_TIEBREAKS = [
+    app_commands.Choice(name="the absent player's real points", value="real_points"),
+    app_commands.Choice(name="like a bye: 3 × rounds ÷ 2", value="bye_value"),
+]
 
 
 @app_commands.guild_only()
@@ -165,7 +169,10 @@ class Tournaments(
         mix_two_minimum="MIX-Two limited: minimum cards of each title (default 15)",
         ex_deck="Allow an EX deck of up to 15 cards beside the 60-card deck (default: no)",
         ex_copies_shared="Count the 4-copy limit across the main and EX decks (default: yes)",
+        noshow_minutes="A no-show (R-MATCH-6) can be recorded this many minutes into a round",
+        noshow_tiebreak="A win against an absent player counts their real points or a bye's",
     )
+    @app_commands.choices(noshow_tiebreak=NOSHOW_TIEBREAKS)
     @app_commands.choices(missing_deck=MISSING_DECK_POLICIES)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def settings(
@@ -183,23 +190,20 @@ class Tournaments(
         mix_two_minimum: app_commands.Range[int, 1, 30] | None = None,
         ex_deck: bool | None = None,
         ex_copies_shared: bool | None = None,
+        noshow_minutes: app_commands.Range[int, 0, 60] | None = None,
+        noshow_tiebreak: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         services = self.bot.services.tournaments
         if restricted_list or titles_file or card_database:
             await services.may_change_settings(actor_of(interaction))
-        files: dict[str, tuple[str, bytes] | None] = {}
-        for name, attachment in (
-            ("restricted_list", restricted_list),
-            ("titles_file", titles_file),
-            ("card_database", card_database),
-        ):
-            files[name] = (
-                (attachment.filename, await read_attachment(attachment, SETTINGS_FILE_LIMIT))
-                if attachment
-                else None
-            )
+
+        async def upload(attachment: discord.Attachment | None) -> tuple[str, bytes] | None:
+            if attachment is None:
+                return None
+            return attachment.filename, await read_attachment(attachment, SETTINGS_FILE_LIMIT)
+
         updated = await services.update_settings(
             actor_of(interaction),
             tournament,
@@ -211,7 +215,11 @@ class Tournaments(
             mix_two_minimum=mix_two_minimum,
             ex_deck=ex_deck,
             ex_copies_shared=ex_copies_shared,
-            **files,
+            noshow_minutes=noshow_minutes,
+            noshow_tiebreak=noshow_tiebreak.value if noshow_tiebreak else None,
+            restricted_list=await upload(restricted_list),
+            titles_file=await upload(titles_file),
+            card_database=await upload(card_database),
         )
         summary = await self.bot.services.tournaments.info(actor_of(interaction), str(updated.id))
         await interaction.followup.send(

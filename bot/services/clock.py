@@ -14,7 +14,7 @@ from bot.store.notices import (
     running_tournaments,
     save_round_post,
 )
-from domain.tournament.clock import Notice, clock_notices
+from domain.tournament.clock import Notice, call_notices, clock_notices
 from domain.tournament.model import Tournament
 from domain.tournament.rounds import Round
 
@@ -61,7 +61,9 @@ class ClockService(Service):
                     continue
                 recorded = await recorded_notices(tx.connection, tournament_id, current.number)
                 place = await round_post(tx.connection, tournament_id, current.number)
-            for notice in clock_notices(current, unconfirmed_after=self.unconfirmed_after):
+            notices = clock_notices(current, unconfirmed_after=self.unconfirmed_after)
+            notices += [n for n in call_notices(tournament.calls) if n.round == current.number]
+            for notice in notices:
                 if notice.due > now or notice.key in recorded:
                     continue
                 found.append(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from bot.services.actors import Actor, require_guild
 from bot.services.base import Service
@@ -19,6 +20,7 @@ from domain.tournament.operations import (
     ChangeSettings,
     CreateTournament,
     MissingDeckPolicy,
+    NoShowTiebreak,
     SettingsChange,
 )
 
@@ -113,6 +115,8 @@ class TournamentService(Service):
         card_database: tuple[str, bytes] | None = None,
         ex_deck: bool | None = None,
         ex_copies_shared: bool | None = None,
+        noshow_minutes: int | None = None,
+        noshow_tiebreak: str | None = None,
     ) -> Tournament:
         """Change organizer settings. Uploaded files, as (filename, bytes), are read only
         once the actor is known to be an organizer."""
@@ -123,6 +127,14 @@ class TournamentService(Service):
             except ValueError:
                 raise InvalidInput(
                     "tournament.bad_missing_deck_policy", value=missing_deck_policy
+                ) from None
+        tiebreak = None
+        if noshow_tiebreak is not None:
+            try:
+                tiebreak = NoShowTiebreak(noshow_tiebreak)
+            except ValueError:
+                raise InvalidInput(
+                    "tournament.bad_noshow_tiebreak", value=noshow_tiebreak
                 ) from None
         start = self._parse_start(starts_at) if starts_at is not None else None
         async with self.uow(actor) as tx:
@@ -135,7 +147,7 @@ class TournamentService(Service):
             if any(uploads.values()):
                 # Authorise before parsing anything a member uploaded.
                 tx.authorize(ChangeSettings)
-            files = read_uploaded_files(uploads)
+            files: dict[str, Any] = read_uploaded_files(uploads)
             change = SettingsChange(
                 late_registration_rounds=late_registration_rounds,
                 decklist_required=decklist_required,
@@ -146,6 +158,8 @@ class TournamentService(Service):
                 mix_two_minimum=mix_two_minimum,
                 ex_deck=ex_deck,
                 ex_copies_shared=ex_copies_shared,
+                noshow_minutes=noshow_minutes,
+                noshow_tiebreak=tiebreak,
                 **files,
             )
             updated, _ = await tx.apply(tournament, ChangeSettings(change))

@@ -657,6 +657,10 @@ class Rounds(commands.Cog):
                 end=int(current.ends_at.timestamp()),
             )
             await self._post_to_round(tournament, current, text)
+        elif notice.kind is NoticeKind.CALL_REPING:
+            judges = self.bot.get_cog("Judges")
+            if judges is not None:
+                await judges.reping(tournament, notice.call_id)  # type: ignore[attr-defined]
         elif notice.kind is NoticeKind.TIME_UP:
             tables = [str(table) for table in notice.tables]
             await self._post_to_round(

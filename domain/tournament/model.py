@@ -15,7 +15,8 @@ from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
 from domain.tournament.events import Event
-from domain.tournament.operations import Actor, MissingDeckPolicy, Operation
+from domain.tournament.operations import Actor, MissingDeckPolicy, NoShowTiebreak, Operation
+from domain.tournament.penalties import JudgeCall, Penalty
 from domain.tournament.rounds import Round, RoundKind
 
 # Players who take part in the event (before and after the start).
@@ -67,6 +68,8 @@ class Settings:
     card_database: str | None = None
     ex_deck: bool = False  # R-DECK-6: later products' EX deck; the 2014 regulation has none
     ex_copies_shared: bool = True  # the 4-copy rule counts both decks together
+    noshow_minutes: int = 10  # R-MATCH-6: a no-show is recorded within this of the start
+    noshow_tiebreak: NoShowTiebreak = NoShowTiebreak.REAL_POINTS
 
     @property
     def uses_checkin(self) -> bool:
@@ -91,6 +94,8 @@ class Tournament:
     decks: Mapping[int, StoredDeck] = field(default_factory=dict)
     next_seq: int = 1
     rounds: tuple[Round, ...] = ()
+    penalties: tuple[Penalty, ...] = ()
+    calls: tuple[JudgeCall, ...] = ()
 
     def apply(
         self, operation: Operation, at: datetime, actor: Actor

@@ -30,6 +30,7 @@ from domain.tournament.operations import (
     Drop,
     ExtendTable,
     FinishTournament,
+    NoShowTiebreak,
     Operation,
     PairRound,
     ReportResult,
@@ -74,7 +75,12 @@ def swiss_standings(tournament: Tournament) -> tuple[Standing, ...]:
     planned = tournament.state.planned_rounds or len(swiss)
     if tournament.format is EventFormat.ELIMINATION:
         planned = max(planned, 1)
-    return build_standings(standings_players(tournament), recorded_matches(swiss), planned)
+    return build_standings(
+        standings_players(tournament),
+        recorded_matches(swiss),
+        planned,
+        no_show_as_bye=tournament.settings.noshow_tiebreak is NoShowTiebreak.BYE_VALUE,
+    )
 
 
 def eligible_for(tournament: Tournament, number: int) -> list[Entry]:

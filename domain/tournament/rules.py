@@ -22,7 +22,7 @@ from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
 from domain.event import MAX_DISPLAY_NAME, clean_name
 from domain.tournament import events as ev
-from domain.tournament import play
+from domain.tournament import judging, play
 from domain.tournament.model import Entry, StoredDeck, Tournament
 from domain.tournament.operations import (
     DECK_RULE_SETTINGS,
@@ -44,7 +44,8 @@ from domain.tournament.operations import (
 MINIMUM_PLAYERS = 2
 LATE_REGISTRATION_ROUNDS = (0, 30)
 CHECKIN_MINUTES = (0, 24 * 60)
-MIX_TWO_MINIMUM = (1, 30)  # R-REG-3: two titles share 60 cards, so each has at most 30
+MIX_TWO_MINIMUM = (1, 30)
+NOSHOW_MINUTES = (0, 60)  # R-REG-3: two titles share 60 cards, so each has at most 30
 
 Applied = tuple[Tournament, tuple[ev.Event, ...]]
 
@@ -94,6 +95,9 @@ def create(
 
 def apply(tournament: Tournament, operation: Operation, at: datetime, actor: Actor) -> Applied:
     authorize(operation, actor)
+    judged = judging.HANDLERS.get(type(operation))
+    if judged is not None:  # these record who acted (the judge who claimed a call, …)
+        return judged(tournament, operation, at, actor)
     handler = _HANDLERS.get(type(operation))
     if handler is None:
         raise IllegalTransition("tournament.operation_not_applicable", kind=operation.kind)
@@ -285,6 +289,7 @@ def _check_setting_ranges(given: Mapping[str, Any]) -> None:
         "late_registration_rounds": (LATE_REGISTRATION_ROUNDS, "tournament.bad_late_rounds"),
         "checkin_minutes": (CHECKIN_MINUTES, "tournament.bad_checkin_minutes"),
         "mix_two_minimum": (MIX_TWO_MINIMUM, "tournament.bad_mix_two_minimum"),
+        "noshow_minutes": (NOSHOW_MINUTES, "tournament.bad_noshow_minutes"),
     }
     for name, ((low, high), key) in ranges.items():
         value = given.get(name)
