@@ -80,6 +80,16 @@ async def load_calls(connection: aiosqlite.Connection, tournament_id: int) -> tu
         return tuple(_call(row) for row in await cursor.fetchall())
 
 
+async def _delete_missing(
+    connection: aiosqlite.Connection, table: str, tournament_id: int, ids: set[int]
+) -> None:
+    """Rows an undo took away (the tournament was folded without their operation)."""
+    for gone in ids:
+        await connection.execute(
+            f"DELETE FROM {table} WHERE tournament_id = ? AND id = ?", (tournament_id, gone)
+        )
+
+
 async def save_penalties(
     connection: aiosqlite.Connection,
     tournament_id: int,
@@ -87,6 +97,9 @@ async def save_penalties(
     after: Sequence[Penalty],
 ) -> None:
     old = {p.id: p for p in before}
+    await _delete_missing(
+        connection, "penalties", tournament_id, old.keys() - {p.id for p in after}
+    )
     for penalty in after:
         if old.get(penalty.id) == penalty:
             continue
@@ -98,7 +111,11 @@ async def save_penalties(
             "INSERT INTO penalties (tournament_id, id, player_id, type, infraction, reason, round,"
             " given_by, at, effect_round, effect_table, before_result, revoked)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (tournament_id, id) DO UPDATE SET revoked = excluded.revoked",
+            " ON CONFLICT (tournament_id, id) DO UPDATE SET player_id = excluded.player_id,"
+            " type = excluded.type, infraction = excluded.infraction, reason = excluded.reason,"
+            " round = excluded.round, given_by = excluded.given_by, at = excluded.at,"
+            " effect_round = excluded.effect_round, effect_table = excluded.effect_table,"
+            " before_result = excluded.before_result, revoked = excluded.revoked",
             (
                 tournament_id,
                 penalty.id,
@@ -124,6 +141,9 @@ async def save_calls(
     after: Sequence[JudgeCall],
 ) -> None:
     old = {c.id: c for c in before}
+    await _delete_missing(
+        connection, "judge_calls", tournament_id, old.keys() - {c.id for c in after}
+    )
     for call in after:
         if old.get(call.id) == call:
             continue
@@ -131,7 +151,10 @@ async def save_calls(
             "INSERT INTO judge_calls (tournament_id, id, player_id, round, table_no, reason,"
             " called_at, claimed_by, claimed_at, resolved_by, resolved_at, extension_minutes)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, id)"
-            " DO UPDATE SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at,"
+            " DO UPDATE SET player_id = excluded.player_id, round = excluded.round,"
+            " table_no = excluded.table_no, reason = excluded.reason,"
+            " called_at = excluded.called_at,"
+            " claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at,"
             " resolved_by = excluded.resolved_by, resolved_at = excluded.resolved_at,"
             " extension_minutes = excluded.extension_minutes",
             (

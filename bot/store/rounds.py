@@ -119,7 +119,9 @@ async def save_rounds(
         await connection.execute(
             "INSERT INTO rounds (tournament_id, number, kind, seed, paired_at, started_at,"
             " ends_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, number)"
-            " DO UPDATE SET started_at = excluded.started_at, ends_at = excluded.ends_at",
+            " DO UPDATE SET kind = excluded.kind, seed = excluded.seed,"
+            " paired_at = excluded.paired_at, started_at = excluded.started_at,"
+            " ends_at = excluded.ends_at",
             (
                 tournament_id,
                 number,
@@ -131,6 +133,12 @@ async def save_rounds(
             ),
         )
         old_matches = {m.table: m for m in previous.matches} if previous else {}
+        for table in old_matches.keys() - {m.table for m in current.matches}:
+            for name in ("reports", "matches"):
+                await connection.execute(
+                    f"DELETE FROM {name} WHERE tournament_id = ? AND round = ? AND table_no = ?",
+                    (tournament_id, number, table),
+                )
         for match in current.matches:
             if old_matches.get(match.table) != match:
                 await _save_match(connection, tournament_id, number, match)
@@ -145,6 +153,7 @@ async def _save_match(
         " result_player, first_points, second_points, advancing, disputed, extension_minutes)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (tournament_id, round, table_no) DO UPDATE SET"
+        " player1 = excluded.player1, player2 = excluded.player2,"
         " result_kind = excluded.result_kind, result_player = excluded.result_player,"
         " first_points = excluded.first_points, second_points = excluded.second_points,"
         " advancing = excluded.advancing, disputed = excluded.disputed,"
