@@ -95,6 +95,25 @@ async def _set_table_1(s: Services, a: Actor, c: Ctx) -> Any:
     return await s.rounds.set_result(a, c.ref, table=1, choice="win", player=winner)
 
 
+async def _table_1_first(s: Services, c: Ctx) -> int:
+    return (await s.rounds.status(judge(), c.ref))[1].matches[0].players[0]
+
+
+async def _give_caution(s: Services, a: Actor, c: Ctx) -> Any:
+    target = await _table_1_first(s, c)
+    preview = await s.judges.preview_penalty(a, c.ref, target, "caution", "other", "matrix")
+    return await s.judges.confirm(a, preview.pending_id)
+
+
+async def _no_show_table_1(s: Services, a: Actor, c: Ctx) -> Any:
+    return await s.judges.no_show(a, c.ref, 1, await _table_1_first(s, c))
+
+
+async def _undo_last(s: Services, a: Actor, c: Ctx) -> Any:
+    preview = await s.judges.preview_undo(a, c.ref)
+    return await s.judges.confirm(a, preview.pending_id)
+
+
 MATRIX: dict[str, Row] = {
     "help": anyone("open", None),
     "setup server": Row(
@@ -150,6 +169,16 @@ MATRIX: dict[str, Row] = {
     ),
     "undrop": staff("dropped", lambda s, a, c: s.rounds.undrop(a, c.ref, c.seated)),
     "standings": anyone("running", lambda s, a, c: s.rounds.standings(a.guild_id, c.ref)),
+    "penalty give": staff("running", _give_caution, judge=OK),
+    # A player sees their own penalties; judges and organizers see everyone's.
+    "penalty list": anyone("running", lambda s, a, c: s.judges.penalties(a, c.ref, None)),
+    "penalty revoke": staff("penalised", lambda s, a, c: s.judges.revoke(a, c.ref, 1)),
+    # Only a player in a match calls a judge; staff have no match to call from.
+    "judge call": Row("running", OK, NONE, NONE, lambda s, a, c: s.judges.call(a, c.ref, "matrix")),
+    "judge extend": staff("running", lambda s, a, c: s.rounds.extend(a, c.ref, 1, 5), judge=OK),
+    "judge noshow": staff("running", _no_show_table_1, judge=OK),
+    "log": staff("running", lambda s, a, c: s.judges.log(a, c.ref), judge=OK),
+    "undo": staff("done", _undo_last),
 }
 ACTING = player(1).user_id
 
@@ -200,9 +229,22 @@ async def build(services: Services, phase: str) -> None:
                 )
     if phase == "dropped":
         await services.rounds.drop(organizer(), None, player(2).user_id)
+    if phase == "penalised":  # a running round where a judge already gave penalty #1
+        tournament_id = (await services.tournaments.info(organizer(), None)).tournament.id
+        await _give_caution(services, judge(), Ctx(tournament_id, player(2).user_id))
 
 
-PHASES = ("open", "registered", "checkin", "started", "paired", "running", "done", "dropped")
+PHASES = (
+    "open",
+    "registered",
+    "checkin",
+    "started",
+    "paired",
+    "running",
+    "done",
+    "dropped",
+    "penalised",
+)
 
 
 @pytest.fixture(scope="module")
