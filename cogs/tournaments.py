@@ -76,8 +76,8 @@ class StartButton(
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Tournaments")
-        assert isinstance(cog, Tournaments)
+        cog: Tournaments | None = interaction.client.get_cog("Tournaments")
+        assert cog is not None
         if self.choice == "go":
             await cog.confirm_start(interaction, self.tournament_id)
         else:

@@ -119,7 +119,9 @@ async def test_setup_create_register_submit_and_start(fake: FakeDiscord) -> None
             "deck submit", user=player, options={"file": Upload("deck.csv", LEGAL_CSV)}
         )
         assert "R-" not in submitted.text, submitted.text
-    started = await fake.slash("tournament start", user="organizer")
+    preview = await fake.slash("tournament start", user="organizer")
+    assert "参加者: 8 人" in preview.text
+    started = await fake.click(preview, "開始する", user="organizer")
     assert "8" in started.text
 
 
