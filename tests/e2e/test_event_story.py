@@ -120,8 +120,9 @@ async def test_setup_create_register_submit_and_start(fake: FakeDiscord) -> None
         )
         assert "R-" not in submitted.text, submitted.text
     preview = await fake.slash("tournament start", user="organizer")
-    assert "参加者: 8 人" in preview.text
-    started = await fake.click(preview, "開始する", user="organizer")
+    assert "Players: 8" in preview.text
+    assert "Rounds: 3 rounds + top cut (top 4)" in preview.text
+    started = await fake.click(preview, "Start", user="organizer")
     assert "8" in started.text
 
 
