@@ -33,6 +33,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.tournaments",
     "cogs.registration",
     "cogs.decks",
+    "cogs.entry",
     "cogs.rounds",
     "cogs.judges",
 )

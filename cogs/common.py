@@ -5,14 +5,16 @@ Not an extension: imported by the cogs.
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable, Coroutine
 from pathlib import PurePath
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.app import TournamentBot
+from bot.app import TournamentBot, answer_error
 from bot.i18n import Lang, normalise_locale
 from bot.services.actors import Actor
 from domain.errors import InvalidInput
@@ -60,7 +62,7 @@ async def tournament_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     choices = await bot_of(interaction).services.tournaments.autocomplete(
-        interaction.guild_id, current
+        interaction.guild_id, current, normalise_locale(interaction.locale)
     )
     return [app_commands.Choice(name=label, value=value) for label, value in choices]
 
@@ -102,3 +104,19 @@ async def post(
     except discord.HTTPException:
         log.warning("could not post to channel %s", channel_id, exc_info=True)
         return None
+
+
+ButtonCallback = Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]]
+
+
+def answering_errors(callback: ButtonCallback) -> ButtonCallback:
+    """A button's failure gets the same clear, private answer as a slash command's."""
+
+    @functools.wraps(callback)
+    async def wrapper(self: Any, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await callback(self, interaction)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+    return wrapper

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import discord
@@ -10,19 +11,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TournamentBot
-from bot.i18n import normalise_locale, t
+from bot.i18n import Lang, normalise_locale, t
+from bot.ui.entry import start_preview_text
 from bot.ui.messages import fit_or_attach, interaction_lang
 from bot.ui.pagination import Page, page_of, page_view
-from bot.ui.render import announcement_created, rounds_text, safe, tournament_embed
+from bot.ui.render import rounds_text, safe, tournament_embed
 from bot.ui.rounds import final_standings_embeds
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
     actor_of,
+    answering_errors,
     guild_lang,
     post,
     read_attachment,
     tournament_autocomplete,
 )
+from cogs.entry import registration_post
 
 LIST_PER_PAGE = 15
 
@@ -47,6 +51,50 @@ NOSHOW_TIEBREAKS = [
 ]
 
 
+class StartButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ts:(?P<choice>go|no):(?P<tournament>\d+)",
+):
+    """開始する / やめる under the start preview; the id says which tournament."""
+
+    def __init__(self, choice: str, tournament_id: int, lang: Lang = "ja") -> None:
+        go = choice == "go"
+        super().__init__(
+            discord.ui.Button(
+                label=t(f"ui.start_preview.{'start' if go else 'cancel'}_button", lang),
+                style=discord.ButtonStyle.danger if go else discord.ButtonStyle.secondary,
+                custom_id=f"ts:{choice}:{tournament_id}",
+            )
+        )
+        self.choice, self.tournament_id = choice, tournament_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> StartButton:
+        return cls(match["choice"], int(match["tournament"]))
+
+    @answering_errors
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog: Tournaments | None = interaction.client.get_cog("Tournaments")
+        assert cog is not None
+        if self.choice == "go":
+            await cog.confirm_start(interaction, self.tournament_id)
+        else:
+            await cog.cancel_start(interaction, self.tournament_id)
+
+
+def start_view(tournament_id: int, lang: Lang) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(StartButton("go", tournament_id, lang))
+    view.add_item(StartButton("no", tournament_id, lang))
+    return view
+
+
 @app_commands.guild_only()
 class Tournaments(
     commands.GroupCog, group_name="tournament", group_description="Create and run tournaments"
@@ -56,6 +104,7 @@ class Tournaments(
 
     async def cog_load(self) -> None:
         self.bot.page_renderers["tournaments"] = self.render_list_page
+        self.bot.add_dynamic_items(StartButton)
 
     @app_commands.command(name="create", description="Create a tournament and announce it")
     @app_commands.describe(
@@ -102,11 +151,12 @@ class Tournaments(
             embed=tournament_embed(summary, lang),
             ephemeral=True,
         )
-        # R-FMT-6: the format and the time limit are announced before the event.
+        # R-FMT-6: the format and the time limit are announced before the event, on a post
+        # whose buttons are all a player needs to take part.
         await post(
             self.bot,
             summary.config.announcements_channel_id or interaction.channel_id,
-            announcement_created(tournament, await guild_lang(interaction)),
+            **registration_post(tournament, await guild_lang(interaction)),
         )
 
     @app_commands.command(name="info", description="Show a tournament")
@@ -234,9 +284,24 @@ class Tournaments(
     @app_commands.describe(tournament="Tournament (optional when only one is open)")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        """Shows what the start would do, with Start / Cancel buttons; changes nothing."""
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        report = await self.bot.services.lifecycle.start(actor_of(interaction), tournament)
+        preview = await self.bot.services.lifecycle.preview(actor_of(interaction), tournament)
+        content, file = fit_or_attach(start_preview_text(preview, lang), "start.txt", lang)
+        view = start_view(preview.tournament.id, lang)
+        if file is None:
+            await interaction.followup.send(content, view=view, ephemeral=True)
+        else:
+            await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+
+    async def confirm_start(
+        self, interaction: discord.Interaction[Any], tournament_id: int
+    ) -> None:
+        """The preview's Start button: the real start (organizers only; the service decides)."""
+        lang = interaction_lang(interaction)
+        await interaction.response.defer()
+        report = await self.bot.services.lifecycle.start(actor_of(interaction), str(tournament_id))
         started = report.tournament
         lines = [
             t(
@@ -255,10 +320,9 @@ class Tournaments(
             if players:
                 lines.append(t(key, lang, names=[safe(p.display_name) for p in players]))
         content, file = fit_or_attach("\n".join(lines), "start.txt", lang)
-        if file is None:
-            await interaction.followup.send(content, ephemeral=True)
-        else:
-            await interaction.followup.send(content, file=file, ephemeral=True)
+        await interaction.edit_original_response(
+            content=content, attachments=[file] if file else [], view=None
+        )
         config = await self.bot.services.guilds.config(started.guild_id)
         channel_lang = await guild_lang(interaction)
         await post(
@@ -271,6 +335,17 @@ class Tournaments(
                 players=len(report.players),
                 rounds=rounds_text(started, channel_lang),
             ),
+        )
+
+    async def cancel_start(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
+        lang = interaction_lang(interaction)
+        summary = await self.bot.services.tournaments.info(
+            actor_of(interaction), str(tournament_id)
+        )
+        await interaction.response.edit_message(
+            content=t("ui.start_preview.cancelled", lang, name=safe(summary.tournament.name)),
+            attachments=[],
+            view=None,
         )
 
     @app_commands.command(

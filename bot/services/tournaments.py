@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from bot.i18n import Lang, t
 from bot.services.actors import Actor, require_guild
 from bot.services.base import Service
 from bot.store.guilds import GuildConfig
@@ -25,6 +26,7 @@ from domain.tournament.operations import (
 )
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
+CHOICE_LABEL_LIMIT = 100  # Discord's limit of a choice's name
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,18 @@ def summarize(tournament: Tournament, config: GuildConfig) -> TournamentSummary:
         tournament.count(PlayerStatus.WAITLISTED),
         config,
     )
+
+
+def choice_label(tournament: Tournament, lang: Lang) -> str:
+    """「【受付中】name (12/24)」: at most Discord's 100 characters, the name cut to fit."""
+    players = tournament.count(PlayerStatus.REGISTERED, PlayerStatus.ACTIVE)
+    limit = tournament.config.max_players
+    count = f"{players}/{limit}" if limit else str(players)
+    state = t(f"ui.choice.state.{tournament.phase.value}", lang)
+    frame = t("ui.choice.label", lang, state=state, name="{name}", count=count)
+    room = CHOICE_LABEL_LIMIT - len(frame) + len("{name}")
+    name = tournament.name if len(tournament.name) <= room else tournament.name[: room - 1] + "…"
+    return frame.replace("{name}", name, 1)
 
 
 class TournamentService(Service):
@@ -88,8 +102,12 @@ class TournamentService(Service):
         async with self.reader(require_guild(actor)) as tx:
             return await tx.tournaments(open_only=not include_finished)
 
-    async def autocomplete(self, guild_id: int | None, typed: str) -> list[tuple[str, str]]:
-        """(label, value) pairs: open tournaments first, matching what was typed."""
+    async def autocomplete(
+        self, guild_id: int | None, typed: str, lang: Lang = "ja"
+    ) -> list[tuple[str, str]]:
+        """(label, value) pairs: open tournaments first, matching what was typed. A label
+        shows the state and the player count in the reader's language:
+        「【受付中】第12回 交流会 (12/24)」."""
         if guild_id is None:
             return []
         async with self.reader(guild_id) as tx:
@@ -97,7 +115,7 @@ class TournamentService(Service):
         needle = typed.strip().casefold()
         matches = [t for t in tournaments if needle in t.name.casefold()]
         matches.sort(key=lambda t: (t.phase is Phase.FINISHED, -t.id))
-        return [(t.name[:100], str(t.id)) for t in matches[:AUTOCOMPLETE_LIMIT]]
+        return [(choice_label(t, lang), str(t.id)) for t in matches[:AUTOCOMPLETE_LIMIT]]
 
     async def update_settings(
         self,

@@ -20,7 +20,7 @@ from domain.engine.players import PlayerStatus
 from domain.engine.rounds import default_rounds
 from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
-from domain.event import MAX_DISPLAY_NAME, clean_name
+from domain.event import clean_display_name
 from domain.tournament import events as ev
 from domain.tournament import judging, play
 from domain.tournament.model import Entry, StoredDeck, Tournament
@@ -108,7 +108,7 @@ def apply(tournament: Tournament, operation: Operation, at: datetime, actor: Act
 
 
 def _register(tournament: Tournament, op: Register, at: datetime) -> Applied:
-    name = clean_name(op.display_name, max_length=MAX_DISPLAY_NAME, field="display_name")
+    name = clean_display_name(op.display_name)
     joined_round = _entry_round(tournament)
     existing = tournament.players.get(op.player_id)
     if existing is not None:

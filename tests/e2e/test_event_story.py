@@ -119,7 +119,10 @@ async def test_setup_create_register_submit_and_start(fake: FakeDiscord) -> None
             "deck submit", user=player, options={"file": Upload("deck.csv", LEGAL_CSV)}
         )
         assert "R-" not in submitted.text, submitted.text
-    started = await fake.slash("tournament start", user="organizer")
+    preview = await fake.slash("tournament start", user="organizer")
+    assert "Players: 8" in preview.text
+    assert "Rounds: 3 rounds + top cut (top 4)" in preview.text
+    started = await fake.click(preview, "Start", user="organizer")
     assert "8" in started.text
 
 
