@@ -133,11 +133,11 @@ async def save_rounds(
             ),
         )
         old_matches = {m.table: m for m in previous.matches} if previous else {}
-        for table in old_matches.keys() - {m.table for m in current.matches}:
+        for gone in old_matches.keys() - {m.table for m in current.matches}:
             for name in ("reports", "matches"):
                 await connection.execute(
                     f"DELETE FROM {name} WHERE tournament_id = ? AND round = ? AND table_no = ?",
-                    (tournament_id, number, table),
+                    (tournament_id, number, gone),
                 )
         for match in current.matches:
             if old_matches.get(match.table) != match:

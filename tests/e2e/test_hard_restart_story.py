@@ -110,7 +110,8 @@ async def test_setup_and_round_1_paired(fake: FakeDiscord) -> None:
         await fake.slash(
             "deck submit", user=player, options={"file": Upload("deck.csv", LEGAL_CSV)}
         )
-    await fake.slash("tournament start", user="organizer")
+    preview = await fake.slash("tournament start", user="organizer")
+    await fake.click(preview, "Start", user="organizer")
     paired = await fake.slash("round pair", user="organizer", locale="ja")
     assert "第 1 回戦" in paired.text
     assert len(pairings_of(fake, 1)) == 4
