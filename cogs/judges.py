@@ -3,7 +3,6 @@ persistent buttons (confirm a penalty or an undo, claim and resolve a judge call
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 from collections.abc import Callable, Coroutine
@@ -14,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import TournamentBot, answer_error
+from bot.app import TournamentBot
 from bot.i18n import Lang, normalise_locale, t
 from bot.services.judging import CallOutcome, PenaltyOutcome, PenaltyPreview, UndoOutcome
 from bot.ui.messages import interaction_lang
@@ -22,7 +21,7 @@ from bot.ui.pagination import Page, page_of, page_view
 from bot.ui.render import safe
 from bot.ui.rounds import describe_result, name_of
 from bot.ui.stateless import send_stateless_modal
-from cogs.common import actor_of, post, tournament_autocomplete
+from cogs.common import actor_of, answering_errors, post, tournament_autocomplete
 from domain.errors import InvalidInput
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
@@ -36,19 +35,6 @@ INFRACTIONS = [app_commands.Choice(name=i.value, value=i.value) for i in Infract
 LOG_PER_PAGE = 15
 
 Callback = Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]]
-
-
-def answering_errors(callback: Callback) -> Callback:
-    """A button's failure gets the same clear, private answer as a slash command's."""
-
-    @functools.wraps(callback)
-    async def wrapper(self: Any, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await callback(self, interaction)
-        except Exception as error:
-            await answer_error(interaction, error)
-
-    return wrapper
 
 
 def judges_cog(interaction: discord.Interaction[Any]) -> Judges:

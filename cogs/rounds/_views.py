@@ -4,35 +4,18 @@ state (reports, confirmations) lives in the database."""
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.app import answer_error
 from bot.i18n import Lang, t
+from cogs.common import answering_errors
 
 if TYPE_CHECKING:
     from cogs.rounds import Rounds
 
 CLAIMS = ("win", "lose", "concede", "time")
-
-
-def answering_errors(
-    callback: Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]],
-) -> Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
-    """A button's failure gets the same clear, private answer as a slash command's."""
-
-    @functools.wraps(callback)
-    async def wrapper(self: Any, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await callback(self, interaction)
-        except Exception as error:
-            await answer_error(interaction, error)
-
-    return wrapper
 
 
 def rounds_cog(interaction: discord.Interaction[Any]) -> Rounds:
