@@ -106,6 +106,29 @@ async def post(
         return None
 
 
+async def post_to_judges(
+    bot: TournamentBot, guild_id: int, text: str, *, view: discord.ui.View | None = None
+) -> None:
+    """To the judge-call channel (else the log channel), pinging the judge role and no one
+    else."""
+    config = await bot.services.guilds.config(guild_id)
+    channel_id = config.judge_calls_channel_id or config.log_channel_id
+    channel = bot.get_channel(channel_id) if channel_id else None
+    if not isinstance(channel, discord.abc.Messageable):
+        return
+    role = config.judge_role_id
+    pings = discord.AllowedMentions(
+        everyone=False, users=False, roles=[discord.Object(id=role)] if role else False
+    )
+    kwargs: dict[str, Any] = {"allowed_mentions": pings}
+    if view is not None:
+        kwargs["view"] = view
+    try:
+        await channel.send(f"<@&{role}> {text}" if role else text, **kwargs)
+    except discord.HTTPException:
+        log.warning("could not post to the judge channel %s", channel_id)
+
+
 ButtonCallback = Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]]
 
 

@@ -21,7 +21,7 @@ from bot.ui.pagination import Page, page_of, page_view
 from bot.ui.render import safe
 from bot.ui.rounds import describe_result, name_of
 from bot.ui.stateless import send_stateless_modal
-from cogs.common import actor_of, answering_errors, post, tournament_autocomplete
+from cogs.common import actor_of, answering_errors, post, post_to_judges, tournament_autocomplete
 from domain.errors import InvalidInput
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
@@ -421,7 +421,9 @@ class Judges(commands.Cog):
         channel_lang = await self._guild_lang(outcome.tournament.guild_id)
         view = discord.ui.View(timeout=None)
         view.add_item(ClaimCallButton(outcome.tournament.id, outcome.call.id))
-        await self.post_to_judges(outcome.tournament, call_text(outcome, channel_lang), view=view)
+        await post_to_judges(
+            self.bot, outcome.tournament.guild_id, call_text(outcome, channel_lang), view=view
+        )
 
     async def claim(
         self, interaction: discord.Interaction[Any], tournament_id: int, call_id: int
@@ -681,8 +683,9 @@ class Judges(commands.Cog):
         where = call_text(outcome, lang).split("\n")[0]
         view = discord.ui.View(timeout=None)
         view.add_item(ClaimCallButton(tournament.id, call.id))
-        await self.post_to_judges(
-            tournament,
+        await post_to_judges(
+            self.bot,
+            tournament.guild_id,
             t("ui.judge.reping", lang, id=call.id, minutes=waited, where=where),
             view=view,
         )
@@ -692,28 +695,6 @@ class Judges(commands.Cog):
     async def _guild_lang(self, guild_id: int) -> Lang:
         config = await self.services.guilds.config(guild_id)
         return normalise_locale(config.locale or self.bot.settings.default_locale)
-
-    async def post_to_judges(
-        self, tournament: Tournament, text: str, *, view: discord.ui.View | None = None
-    ) -> None:
-        """To the judge-call channel, pinging the judge role and nobody else."""
-        config = await self.services.guilds.config(tournament.guild_id)
-        channel_id = config.judge_calls_channel_id or config.log_channel_id
-        channel = self.bot.get_channel(channel_id) if channel_id else None
-        if not isinstance(channel, discord.abc.Messageable):
-            return
-        role = config.judge_role_id
-        pings = discord.AllowedMentions(
-            everyone=False, users=False, roles=[discord.Object(id=role)] if role else False
-        )
-        content = f"<@&{role}> {text}" if role else text
-        kwargs: dict[str, Any] = {"allowed_mentions": pings}
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            await channel.send(content, **kwargs)
-        except discord.HTTPException:
-            log.warning("could not post to the judge channel %s", channel_id)
 
 
 def call_text(outcome: CallOutcome, lang: Lang) -> str:

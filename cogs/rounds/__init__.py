@@ -35,7 +35,7 @@ from bot.ui.rounds import (
 )
 from bot.ui.standings import standings_page
 from bot.ui.stateless import send_stateless_modal
-from cogs.common import actor_of, guild_lang, post, tournament_autocomplete
+from cogs.common import actor_of, guild_lang, post, post_to_judges, tournament_autocomplete
 from cogs.rounds._views import (
     DYNAMIC_ITEMS,
     claim_view,
@@ -415,8 +415,9 @@ class Rounds(commands.Cog):
             for r in match.reports
         ]
         first, second = match.players
-        await self._post_to_judges(
-            tournament,
+        await post_to_judges(
+            self.bot,
+            tournament.guild_id,
             t(
                 "ui.report.judge_dispute",
                 lang,
@@ -614,22 +615,6 @@ class Rounds(commands.Cog):
         channel_id, thread_id = place
         await post(self.bot, thread_id if thread and thread_id else channel_id, text)
 
-    async def _post_to_judges(self, tournament: Tournament, text: str) -> None:
-        config = await self.services.guilds.config(tournament.guild_id)
-        channel_id = config.judge_calls_channel_id or config.log_channel_id
-        channel = self.bot.get_channel(channel_id) if channel_id else None
-        if not isinstance(channel, discord.abc.Messageable):
-            return
-        role = config.judge_role_id
-        content = f"<@&{role}> {text}" if role else text
-        pings = discord.AllowedMentions(
-            everyone=False, users=False, roles=[discord.Object(id=role)] if role else False
-        )
-        try:
-            await channel.send(content, allowed_mentions=pings)
-        except discord.HTTPException:
-            log.warning("could not post to the judge channel %s", channel_id)
-
     # -- the clock ----------------------------------------------------------------------
 
     async def _tick(self) -> None:
@@ -682,8 +667,9 @@ class Rounds(commands.Cog):
                 )
                 for r in match.reports
             ]
-            await self._post_to_judges(
-                tournament,
+            await post_to_judges(
+                self.bot,
+                tournament.guild_id,
                 t(
                     "ui.report.judge_unconfirmed",
                     lang,

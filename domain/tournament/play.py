@@ -121,6 +121,11 @@ def propose_round(tournament: Tournament, seed: int) -> Proposal:
 
 
 def _require_pairable(tournament: Tournament) -> None:
+    _require_round_done(tournament, "pair_round")
+
+
+def _require_round_done(tournament: Tournament, step: str) -> None:
+    """The event is in play and its last round has every result in (naming the tables)."""
     if tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
         raise IllegalTransition(
             "rounds.not_running", tournament=tournament.name, phase=tournament.phase.value
@@ -131,7 +136,7 @@ def _require_pairable(tournament: Tournament) -> None:
             "engine.state.missing_results",
             round=current.number,
             tables=tuple(str(table) for table in current.missing_tables),
-            step="pair_round",
+            step=step,
         )
 
 
@@ -455,18 +460,8 @@ def _extend(tournament: Tournament, op: ExtendTable, at: datetime) -> Applied:
 
 
 def _finish(tournament: Tournament, op: FinishTournament, at: datetime) -> Applied:
-    if tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
-        raise IllegalTransition(
-            "rounds.not_running", tournament=tournament.name, phase=tournament.phase.value
-        )
+    _require_round_done(tournament, "finish")
     current = tournament.current
-    if current is not None and not current.complete:
-        raise IllegalTransition(
-            "engine.state.missing_results",
-            round=current.number,
-            tables=tuple(str(table) for table in current.missing_tables),
-            step="finish",
-        )
     swiss_needed = tournament.format is not EventFormat.ELIMINATION
     if swiss_needed and len(tournament.swiss_rounds) < tournament.state.planned_rounds:
         raise IllegalTransition(
