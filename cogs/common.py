@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Callable, Coroutine
 from pathlib import PurePath
 from typing import Any
@@ -143,3 +144,31 @@ def answering_errors(callback: ButtonCallback) -> ButtonCallback:
             await answer_error(interaction, error)
 
     return wrapper
+
+
+class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button that survives a restart: its custom id carries what it acts on.
+
+    A subclass gives a `template` whose named groups are its constructor's arguments
+    (digits become ints) and builds its button in `__init__`; this base turns a pressed
+    custom id back into the item. The base's own template matches nothing.
+    """
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Any:
+        values: dict[str, Any] = {
+            key: int(value) if value.isdigit() else value
+            for key, value in match.groupdict().items()
+        }
+        build: Callable[..., Any] = cls  # subclasses take the template's groups
+        return build(**values)
+
+
+def button(custom_id: str, label: str, style: discord.ButtonStyle) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id)

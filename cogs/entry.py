@@ -22,7 +22,7 @@ from bot.ui.entry import registration_embed
 from bot.ui.messages import interaction_lang
 from bot.ui.render import announcement_created, safe
 from bot.ui.stateless import send_stateless_modal
-from cogs.common import actor_of, answering_errors, guild_lang
+from cogs.common import IdButton, actor_of, answering_errors, button, guild_lang
 from cogs.decks import MODAL_TEXT_LIMIT, send_report
 from cogs.registration import registered_text
 from domain.tournament import Tournament
@@ -48,31 +48,13 @@ def entry_cog(interaction: discord.Interaction[Any]) -> Entry:
     return cog  # type: ignore[no-any-return]
 
 
-class EntryButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"en:(?P<action>reg|chk|deck):(?P<tournament>\d+)",
-):
+class EntryButton(IdButton, template=r"en:(?P<action>reg|chk|deck):(?P<tournament>\d+)"):
     """One of the registration post's buttons, for one tournament."""
 
-    def __init__(self, action: str, tournament_id: int, lang: Lang = "ja") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t(LABELS[action], lang),
-                style=STYLES[action],
-                custom_id=f"en:{action}:{tournament_id}",
-            )
-        )
-        self.action, self.tournament_id = action, tournament_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> EntryButton:
-        return cls(match["action"], int(match["tournament"]))
+    def __init__(self, action: str, tournament: int, lang: Lang = "ja") -> None:
+        custom_id = f"en:{action}:{tournament}"
+        super().__init__(button(custom_id, t(LABELS[action], lang), STYLES[action]))
+        self.action, self.tournament_id = action, tournament
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import Any
 
@@ -21,7 +20,15 @@ from bot.ui.pagination import Page, page_of, page_view
 from bot.ui.render import safe
 from bot.ui.rounds import describe_result, name_of
 from bot.ui.stateless import send_stateless_modal
-from cogs.common import actor_of, answering_errors, post, post_to_judges, tournament_autocomplete
+from cogs.common import (
+    IdButton,
+    actor_of,
+    answering_errors,
+    button,
+    post,
+    post_to_judges,
+    tournament_autocomplete,
+)
 from domain.errors import InvalidInput
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
@@ -34,7 +41,7 @@ PENALTY_TYPES = [app_commands.Choice(name=p.value, value=p.value) for p in Penal
 INFRACTIONS = [app_commands.Choice(name=i.value, value=i.value) for i in Infraction]
 LOG_PER_PAGE = 15
 
-Callback = Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]]
+Style = discord.ButtonStyle
 
 
 def judges_cog(interaction: discord.Interaction[Any]) -> Judges:
@@ -43,122 +50,55 @@ def judges_cog(interaction: discord.Interaction[Any]) -> Judges:
     return cog
 
 
-class ConfirmPending(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pc:(?P<pending>\d+)"
-):
+class ConfirmPending(IdButton, template=r"pc:(?P<pending>\d+)"):
     """Give the penalty / undo that waits in the database (works after a restart)."""
 
-    def __init__(self, pending_id: int, label: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=discord.ButtonStyle.danger, custom_id=f"pc:{pending_id}"
-            )
-        )
-        self.pending_id = pending_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ConfirmPending:
-        return cls(int(match["pending"]), "")
+    def __init__(self, pending: int, label: str = "") -> None:
+        super().__init__(button(f"pc:{pending}", label or "OK", Style.danger))
+        self.pending = pending
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await judges_cog(interaction).confirm_pending(interaction, self.pending_id)
+        await judges_cog(interaction).confirm_pending(interaction, self.pending)
 
 
-class CancelPending(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"px:(?P<pending>\d+)"
-):
-    def __init__(self, pending_id: int, label: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"px:{pending_id}"
-            )
-        )
-        self.pending_id = pending_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> CancelPending:
-        return cls(int(match["pending"]), "")
+class CancelPending(IdButton, template=r"px:(?P<pending>\d+)"):
+    def __init__(self, pending: int, label: str = "") -> None:
+        super().__init__(button(f"px:{pending}", label or "×", Style.secondary))
+        self.pending = pending
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await judges_cog(interaction).services.judges.cancel(actor_of(interaction), self.pending_id)
+        await judges_cog(interaction).services.judges.cancel(actor_of(interaction), self.pending)
         lang = interaction_lang(interaction)
         await interaction.response.edit_message(
             content=t("ui.penalty.cancelled", lang), view=None, embed=None
         )
 
 
-class ClaimCallButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"jc:(?P<tournament>\d+):(?P<call>\d+)",
-):
+class ClaimCallButton(IdButton, template=r"jc:(?P<tournament>\d+):(?P<call>\d+)"):
     """対応する / Claim on a judge call in the judge channel."""
 
-    def __init__(self, tournament_id: int, call_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t("ui.judge.claim_button", "ja"),
-                style=discord.ButtonStyle.primary,
-                custom_id=f"jc:{tournament_id}:{call_id}",
-            )
-        )
-        self.tournament_id, self.call_id = tournament_id, call_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ClaimCallButton:
-        return cls(int(match["tournament"]), int(match["call"]))
+    def __init__(self, tournament: int, call: int) -> None:
+        label = t("ui.judge.claim_button", "ja")
+        super().__init__(button(f"jc:{tournament}:{call}", label, Style.primary))
+        self.tournament, self.call = tournament, call
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await judges_cog(interaction).claim(interaction, self.tournament_id, self.call_id)
+        await judges_cog(interaction).claim(interaction, self.tournament, self.call)
 
 
 class ResolveCallButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"jr:(?P<tournament>\d+):(?P<call>\d+):(?P<minutes>\d+|x)",
+    IdButton, template=r"jr:(?P<tournament>\d+):(?P<call>\d+):(?P<minutes>\d+|x)"
 ):
     """Resolve a call, with an extension of `minutes` (R-MATCH-7), or `x` to type them."""
 
-    def __init__(self, tournament_id: int, call_id: int, minutes: str, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or minutes,
-                style=discord.ButtonStyle.success
-                if minutes != "x"
-                else discord.ButtonStyle.secondary,
-                custom_id=f"jr:{tournament_id}:{call_id}:{minutes}",
-            )
-        )
-        self.tournament_id, self.call_id, self.minutes = tournament_id, call_id, minutes
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ResolveCallButton:
-        return cls(int(match["tournament"]), int(match["call"]), match["minutes"])
+    def __init__(self, tournament: int, call: int, minutes: int | str, label: str = "") -> None:
+        style = Style.secondary if minutes == "x" else Style.success
+        custom_id = f"jr:{tournament}:{call}:{minutes}"
+        super().__init__(button(custom_id, label or str(minutes), style))
+        self.tournament, self.call, self.minutes = tournament, call, minutes
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -167,7 +107,7 @@ class ResolveCallButton(
             lang = interaction_lang(interaction)
             modal = discord.ui.Modal(
                 title=t("ui.judge.minutes_title", lang),
-                custom_id=f"jm:{self.tournament_id}:{self.call_id}",
+                custom_id=f"jm:{self.tournament}:{self.call}",
             )
             modal.add_item(
                 discord.ui.TextInput(
@@ -176,7 +116,7 @@ class ResolveCallButton(
             )
             await send_stateless_modal(interaction, modal)
             return
-        await cog.resolve(interaction, self.tournament_id, self.call_id, int(self.minutes))
+        await cog.resolve(interaction, self.tournament, self.call, int(self.minutes))
 
 
 DYNAMIC_ITEMS = (ConfirmPending, CancelPending, ClaimCallButton, ResolveCallButton)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 from typing import Any
 
 import discord
@@ -19,8 +18,10 @@ from bot.ui.render import rounds_text, safe, tournament_embed
 from bot.ui.rounds import final_standings_embeds
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
+    IdButton,
     actor_of,
     answering_errors,
+    button,
     guild_lang,
     post,
     read_attachment,
@@ -51,32 +52,15 @@ NOSHOW_TIEBREAKS = [
 ]
 
 
-class StartButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ts:(?P<choice>go|no):(?P<tournament>\d+)",
-):
+class StartButton(IdButton, template=r"ts:(?P<choice>go|no):(?P<tournament>\d+)"):
     """開始する / やめる under the start preview; the id says which tournament."""
 
-    def __init__(self, choice: str, tournament_id: int, lang: Lang = "ja") -> None:
+    def __init__(self, choice: str, tournament: int, lang: Lang = "ja") -> None:
         go = choice == "go"
-        super().__init__(
-            discord.ui.Button(
-                label=t(f"ui.start_preview.{'start' if go else 'cancel'}_button", lang),
-                style=discord.ButtonStyle.danger if go else discord.ButtonStyle.secondary,
-                custom_id=f"ts:{choice}:{tournament_id}",
-            )
-        )
-        self.choice, self.tournament_id = choice, tournament_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> StartButton:
-        return cls(match["choice"], int(match["tournament"]))
+        label = t(f"ui.start_preview.{'start' if go else 'cancel'}_button", lang)
+        style = discord.ButtonStyle.danger if go else discord.ButtonStyle.secondary
+        super().__init__(button(f"ts:{choice}:{tournament}", label, style))
+        self.choice, self.tournament_id = choice, tournament
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
