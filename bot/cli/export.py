@@ -6,14 +6,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
-import aiosqlite
-
 from bot.cli import Subcommands
-from bot.cli.common import load_settings
+from bot.cli.common import existing_database, read_only
 from bot.errors import StartupError
 from bot.i18n import both
 from bot.store.tournaments import load_tournament, tournament_ids
@@ -35,10 +32,7 @@ def register(subcommands: Subcommands) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    path = Path(load_settings().database_path)
-    if not path.is_file():
-        raise StartupError(both("verify.no_database", path=path), exit_code=2)
-    record = asyncio.run(_record(path, args.tournament))
+    record = asyncio.run(_record(existing_database(), args.tournament))
     text = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
     if args.output is None:
         sys.stdout.write(text)
@@ -49,17 +43,10 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def _record(path: Path, tournament_id: int) -> dict[str, object]:
-    try:
-        connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
-        connection.row_factory = aiosqlite.Row
-    except sqlite3.Error as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
-    try:
+    async with read_only(path) as connection:
         for guild_id, found in await tournament_ids(connection):
             if found == tournament_id:
                 tournament = await load_tournament(connection, guild_id, found)
                 assert tournament is not None
                 return export_record(tournament).to_json()
-    finally:
-        await connection.close()
     raise StartupError(both("verify.no_such_tournament", id=tournament_id), exit_code=2)
