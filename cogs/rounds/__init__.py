@@ -302,20 +302,18 @@ class Rounds(commands.Cog):
         )
         await self._after_report(interaction, outcome)
 
-    async def confirm(
-        self, interaction: discord.Interaction[Any], tournament_id: int, number: int, table: int
+    async def answer_report(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament_id: int,
+        number: int,
+        table: int,
+        *,
+        dispute: bool,
     ) -> None:
-        outcome = await self.services.rounds.confirm(
-            actor_of(interaction), tournament_id, number, table
-        )
-        await self._after_report(interaction, outcome)
-
-    async def dispute(
-        self, interaction: discord.Interaction[Any], tournament_id: int, number: int, table: int
-    ) -> None:
-        outcome = await self.services.rounds.dispute(
-            actor_of(interaction), tournament_id, number, table
-        )
+        """The opponent's 確認 or 異議 on a pending report."""
+        answer = self.services.rounds.dispute if dispute else self.services.rounds.confirm
+        outcome = await answer(actor_of(interaction), tournament_id, number, table)
         await self._after_report(interaction, outcome)
 
     async def _after_report(

@@ -68,7 +68,7 @@ class ConfirmButton(IdButton, template=r"cf:(?P<tournament>\d+):(?P<round>\d+):(
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await rounds_cog(interaction).confirm(interaction, *self.match)
+        await rounds_cog(interaction).answer_report(interaction, *self.match, dispute=False)
 
 
 class DisputeButton(IdButton, template=r"ds:(?P<tournament>\d+):(?P<round>\d+):(?P<table>\d+)"):
@@ -81,7 +81,7 @@ class DisputeButton(IdButton, template=r"ds:(?P<tournament>\d+):(?P<round>\d+):(
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await rounds_cog(interaction).dispute(interaction, *self.match)
+        await rounds_cog(interaction).answer_report(interaction, *self.match, dispute=True)
 
 
 def report_view(tournament_id: int, number: int) -> discord.ui.View:
