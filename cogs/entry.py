@@ -14,15 +14,15 @@ import re
 from typing import Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.app import TournamentBot
-from bot.i18n import Lang, t
+from bot.i18n import Lang, normalise_locale, t
 from bot.ui.entry import registration_embed
 from bot.ui.messages import interaction_lang
 from bot.ui.render import announcement_created, safe
 from bot.ui.stateless import send_stateless_modal
-from cogs.common import IdButton, actor_of, answering_errors, button, guild_lang
+from cogs.common import IdButton, actor_of, answering_errors, button, guild_lang, post
 from cogs.decks import MODAL_TEXT_LIMIT, send_report
 from cogs.registration import registered_text
 from domain.tournament import Tournament
@@ -67,10 +67,12 @@ class EntryButton(IdButton, template=r"en:(?P<action>reg|chk|deck):(?P<tournamen
             await cog.open_deck_box(interaction, self.tournament_id)
 
 
-def registration_view(tournament_id: int, lang: Lang) -> discord.ui.View:
+def registration_view(tournament_id: int, lang: Lang, *, checkin: bool) -> discord.ui.View:
+    """参加登録 and デッキ提出, and チェックイン while its window is open."""
     view = discord.ui.View(timeout=None)
     for action in ACTIONS:
-        view.add_item(EntryButton(action, tournament_id, lang))
+        if action != "chk" or checkin:
+            view.add_item(EntryButton(action, tournament_id, lang))
     return view
 
 
@@ -91,12 +93,12 @@ def deck_modal(tournament_id: int, lang: Lang) -> discord.ui.Modal:
     return modal
 
 
-def registration_post(tournament: Tournament, lang: Lang) -> dict[str, Any]:
+def registration_post(tournament: Tournament, lang: Lang, *, checkin: bool) -> dict[str, Any]:
     """What the registration post sends: its text, embed and buttons."""
     return {
         "content": announcement_created(tournament, lang),
         "embed": registration_embed(tournament, lang),
-        "view": registration_view(tournament.id, lang),
+        "view": registration_view(tournament.id, lang, checkin=checkin),
     }
 
 
@@ -107,6 +109,45 @@ class Entry(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(EntryButton)
         self.bot.modal_routes.add(r"en:box:(?P<tournament>\d+)", self._deck_submitted)
+        self.checkin_loop.change_interval(seconds=self.bot.settings.clock_tick_seconds)
+        self.checkin_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.checkin_loop.cancel()
+
+    async def post(self, tournament: Tournament, channel_id: int | None, lang: Lang) -> None:
+        """Post the registration post and remember it, for its チェックイン button."""
+        clock = self.bot.services.round_clock
+        message = await post(
+            self.bot,
+            channel_id,
+            **registration_post(tournament, lang, checkin=clock.checkin_open(tournament)),
+        )
+        if message is not None:
+            await clock.remember_entry_post(tournament, message.channel.id, message.id)
+
+    @tasks.loop(seconds=5)
+    async def checkin_loop(self) -> None:
+        """When a check-in window opens (or the event starts), show (or take away) the
+        チェックイン button of its registration post."""
+        try:
+            for (
+                tournament,
+                channel_id,
+                message_id,
+                show,
+            ) in await self.bot.services.round_clock.entry_posts_to_update():
+                config = await self.bot.services.guilds.config(tournament.guild_id)
+                lang = normalise_locale(config.locale or self.bot.settings.default_locale)
+                channel = self.bot.get_channel(channel_id)
+                if isinstance(channel, discord.abc.Messageable):
+                    message = channel.get_partial_message(message_id)
+                    view = registration_view(tournament.id, lang, checkin=show)
+                    await message.edit(view=view)
+        except discord.HTTPException:
+            log.warning("could not update a registration post's buttons", exc_info=True)
+        except Exception:
+            log.exception("updating registration posts failed; it tries again at the next tick")
 
     async def register(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
         lang = interaction_lang(interaction)

@@ -27,7 +27,6 @@ from cogs.common import (
     read_attachment,
     tournament_autocomplete,
 )
-from cogs.entry import registration_post
 
 LIST_PER_PAGE = 15
 
@@ -137,10 +136,12 @@ class Tournaments(
         )
         # R-FMT-6: the format and the time limit are announced before the event, on a post
         # whose buttons are all a player needs to take part.
-        await post(
-            self.bot,
+        entry = self.bot.get_cog("Entry")
+        assert entry is not None
+        await entry.post(  # type: ignore[attr-defined]
+            tournament,
             summary.config.announcements_channel_id or interaction.channel_id,
-            **registration_post(tournament, await guild_lang(interaction)),
+            await guild_lang(interaction),
         )
 
     @app_commands.command(name="info", description="Show a tournament")

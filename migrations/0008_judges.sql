@@ -64,3 +64,12 @@ CREATE TABLE player_notices (
     created_at      TEXT    NOT NULL
 );
 CREATE INDEX player_notices_by_user ON player_notices (guild_id, user_id);
+
+-- The registration post of each tournament (issue 14): the bot shows its チェックイン button
+-- only while the check-in window is open, so it remembers where the post is.
+CREATE TABLE entry_posts (
+    tournament_id   INTEGER PRIMARY KEY REFERENCES tournaments (id),
+    channel_id      INTEGER NOT NULL,
+    message_id      INTEGER NOT NULL,
+    checkin_shown   INTEGER NOT NULL DEFAULT 0
+);

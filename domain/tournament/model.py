@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from domain.decks import DEFAULT_MIX_TWO_MINIMUM, DeckRules
 from domain.decks.event_files import deck_rules
@@ -74,6 +74,13 @@ class Settings:
     @property
     def uses_checkin(self) -> bool:
         return self.checkin_minutes > 0 and self.starts_at is not None
+
+    @property
+    def checkin_opens(self) -> datetime | None:
+        """When check-in opens: `checkin_minutes` before the start (None: no check-in)."""
+        if not self.uses_checkin or self.starts_at is None:
+            return None
+        return self.starts_at - timedelta(minutes=self.checkin_minutes)
 
 
 @dataclass(frozen=True)
@@ -200,6 +207,11 @@ class Tournament:
 
     def count(self, *statuses: PlayerStatus) -> int:
         return sum(1 for entry in self.players.values() if entry.status in statuses)
+
+    def checkin_open(self, at: datetime) -> bool:
+        """Whether players can check in now: from the window's opening until the start."""
+        opens = self.settings.checkin_opens
+        return self.phase is Phase.REGISTRATION and opens is not None and at >= opens
 
     def deck_rules(self) -> DeckRules:
         settings = self.settings

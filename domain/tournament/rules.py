@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, TypeVar
 
 from domain.decks import check_deck, read_stored_decklist
@@ -198,10 +198,10 @@ def _check_in(tournament: Tournament, op: CheckIn, at: datetime) -> Applied:
     settings = tournament.settings
     if tournament.phase is not Phase.REGISTRATION:
         raise IllegalTransition("checkin.already_started", tournament=tournament.name)
-    if not settings.uses_checkin or settings.starts_at is None:
+    opens = settings.checkin_opens
+    if opens is None:
         raise IllegalTransition("checkin.not_used", tournament=tournament.name)
-    opens = settings.starts_at - timedelta(minutes=settings.checkin_minutes)
-    if at < opens:
+    if not tournament.checkin_open(at):
         raise IllegalTransition("checkin.not_open_yet", opens=int(opens.timestamp()))
     entry = tournament.players.get(op.player_id)
     if entry is None or entry.status is not PlayerStatus.REGISTERED:
