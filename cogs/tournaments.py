@@ -22,6 +22,7 @@ from cogs.common import (
     actor_of,
     answering_errors,
     button,
+    costly_command,
     guild_lang,
     post,
     read_attachment,
@@ -361,6 +362,7 @@ class Tournaments(
     )
     @app_commands.describe(tournament="Tournament (optional when only one is open)")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @costly_command
     async def export(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
