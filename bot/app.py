@@ -33,7 +33,9 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.tournaments",
     "cogs.registration",
     "cogs.decks",
+    "cogs.entry",
     "cogs.rounds",
+    "cogs.judges",
 )
 
 
@@ -58,10 +60,10 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         text = render_error(error, lang)
     elif isinstance(error, app_commands.NoPrivateMessage):
         text = t("errors.guild_only", lang)
+    elif isinstance(error, app_commands.CommandOnCooldown):  # a CheckFailure: ask it first
+        text = t("errors.cooldown", lang, seconds=error.retry_after)
     elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
         text = t("errors.missing_permissions", lang)
-    elif isinstance(error, app_commands.CommandOnCooldown):
-        text = t("errors.cooldown", lang, seconds=error.retry_after)
     else:
         reference = secrets.token_hex(4)
         command = interaction.command.qualified_name if interaction.command else "?"

@@ -14,7 +14,14 @@ from bot.i18n import Lang, t
 from bot.services.decks import DeckSubmission
 from bot.ui.messages import interaction_lang
 from bot.ui.render import deck_embed, deck_report, safe
-from cogs.common import actor_of, guild_lang, post, read_attachment, tournament_autocomplete
+from cogs.common import (
+    actor_of,
+    costly_command,
+    guild_lang,
+    post,
+    read_attachment,
+    tournament_autocomplete,
+)
 from domain.decks import MAX_BYTES
 
 MODAL_TEXT_LIMIT = 4000  # Discord's limit for one text input
@@ -95,6 +102,7 @@ class Decks(commands.GroupCog, group_name="deck", group_description="Decklists")
         file="Decklist file (.txt or .csv); leave out to paste the list",
     )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @costly_command
     async def submit(
         self,
         interaction: discord.Interaction,
@@ -111,6 +119,7 @@ class Decks(commands.GroupCog, group_name="deck", group_description="Decklists")
         file="Decklist file (.txt or .csv); leave out to paste the list",
     )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @costly_command
     async def check(
         self,
         interaction: discord.Interaction,

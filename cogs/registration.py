@@ -9,13 +9,28 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TournamentBot
-from bot.i18n import normalise_locale, t
+from bot.i18n import Lang, normalise_locale, t
+from bot.services.registration import Registration as RegistrationResult
 from bot.ui.messages import interaction_lang
 from bot.ui.pagination import Page, page_of, page_view
 from bot.ui.render import safe
 from cogs.common import actor_of, guild_lang, post, tournament_autocomplete
 
 PLAYERS_PER_PAGE = 20
+
+
+def registered_text(result: RegistrationResult, lang: Lang) -> str:
+    """The answer to /register and to the 参加登録 button."""
+    name = safe(result.tournament.name)
+    if result.waitlist_position is not None:
+        text = t("ui.register.waitlisted", lang, tournament=name, position=result.waitlist_position)
+    elif result.late_round:
+        text = t("ui.register.late", lang, tournament=name, round=result.late_round)
+    else:
+        text = t("ui.register.ok", lang, tournament=name)
+    if result.tournament.decklist_required:
+        text += "\n" + t("ui.register.deck_reminder", lang)
+    return text
 
 
 class Registration(commands.Cog):
@@ -34,18 +49,7 @@ class Registration(commands.Cog):
     ) -> None:
         lang = interaction_lang(interaction)
         result = await self.bot.services.registration.register(actor_of(interaction), tournament)
-        name = safe(result.tournament.name)
-        if result.waitlist_position is not None:
-            text = t(
-                "ui.register.waitlisted", lang, tournament=name, position=result.waitlist_position
-            )
-        elif result.late_round:
-            text = t("ui.register.late", lang, tournament=name, round=result.late_round)
-        else:
-            text = t("ui.register.ok", lang, tournament=name)
-        if result.tournament.decklist_required:
-            text += "\n" + t("ui.register.deck_reminder", lang)
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(registered_text(result, lang), ephemeral=True)
 
     @app_commands.command(
         name="unregister", description="Cancel your registration before the start"

@@ -10,14 +10,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TournamentBot
-from bot.i18n import normalise_locale, t
+from bot.i18n import Lang, normalise_locale, t
+from bot.ui.entry import start_preview_text
 from bot.ui.messages import fit_or_attach, interaction_lang
 from bot.ui.pagination import Page, page_of, page_view
-from bot.ui.render import announcement_created, rounds_text, safe, tournament_embed
+from bot.ui.render import rounds_text, safe, tournament_embed
 from bot.ui.rounds import final_standings_embeds
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
+    IdButton,
     actor_of,
+    answering_errors,
+    button,
+    costly_command,
     guild_lang,
     post,
     read_attachment,
@@ -41,6 +46,37 @@ MISSING_DECK_POLICIES = [
     app_commands.Choice(name="Drop players without a legal deck", value="drop"),
     app_commands.Choice(name="Start anyway", value="start_anyway"),
 ]
+NOSHOW_TIEBREAKS = [
+    app_commands.Choice(name="the absent player's real points", value="real_points"),
+    app_commands.Choice(name="like a bye: 3 × rounds ÷ 2", value="bye_value"),
+]
+
+
+class StartButton(IdButton, template=r"ts:(?P<choice>go|no):(?P<tournament>\d+)"):
+    """開始する / やめる under the start preview; the id says which tournament."""
+
+    def __init__(self, choice: str, tournament: int, lang: Lang = "ja") -> None:
+        go = choice == "go"
+        label = t(f"ui.start_preview.{'start' if go else 'cancel'}_button", lang)
+        style = discord.ButtonStyle.danger if go else discord.ButtonStyle.secondary
+        super().__init__(button(f"ts:{choice}:{tournament}", label, style))
+        self.choice, self.tournament_id = choice, tournament
+
+    @answering_errors
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog: Tournaments | None = interaction.client.get_cog("Tournaments")
+        assert cog is not None
+        if self.choice == "go":
+            await cog.confirm_start(interaction, self.tournament_id)
+        else:
+            await cog.cancel_start(interaction, self.tournament_id)
+
+
+def start_view(tournament_id: int, lang: Lang) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(StartButton("go", tournament_id, lang))
+    view.add_item(StartButton("no", tournament_id, lang))
+    return view
 
 
 @app_commands.guild_only()
@@ -52,6 +88,7 @@ class Tournaments(
 
     async def cog_load(self) -> None:
         self.bot.page_renderers["tournaments"] = self.render_list_page
+        self.bot.add_dynamic_items(StartButton)
 
     @app_commands.command(name="create", description="Create a tournament and announce it")
     @app_commands.describe(
@@ -98,11 +135,14 @@ class Tournaments(
             embed=tournament_embed(summary, lang),
             ephemeral=True,
         )
-        # R-FMT-6: the format and the time limit are announced before the event.
-        await post(
-            self.bot,
+        # R-FMT-6: the format and the time limit are announced before the event, on a post
+        # whose buttons are all a player needs to take part.
+        entry = self.bot.get_cog("Entry")
+        assert entry is not None
+        await entry.post(  # type: ignore[attr-defined]
+            tournament,
             summary.config.announcements_channel_id or interaction.channel_id,
-            announcement_created(tournament, await guild_lang(interaction)),
+            await guild_lang(interaction),
         )
 
     @app_commands.command(name="info", description="Show a tournament")
@@ -165,7 +205,10 @@ class Tournaments(
         mix_two_minimum="MIX-Two limited: minimum cards of each title (default 15)",
         ex_deck="Allow an EX deck of up to 15 cards beside the 60-card deck (default: no)",
         ex_copies_shared="Count the 4-copy limit across the main and EX decks (default: yes)",
+        noshow_minutes="A no-show (R-MATCH-6) can be recorded this many minutes into a round",
+        noshow_tiebreak="A win against an absent player counts their real points or a bye's",
     )
+    @app_commands.choices(noshow_tiebreak=NOSHOW_TIEBREAKS)
     @app_commands.choices(missing_deck=MISSING_DECK_POLICIES)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def settings(
@@ -183,23 +226,20 @@ class Tournaments(
         mix_two_minimum: app_commands.Range[int, 1, 30] | None = None,
         ex_deck: bool | None = None,
         ex_copies_shared: bool | None = None,
+        noshow_minutes: app_commands.Range[int, 0, 60] | None = None,
+        noshow_tiebreak: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         services = self.bot.services.tournaments
         if restricted_list or titles_file or card_database:
             await services.may_change_settings(actor_of(interaction))
-        files: dict[str, tuple[str, bytes] | None] = {}
-        for name, attachment in (
-            ("restricted_list", restricted_list),
-            ("titles_file", titles_file),
-            ("card_database", card_database),
-        ):
-            files[name] = (
-                (attachment.filename, await read_attachment(attachment, SETTINGS_FILE_LIMIT))
-                if attachment
-                else None
-            )
+
+        async def upload(attachment: discord.Attachment | None) -> tuple[str, bytes] | None:
+            if attachment is None:
+                return None
+            return attachment.filename, await read_attachment(attachment, SETTINGS_FILE_LIMIT)
+
         updated = await services.update_settings(
             actor_of(interaction),
             tournament,
@@ -211,7 +251,11 @@ class Tournaments(
             mix_two_minimum=mix_two_minimum,
             ex_deck=ex_deck,
             ex_copies_shared=ex_copies_shared,
-            **files,
+            noshow_minutes=noshow_minutes,
+            noshow_tiebreak=noshow_tiebreak.value if noshow_tiebreak else None,
+            restricted_list=await upload(restricted_list),
+            titles_file=await upload(titles_file),
+            card_database=await upload(card_database),
         )
         summary = await self.bot.services.tournaments.info(actor_of(interaction), str(updated.id))
         await interaction.followup.send(
@@ -226,9 +270,24 @@ class Tournaments(
     @app_commands.describe(tournament="Tournament (optional when only one is open)")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        """Shows what the start would do, with Start / Cancel buttons; changes nothing."""
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        report = await self.bot.services.lifecycle.start(actor_of(interaction), tournament)
+        preview = await self.bot.services.lifecycle.preview(actor_of(interaction), tournament)
+        content, file = fit_or_attach(start_preview_text(preview, lang), "start.txt", lang)
+        view = start_view(preview.tournament.id, lang)
+        if file is None:
+            await interaction.followup.send(content, view=view, ephemeral=True)
+        else:
+            await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+
+    async def confirm_start(
+        self, interaction: discord.Interaction[Any], tournament_id: int
+    ) -> None:
+        """The preview's Start button: the real start (organizers only; the service decides)."""
+        lang = interaction_lang(interaction)
+        await interaction.response.defer()
+        report = await self.bot.services.lifecycle.start(actor_of(interaction), str(tournament_id))
         started = report.tournament
         lines = [
             t(
@@ -247,10 +306,9 @@ class Tournaments(
             if players:
                 lines.append(t(key, lang, names=[safe(p.display_name) for p in players]))
         content, file = fit_or_attach("\n".join(lines), "start.txt", lang)
-        if file is None:
-            await interaction.followup.send(content, ephemeral=True)
-        else:
-            await interaction.followup.send(content, file=file, ephemeral=True)
+        await interaction.edit_original_response(
+            content=content, attachments=[file] if file else [], view=None
+        )
         config = await self.bot.services.guilds.config(started.guild_id)
         channel_lang = await guild_lang(interaction)
         await post(
@@ -263,6 +321,17 @@ class Tournaments(
                 players=len(report.players),
                 rounds=rounds_text(started, channel_lang),
             ),
+        )
+
+    async def cancel_start(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
+        lang = interaction_lang(interaction)
+        summary = await self.bot.services.tournaments.info(
+            actor_of(interaction), str(tournament_id)
+        )
+        await interaction.response.edit_message(
+            content=t("ui.start_preview.cancelled", lang, name=safe(summary.tournament.name)),
+            attachments=[],
+            view=None,
         )
 
     @app_commands.command(
@@ -293,6 +362,7 @@ class Tournaments(
     )
     @app_commands.describe(tournament="Tournament (optional when only one is open)")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @costly_command
     async def export(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -53,6 +53,26 @@ def clean_name(text: str, *, max_length: int, field: str) -> str:
     return name
 
 
+def clean_display_name(text: str, *, max_length: int = MAX_DISPLAY_NAME) -> str:
+    """A member's Discord name as the bot keeps it: one line, at most `max_length` long.
+
+    Unlike an organizer's names, it is not refused for what Discord itself allows in a
+    name: mention-like text (`@everyone`), zero-width joiners of emoji, RTL marks, flags.
+    It is the member's name; every place that shows it escapes it and posts ping nobody.
+    Only what breaks the line or the text is refused: control characters (whitespace
+    ones, newlines included, are folded to one space) and lone surrogates."""
+    name = " ".join(text.split())
+    if not name:
+        raise InvalidInput("event.name_empty", field="display_name")
+    if len(name) > max_length:
+        raise InvalidInput(
+            "event.name_too_long", field="display_name", length=len(name), limit=max_length
+        )
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+        raise InvalidInput("event.name_control_characters", field="display_name")
+    return name
+
+
 @dataclass(frozen=True)
 class EventConfig:
     name: str

@@ -25,5 +25,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bot.cli.backup",
     "bot.cli.check_deck",
     "bot.cli.replay",
+    "bot.cli.export",
     "bot.cli.simulate",
 )

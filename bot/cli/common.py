@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
 from pydantic import ValidationError
 
 from bot.config import Settings
@@ -24,3 +30,27 @@ def require_token(settings: Settings) -> str:
     if settings.discord_token is None:
         raise StartupError(both("startup.missing_token"), exit_code=2)
     return settings.discord_token.get_secret_value()
+
+
+def existing_database() -> Path:
+    """DATABASE_PATH, which must exist: reading commands never create a database."""
+    path = Path(load_settings().database_path)
+    if not path.is_file():
+        raise StartupError(both("verify.no_database", path=path), exit_code=2)
+    return path
+
+
+@asynccontextmanager
+async def read_only(path: Path) -> AsyncIterator[aiosqlite.Connection]:
+    """The database opened read-only, safe beside a running bot (WAL)."""
+    try:
+        connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+        connection.row_factory = aiosqlite.Row
+    except sqlite3.Error as error:
+        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+    try:
+        yield connection
+    except sqlite3.Error as error:
+        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+    finally:
+        await connection.close()

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sqlite3
 from pathlib import Path
 
-import aiosqlite
-
 from bot.cli import Subcommands
-from bot.cli.common import load_settings
+from bot.cli.common import existing_database, read_only
 from bot.errors import StartupError
 from bot.i18n import both, describe_error
 from bot.store.database import discover_migrations, schema_version
@@ -36,19 +33,11 @@ def register(subcommands: Subcommands) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    path = Path(load_settings().database_path)
-    if not path.is_file():
-        raise StartupError(both("verify.no_database", path=path), exit_code=2)
-    return asyncio.run(_verify(path, args.tournament))
+    return asyncio.run(_verify(existing_database(), args.tournament))
 
 
 async def _verify(path: Path, tournament_id: int | None) -> int:
-    try:
-        connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
-        connection.row_factory = aiosqlite.Row
-    except sqlite3.Error as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
-    try:
+    async with read_only(path) as connection:
         version = await schema_version(connection)
         known = discover_migrations()[-1].version
         if version != known:
@@ -56,10 +45,6 @@ async def _verify(path: Path, tournament_id: int | None) -> int:
                 both("verify.schema_mismatch", path=path, found=version, known=known), exit_code=2
             )
         verdicts = await verify_all(connection, tournament_id)
-    except sqlite3.Error as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
-    finally:
-        await connection.close()
     if tournament_id is not None and not verdicts:
         raise StartupError(both("verify.no_such_tournament", id=tournament_id), exit_code=2)
     for verdict in verdicts:

@@ -9,6 +9,7 @@ from bot.services.base import Clock, SeedSource, Service, random_seed, utc_now
 from bot.services.clock import ClockService
 from bot.services.decks import DeckService
 from bot.services.guilds import GuildService
+from bot.services.judging import JudgeService
 from bot.services.lifecycle import LifecycleService
 from bot.services.registration import RegistrationService
 from bot.services.rounds import RoundService
@@ -44,3 +45,4 @@ class Services:
         self.lifecycle = build(LifecycleService)
         self.rounds = build(RoundService)
         self.round_clock = build(ClockService)
+        self.judges = build(JudgeService)

@@ -8,13 +8,15 @@ from datetime import UTC, datetime, timedelta
 
 from bot.services.base import Clock, Service
 from bot.store.notices import (
+    entry_posts,
     record_notice,
     recorded_notices,
     round_post,
     running_tournaments,
+    save_entry_post,
     save_round_post,
 )
-from domain.tournament.clock import Notice, clock_notices
+from domain.tournament.clock import Notice, call_notices, clock_notices
 from domain.tournament.model import Tournament
 from domain.tournament.rounds import Round
 
@@ -61,7 +63,9 @@ class ClockService(Service):
                     continue
                 recorded = await recorded_notices(tx.connection, tournament_id, current.number)
                 place = await round_post(tx.connection, tournament_id, current.number)
-            for notice in clock_notices(current, unconfirmed_after=self.unconfirmed_after):
+            notices = clock_notices(current, unconfirmed_after=self.unconfirmed_after)
+            notices += [n for n in call_notices(tournament.calls) if n.round == current.number]
+            for notice in notices:
                 if notice.due > now or notice.key in recorded:
                     continue
                 found.append(
@@ -93,6 +97,36 @@ class ClockService(Service):
     ) -> None:
         async with self.store.database.write() as connection:
             await save_round_post(connection, tournament_id, number, channel_id, thread_id)
+
+    async def remember_entry_post(
+        self, tournament: Tournament, channel_id: int, message_id: int
+    ) -> bool:
+        """Remember a registration post; True when its チェックイン button is shown now."""
+        shown = tournament.checkin_open(self.clock())
+        async with self.store.database.write() as connection:
+            await save_entry_post(connection, tournament.id, channel_id, message_id, shown)
+        return shown
+
+    def checkin_open(self, tournament: Tournament) -> bool:
+        return tournament.checkin_open(self.clock())
+
+    async def entry_posts_to_update(self) -> list[tuple[Tournament, int, int, bool]]:
+        """Registration posts whose チェックイン button should appear or go: (tournament,
+        channel id, message id, show it). Recorded as done when returned."""
+        async with self.store.database.read() as connection:
+            posts = await entry_posts(connection)
+        changes = []
+        for guild_id, tournament_id, channel_id, message_id, shown in posts:
+            async with self.reader(guild_id) as tx:
+                tournament = await tx.load(tournament_id)
+            if tournament is None:
+                continue
+            show = tournament.checkin_open(self.clock())
+            if show != shown:
+                async with self.store.database.write() as connection:
+                    await save_entry_post(connection, tournament_id, channel_id, message_id, show)
+                changes.append((tournament, channel_id, message_id, show))
+        return changes
 
     async def round_place(self, tournament_id: int, number: int) -> tuple[int, int | None] | None:
         async with self.store.database.read() as connection:

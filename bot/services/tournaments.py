@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
+from bot.i18n import Lang, t
 from bot.services.actors import Actor, require_guild
 from bot.services.base import Service
 from bot.store.guilds import GuildConfig
@@ -19,10 +21,12 @@ from domain.tournament.operations import (
     ChangeSettings,
     CreateTournament,
     MissingDeckPolicy,
+    NoShowTiebreak,
     SettingsChange,
 )
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
+CHOICE_LABEL_LIMIT = 100  # Discord's limit of a choice's name
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,18 @@ def summarize(tournament: Tournament, config: GuildConfig) -> TournamentSummary:
         tournament.count(PlayerStatus.WAITLISTED),
         config,
     )
+
+
+def choice_label(tournament: Tournament, lang: Lang) -> str:
+    """「【受付中】name (12/24)」: at most Discord's 100 characters, the name cut to fit."""
+    players = tournament.count(PlayerStatus.REGISTERED, PlayerStatus.ACTIVE)
+    limit = tournament.config.max_players
+    count = f"{players}/{limit}" if limit else str(players)
+    state = t(f"ui.choice.state.{tournament.phase.value}", lang)
+    frame = t("ui.choice.label", lang, state=state, name="{name}", count=count)
+    room = CHOICE_LABEL_LIMIT - len(frame) + len("{name}")
+    name = tournament.name if len(tournament.name) <= room else tournament.name[: room - 1] + "…"
+    return frame.replace("{name}", name, 1)
 
 
 class TournamentService(Service):
@@ -86,8 +102,12 @@ class TournamentService(Service):
         async with self.reader(require_guild(actor)) as tx:
             return await tx.tournaments(open_only=not include_finished)
 
-    async def autocomplete(self, guild_id: int | None, typed: str) -> list[tuple[str, str]]:
-        """(label, value) pairs: open tournaments first, matching what was typed."""
+    async def autocomplete(
+        self, guild_id: int | None, typed: str, lang: Lang = "ja"
+    ) -> list[tuple[str, str]]:
+        """(label, value) pairs: open tournaments first, matching what was typed. A label
+        shows the state and the player count in the reader's language:
+        「【受付中】第12回 交流会 (12/24)」."""
         if guild_id is None:
             return []
         async with self.reader(guild_id) as tx:
@@ -95,7 +115,7 @@ class TournamentService(Service):
         needle = typed.strip().casefold()
         matches = [t for t in tournaments if needle in t.name.casefold()]
         matches.sort(key=lambda t: (t.phase is Phase.FINISHED, -t.id))
-        return [(t.name[:100], str(t.id)) for t in matches[:AUTOCOMPLETE_LIMIT]]
+        return [(choice_label(t, lang), str(t.id)) for t in matches[:AUTOCOMPLETE_LIMIT]]
 
     async def update_settings(
         self,
@@ -113,6 +133,8 @@ class TournamentService(Service):
         card_database: tuple[str, bytes] | None = None,
         ex_deck: bool | None = None,
         ex_copies_shared: bool | None = None,
+        noshow_minutes: int | None = None,
+        noshow_tiebreak: str | None = None,
     ) -> Tournament:
         """Change organizer settings. Uploaded files, as (filename, bytes), are read only
         once the actor is known to be an organizer."""
@@ -123,6 +145,14 @@ class TournamentService(Service):
             except ValueError:
                 raise InvalidInput(
                     "tournament.bad_missing_deck_policy", value=missing_deck_policy
+                ) from None
+        tiebreak = None
+        if noshow_tiebreak is not None:
+            try:
+                tiebreak = NoShowTiebreak(noshow_tiebreak)
+            except ValueError:
+                raise InvalidInput(
+                    "tournament.bad_noshow_tiebreak", value=noshow_tiebreak
                 ) from None
         start = self._parse_start(starts_at) if starts_at is not None else None
         async with self.uow(actor) as tx:
@@ -135,7 +165,7 @@ class TournamentService(Service):
             if any(uploads.values()):
                 # Authorise before parsing anything a member uploaded.
                 tx.authorize(ChangeSettings)
-            files = read_uploaded_files(uploads)
+            files: dict[str, Any] = read_uploaded_files(uploads)
             change = SettingsChange(
                 late_registration_rounds=late_registration_rounds,
                 decklist_required=decklist_required,
@@ -146,6 +176,8 @@ class TournamentService(Service):
                 mix_two_minimum=mix_two_minimum,
                 ex_deck=ex_deck,
                 ex_copies_shared=ex_copies_shared,
+                noshow_minutes=noshow_minutes,
+                noshow_tiebreak=tiebreak,
                 **files,
             )
             updated, _ = await tx.apply(tournament, ChangeSettings(change))

@@ -7,28 +7,16 @@ folded back into the tournament (`python -m bot verify`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import aiosqlite
 
+from domain.tournament.log import Action
 from domain.tournament.operations import Operation, Role
 from domain.tournament.replay import LoggedOperation
 
 SYSTEM_ACTOR = 0  # the bot itself
-
-
-@dataclass(frozen=True)
-class Action:
-    id: int
-    guild_id: int
-    tournament_id: int | None
-    actor_id: int
-    actor_role: Role | None
-    kind: str
-    payload: dict[str, Any]
-    created_at: str
 
 
 def _json(payload: dict[str, Any]) -> str:

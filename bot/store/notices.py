@@ -68,3 +68,29 @@ async def running_tournaments(connection: aiosqlite.Connection) -> list[tuple[in
         "SELECT guild_id, id FROM tournaments WHERE state IN ('running', 'top_cut') ORDER BY id"
     ) as cursor:
         return [(row[0], row[1]) for row in await cursor.fetchall()]
+
+
+async def save_entry_post(
+    connection: aiosqlite.Connection,
+    tournament_id: int,
+    channel_id: int,
+    message_id: int,
+    checkin_shown: bool,
+) -> None:
+    await connection.execute(
+        "INSERT INTO entry_posts (tournament_id, channel_id, message_id, checkin_shown)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id) DO UPDATE SET"
+        " channel_id = excluded.channel_id, message_id = excluded.message_id,"
+        " checkin_shown = excluded.checkin_shown",
+        (tournament_id, channel_id, message_id, int(checkin_shown)),
+    )
+
+
+async def entry_posts(connection: aiosqlite.Connection) -> list[tuple[int, int, int, int, bool]]:
+    """(guild id, tournament id, channel id, message id, check-in shown) of open events."""
+    async with connection.execute(
+        "SELECT t.guild_id, p.tournament_id, p.channel_id, p.message_id, p.checkin_shown"
+        " FROM entry_posts p JOIN tournaments t ON t.id = p.tournament_id"
+        " WHERE t.state != 'finished' ORDER BY p.tournament_id"
+    ) as cursor:
+        return [(r[0], r[1], r[2], r[3], bool(r[4])) for r in await cursor.fetchall()]

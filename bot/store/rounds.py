@@ -116,14 +116,17 @@ async def save_rounds(
         previous = old.get(number)
         if previous is current or previous == current:
             continue
-        # The row itself changes only when it is new or its clock moved; a report changes
-        # one match and nothing else.
-        if previous is None or (previous.started_at, previous.ends_at) != (
-            current.started_at,
-            current.ends_at,
-        ):
+        # The row itself changes only when it is new or one of its own columns moved; a
+        # report changes one match and nothing else.
+        if previous is None or _round_row(previous) != _round_row(current):
             await _save_round_row(connection, tournament_id, current)
         old_matches = {m.table: m for m in previous.matches} if previous else {}
+        for gone in old_matches.keys() - {m.table for m in current.matches}:
+            for name in ("reports", "matches"):
+                await connection.execute(
+                    f"DELETE FROM {name} WHERE tournament_id = ? AND round = ? AND table_no = ?",
+                    (tournament_id, number, gone),
+                )
         for match in current.matches:
             # Untouched matches are the same objects: identity skips the field compare.
             kept = old_matches.get(match.table)
@@ -133,13 +136,19 @@ async def save_rounds(
                 await _save_match(connection, tournament_id, number, match, had_reports)
 
 
+def _round_row(found: Round) -> tuple[Any, ...]:
+    return (found.kind, found.seed, found.paired_at, found.started_at, found.ends_at)
+
+
 async def _save_round_row(
     connection: aiosqlite.Connection, tournament_id: int, current: Round
 ) -> None:
     await connection.execute(
         "INSERT INTO rounds (tournament_id, number, kind, seed, paired_at, started_at,"
         " ends_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, number)"
-        " DO UPDATE SET started_at = excluded.started_at, ends_at = excluded.ends_at",
+        " DO UPDATE SET kind = excluded.kind, seed = excluded.seed,"
+        " paired_at = excluded.paired_at, started_at = excluded.started_at,"
+        " ends_at = excluded.ends_at",
         (
             tournament_id,
             current.number,
@@ -167,6 +176,7 @@ async def _save_match(
         " result_player, first_points, second_points, advancing, disputed, extension_minutes)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (tournament_id, round, table_no) DO UPDATE SET"
+        " player1 = excluded.player1, player2 = excluded.player2,"
         " result_kind = excluded.result_kind, result_player = excluded.result_player,"
         " first_points = excluded.first_points, second_points = excluded.second_points,"
         " advancing = excluded.advancing, disputed = excluded.disputed,"

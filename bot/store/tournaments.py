@@ -16,12 +16,13 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.store.judging import load_calls, load_penalties, save_calls, save_penalties
 from bot.store.rounds import load_rounds, save_rounds
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
 from domain.tournament.model import Entry, Settings, StoredDeck, Tournament
-from domain.tournament.operations import MissingDeckPolicy
+from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak
 
 V = TypeVar("V")
 
@@ -71,6 +72,8 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "card_database": settings.card_database,
         "ex_deck": settings.ex_deck,
         "ex_copies_shared": settings.ex_copies_shared,
+        "noshow_minutes": settings.noshow_minutes,
+        "noshow_tiebreak": settings.noshow_tiebreak,
         "decks_published": tournament.decks_published,
         "created_by": tournament.created_by,
         "created_at": tournament.created_at,
@@ -106,6 +109,8 @@ def _tournament(
         card_database=row["card_database"],
         ex_deck=bool(row["ex_deck"]),
         ex_copies_shared=bool(row["ex_copies_shared"]),
+        noshow_minutes=row["noshow_minutes"],
+        noshow_tiebreak=NoShowTiebreak(row["noshow_tiebreak"]),
     )
     state = TournamentState(phase=Phase(row["state"]), planned_rounds=row["planned_rounds"])
     created_at = _time(row["created_at"])
@@ -195,7 +200,10 @@ async def load_tournament(
         )
     }
     return replace(
-        _tournament(rows[0], players, decks), rounds=await load_rounds(connection, tournament_id)
+        _tournament(rows[0], players, decks),
+        rounds=await load_rounds(connection, tournament_id),
+        penalties=await load_penalties(connection, tournament_id),
+        calls=await load_calls(connection, tournament_id),
     )
 
 
@@ -264,6 +272,10 @@ async def save_tournament(
     await _save_decks(connection, after.id, before.decks, after.decks)
     if before.rounds != after.rounds:
         await save_rounds(connection, after.id, before.rounds, after.rounds)
+    if before.penalties != after.penalties:
+        await save_penalties(connection, after.id, before.penalties, after.penalties)
+    if before.calls != after.calls:
+        await save_calls(connection, after.id, before.calls, after.calls)
 
 
 def _changed(before: Mapping[int, V], after: Mapping[int, V]) -> list[V]:

@@ -18,7 +18,14 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.actions import append_guild_change, append_operation, request_seen
+from bot.store.actions import (
+    append_guild_change,
+    append_operation,
+    is_replayable,
+    list_actions,
+    logged_operations,
+    request_seen,
+)
 from bot.store.database import Database
 from bot.store.guilds import GuildConfig, get_guild_config
 from bot.store.tournaments import (
@@ -33,7 +40,8 @@ from domain.errors import IllegalTransition, InvalidInput, NotFound
 from domain.tournament import rules
 from domain.tournament.events import Event
 from domain.tournament.model import Tournament
-from domain.tournament.operations import Actor, CreateTournament, Operation
+from domain.tournament.operations import Actor, CreateTournament, Operation, Undo
+from domain.tournament.undo import UndoPlan, plan_undo
 
 ActorResolver = Callable[[GuildConfig], Actor]
 
@@ -190,6 +198,26 @@ class Transaction:
         self.changed[updated.id] = updated
         self.versions[updated.id] = self.versions[updated.id] + 1
         return updated, events
+
+    async def undo(
+        self, tournament: Tournament, action_id: int | None = None
+    ) -> tuple[Tournament, UndoPlan]:
+        """Take back one operation (default: the last undoable one), if that is safe: the
+        tournament becomes the fold of its log without it, and the undo is logged."""
+        self._require_writable()
+        rules.authorize_role(Undo, self.actor)
+        await self._refuse_a_repeated_request()
+        actions = await list_actions(
+            self.connection, guild_id=self.guild_id, tournament_id=tournament.id
+        )
+        if not is_replayable(actions):
+            raise IllegalTransition("undo.log_too_old", tournament=tournament.name)
+        plan = plan_undo(tournament.id, self.guild_id, logged_operations(actions), action_id)
+        await save_tournament(self.connection, tournament, plan.after)
+        await self._log(plan.after, Undo(plan.target.id))
+        self.changed[plan.after.id] = plan.after
+        self.versions[plan.after.id] = self.versions[plan.after.id] + 1
+        return plan.after, plan
 
     async def log_guild_change(self, kind: str, payload: dict[str, Any]) -> None:
         self._require_writable()

@@ -24,9 +24,18 @@ EMBED_DESCRIPTION_LIMIT = 4096
 MESSAGE_LIMIT = 2000
 
 
+# Explicit bidi embeddings, overrides and isolates (LRE…RLO, LRI…PDI): a name that opens
+# one would reorder the rest of the line it is shown on.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def safe(text: str) -> str:
-    """User-supplied text, shown literally: no markdown tricks, no pings."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    """User-supplied text, shown literally: no markdown tricks, no pings, and a name with
+    RTL controls kept in its own isolate (FSI…PDI closes whatever it left open)."""
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    if _BIDI_CONTROLS.intersection(text):
+        return f"\u2068{escaped}\u2069"
+    return escaped
 
 
 def format_name(value: str, lang: Lang) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,10 +44,10 @@ class StandingRow:
 
 def display_width(text: str) -> int:
     """Columns `text` takes in a monospace block: wide and full-width characters take two,
-    combining marks none."""
+    combining marks and format characters (zero-width space, joiners) none."""
     width = 0
     for char in text:
-        if unicodedata.combining(char):
+        if unicodedata.combining(char) or unicodedata.category(char) == "Cf":
             continue
         width += 2 if unicodedata.east_asian_width(char) in "WF" else 1
     return width
@@ -82,6 +83,15 @@ def clean_name(name: str) -> str:
         elif category not in ("Cc", "Cf"):
             kept.append(char)
     return " ".join("".join(kept).split()) or "?"
+
+
+_MENTION_WORD = re.compile(r"@(everyone|here)", re.IGNORECASE)
+
+
+def unpinged(name: str) -> str:
+    """`@everyone` in a name with a zero-width space after the @: it reads the same and
+    can never become a mention, even copied out of the code block."""
+    return _MENTION_WORD.sub("@\u200b\\1", name)
 
 
 def format_points(value: Fraction | int) -> str:
@@ -162,7 +172,7 @@ def _line(row: StandingRow, columns: _Columns, lang: Lang) -> str:
     # The status word sits at the right end of the name column; the name gets the rest.
     status = _status_word(row.status, lang, short=True)
     room = columns.name - (display_width(status) + 1 if status else 0)
-    name = truncate(clean_name(row.name), room)
+    name = unpinged(truncate(clean_name(row.name), room))
     name_cell = pad(name, room) + (" " + status if status else "")
     cells = [
         pad(str(row.rank), columns.rank, right=True),

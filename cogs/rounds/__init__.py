@@ -35,7 +35,7 @@ from bot.ui.rounds import (
 )
 from bot.ui.standings import standings_page
 from bot.ui.stateless import send_stateless_modal
-from cogs.common import actor_of, guild_lang, post, tournament_autocomplete
+from cogs.common import actor_of, guild_lang, post, post_to_judges, tournament_autocomplete
 from cogs.rounds._views import (
     DYNAMIC_ITEMS,
     claim_view,
@@ -302,20 +302,18 @@ class Rounds(commands.Cog):
         )
         await self._after_report(interaction, outcome)
 
-    async def confirm(
-        self, interaction: discord.Interaction[Any], tournament_id: int, number: int, table: int
+    async def answer_report(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament_id: int,
+        number: int,
+        table: int,
+        *,
+        dispute: bool,
     ) -> None:
-        outcome = await self.services.rounds.confirm(
-            actor_of(interaction), tournament_id, number, table
-        )
-        await self._after_report(interaction, outcome)
-
-    async def dispute(
-        self, interaction: discord.Interaction[Any], tournament_id: int, number: int, table: int
-    ) -> None:
-        outcome = await self.services.rounds.dispute(
-            actor_of(interaction), tournament_id, number, table
-        )
+        """The opponent's 確認 or 異議 on a pending report."""
+        answer = self.services.rounds.dispute if dispute else self.services.rounds.confirm
+        outcome = await answer(actor_of(interaction), tournament_id, number, table)
         await self._after_report(interaction, outcome)
 
     async def _after_report(
@@ -415,8 +413,9 @@ class Rounds(commands.Cog):
             for r in match.reports
         ]
         first, second = match.players
-        await self._post_to_judges(
-            tournament,
+        await post_to_judges(
+            self.bot,
+            tournament.guild_id,
             t(
                 "ui.report.judge_dispute",
                 lang,
@@ -620,22 +619,6 @@ class Rounds(commands.Cog):
         channel_id, thread_id = place
         await post(self.bot, thread_id if thread and thread_id else channel_id, text)
 
-    async def _post_to_judges(self, tournament: Tournament, text: str) -> None:
-        config = await self.services.guilds.config(tournament.guild_id)
-        channel_id = config.judge_calls_channel_id or config.log_channel_id
-        channel = self.bot.get_channel(channel_id) if channel_id else None
-        if not isinstance(channel, discord.abc.Messageable):
-            return
-        role = config.judge_role_id
-        content = f"<@&{role}> {text}" if role else text
-        pings = discord.AllowedMentions(
-            everyone=False, users=False, roles=[discord.Object(id=role)] if role else False
-        )
-        try:
-            await channel.send(content, allowed_mentions=pings)
-        except discord.HTTPException:
-            log.warning("could not post to the judge channel %s", channel_id)
-
     # -- the clock ----------------------------------------------------------------------
 
     async def _tick(self) -> None:
@@ -663,6 +646,10 @@ class Rounds(commands.Cog):
                 end=int(current.ends_at.timestamp()),
             )
             await self._post_to_round(tournament, current, text)
+        elif notice.kind is NoticeKind.CALL_REPING:
+            judges = self.bot.get_cog("Judges")
+            if judges is not None:
+                await judges.reping(tournament, notice.call_id)  # type: ignore[attr-defined]
         elif notice.kind is NoticeKind.TIME_UP:
             tables = [str(table) for table in notice.tables]
             await self._post_to_round(
@@ -684,8 +671,9 @@ class Rounds(commands.Cog):
                 )
                 for r in match.reports
             ]
-            await self._post_to_judges(
-                tournament,
+            await post_to_judges(
+                self.bot,
+                tournament.guild_id,
                 t(
                     "ui.report.judge_unconfirmed",
                     lang,

@@ -4,35 +4,18 @@ state (reports, confirmations) lives in the database."""
 
 from __future__ import annotations
 
-import functools
-import re
-from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.app import answer_error
 from bot.i18n import Lang, t
+from cogs.common import IdButton, answering_errors, button
 
 if TYPE_CHECKING:
     from cogs.rounds import Rounds
 
 CLAIMS = ("win", "lose", "concede", "time")
-
-
-def answering_errors(
-    callback: Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]],
-) -> Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]]:
-    """A button's failure gets the same clear, private answer as a slash command's."""
-
-    @functools.wraps(callback)
-    async def wrapper(self: Any, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await callback(self, interaction)
-        except Exception as error:
-            await answer_error(interaction, error)
-
-    return wrapper
+Style = discord.ButtonStyle
 
 
 def rounds_cog(interaction: discord.Interaction[Any]) -> Rounds:
@@ -41,137 +24,64 @@ def rounds_cog(interaction: discord.Interaction[Any]) -> Rounds:
     return cog  # type: ignore[no-any-return]
 
 
-class ReportButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rp:(?P<tournament>\d+):(?P<round>\d+)",
-):
+class ReportButton(IdButton, template=r"rp:(?P<tournament>\d+):(?P<round>\d+)"):
     """結果報告 / Report result, on the pairings post: opens the player's own form."""
 
-    def __init__(self, tournament_id: int, number: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t("ui.rounds.report_button", "ja"),
-                style=discord.ButtonStyle.primary,
-                custom_id=f"rp:{tournament_id}:{number}",
-            )
-        )
-        self.tournament_id, self.number = tournament_id, number
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ReportButton:
-        return cls(int(match["tournament"]), int(match["round"]))
+    def __init__(self, tournament: int, round: int) -> None:
+        label = t("ui.rounds.report_button", "ja")
+        super().__init__(button(f"rp:{tournament}:{round}", label, Style.primary))
+        self.tournament = tournament
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await rounds_cog(interaction).open_report_form(interaction, self.tournament_id)
+        await rounds_cog(interaction).open_report_form(interaction, self.tournament)
 
 
 class ClaimButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    IdButton,
     template=r"rc:(?P<tournament>\d+):(?P<round>\d+):(?P<claim>win|lose|concede|time)",
 ):
     """勝ち / 負け / 投了 / 時間切れ on the player's private report form."""
 
-    def __init__(self, tournament_id: int, number: int, claim: str, lang: Lang = "ja") -> None:
-        style = discord.ButtonStyle.success if claim == "win" else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(
-                label=t(f"ui.report.{claim}", lang),
-                style=style,
-                custom_id=f"rc:{tournament_id}:{number}:{claim}",
-            )
-        )
-        self.tournament_id, self.number, self.claim = tournament_id, number, claim
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ClaimButton:
-        return cls(int(match["tournament"]), int(match["round"]), match["claim"])
+    def __init__(self, tournament: int, round: int, claim: str, lang: Lang = "ja") -> None:
+        style = Style.success if claim == "win" else Style.secondary
+        label = t(f"ui.report.{claim}", lang)
+        super().__init__(button(f"rc:{tournament}:{round}:{claim}", label, style))
+        self.tournament, self.round, self.claim = tournament, round, claim
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = rounds_cog(interaction)
         if self.claim == "time":
-            await cog.open_time_form(interaction, self.tournament_id, self.number)
+            await cog.open_time_form(interaction, self.tournament, self.round)
         else:
-            await cog.report_by_button(interaction, self.tournament_id, self.claim)
+            await cog.report_by_button(interaction, self.tournament, self.claim)
 
 
-class ConfirmButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"cf:(?P<tournament>\d+):(?P<round>\d+):(?P<table>\d+)",
-):
+class ConfirmButton(IdButton, template=r"cf:(?P<tournament>\d+):(?P<round>\d+):(?P<table>\d+)"):
     """確認 / Confirm: only the reporter's opponent may press it (the service decides)."""
 
-    def __init__(self, tournament_id: int, number: int, table: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t("ui.report.confirm_button", "ja"),
-                style=discord.ButtonStyle.success,
-                custom_id=f"cf:{tournament_id}:{number}:{table}",
-            )
-        )
-        self.tournament_id, self.number, self.table = tournament_id, number, table
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ConfirmButton:
-        return cls(int(match["tournament"]), int(match["round"]), int(match["table"]))
+    def __init__(self, tournament: int, round: int, table: int) -> None:
+        label = t("ui.report.confirm_button", "ja")
+        super().__init__(button(f"cf:{tournament}:{round}:{table}", label, Style.success))
+        self.match = (tournament, round, table)
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await rounds_cog(interaction).confirm(
-            interaction, self.tournament_id, self.number, self.table
-        )
+        await rounds_cog(interaction).answer_report(interaction, *self.match, dispute=False)
 
 
-class DisputeButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ds:(?P<tournament>\d+):(?P<round>\d+):(?P<table>\d+)",
-):
+class DisputeButton(IdButton, template=r"ds:(?P<tournament>\d+):(?P<round>\d+):(?P<table>\d+)"):
     """異議 / Dispute: the opponent says the report is wrong; the judges hear both."""
 
-    def __init__(self, tournament_id: int, number: int, table: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t("ui.report.dispute_button", "ja"),
-                style=discord.ButtonStyle.danger,
-                custom_id=f"ds:{tournament_id}:{number}:{table}",
-            )
-        )
-        self.tournament_id, self.number, self.table = tournament_id, number, table
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> DisputeButton:
-        return cls(int(match["tournament"]), int(match["round"]), int(match["table"]))
+    def __init__(self, tournament: int, round: int, table: int) -> None:
+        label = t("ui.report.dispute_button", "ja")
+        super().__init__(button(f"ds:{tournament}:{round}:{table}", label, Style.danger))
+        self.match = (tournament, round, table)
 
     @answering_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await rounds_cog(interaction).dispute(
-            interaction, self.tournament_id, self.number, self.table
-        )
+        await rounds_cog(interaction).answer_report(interaction, *self.match, dispute=True)
 
 
 def report_view(tournament_id: int, number: int) -> discord.ui.View:

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from domain.engine.history import tally_history
 from domain.engine.players import Player, PlayerStatus
-from domain.engine.results import RecordedMatch
+from domain.engine.results import RecordedMatch, ResultKind
 
 
 @dataclass(frozen=True)
@@ -49,15 +49,29 @@ def player_points(players: Sequence[Player], matches: Iterable[RecordedMatch]) -
 
 
 def build_standings(
-    players: Sequence[Player], matches: Iterable[RecordedMatch], planned_rounds: int
+    players: Sequence[Player],
+    matches: Iterable[RecordedMatch],
+    planned_rounds: int,
+    *,
+    no_show_as_bye: bool = False,
 ) -> tuple[Standing, ...]:
     """Standings of `players` after `matches`, best first, with shared ranks ("1, 2, 2, 4").
 
     Players equal on points and opponents' points keep their registration order within
     their shared rank; use `strict_order` when prizes need a single order.
     """
-    points, opponents, byes = tally_history(players, matches)
+    history = list(matches)
+    points, opponents, byes = tally_history(players, history)
     bye_value = bye_opponent_points(planned_rounds)
+    # The open question of R-MATCH-6 with R-FMT-4, settled by the organizer: a win against
+    # an absent opponent (不戦勝) may count that opponent like a bye, not by their points.
+    adjust = dict.fromkeys(points, Fraction(0))
+    if no_show_as_bye:
+        for match in history:
+            if match.result.kind is ResultKind.NO_SHOW and match.result.player is not None:
+                absent = match.result.player
+                winner = next(p for p in match.players if p != absent)
+                adjust[winner] += bye_value - points[absent]
     rows = [
         Standing(
             rank=0,
@@ -65,7 +79,8 @@ def build_standings(
             points=points[player.id],
             opponents_points=sum(
                 (Fraction(points[o]) for o in opponents[player.id]), byes[player.id] * bye_value
-            ),
+            )
+            + adjust[player.id],
             status=player.status,
         )
         for player in players

@@ -5,10 +5,12 @@ nobody confirmed in time. Pure: the bot decides when to look and remembers what 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from domain.tournament.penalties import REPING_AFTER, JudgeCall
 from domain.tournament.rounds import Round
 
 REMINDER_MINUTES = (10, 5)
@@ -18,6 +20,7 @@ class NoticeKind(StrEnum):
     REMINDER = "reminder"  # N minutes left
     TIME_UP = "time_up"  # R-MATCH-2: finish the turn after this one, then count
     UNCONFIRMED = "unconfirmed"  # a report waited too long for the opponent
+    CALL_REPING = "call_reping"  # a judge call nobody claimed: ping the judges once more
 
 
 @dataclass(frozen=True)
@@ -27,12 +30,30 @@ class Notice:
     due: datetime
     tables: tuple[int, ...]
     minutes_left: int = 0
+    call_id: int = 0
 
     @property
     def key(self) -> str:
         """What the bot remembers a notice by, so that it is posted once."""
+        if self.kind is NoticeKind.CALL_REPING:
+            return f"{self.kind.value}:{self.call_id}"
         tables = ",".join(map(str, self.tables)) if self.kind is NoticeKind.UNCONFIRMED else ""
         return f"{self.kind.value}:{self.minutes_left}:{self.due.isoformat()}:{tables}"
+
+
+def call_notices(calls: Sequence[JudgeCall]) -> list[Notice]:
+    """A call still unclaimed after three minutes is pinged once more."""
+    return [
+        Notice(
+            NoticeKind.CALL_REPING,
+            call.round,
+            call.called_at + REPING_AFTER,
+            (call.table,) if call.table else (),
+            call_id=call.id,
+        )
+        for call in calls
+        if call.open and call.claimed_by is None
+    ]
 
 
 def clock_notices(current: Round, *, unconfirmed_after: timedelta) -> list[Notice]:

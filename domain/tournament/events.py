@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from domain.engine.results import MatchResult
+from domain.tournament.penalties import JudgeCall, Penalty
 
 
 @dataclass(frozen=True)
@@ -148,3 +149,28 @@ class TableExtended(Event):
 @dataclass(frozen=True)
 class Finished(Event):
     pass
+
+
+@dataclass(frozen=True)
+class PenaltyGiven(Event):
+    penalty: Penalty
+
+
+@dataclass(frozen=True)
+class PenaltyRevoked(Event):
+    penalty: Penalty
+
+
+@dataclass(frozen=True)
+class JudgeCalled(Event):
+    call: JudgeCall
+
+
+@dataclass(frozen=True)
+class CallClaimed(Event):
+    call: JudgeCall
+
+
+@dataclass(frozen=True)
+class CallResolved(Event):
+    call: JudgeCall

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from domain.decks import DEFAULT_MIX_TWO_MINIMUM, DeckRules
 from domain.decks.event_files import deck_rules
@@ -15,7 +15,8 @@ from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
 from domain.tournament.events import Event
-from domain.tournament.operations import Actor, MissingDeckPolicy, Operation
+from domain.tournament.operations import Actor, MissingDeckPolicy, NoShowTiebreak, Operation
+from domain.tournament.penalties import JudgeCall, Penalty
 from domain.tournament.rounds import Round, RoundKind
 
 # Players who take part in the event (before and after the start).
@@ -67,10 +68,19 @@ class Settings:
     card_database: str | None = None
     ex_deck: bool = False  # R-DECK-6: later products' EX deck; the 2014 regulation has none
     ex_copies_shared: bool = True  # the 4-copy rule counts both decks together
+    noshow_minutes: int = 10  # R-MATCH-6: a no-show is recorded within this of the start
+    noshow_tiebreak: NoShowTiebreak = NoShowTiebreak.REAL_POINTS
 
     @property
     def uses_checkin(self) -> bool:
         return self.checkin_minutes > 0 and self.starts_at is not None
+
+    @property
+    def checkin_opens(self) -> datetime | None:
+        """When check-in opens: `checkin_minutes` before the start (None: no check-in)."""
+        if not self.uses_checkin or self.starts_at is None:
+            return None
+        return self.starts_at - timedelta(minutes=self.checkin_minutes)
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,8 @@ class Tournament:
     decks: Mapping[int, StoredDeck] = field(default_factory=dict)
     next_seq: int = 1
     rounds: tuple[Round, ...] = ()
+    penalties: tuple[Penalty, ...] = ()
+    calls: tuple[JudgeCall, ...] = ()
 
     def apply(
         self, operation: Operation, at: datetime, actor: Actor
@@ -195,6 +207,11 @@ class Tournament:
 
     def count(self, *statuses: PlayerStatus) -> int:
         return sum(1 for entry in self.players.values() if entry.status in statuses)
+
+    def checkin_open(self, at: datetime) -> bool:
+        """Whether players can check in now: from the window's opening until the start."""
+        opens = self.settings.checkin_opens
+        return self.phase is Phase.REGISTRATION and opens is not None and at >= opens
 
     def deck_rules(self) -> DeckRules:
         settings = self.settings

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from domain.engine.results import MatchResult
 from domain.event import EventConfig
 from domain.tournament import codec
+from domain.tournament.penalties import Infraction, PenaltyType
 from domain.tournament.rounds import Claim, RoundKind
 
 
@@ -75,6 +76,14 @@ class OrganizerOperation(Operation):
     role: ClassVar[Role] = Role.ORGANIZER
 
 
+class NoShowTiebreak(StrEnum):
+    """How a win against an absent opponent counts in the winner's opponents' points
+    (the open question of R-MATCH-6 with R-FMT-4)."""
+
+    REAL_POINTS = "real_points"  # the absent player's points, like any opponent (default)
+    BYE_VALUE = "bye_value"  # 3 × rounds ÷ 2, like a bye
+
+
 class MissingDeckPolicy(StrEnum):
     """What the start does with a player who has no legal list."""
 
@@ -107,6 +116,8 @@ class SettingsChange:
     card_database: str | None = None
     ex_deck: bool | None = None
     ex_copies_shared: bool | None = None
+    noshow_minutes: int | None = None
+    noshow_tiebreak: NoShowTiebreak | None = None
 
     def given(self) -> dict[str, Any]:
         """The settings this change sets, by name (a cleared start time as None)."""
@@ -129,6 +140,8 @@ SETTING_NAMES = (
     "card_database",
     "ex_deck",
     "ex_copies_shared",
+    "noshow_minutes",
+    "noshow_tiebreak",
 )
 # R-DECK-4: these decide which lists are legal, so they are locked from the start.
 DECK_RULE_SETTINGS = frozenset(
@@ -289,6 +302,65 @@ class ExtendTable(JudgeOperation):
 @dataclass(frozen=True)
 class FinishTournament(OrganizerOperation):
     kind: ClassVar[str] = "finish_tournament"
+
+
+# -- judges (issue 11) --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GivePenalty(JudgeOperation):
+    kind: ClassVar[str] = "give_penalty"
+    player_id: int
+    penalty: PenaltyType
+    infraction: Infraction
+    reason: str
+
+
+@dataclass(frozen=True)
+class RevokePenalty(OrganizerOperation):
+    kind: ClassVar[str] = "revoke_penalty"
+    penalty_id: int
+
+
+@dataclass(frozen=True)
+class RecordNoShow(JudgeOperation):
+    """R-MATCH-6: a player not seated gets a game loss, on a judge's decision."""
+
+    kind: ClassVar[str] = "record_no_show"
+    round: int
+    table: int
+    player_id: int
+
+
+@dataclass(frozen=True)
+class CallJudge(PlayerOperation):
+    kind: ClassVar[str] = "call_judge"
+    player_id: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ClaimCall(JudgeOperation):
+    kind: ClassVar[str] = "claim_call"
+    call_id: int
+
+
+@dataclass(frozen=True)
+class ResolveCall(JudgeOperation):
+    """Close a call; R-MATCH-7: optionally extend the table by the minutes waited."""
+
+    kind: ClassVar[str] = "resolve_call"
+    call_id: int
+    extension_minutes: int = 0
+
+
+@dataclass(frozen=True)
+class Undo(OrganizerOperation):
+    """Take back one earlier operation (by its action-log id): the tournament becomes the
+    fold of its log without it. Checked safe before it is logged."""
+
+    kind: ClassVar[str] = "undo"
+    action_id: int
 
 
 # -- registry and roles -----------------------------------------------------------------

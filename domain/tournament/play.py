@@ -30,6 +30,7 @@ from domain.tournament.operations import (
     Drop,
     ExtendTable,
     FinishTournament,
+    NoShowTiebreak,
     Operation,
     PairRound,
     ReportResult,
@@ -74,7 +75,12 @@ def swiss_standings(tournament: Tournament) -> tuple[Standing, ...]:
     planned = tournament.state.planned_rounds or len(swiss)
     if tournament.format is EventFormat.ELIMINATION:
         planned = max(planned, 1)
-    return build_standings(standings_players(tournament), recorded_matches(swiss), planned)
+    return build_standings(
+        standings_players(tournament),
+        recorded_matches(swiss),
+        planned,
+        no_show_as_bye=tournament.settings.noshow_tiebreak is NoShowTiebreak.BYE_VALUE,
+    )
 
 
 def eligible_for(tournament: Tournament, number: int) -> list[Entry]:
@@ -115,6 +121,11 @@ def propose_round(tournament: Tournament, seed: int) -> Proposal:
 
 
 def _require_pairable(tournament: Tournament) -> None:
+    _require_round_done(tournament, "pair_round")
+
+
+def _require_round_done(tournament: Tournament, step: str) -> None:
+    """The event is in play and its last round has every result in (naming the tables)."""
     if tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
         raise IllegalTransition(
             "rounds.not_running", tournament=tournament.name, phase=tournament.phase.value
@@ -125,7 +136,7 @@ def _require_pairable(tournament: Tournament) -> None:
             "engine.state.missing_results",
             round=current.number,
             tables=tuple(str(table) for table in current.missing_tables),
-            step="pair_round",
+            step=step,
         )
 
 
@@ -452,18 +463,8 @@ def _extend(tournament: Tournament, op: ExtendTable, at: datetime) -> Applied:
 
 
 def _finish(tournament: Tournament, op: FinishTournament, at: datetime) -> Applied:
-    if tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
-        raise IllegalTransition(
-            "rounds.not_running", tournament=tournament.name, phase=tournament.phase.value
-        )
+    _require_round_done(tournament, "finish")
     current = tournament.current
-    if current is not None and not current.complete:
-        raise IllegalTransition(
-            "engine.state.missing_results",
-            round=current.number,
-            tables=tuple(str(table) for table in current.missing_tables),
-            step="finish",
-        )
     swiss_needed = tournament.format is not EventFormat.ELIMINATION
     if swiss_needed and len(tournament.swiss_rounds) < tournament.state.planned_rounds:
         raise IllegalTransition(

@@ -10,7 +10,7 @@ from typing import Any
 from domain.errors import InvalidInput
 from domain.tournament import rules
 from domain.tournament.model import Tournament
-from domain.tournament.operations import Actor, CreateTournament, Role, operation_types
+from domain.tournament.operations import Actor, CreateTournament, Role, Undo, operation_types
 
 
 @dataclass(frozen=True)
@@ -25,11 +25,29 @@ class LoggedOperation:
     at: datetime
 
 
-def fold(tournament_id: int, guild_id: int, log: Iterable[LoggedOperation]) -> Tournament:
-    """The tournament the log leads to. Every operation is checked again, as it was live."""
+def fold(
+    tournament_id: int,
+    guild_id: int,
+    log: Iterable[LoggedOperation],
+    *,
+    skip: set[int] | None = None,
+) -> Tournament:
+    """The tournament the log leads to. Every operation is checked again, as it was live.
+
+    Operations taken back by an undo are left out (an undo only ever targets an earlier
+    operation, and was refused unless everything after it still applied without it).
+    """
     known = operation_types()
+    entries = list(log)
+    left_out = (
+        skip
+        if skip is not None
+        else {int(e.payload["action_id"]) for e in entries if e.kind == Undo.kind}
+    )
     tournament: Tournament | None = None
-    for entry in log:
+    for entry in entries:
+        if entry.kind == Undo.kind or entry.id in left_out:
+            continue
         kind = known.get(entry.kind)
         if kind is None:
             raise InvalidInput("log.unknown_kind", kind=entry.kind, action=entry.id)

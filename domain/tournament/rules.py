@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, TypeVar
 
 from domain.decks import check_deck, read_stored_decklist
@@ -20,9 +20,9 @@ from domain.engine.players import PlayerStatus
 from domain.engine.rounds import default_rounds
 from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
-from domain.event import MAX_DISPLAY_NAME, clean_name
+from domain.event import clean_display_name
 from domain.tournament import events as ev
-from domain.tournament import play
+from domain.tournament import judging, play
 from domain.tournament.model import Entry, StoredDeck, Tournament
 from domain.tournament.operations import (
     DECK_RULE_SETTINGS,
@@ -44,7 +44,8 @@ from domain.tournament.operations import (
 MINIMUM_PLAYERS = 2
 LATE_REGISTRATION_ROUNDS = (0, 30)
 CHECKIN_MINUTES = (0, 24 * 60)
-MIX_TWO_MINIMUM = (1, 30)  # R-REG-3: two titles share 60 cards, so each has at most 30
+MIX_TWO_MINIMUM = (1, 30)
+NOSHOW_MINUTES = (0, 60)  # R-REG-3: two titles share 60 cards, so each has at most 30
 
 Applied = tuple[Tournament, tuple[ev.Event, ...]]
 
@@ -94,6 +95,9 @@ def create(
 
 def apply(tournament: Tournament, operation: Operation, at: datetime, actor: Actor) -> Applied:
     authorize(operation, actor)
+    judged = judging.HANDLERS.get(type(operation))
+    if judged is not None:  # these record who acted (the judge who claimed a call, …)
+        return judged(tournament, operation, at, actor)
     handler = _HANDLERS.get(type(operation))
     if handler is None:
         raise IllegalTransition("tournament.operation_not_applicable", kind=operation.kind)
@@ -104,7 +108,7 @@ def apply(tournament: Tournament, operation: Operation, at: datetime, actor: Act
 
 
 def _register(tournament: Tournament, op: Register, at: datetime) -> Applied:
-    name = clean_name(op.display_name, max_length=MAX_DISPLAY_NAME, field="display_name")
+    name = clean_display_name(op.display_name)
     joined_round = _entry_round(tournament)
     existing = tournament.players.get(op.player_id)
     if existing is not None:
@@ -194,10 +198,10 @@ def _check_in(tournament: Tournament, op: CheckIn, at: datetime) -> Applied:
     settings = tournament.settings
     if tournament.phase is not Phase.REGISTRATION:
         raise IllegalTransition("checkin.already_started", tournament=tournament.name)
-    if not settings.uses_checkin or settings.starts_at is None:
+    opens = settings.checkin_opens
+    if opens is None:
         raise IllegalTransition("checkin.not_used", tournament=tournament.name)
-    opens = settings.starts_at - timedelta(minutes=settings.checkin_minutes)
-    if at < opens:
+    if not tournament.checkin_open(at):
         raise IllegalTransition("checkin.not_open_yet", opens=int(opens.timestamp()))
     entry = tournament.players.get(op.player_id)
     if entry is None or entry.status is not PlayerStatus.REGISTERED:
@@ -285,6 +289,7 @@ def _check_setting_ranges(given: Mapping[str, Any]) -> None:
         "late_registration_rounds": (LATE_REGISTRATION_ROUNDS, "tournament.bad_late_rounds"),
         "checkin_minutes": (CHECKIN_MINUTES, "tournament.bad_checkin_minutes"),
         "mix_two_minimum": (MIX_TWO_MINIMUM, "tournament.bad_mix_two_minimum"),
+        "noshow_minutes": (NOSHOW_MINUTES, "tournament.bad_noshow_minutes"),
     }
     for name, ((low, high), key) in ranges.items():
         value = given.get(name)

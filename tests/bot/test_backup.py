@@ -92,7 +92,9 @@ def test_a_backup_taken_while_another_connection_writes_has_every_committed_row(
         ]
     # A snapshot: every row committed before the backup began, in order, without gaps.
     assert numbers == list(range(1, len(numbers) + 1))
-    assert committed_before <= len(numbers) <= committed_after
+    # The writer counts a row just after its commit: one commit may be in the copy before
+    # it is in the count.
+    assert committed_before <= len(numbers) <= committed_after + 1
     assert committed_after > committed_before, "the backup blocked the writer"
     assert schema_version(copy) == schema_version(database)
     assert schema(copy) == schema(database)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import date
 
 import pytest
@@ -13,6 +14,7 @@ from domain.event import (
     DEFAULT_TIME_LIMIT_MINUTES,
     MAX_TOURNAMENT_NAME,
     EventFormat,
+    clean_display_name,
     clean_name,
     make_event_config,
     split_titles,
@@ -111,3 +113,57 @@ def test_clean_names_are_single_line_short_and_mention_free(text: str) -> None:
     assert "\n" not in name
     assert "@everyone" not in name.lower()
     assert name == name.strip()
+
+
+# Issue 14 item 10 and issue 12: a member's Discord name is their name; only what breaks
+# the line is refused.
+ODD_NAME = "@everyone 平沢🇯🇵\u200d\u202e"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        ODD_NAME,
+        "@here",
+        "<@&123456789012345678>",
+        "👨\u200d👩\u200d👧",
+        "\u200fمرحبا\u200e",
+        "a\u2066b",
+    ],
+)
+def test_display_names_keep_mentions_joiners_rtl_marks_and_flags(name: str) -> None:
+    assert clean_display_name(name) == name
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("bell\x07", "event.name_control_characters"),
+        ("nul\x00x", "event.name_control_characters"),
+        ("\ud800half", "event.name_control_characters"),
+        ("   ", "event.name_empty"),
+        ("x" * 33, "event.name_too_long"),
+    ],
+)
+def test_display_names_refuse_what_breaks_the_text(name: str, key: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        clean_display_name(name)
+    assert refused.value.key == key
+    assert refused.value.params["field"] == "display_name"
+
+
+def test_line_breaks_in_a_display_name_fold_to_one_space() -> None:
+    assert clean_display_name("平沢\n唯\u2028さん") == "平沢 唯 さん"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_display_names_are_one_line_short_and_stable(text: str) -> None:
+    try:
+        name = clean_display_name(text)
+    except InvalidInput:
+        return
+    assert 1 <= len(name) <= 32
+    assert len(name.splitlines()) == 1
+    assert all(unicodedata.category(char) not in ("Cc", "Cs") for char in name)
+    assert clean_display_name(name) == name

@@ -119,7 +119,10 @@ async def test_setup_create_register_submit_and_start(fake: FakeDiscord) -> None
             "deck submit", user=player, options={"file": Upload("deck.csv", LEGAL_CSV)}
         )
         assert "R-" not in submitted.text, submitted.text
-    started = await fake.slash("tournament start", user="organizer")
+    preview = await fake.slash("tournament start", user="organizer")
+    assert "Players: 8" in preview.text
+    assert "Rounds: 3 rounds + top cut (top 4)" in preview.text
+    started = await fake.click(preview, "Start", user="organizer")
     assert "8" in started.text
 
 
@@ -429,6 +432,14 @@ async def test_the_export_replays_to_the_posted_standings_and_verify_agrees(
     ]
     assert [str(r["opponents_points"]).removesuffix(".0") for r in rows] == [o for *_, o in posted]
     assert fake.database is not None
+    # The shell's export writes the same record as the command's attachment.
+    shell = tmp_path / "shell.json"
+    exported_id = json_name.removeprefix("tournament-").removesuffix(".json")
+    written = await asyncio.to_thread(
+        run_cli, "export", exported_id, "--output", str(shell), DATABASE_PATH=str(fake.database)
+    )
+    assert written.returncode == 0, written.stderr
+    assert json.loads(shell.read_text(encoding="utf-8")) == json.loads(record.read_text("utf-8"))
     verified = await asyncio.to_thread(run_cli, "verify", DATABASE_PATH=str(fake.database))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "agrees" in verified.stdout

@@ -80,7 +80,8 @@ async def test_ordinary_players_cannot_use_organizer_commands(fake: FakeDiscord)
 
 async def test_autocomplete_offers_the_servers_tournaments(fake: FakeDiscord) -> None:
     reply = await fake.autocomplete("register", focused="tournament", value="win", user="bob")
-    assert [choice["name"] for choice in reply.choices] == [CUP]
+    assert [choice["name"] for choice in reply.choices] == [f"[Open] {CUP} (0/8)"]
+    assert [choice["value"] for choice in reply.choices] == ["1"]
 
 
 async def test_eight_players_register_and_the_ninth_is_waitlisted(fake: FakeDiscord) -> None:
@@ -183,8 +184,13 @@ async def test_decklists_are_private_until_published(fake: FakeDiscord) -> None:
 async def test_start_closes_registration_locks_decks_and_records_the_seed(
     fake: FakeDiscord,
 ) -> None:
-    reply = await fake.slash("tournament start", user="organizer", locale="en-US")
+    preview = await fake.slash("tournament start", user="organizer", locale="en-US")
+    assert "nothing has changed yet" in preview.text
+    assert "Players: 8" in preview.text
+    assert "Rounds: 3 rounds" in preview.text
+    reply = await fake.click(preview, "Start", user="organizer", locale="en-US")
     assert f'Started "{CUP}" with 8 players, random seed' in reply.text
+    assert reply.custom_ids == []  # the buttons are gone once pressed
     assert "開始しました" in fake.messages("announcements")[-1]["content"]
     locked = await fake.slash(
         "deck submit", user="alice", locale="en-US", options={"file": Upload("d.csv", LEGAL_CSV)}

@@ -125,6 +125,32 @@ async def run_step(services: Services, step: tuple[Any, ...], clock: list[Any]) 
         await services.rounds.extend(judge(), None, step[1], 5)
     elif action == "finish":
         await services.rounds.finish(organizer(), None)
+    elif action == "penalty":
+        preview = await services.judges.preview_penalty(
+            judge(), None, player(step[1]).user_id, step[2], "other", "理由"
+        )
+        await services.judges.confirm(judge(), preview.pending_id)
+    elif action == "revoke":
+        await services.judges.revoke(organizer(), None, step[1])
+    elif action == "call":
+        await services.judges.call(player(step[1]), None, "help")
+    elif action in ("claim", "resolve"):
+        found = await services.tournaments.info(organizer(), None)
+        calls = found.tournament.calls
+        if calls:
+            call = calls[-1].id
+            if action == "claim":
+                await services.judges.claim(judge(), found.tournament.id, call)
+            else:
+                await services.judges.resolve(judge(), found.tournament.id, call, step[1])
+    elif action == "noshow":
+        _, current = await services.rounds.status(organizer(), None)
+        match = current.match_at(step[1])
+        if match is not None and match.players:
+            await services.judges.no_show(judge(), None, step[1], match.players[0])
+    elif action == "undo":
+        undo = await services.judges.preview_undo(organizer(), None)
+        await services.judges.confirm(organizer(), undo.pending_id)
 
 
 async def run_story(
@@ -215,6 +241,18 @@ RUNNING_STEPS = st.one_of(
     st.tuples(st.just("undrop"), PLAYERS),
     st.tuples(st.just("repair")),
     st.tuples(st.just("finish")),
+    st.tuples(
+        st.just("penalty"),
+        PLAYERS,
+        st.sampled_from(["caution", "warning", "game_loss", "disqualification"]),
+    ),
+    st.tuples(st.just("revoke"), st.integers(min_value=1, max_value=4)),
+    st.tuples(st.just("call"), PLAYERS),
+    st.tuples(st.just("claim")),
+    st.tuples(st.just("resolve"), st.integers(min_value=0, max_value=5)),
+    st.tuples(st.just("noshow"), st.integers(min_value=1, max_value=3)),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("undo")),
 )
 
 

@@ -211,3 +211,14 @@ def test_organizer_operations_are_refused_to_players_and_judges() -> None:
         for operation in (StartTournament(seed=1), PublishDecks()):
             with pytest.raises(PermissionDenied):
                 tournament.apply(operation, T0, actor)
+
+
+def test_a_member_named_like_a_mention_registers_under_that_name() -> None:
+    # Issue 14 item 10: the name is kept as written; the presentation escapes it.
+    clock = Clock(new_tournament())
+    odd = "@everyone 平沢🇯🇵\u200d\u202e"
+    tournament = clock.apply(Register(player(1).user_id, odd), player(1))
+    assert tournament.players[player(1).user_id].display_name == odd
+    with pytest.raises(InvalidInput) as refused:
+        clock.apply(Register(player(2).user_id, "bad\x1bname"), player(2))
+    assert refused.value.params["field"] == "display_name"

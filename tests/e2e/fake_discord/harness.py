@@ -505,9 +505,21 @@ class FakeDiscord:
         self.assert_token_not_logged(bot)
         return bot
 
-    async def restart_bot(self) -> BotProcess:
-        """Stop the bot with SIGTERM and start it again on the same database."""
-        await self.stop_bot()
+    async def kill_bot(self) -> BotProcess:
+        """SIGKILL the bot: no shutdown code runs, as when the machine loses power."""
+        bot = self.bot
+        assert bot is not None, "no bot was started"
+        assert bot.alive, f"the bot was not running\n{bot.tail()}"
+        bot.process.send_signal(signal.SIGKILL)
+        code = await asyncio.to_thread(bot.wait, 5)
+        assert code == -signal.SIGKILL, f"the bot exited with {code}, not by SIGKILL"
+        self.assert_token_not_logged(bot)
+        return bot
+
+    async def restart_bot(self, *, kill: bool = False) -> BotProcess:
+        """Stop the bot (SIGTERM, or SIGKILL with `kill=True`) and start it again on the
+        same database."""
+        await (self.kill_bot() if kill else self.stop_bot())
         return await self.start_bot()
 
     def assert_token_not_logged(self, bot: BotProcess | None = None) -> None:
@@ -816,6 +828,21 @@ class FakeDiscord:
             5, data, user, guild, channel, locale, None, dm=guild is None, message=message
         )
         return await self._run(record, expect_response)
+
+    async def redeliver(self, reply: Reply, *, expect_response: bool = False) -> Reply:
+        """Send an interaction's exact INTERACTION_CREATE payload again (same id and token),
+        as a gateway replay after a reconnect can. Like Discord, the fake refuses a second
+        acknowledgement (400, code 40060); the Reply shows the first answer."""
+        record = reply._record
+        acknowledged = len(record.callbacks)
+        await self.dispatch("INTERACTION_CREATE", copy.deepcopy(record.payload))
+        if expect_response:
+            await self._wait(lambda: len(record.callbacks) > acknowledged, "a second answer")
+        await self._wait(
+            lambda: time.monotonic() - self.world.last_activity >= self.settle, "quiet"
+        )
+        self.assert_no_unknown_routes()
+        return Reply(self, record)
 
     async def dispatch(self, event: str, data: JSON) -> None:
         """Send any gateway event to the connected bot."""

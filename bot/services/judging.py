@@ -1,0 +1,287 @@
+"""The judges' tools: penalties with an escalation preview, judge calls, extensions,
+no-shows, the action log and undo. Every change goes through the unit of work."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeVar
+
+from bot.services.actors import Actor
+from bot.services.base import Service
+from bot.store.actions import is_replayable, list_actions, logged_operations
+from bot.store.pending import add_notice, add_pending, take_notices, take_pending
+from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
+from domain.tournament import events as ev
+from domain.tournament.log import Action
+from domain.tournament.model import Entry, Tournament
+from domain.tournament.operations import (
+    CallJudge,
+    ClaimCall,
+    GivePenalty,
+    Operation,
+    RecordNoShow,
+    ResolveCall,
+    RevokePenalty,
+    Role,
+    Undo,
+    operation_types,
+)
+from domain.tournament.penalties import (
+    Infraction,
+    JudgeCall,
+    Penalty,
+    PenaltyType,
+    Suggestion,
+    suggest_penalty,
+)
+from domain.tournament.rounds import Match, Round
+from domain.tournament.undo import plan_undo
+
+
+@dataclass(frozen=True)
+class PenaltyPreview:
+    tournament: Tournament
+    player: Entry
+    operation: GivePenalty
+    earlier: list[Penalty]
+    suggestion: Suggestion
+    pending_id: int
+
+
+@dataclass(frozen=True)
+class PenaltyOutcome:
+    tournament: Tournament
+    penalty: Penalty
+    match: Match | None  # the match a game loss or disqualification turned
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    tournament: Tournament
+    call: JudgeCall
+    match: Match | None
+
+
+@dataclass(frozen=True)
+class UndoPreview:
+    tournament: Tournament
+    action: Action
+    pending_id: int
+
+
+@dataclass(frozen=True)
+class UndoOutcome:
+    tournament: Tournament
+    action: Action
+
+
+class JudgeService(Service):
+    # -- penalties ----------------------------------------------------------------------
+
+    async def preview_penalty(
+        self,
+        actor: Actor,
+        reference: str | None,
+        player_id: int,
+        penalty: str,
+        infraction: str,
+        reason: str,
+    ) -> PenaltyPreview:
+        """The player's earlier penalties and a suggested escalation (R-PEN-2), with the
+        penalty waiting for the judge's confirmation."""
+        operation = GivePenalty(
+            player_id,
+            _enum(PenaltyType, penalty, "penalty"),
+            _enum(Infraction, infraction, "infraction"),
+            reason,
+        )
+        async with self.uow(actor) as tx:
+            tx.authorize(GivePenalty)
+            tournament = await tx.tournament(reference)
+            entry = tournament.players.get(player_id)
+            if entry is None:
+                raise InvalidInput("penalty.not_a_player", tournament=tournament.name)
+            if not reason.strip():
+                raise InvalidInput("penalty.reason_required", rule="R-PEN-7")
+            earlier = [p for p in tournament.penalties if p.player_id == player_id]
+            pending_id = await add_pending(
+                tx.connection,
+                guild_id=tx.guild_id,
+                tournament_id=tournament.id,
+                actor_id=actor.user_id,
+                kind=operation.kind,
+                payload=operation.to_payload(),
+                at=tx.at,
+            )
+        suggestion = suggest_penalty(earlier, operation.infraction)
+        return PenaltyPreview(tournament, entry, operation, earlier, suggestion, pending_id)
+
+    async def confirm(self, actor: Actor, pending_id: int) -> PenaltyOutcome | UndoOutcome:
+        """Apply a waiting penalty or undo; only the person who asked may confirm it."""
+        async with self.uow(actor) as tx:
+            pending = await take_pending(tx.connection, tx.guild_id, pending_id)
+            if pending is None:
+                raise NotFound("judge.nothing_pending")
+            if pending.actor_id != actor.user_id:
+                raise PermissionDenied("judge.not_your_confirmation")
+            tournament = await tx.tournament(str(pending.tournament_id))
+            operation: Operation = operation_types()[pending.kind].from_payload(pending.payload)
+            if isinstance(operation, Undo):
+                actions = await list_actions(
+                    tx.connection, guild_id=tx.guild_id, tournament_id=tournament.id
+                )
+                tournament, plan = await tx.undo(tournament, operation.action_id)
+                (action,) = [a for a in actions if a.id == plan.target.id]
+                return UndoOutcome(tournament, action)
+            tournament, events = await tx.apply(tournament, operation)
+        (given,) = [e for e in events if isinstance(e, ev.PenaltyGiven)]
+        return PenaltyOutcome(tournament, given.penalty, _effect_match(tournament, given.penalty))
+
+    async def cancel(self, actor: Actor, pending_id: int) -> None:
+        async with self.uow(actor) as tx:
+            pending = await take_pending(tx.connection, tx.guild_id, pending_id)
+            if pending is not None and pending.actor_id != actor.user_id:
+                raise PermissionDenied("judge.not_your_confirmation")
+
+    async def penalties(
+        self, actor: Actor, reference: str | None, player_id: int | None
+    ) -> tuple[Tournament, list[Penalty]]:
+        """Judges see every penalty; a player sees their own."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+            role = tx.actor.role
+        if role < Role.JUDGE:
+            if player_id not in (None, actor.user_id):
+                raise PermissionDenied("permissions.judge_only")
+            player_id = actor.user_id
+        found = [p for p in tournament.penalties if player_id is None or p.player_id == player_id]
+        return tournament, found
+
+    async def revoke(self, actor: Actor, reference: str | None, penalty_id: int) -> PenaltyOutcome:
+        async with self.uow(actor) as tx:
+            tx.authorize(RevokePenalty)
+            tournament = await tx.tournament(reference)
+            tournament, events = await tx.apply(tournament, RevokePenalty(penalty_id))
+        (revoked,) = [e for e in events if isinstance(e, ev.PenaltyRevoked)]
+        return PenaltyOutcome(
+            tournament, revoked.penalty, _effect_match(tournament, revoked.penalty)
+        )
+
+    async def leave_notice(self, guild_id: int, user_id: int, text: str) -> None:
+        """Keep a private notice for a player whose DMs are closed."""
+        async with self.store.database.write() as connection:
+            await add_notice(connection, guild_id, user_id, text, self.clock())
+
+    async def notices_for(self, guild_id: int, user_id: int) -> list[str]:
+        async with self.store.database.write() as connection:
+            return await take_notices(connection, guild_id, user_id)
+
+    # -- calls, extensions, no-shows -----------------------------------------------------
+
+    async def call(self, actor: Actor, reference: str | None, reason: str) -> CallOutcome:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tournament, events = await tx.apply(tournament, CallJudge(actor.user_id, reason))
+        (called,) = [e for e in events if isinstance(e, ev.JudgeCalled)]
+        return self._call_outcome(tournament, called.call)
+
+    async def claim(self, actor: Actor, tournament_id: int, call_id: int) -> CallOutcome:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(str(tournament_id))
+            tournament, events = await tx.apply(tournament, ClaimCall(call_id))
+        (claimed,) = [e for e in events if isinstance(e, ev.CallClaimed)]
+        return self._call_outcome(tournament, claimed.call)
+
+    async def resolve(
+        self, actor: Actor, tournament_id: int, call_id: int, minutes: int
+    ) -> CallOutcome:
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(str(tournament_id))
+            tournament, events = await tx.apply(tournament, ResolveCall(call_id, minutes))
+        (resolved,) = [e for e in events if isinstance(e, ev.CallResolved)]
+        return self._call_outcome(tournament, resolved.call)
+
+    def _call_outcome(self, tournament: Tournament, call: JudgeCall) -> CallOutcome:
+        found = tournament.round(call.round)
+        match = found.match_at(call.table) if found and call.table else None
+        return CallOutcome(tournament, call, match)
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    async def no_show(
+        self, actor: Actor, reference: str | None, table: int, player_id: int
+    ) -> tuple[Tournament, Round, Match]:
+        async with self.uow(actor) as tx:
+            tx.authorize(RecordNoShow)
+            tournament = await tx.tournament(reference)
+            number = tournament.current_round
+            tournament, _ = await tx.apply(tournament, RecordNoShow(number, table, player_id))
+        current = tournament.round(number)
+        assert current is not None
+        match = current.match_at(table)
+        assert match is not None
+        return tournament, current, match
+
+    # -- the log and undo ---------------------------------------------------------------
+
+    async def log(
+        self, actor: Actor, reference: str | None, player_id: int | None = None
+    ) -> tuple[Tournament, list[Action]]:
+        """The tournament's action log, newest first; for judges and organizers."""
+        async with self.reader_as(actor) as tx:
+            if tx.actor.role < Role.JUDGE:
+                raise PermissionDenied("permissions.judge_only")
+            tournament = await tx.tournament(reference)
+            actions = await list_actions(
+                tx.connection, guild_id=tx.guild_id, tournament_id=tournament.id
+            )
+        if player_id is not None:
+            actions = [
+                a
+                for a in actions
+                if a.actor_id == player_id or a.payload.get("player_id") == player_id
+            ]
+        return tournament, list(reversed(actions))
+
+    async def preview_undo(self, actor: Actor, reference: str | None) -> UndoPreview:
+        """What undo would take back, waiting for the organizer's confirmation."""
+        async with self.uow(actor) as tx:
+            tx.authorize(Undo)
+            tournament = await tx.tournament(reference)
+            actions = await list_actions(
+                tx.connection, guild_id=tx.guild_id, tournament_id=tournament.id
+            )
+            if not is_replayable(actions):
+                raise IllegalTransition("undo.log_too_old", tournament=tournament.name)
+            plan = plan_undo(tournament.id, tx.guild_id, logged_operations(actions))
+            (action,) = [a for a in actions if a.id == plan.target.id]
+            pending_id = await add_pending(
+                tx.connection,
+                guild_id=tx.guild_id,
+                tournament_id=tournament.id,
+                actor_id=actor.user_id,
+                kind=Undo.kind,
+                payload=Undo(action.id).to_payload(),
+                at=tx.at,
+            )
+        return UndoPreview(tournament, action, pending_id)
+
+
+def _effect_match(tournament: Tournament, penalty: Penalty) -> Match | None:
+    effect = penalty.effect
+    if effect is None:
+        return None
+    found = tournament.round(effect.round)
+    return found.match_at(effect.table) if found else None
+
+
+E = TypeVar("E", PenaltyType, Infraction)
+
+
+def _enum(kind: type[E], value: str, field: str) -> E:
+    try:
+        return kind(value)
+    except ValueError:
+        raise InvalidInput(f"penalty.bad_{field}", value=value) from None

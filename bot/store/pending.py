@@ -1,0 +1,88 @@
+"""Operations waiting for their confirmation, and private notices waiting for a player."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+
+@dataclass(frozen=True)
+class Pending:
+    id: int
+    guild_id: int
+    tournament_id: int
+    actor_id: int
+    kind: str
+    payload: dict[str, Any]
+
+
+async def add_pending(
+    connection: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    tournament_id: int,
+    actor_id: int,
+    kind: str,
+    payload: dict[str, Any],
+    at: datetime,
+) -> int:
+    cursor = await connection.execute(
+        "INSERT INTO pending_operations (guild_id, tournament_id, actor_id, kind, payload,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            tournament_id,
+            actor_id,
+            kind,
+            json.dumps(payload, ensure_ascii=False),
+            at.isoformat(),
+        ),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+async def take_pending(
+    connection: aiosqlite.Connection, guild_id: int, pending_id: int
+) -> Pending | None:
+    """The pending operation, removed: a confirmation is used once."""
+    async with connection.execute(
+        "SELECT * FROM pending_operations WHERE id = ? AND guild_id = ?", (pending_id, guild_id)
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        return None
+    await connection.execute("DELETE FROM pending_operations WHERE id = ?", (pending_id,))
+    return Pending(
+        row["id"],
+        row["guild_id"],
+        row["tournament_id"],
+        row["actor_id"],
+        row["kind"],
+        json.loads(row["payload"]),
+    )
+
+
+async def add_notice(
+    connection: aiosqlite.Connection, guild_id: int, user_id: int, text: str, at: datetime
+) -> None:
+    await connection.execute(
+        "INSERT INTO player_notices (guild_id, user_id, text, created_at) VALUES (?, ?, ?, ?)",
+        (guild_id, user_id, text, at.isoformat()),
+    )
+
+
+async def take_notices(connection: aiosqlite.Connection, guild_id: int, user_id: int) -> list[str]:
+    async with connection.execute(
+        "SELECT id, text FROM player_notices WHERE guild_id = ? AND user_id = ? ORDER BY id",
+        (guild_id, user_id),
+    ) as cursor:
+        rows = await cursor.fetchall()
+    if rows:
+        await connection.execute(
+            "DELETE FROM player_notices WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+    return [row["text"] for row in rows]

@@ -1,0 +1,140 @@
+"""Penalties (R-PEN) and judge calls (R-MATCH-7, R-MATCH-8): the data and the pure rules.
+
+A judge decides every penalty (R-PEN-7); the bot only suggests an escalation from the
+player's earlier penalties in the event (R-PEN-2). A game loss turns the player's match of
+the current round into a loss, and when both players receive one, both lose (R-PEN-3); a
+disqualification does the same and ends the player's event (R-PEN-4).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from domain.engine.results import MatchResult
+
+CALL_COOLDOWN = timedelta(seconds=60)  # one call a minute per player stops spam
+REPING_AFTER = timedelta(minutes=3)  # an unclaimed call is pinged once more
+
+
+class PenaltyType(StrEnum):
+    CAUTION = "caution"  # 注意, R-PEN-1
+    WARNING = "warning"  # 警告, R-PEN-2
+    GAME_LOSS = "game_loss"  # 敗北, R-PEN-3
+    DISQUALIFICATION = "disqualification"  # 失格, R-PEN-4
+
+    @property
+    def rule(self) -> str:
+        return {
+            PenaltyType.CAUTION: "R-PEN-1",
+            PenaltyType.WARNING: "R-PEN-2",
+            PenaltyType.GAME_LOSS: "R-PEN-3",
+            PenaltyType.DISQUALIFICATION: "R-PEN-4",
+        }[self]
+
+    @property
+    def loses_the_match(self) -> bool:
+        return self in (PenaltyType.GAME_LOSS, PenaltyType.DISQUALIFICATION)
+
+
+class Infraction(StrEnum):
+    """What the penalty is for: R-PEN-5's kinds of cheating, stalling, sleeves, an illegal
+    deck, or something else the judge describes in the reason."""
+
+    OUTSIDE_ASSISTANCE = "outside_assistance"
+    LOOKING_AT_CARDS = "looking_at_cards"  # while shuffling
+    COLLUSION = "collusion"  # colluding on a result (R-MATCH-3)
+    RULES_ERROR = "rules_error"  # playing rules or cards wrongly
+    EXTRA_CARDS = "extra_cards"  # drawing extra cards
+    DECK_MANIPULATION = "deck_manipulation"
+    MISSTATED_INFORMATION = "misstated_information"  # public information (R-PEN-6)
+    LYING_TO_JUDGE = "lying_to_judge"
+    STALLING = "stalling"  # 遅延行為, R-PEN-8
+    MARKED_SLEEVES = "marked_sleeves"  # R-PEN-9
+    ILLEGAL_DECK = "illegal_deck"  # R-DECK-5
+    OTHER = "other"
+
+    @property
+    def rule(self) -> str:
+        return {
+            Infraction.STALLING: "R-PEN-8",
+            Infraction.MARKED_SLEEVES: "R-PEN-9",
+            Infraction.ILLEGAL_DECK: "R-DECK-5",
+            Infraction.OTHER: "R-PEN-7",
+        }.get(self, "R-PEN-5")
+
+
+@dataclass(frozen=True)
+class MatchEffect:
+    """What a game loss did to a match, so that revoking it can put the result back."""
+
+    round: int
+    table: int
+    before: MatchResult | None
+
+
+@dataclass(frozen=True)
+class Penalty:
+    id: int
+    player_id: int
+    type: PenaltyType
+    infraction: Infraction
+    reason: str
+    round: int
+    given_by: int
+    at: datetime
+    effect: MatchEffect | None = None
+    revoked: bool = False
+
+
+@dataclass(frozen=True)
+class JudgeCall:
+    id: int
+    player_id: int
+    round: int
+    table: int | None
+    reason: str
+    called_at: datetime
+    claimed_by: int | None = None
+    claimed_at: datetime | None = None
+    resolved_by: int | None = None
+    resolved_at: datetime | None = None
+    extension_minutes: int = 0
+
+    @property
+    def open(self) -> bool:
+        return self.resolved_at is None
+
+    def waited(self, now: datetime) -> timedelta:
+        """How long the players waited for a judge (R-MATCH-7: extensions follow it)."""
+        return (self.claimed_at or now) - self.called_at
+
+    def suggested_extension(self, now: datetime) -> int:
+        """Whole minutes waited, at least 1: the judge picks the extension."""
+        return max(1, math.ceil(self.waited(now).total_seconds() / 60))
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    type: PenaltyType
+    rule: str
+    earlier: int  # earlier penalties of the player in this event
+
+
+def suggest_penalty(earlier: Sequence[Penalty], infraction: Infraction) -> Suggestion:
+    """R-PEN-2's escalation, as a suggestion only: after several cautions a warning, after
+    several warnings a game loss; an illegal deck is a game loss (R-DECK-5, R-PEN-3), and
+    colluding on a result an example of one (R-MATCH-3)."""
+    standing = [p for p in earlier if not p.revoked]
+    cautions = sum(1 for p in standing if p.type is PenaltyType.CAUTION)
+    warnings = sum(1 for p in standing if p.type is PenaltyType.WARNING)
+    if infraction in (Infraction.ILLEGAL_DECK, Infraction.COLLUSION):
+        return Suggestion(PenaltyType.GAME_LOSS, "R-PEN-3", len(standing))
+    if warnings >= 2:
+        return Suggestion(PenaltyType.GAME_LOSS, "R-PEN-3", len(standing))
+    if cautions >= 2:
+        return Suggestion(PenaltyType.WARNING, "R-PEN-2", len(standing))
+    return Suggestion(PenaltyType.CAUTION, "R-PEN-1", len(standing))

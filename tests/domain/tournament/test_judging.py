@@ -1,0 +1,192 @@
+"""Penalties, no-shows, judge calls and undo in the domain (R-PEN, R-MATCH-6, R-MATCH-7)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from domain.engine.players import PlayerStatus
+from domain.engine.results import MatchResult, ResultKind
+from domain.errors import IllegalTransition, InvalidInput
+from domain.tournament.operations import (
+    Actor,
+    CallJudge,
+    ChangeSettings,
+    ClaimCall,
+    ConfirmResult,
+    CreateTournament,
+    GivePenalty,
+    Operation,
+    RecordNoShow,
+    Register,
+    ReportResult,
+    ResolveCall,
+    RevokePenalty,
+    SetResult,
+    SettingsChange,
+    StartRound,
+    StartTournament,
+)
+from domain.tournament.penalties import Infraction, PenaltyType, suggest_penalty
+from domain.tournament.play import propose_round, swiss_standings
+from domain.tournament.replay import LoggedOperation
+from domain.tournament.rounds import Claim
+from domain.tournament.undo import plan_undo
+from tests.domain.tournament.support import JUDGE, ORGANIZER, Clock, new_tournament
+from tests.domain.tournament.test_play import as_player, pair, play_round, started
+
+GAME_LOSS = PenaltyType.GAME_LOSS
+
+
+def give(
+    clock: Clock, player: int, kind: PenaltyType, infraction: Infraction = Infraction.OTHER
+) -> None:
+    clock.apply(GivePenalty(player, kind, infraction, "見えた"), JUDGE)
+
+
+def test_a_game_loss_flips_a_confirmed_result_r_pen_3() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    clock.apply(ConfirmResult(second, 1, 1), as_player(second))
+    give(clock, first, GAME_LOSS, Infraction.EXTRA_CARDS)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(second))
+    (penalty,) = clock.tournament.penalties
+    assert penalty.effect is not None
+    assert penalty.effect.before == MatchResult.win(str(first))
+
+
+def test_game_losses_for_both_players_make_a_double_loss_r_pen_3() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    give(clock, first, GAME_LOSS, Infraction.COLLUSION)
+    give(clock, second, GAME_LOSS, Infraction.COLLUSION)
+    result = clock.tournament.rounds[0].matches[0].result
+    assert result is not None
+    assert result.kind is ResultKind.DOUBLE_LOSS
+    # Revoking one leaves the other: the revoked player now wins.
+    clock.apply(RevokePenalty(1), ORGANIZER)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(first))
+    clock.apply(RevokePenalty(2), ORGANIZER)
+    assert clock.tournament.rounds[0].matches[0].result is None  # as before any penalty
+
+
+def test_a_disqualification_mid_round_ends_the_event_r_pen_4() -> None:
+    clock = started(5)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    give(clock, first, PenaltyType.DISQUALIFICATION, Infraction.MARKED_SLEEVES)
+    assert clock.tournament.players[first].status is PlayerStatus.DISQUALIFIED
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(second))
+    play_round(clock, random.Random(2))
+    for number in range(2, clock.tournament.state.planned_rounds + 1):
+        pair(clock, number)
+        assert all(first not in m.players for m in clock.tournament.rounds[-1].matches)
+        play_round(clock, random.Random(number))
+    marked = [row for row in swiss_standings(clock.tournament) if row.player == str(first)]
+    assert marked[0].status is PlayerStatus.DISQUALIFIED
+
+
+def test_escalation_is_suggested_after_two_cautions_r_pen_2() -> None:
+    clock = started(4)
+    first = 101
+    assert suggest_penalty([], Infraction.RULES_ERROR).type is PenaltyType.CAUTION
+    give(clock, first, PenaltyType.CAUTION, Infraction.RULES_ERROR)
+    give(clock, first, PenaltyType.CAUTION, Infraction.RULES_ERROR)
+    suggestion = suggest_penalty(clock.tournament.penalties, Infraction.RULES_ERROR)
+    assert suggestion.type is PenaltyType.WARNING
+    assert suggestion.rule == "R-PEN-2"
+    assert suggest_penalty([], Infraction.ILLEGAL_DECK).type is GAME_LOSS  # R-DECK-5
+
+
+def test_a_no_show_only_within_the_window_r_match_6() -> None:
+    clock = started(6)
+    pair(clock)
+    clock.apply(StartRound(1))
+    first, _ = clock.tournament.rounds[0].matches[0].players
+    clock.apply(RecordNoShow(1, 1, first), JUDGE)  # one minute after the start
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.no_show(str(first))
+    late, _ = clock.tournament.rounds[0].matches[1].players
+    clock.at += timedelta(minutes=15)
+    with pytest.raises(IllegalTransition) as closed:
+        clock.apply(RecordNoShow(1, 2, late), JUDGE)
+    assert closed.value.rule == "R-MATCH-6"
+
+
+def test_a_judge_call_is_claimed_and_resolved_with_an_extension_of_that_table_only() -> None:
+    clock = started(4)
+    pair(clock)
+    clock.apply(StartRound(1))
+    first, _ = clock.tournament.rounds[0].matches[0].players
+    clock.apply(CallJudge(first, "ルールの確認"), as_player(first))
+    with pytest.raises(IllegalTransition) as again:
+        clock.apply(CallJudge(first, "もう一度"), as_player(first))
+    assert again.value.key == "judge.call_open"
+    clock.at += timedelta(minutes=3)
+    clock.apply(ClaimCall(1), JUDGE)  # the clock adds a minute per operation: 5 in all
+    (call,) = clock.tournament.calls
+    assert call.claimed_by == JUDGE.user_id
+    assert call.suggested_extension(clock.at) == 5  # the minutes waited (R-MATCH-7)
+    clock.apply(ResolveCall(1, 5), JUDGE)
+    current = clock.tournament.rounds[0]
+    assert current.matches[0].extension_minutes == 5
+    assert current.matches[1].extension_minutes == 0
+    assert current.table_ends_at(current.matches[0]) == current.ends_at + timedelta(minutes=5)
+
+
+def test_judge_calls_have_a_cooldown() -> None:
+    clock = started(4)
+    pair(clock)
+    first = clock.tournament.rounds[0].matches[0].players[0]
+    at = clock.at
+    tournament, _ = clock.tournament.apply(CallJudge(first, "1"), at, as_player(first))
+    tournament, _ = tournament.apply(ResolveCall(1), at + timedelta(seconds=5), JUDGE)
+    with pytest.raises(IllegalTransition) as cooldown:
+        tournament.apply(CallJudge(first, "2"), at + timedelta(seconds=30), as_player(first))
+    assert cooldown.value.key == "judge.call_cooldown"
+    tournament.apply(CallJudge(first, "3"), at + timedelta(seconds=61), as_player(first))
+
+
+def logged(clock: Clock, operations: list[tuple[Operation, Actor]]) -> list[LoggedOperation]:
+    """A log like the store keeps it, for the undo planner."""
+    return [
+        LoggedOperation(index, op.kind, op.to_payload(), actor.user_id, actor.role, clock.at)
+        for index, (op, actor) in enumerate(operations, start=1)
+    ]
+
+
+def test_undo_is_refused_for_a_result_once_the_next_round_is_paired() -> None:
+    clock = Clock(new_tournament())
+    ops: list[tuple[Operation, Actor]] = [(CreateTournament(clock.tournament.config), ORGANIZER)]
+
+    def do(operation: Operation, actor: Actor = ORGANIZER) -> None:
+        clock.apply(operation, actor)
+        ops.append((operation, actor))
+
+    do(ChangeSettings(SettingsChange(decklist_required=False)))
+    for number in (1, 2, 3, 4):
+        do(Register(100 + number, f"P{number}"), as_player(100 + number))
+    do(StartTournament(seed=1))
+    do(propose_round(clock.tournament, 1).operation())
+    for match in clock.tournament.rounds[0].matches:
+        do(SetResult(1, match.table, MatchResult.win(str(match.players[0]))), JUDGE)
+    plan = plan_undo(1, 1000, logged(clock, ops))
+    assert plan.target.kind == "set_result"
+    assert plan.after.rounds[0].matches[-1].result is None
+    do(propose_round(clock.tournament, 2).operation())
+    with pytest.raises(IllegalTransition) as refused:
+        plan_undo(1, 1000, logged(clock, ops), action_id=len(ops) - 1)
+    assert refused.value.key == "undo.next_round_paired"
+    # The pairing itself can be undone while it has no results.
+    assert plan_undo(1, 1000, logged(clock, ops)).target.kind == "pair_round"
+
+
+def test_a_penalty_needs_a_reason() -> None:
+    clock = started(4)
+    with pytest.raises(InvalidInput) as empty:
+        clock.apply(GivePenalty(101, PenaltyType.CAUTION, Infraction.OTHER, "  "), JUDGE)
+    assert empty.value.rule == "R-PEN-7"

@@ -1,0 +1,292 @@
+"""Issue 11's story through the real bot and the fake Discord: judges run the floor.
+
+Penalties flip results (a game loss, a double game loss), a disqualified player is never
+paired again, two cautions make the bot suggest a warning, a judge call is claimed and
+resolved with an extension that moves only that table's clock, a no-show is recorded
+inside its window and refused outside it, a mistaken result is undone and the standings
+come back exactly; `verify` agrees at the end. Every judge tool is refused to a player.
+The bot's clock runs 60 times faster (CLOCK_SPEED, test-only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import PYTHON, cli_env
+from tests.e2e.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+JSON = dict[str, Any]
+PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+CUP = "Judges Cup"
+
+
+@pytest.fixture(scope="module")
+def fake(
+    synced_commands: list[JSON], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FakeDiscord]:
+    discord = FakeDiscord()
+    discord.start()
+    try:
+        discord.load_commands(synced_commands)
+        discord.default_env.update(AUTO_SYNC="false", CLOCK_SPEED="60", CLOCK_TICK_SECONDS="0.2")
+        asyncio.run(discord.start_bot(tmp_path_factory.mktemp("judges")))
+        yield discord
+        if discord.bot is not None and discord.bot.alive:
+            asyncio.run(discord.stop_bot())
+        discord.assert_no_unknown_routes()
+        discord.assert_token_not_logged()
+    finally:
+        discord.close()
+
+
+def member_id(fake: FakeDiscord, name: str) -> int:
+    return int(fake.member(name).id)
+
+
+def name_of(fake: FakeDiscord, user_id: int) -> str:
+    return next(n for n in PLAYERS if member_id(fake, n) == user_id)
+
+
+def tables_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, str]]:
+    tables: dict[int, tuple[str, str]] = {}
+    for message in fake.messages("pairings"):
+        content = message.get("content") or ""
+        if f"第 {round_number} 回戦 対戦表" not in content:
+            continue
+        for found in re.finditer(r"テーブル (\d+): <@(\d+)>.* vs <@(\d+)>", content):
+            table, first, second = found.groups()
+            tables[int(table)] = (name_of(fake, int(first)), name_of(fake, int(second)))
+    return tables
+
+
+async def start_event(fake: FakeDiscord) -> None:
+    """/tournament start, pressing Start when the bot previews it first."""
+    reply = await fake.slash("tournament start", user="organizer", locale="ja")
+    labels = [c.get("label", "") for row in reply.components for c in row.get("components", [])]
+    start = next((label for label in labels if "Start" in label or "開始" in label), None)
+    if start is not None:
+        await fake.click(reply, start, user="organizer", locale="ja")
+
+
+async def standings_text(fake: FakeDiscord) -> str:
+    reply = await fake.slash("standings", user="judge", locale="ja")
+    return reply.embed["description"]
+
+
+async def give(fake: FakeDiscord, player: str, kind: str, **extra: str) -> Any:
+    """/penalty give, then the judge presses 与える on the preview."""
+    options = {"player": player, "type": kind, "reason": "テスト", **extra}
+    preview = await fake.slash("penalty give", user="judge", options=options, locale="ja")
+    shown = preview.embed["description"]  # read before the click edits the message
+    return shown, await fake.click(preview, "与える / Give", user="judge", locale="ja")
+
+
+async def test_the_event_starts(fake: FakeDiscord) -> None:
+    await fake.slash(
+        "setup server",
+        user="owner",
+        options={
+            "organizer_role": "Organizer",
+            "judge_role": "Judge",
+            "pairings": "pairings",
+            "standings": "standings",
+            "judge_calls": "judge-calls",
+            "log": "log",
+            "language": "ja",
+        },
+    )
+    await fake.slash(
+        "tournament create",
+        user="organizer",
+        options={"name": CUP, "format": "swiss", "regulation": "mix"},
+    )
+    await fake.slash("tournament settings", user="organizer", options={"decklist_required": False})
+    for player in PLAYERS:
+        await fake.slash("register", user=player)
+    await start_event(fake)
+    paired = await fake.slash("round pair", user="organizer", locale="ja")
+    assert "第 1 回戦" in paired.text
+    await fake.slash("round start", user="organizer", locale="ja")
+
+
+async def test_judge_tools_are_refused_to_a_player(fake: FakeDiscord) -> None:
+    attempts: dict[str, JSON] = {
+        "penalty give": {"player": "bob", "type": "caution", "reason": "x"},
+        "penalty revoke": {"id": 1},
+        "judge extend": {"table": 1, "minutes": 5},
+        "judge noshow": {"table": 1, "player": "bob"},
+        "log": {},
+        "undo": {},
+    }
+    before = len(fake.messages("log"))
+    for command, options in attempts.items():
+        reply = await fake.slash(command, user="alice", options=options, locale="en-US")
+        assert reply.ephemeral, command
+        assert "judge" in reply.text or "organizer" in reply.text, (command, reply.text)
+    other = await fake.slash(
+        "penalty list", user="alice", options={"player": "bob"}, locale="en-US"
+    )
+    assert "judge" in other.text
+    assert len(fake.messages("log")) == before
+
+
+async def test_a_no_show_inside_the_window_then_refused_outside_it(fake: FakeDiscord) -> None:
+    tables = tables_of(fake, 1)
+    absent = tables[4][0]
+    recorded = await fake.slash(
+        "judge noshow", user="judge", options={"table": 4, "player": absent}, locale="ja"
+    )
+    assert "遅刻による敗北" in recorded.text
+    await asyncio.sleep(11)  # 11 s at 60× is 11 minutes: past the 10-minute window
+    refused = await fake.slash(
+        "judge noshow", user="judge", options={"table": 3, "player": tables[3][0]}, locale="ja"
+    )
+    assert "10 分以内" in refused.text
+    assert "R-MATCH-6" in refused.text
+
+
+async def test_a_game_loss_flips_a_confirmed_result(fake: FakeDiscord) -> None:
+    first, second = tables_of(fake, 1)[1]
+    await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
+    await fake.slash("report result", user=second, options={"result": "lose"}, locale="ja")
+    preview, given = await give(fake, first, "game_loss", infraction="extra_cards")
+    assert "過去の罰則: なし" in preview
+    assert "敗北" in given.text
+    assert f"{second.capitalize()} の勝ち" in given.text
+    assert "⚖️" in fake.messages("log")[-1]["content"]
+    # The player hears privately (by DM here).
+    assert any("罰則" in (m.get("content") or "") for m in fake.dms(first))
+
+
+async def test_a_double_game_loss(fake: FakeDiscord) -> None:
+    first, second = tables_of(fake, 1)[2]
+    await give(fake, first, "game_loss", infraction="collusion")
+    _, given = await give(fake, second, "game_loss", infraction="collusion")
+    assert "両者敗北" in given.text
+
+
+async def test_two_cautions_then_the_bot_suggests_a_warning(fake: FakeDiscord) -> None:
+    player = tables_of(fake, 1)[3][1]
+    await give(fake, player, "caution", infraction="rules_error")
+    await give(fake, player, "caution", infraction="rules_error")
+    preview = await fake.slash(
+        "penalty give",
+        user="judge",
+        options={
+            "player": player,
+            "type": "caution",
+            "reason": "3 回目",
+            "infraction": "rules_error",
+        },
+        locale="ja",
+    )
+    description = preview.embed["description"]
+    assert "過去の罰則（2 件）" in description
+    assert "提案: **警告**（R-PEN-2）" in description
+    cancelled = await fake.click(preview, "やめる / Cancel", user="judge", locale="ja")
+    assert "取りやめました" in cancelled.text
+
+
+async def test_a_judge_call_claimed_then_resolved_with_an_extension(fake: FakeDiscord) -> None:
+    caller = tables_of(fake, 1)[3][0]
+    called = await fake.slash(
+        "judge call", user=caller, options={"reason": "裁定をお願いします"}, locale="ja"
+    )
+    assert "ジャッジを呼びました" in called.text
+    await asyncio.sleep(0.3)
+    post = fake.messages("judge-calls")[-1]
+    assert f"<@&{fake.role('Judge').id}>" in post["content"]
+    assert "テーブル 3" in post["content"]
+    again = await fake.slash("judge call", user=caller, locale="ja")
+    assert "対応中" in again.text  # one open call at a time
+    claimed = await fake.click(post, "対応する / Claim", user="judge", locale="ja")
+    assert "対応中" in claimed.text
+    extend = next(
+        c["label"]
+        for row in claimed.message["components"]
+        for c in row["components"]
+        if "分延長" in c.get("label", "")
+    )
+    resolved = await fake.click(claimed.message, extend, user="judge", locale="ja")
+    assert "延長しました" in resolved.text
+    status = await fake.slash("round status", user="judge", locale="ja")
+    lines = status.embed["description"].splitlines()
+    assert any(line.startswith("テーブル 3") and "延長" in line for line in lines)
+    assert not any(line.startswith("テーブル 4") and "延長" in line for line in lines)
+
+
+async def test_a_disqualified_player_is_never_paired_again(fake: FakeDiscord) -> None:
+    tables = tables_of(fake, 1)
+    dq = tables[3][0]
+    _, given = await give(fake, dq, "disqualification", infraction="marked_sleeves")
+    assert "失格" in given.text
+    for table, (first, _) in tables.items():
+        if table in (3,):
+            continue
+        await fake.slash(
+            "result set",
+            user="judge",
+            options={"table": table, "result": "win", "player": first},
+            locale="ja",
+        )
+    await fake.slash("round pair", user="organizer", locale="ja")
+    seated = [p for pair in tables_of(fake, 2).values() for p in pair]
+    assert dq not in seated
+    assert "失格" in await standings_text(fake)
+    fake.dq = dq  # type: ignore[attr-defined]
+
+
+async def test_undo_of_a_mistaken_result_restores_the_standings_exactly(fake: FakeDiscord) -> None:
+    tables = tables_of(fake, 2)
+    for table, (first, _) in tables.items():
+        await fake.slash(
+            "result set",
+            user="judge",
+            options={"table": table, "result": "win", "player": first},
+            locale="ja",
+        )
+    before = await standings_text(fake)
+    # A mistake: table 1's result recorded the wrong way round.
+    second = tables[1][1]
+    await fake.slash(
+        "result set",
+        user="judge",
+        options={"table": 1, "result": "win", "player": second},
+        locale="ja",
+    )
+    assert await standings_text(fake) != before
+    preview = await fake.slash("undo", user="organizer", locale="ja")
+    assert "取り消します" in preview.text
+    undone = await fake.click(preview, "取り消す / Undo", user="organizer", locale="ja")
+    assert "取り消しました" in undone.text
+    assert await standings_text(fake) == before
+
+
+async def test_the_log_shows_who_did_what_and_verify_agrees(fake: FakeDiscord) -> None:
+    shown = await fake.slash("log", user="judge", locale="ja")
+    assert "<t:" in shown.embed["description"]
+    assert "罰則を与えた" in shown.embed["description"] or shown.components
+    listed = await fake.slash("penalty list", user="judge", locale="ja")
+    assert "失格" in listed.embed["description"]
+    assert fake.database is not None
+
+    def verify() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [PYTHON, "-m", "bot", "verify"],
+            env=cli_env(DATABASE_PATH=str(fake.database)),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    verified = await asyncio.to_thread(verify)
+    assert verified.returncode == 0, verified.stdout + verified.stderr

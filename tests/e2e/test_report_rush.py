@@ -1,0 +1,126 @@
+"""Issue 12, concurrency through the fake Discord: the end of a 400-player round, when 200
+players send /report result at the same moment.
+
+The event (400 members, 200 tables, round 1 paired) is prepared through the services on
+the bot's database before the bot starts; then 200 INTERACTION_CREATEs are sent without
+waiting in between. Every player gets an answer within Discord's 3 s (the fake refuses a
+late one), none says the database is locked, and each report is stored exactly once.
+The latencies (interaction sent → acknowledged) are printed with `-s`; speed is judged by
+people and bench/, not asserted here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import statistics
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.services import Services
+from bot.services.actors import Actor
+from bot.store.database import Database
+from tests.e2e.fake_discord import FakeDiscord
+from tests.support.big_event import running_event
+
+pytestmark = pytest.mark.e2e
+
+JSON = dict[str, Any]
+PLAYERS = 400
+
+
+@pytest.fixture(scope="module")
+def rush(
+    synced_commands: list[JSON], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FakeDiscord]:
+    discord = FakeDiscord(log_level="INFO", timeout=60.0)
+    discord.start()
+    try:
+        discord.load_commands(synced_commands)
+        discord.default_env["AUTO_SYNC"] = "false"
+        guild = discord.guild
+        for number in range(1, PLAYERS + 1):
+            discord.world.add_member(guild, f"p{number:03d}")
+        workdir = tmp_path_factory.mktemp("rush")
+        discord.database = workdir / "bot.sqlite3"
+        asyncio.run(prepare(discord))
+        asyncio.run(discord.start_bot(workdir))
+        yield discord
+        if discord.bot is not None and discord.bot.alive:
+            asyncio.run(discord.stop_bot())
+        discord.assert_no_unknown_routes()
+        discord.assert_token_not_logged()
+    finally:
+        discord.close()
+
+
+def actor(fake: FakeDiscord, name: str, **extra: Any) -> Actor:
+    return Actor(int(fake.member(name).id), fake.guild.id, name, **extra)
+
+
+async def prepare(fake: FakeDiscord) -> None:
+    assert fake.database is not None
+    database = await Database.open(fake.database)
+    try:
+        await running_event(
+            Services(database, seeds=lambda: 12),
+            admin=actor(fake, "owner", manages_guild=True),
+            organizer=actor(fake, "organizer", role_ids=frozenset({fake.role("Organizer").id})),
+            players=[actor(fake, f"p{n:03d}") for n in range(1, PLAYERS + 1)],
+            organizer_role=fake.role("Organizer").id,
+            judge_role=fake.role("Judge").id,
+            name="Rush Cup",
+        )
+    finally:
+        await database.close()
+
+
+def first_seats(fake: FakeDiscord) -> list[str]:
+    assert fake.database is not None
+    with sqlite3.connect(f"file:{fake.database}?mode=ro", uri=True) as connection:
+        rows = connection.execute(
+            "SELECT player1 FROM matches WHERE round = 1 ORDER BY table_no"
+        ).fetchall()
+    names = {int(fake.member(f"p{n:03d}").id): f"p{n:03d}" for n in range(1, PLAYERS + 1)}
+    return [names[int(row[0])] for row in rows]
+
+
+async def test_200_reports_at_once(rush: FakeDiscord) -> None:
+    reporters = first_seats(rush)
+    assert len(reporters) == PLAYERS // 2
+
+    replies = await asyncio.gather(
+        *(
+            rush.slash("report result", user=name, options={"result": "win"}, locale="ja")
+            for name in reporters
+        )
+    )
+
+    latencies = sorted(r._record.callbacks[0].at - r._record.created for r in replies)
+    print(
+        f"\n200 reports through the fake: p50 {statistics.median(latencies) * 1000:.0f} ms, "
+        f"p99 {latencies[int(0.99 * (len(latencies) - 1))] * 1000:.0f} ms, "
+        f"max {latencies[-1] * 1000:.0f} ms"
+    )
+    for reply in replies:
+        assert reply.type in (4, 5), reply
+        assert "確認を待っています" in reply.text, reply.text
+        assert "locked" not in reply.text.lower()
+    assert rush.bot is not None
+    assert not [line for line in rush.bot.stderr_lines if "locked" in line.lower()]
+    rush.assert_no_errors_logged()
+    assert rush.database is not None
+    with sqlite3.connect(f"file:{rush.database}?mode=ro", uri=True) as connection:
+        (reports, distinct) = connection.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT request_id) FROM action_log"
+            " WHERE kind = 'report_result'"
+        ).fetchone()
+    assert (reports, distinct) == (200, 200)
+    assert {int(r.interaction["id"]) for r in replies} == {
+        row[0]
+        for row in sqlite3.connect(f"file:{rush.database}?mode=ro", uri=True).execute(
+            "SELECT request_id FROM action_log WHERE kind = 'report_result'"
+        )
+    }
