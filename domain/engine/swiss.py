@@ -11,12 +11,15 @@ a lowest-scored player who has not had one. The rest are paired:
    players sits above it, the pairing is provably optimal (the "groups crossed" total is
    at its lower bound, and so is the sum of squared point differences); that is the
    usual case and costs nothing more.
-3. Otherwise each faulty pair is re-solved exactly with a blossom matching
-   (`domain.engine.matching`) over a window of ±12 ranks around it (plus the partners of
-   the players in it), rematch edges left out, each pair costing its groups crossed,
-   then its squared point difference. Windows grow (±48, …) while faults remain; a field
-   of at most 128 players, or one still holding a rematch, is finally solved whole,
-   rematches allowed at a prohibitive cost, so none remains that could be avoided.
+3. Otherwise a field of at most 300 players is solved whole and exactly with a blossom
+   matching (`domain.engine.matching`): each pair costs its groups crossed, then its
+   squared point difference, a rematch a prohibitive amount more, so none remains that
+   could be avoided. The solve is warm-started from the greedy pairing and runs on a
+   small graph (players at most 8 places and 2 groups apart); its LP prices prove that
+   no pair left out could do better, or name the groups to add (then it runs again).
+4. A larger field re-solves each faulty pair exactly over a window of ±12 ranks around
+   it (plus the partners of the players in it), rematch edges left out. Windows grow
+   (±48, …) while faults remain; one still holding a rematch is finally solved whole.
 """
 
 from __future__ import annotations
@@ -38,13 +41,15 @@ from domain.errors import InvalidInput
 
 WINDOW_RADIUS = 12
 WINDOW_GROWTH = 4
-# Past this field size, faults that are only extra groups crossed stop at window repair.
+# Fields up to this size are solved whole and exactly when greedy is not provably optimal
+# (at most ~0.04 s, bench/pairing_worst.py); larger ones repair windows around faults.
 EXACT_FIELD_LIMIT = 300
 # Past this size a whole-field solve is too slow for a live event; a rematch still left
 # after windows of ±192 ranks stays (in practice no such field has an avoidable one).
 WHOLE_FIELD_LIMIT = 512
 MAX_WINDOW_RADIUS = 192
-# Exact solves first offer only pairs this many groups apart (prices prove the rest).
+# Whole-field solves first offer only pairs this many groups and places apart; the
+# solve's prices prove the rest could not do better (or name the groups to add).
 GROUP_REACH = 2
 RANK_BAND = 8
 
@@ -266,22 +271,24 @@ def _greedy(field: _Field) -> list[int]:
 
 
 def _repair(field: _Field, partner: list[int]) -> list[int]:
-    radius = WINDOW_RADIUS
-    if len(field) <= EXACT_FIELD_LIMIT and field.faults(partner):
+    faults = field.faults(partner)
+    if not faults:
+        return partner
+    if len(field) <= EXACT_FIELD_LIMIT:
         return _solve_whole_field(field, partner)
-    while faults := field.faults(partner):
-        has_rematch = any(field.met(i, j) for i, j in faults)
+    radius = WINDOW_RADIUS
+    while faults:
         if 2 * radius >= len(field) or radius > MAX_WINDOW_RADIUS:
-            small = len(field) <= EXACT_FIELD_LIMIT
-            if small or (has_rematch and len(field) <= WHOLE_FIELD_LIMIT):
+            has_rematch = any(field.met(i, j) for i, j in faults)
+            if has_rematch and len(field) <= WHOLE_FIELD_LIMIT:
                 partner = _solve_whole_field(field, partner)
             break
         for low, high in _windows(faults, radius, len(field)):
             _solve_window(field, partner, low, high)
         radius *= WINDOW_GROWTH
-        widened_enough = radius > WINDOW_RADIUS * WINDOW_GROWTH
-        if len(field) > EXACT_FIELD_LIMIT and widened_enough and not field.rematch_pairs(partner):
+        if radius > WINDOW_RADIUS * WINDOW_GROWTH and not field.rematch_pairs(partner):
             break  # only extra groups crossed, already optimal within ±48 ranks
+        faults = field.faults(partner)
     return partner
 
 
@@ -428,7 +435,13 @@ def _solve_with_bye_choice(
         distance = abs(lowest_eligible - everyone.group[k])
         cost = distance * bye_weight + (second_bye_cost if entrant.byes and eligible_groups else 0)
         edges.append((k, size, cost))
-    mate = min_cost_perfect_matching(size + 1, edges)
+    # Warm start: the pairing so far, with the chosen bye paired to the stand-in.
+    index = {entrant.player: k for k, entrant in enumerate(order)}
+    start = [size] * (size + 1)
+    for k, entrant in enumerate(field.players):
+        start[index[entrant.player]] = index[field.players[partner[k]].player]
+    start[size] = next(k for k in range(size) if start[k] == size)
+    mate = min_cost_perfect_matching(size + 1, edges, start)
     if mate is None:
         return None
     bye = everyone.players[mate[size]]
