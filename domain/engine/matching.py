@@ -135,13 +135,18 @@ class Prices:
                     pair.sort(reverse=True)
                     del pair[2:]
             present = sorted(best)
+            extra = allowance[node]
             for a, k in enumerate(present):
+                best_k = best[k]
                 for m in present[a:]:
                     if (k, m) in found or (k, m) not in candidates:
                         continue
-                    limit = self.scale * cost(k, m) + allowance[node]
+                    best_m = best[m]
+                    limit = self.scale * cost(k, m) + extra
+                    if best_k[0][0] + best_m[0][0] <= limit:
+                        continue  # not even the two dearest could do better
                     top = max(
-                        (pk + pm for pk, xk in best[k] for pm, xm in best[m] if xk != xm),
+                        (pk + pm for pk, xk in best_k for pm, xm in best_m if xk != xm),
                         default=None,
                     )
                     if (

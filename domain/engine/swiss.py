@@ -11,7 +11,7 @@ a lowest-scored player who has not had one. The rest are paired:
    players sits above it, the pairing is provably optimal (the "groups crossed" total is
    at its lower bound, and so is the sum of squared point differences); that is the
    usual case and costs nothing more.
-3. Otherwise a field of at most 300 players is solved whole and exactly with a blossom
+3. Otherwise a field of at most 256 players is solved whole and exactly with a blossom
    matching (`domain.engine.matching`): each pair costs its groups crossed, then its
    squared point difference, a rematch a prohibitive amount more, so none remains that
    could be avoided. The solve is warm-started from the greedy pairing and runs on a
@@ -43,7 +43,7 @@ WINDOW_RADIUS = 12
 WINDOW_GROWTH = 4
 # Fields up to this size are solved whole and exactly when greedy is not provably optimal
 # (at most ~0.04 s, bench/pairing_worst.py); larger ones repair windows around faults.
-EXACT_FIELD_LIMIT = 300
+EXACT_FIELD_LIMIT = 256
 # Past this size a whole-field solve is too slow for a live event; a rematch still left
 # after windows of ±192 ranks stays (in practice no such field has an avoidable one).
 WHOLE_FIELD_LIMIT = 512
