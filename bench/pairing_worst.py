@@ -21,6 +21,7 @@ one seed, networkx up to 64 players (a few minutes); the default is the full swe
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -57,6 +58,7 @@ class Round:
     lower_bound: int
     quality: str  # "optimal", "at bound", "unchecked" or what is wrong
     entrants: list[SwissEntrant] | None = field(default=None, repr=False)
+    pair_seed: int = 0
     median: float | None = None
 
 
@@ -92,11 +94,13 @@ def sweep_event(task: tuple[int, str, int, int]) -> list[Round]:
     size, pattern, seed, nx_max = task
     result, drop_rate = PATTERNS[pattern]
     timings: list[float] = []
+    seeds: list[int] = []
 
     def timed(entrants: list[SwissEntrant], pair_seed: int, number: int) -> SwissPairing:
         started = time.perf_counter()
         pairing = pair_swiss_round(entrants, pair_seed, number)
         timings.append(time.perf_counter() - started)
+        seeds.append(pair_seed)
         return pairing
 
     rounds = []
@@ -116,29 +120,31 @@ def sweep_event(task: tuple[int, str, int, int]) -> list[Round]:
                 pairing.lower_bound,
                 quality(played.entrants, pairing, nx_max),
                 played.entrants if seconds > RETIME_OVER else None,
+                seeds[-1],
             )
         )
     return rounds
 
 
 def retime(case: Round, reps: int) -> float:
-    """Median of `reps` runs of the same input and seed (the seed is re-derived by replay)."""
+    """Median of `reps` runs of the same input and seed."""
     assert case.entrants is not None
-    result, drop_rate = PATTERNS[case.pattern]
-    seeds: list[int] = []
-
-    def record(entrants: list[SwissEntrant], pair_seed: int, number: int) -> SwissPairing:
-        seeds.append(pair_seed)
-        return pair_swiss_round(entrants, pair_seed, number)
-
-    for played in play_event(case.size, case.round, case.seed, drop_rate, result, record):
-        del played
     times = []
     for _ in range(reps):
         started = time.perf_counter()
-        pair_swiss_round(case.entrants, seeds[-1], case.round)
+        pair_swiss_round(case.entrants, case.pair_seed, case.round)
         times.append(time.perf_counter() - started)
     return statistics.median(times)
+
+
+def reference_job() -> float:
+    """Seconds for a fixed pure-Python job (sorting 50k seeded floats), timed between the
+    re-runs: how fast the shared machine was at the time."""
+    rng = random.Random(7)
+    values = [rng.random() for _ in range(50_000)]
+    started = time.perf_counter()
+    sorted(values)
+    return time.perf_counter() - started
 
 
 def tasks(args: argparse.Namespace) -> Iterator[tuple[int, str, int, int]]:
@@ -183,8 +189,11 @@ def main() -> int:
     # Every round near the limit on the first pass, and at least the slowest 2 * top.
     slow = sorted((r for r in rounds if r.entrants is not None), key=lambda r: -r.seconds)
     near = sum(r.seconds > args.limit / 2 for r in slow)
+    references = []
     for case in slow[: min(max(args.top * 2, near), MAX_RETIMED)]:
+        references.append(reference_job())
         case.median = retime(case, args.reps)
+    references.append(reference_job())
     ranked = sorted(rounds, key=lambda r: -(r.median if r.median is not None else r.seconds))
 
     print(
@@ -192,6 +201,10 @@ def main() -> int:
         f"{min(args.sizes)}-{max(args.sizes)}, {args.seeds} seed(s), patterns "
         f"{', '.join(args.patterns)}; rounds up to ceil(log2 n)+3; networkx up to "
         f"{args.nx_max} players; {len(rounds)} rounds swept in {swept:.0f} s"
+    )
+    print(
+        f"reference job (sort 50k floats) between the re-runs: median "
+        f"{statistics.median(references):.4f} s, max {max(references):.4f} s"
     )
     print(f"\nslowest rounds (median of {args.reps} re-runs; first-pass time beside it):")
     print(
