@@ -30,7 +30,7 @@ def per_member_cooldown(interaction: discord.Interaction[Any]) -> tuple[int | No
 # Costly commands (a decklist check parses and checks the whole list against the rules,
 # an export builds files): a few a minute per member, so spamming one cannot slow the bot
 # down for everyone else.
-costly_command = app_commands.checks.cooldown(3, 30.0, key=per_member_cooldown)
+costly_command = app_commands.checks.cooldown(6, 60.0, key=per_member_cooldown)
 
 TEXT_SUFFIXES = (".txt", ".csv", ".tsv", ".toml", ".text")
 SETTINGS_FILE_LIMIT = 1024 * 1024  # a card database of a few thousand cards fits easily

@@ -9,25 +9,200 @@ meant for the pairing engine's windows of a few dozen players, and for whole sma
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 Edge = tuple[int, int]
 
 
-def min_cost_perfect_matching(n: int, edges: Sequence[tuple[int, int, int]]) -> list[int] | None:
+def min_cost_perfect_matching(
+    n: int, edges: Sequence[tuple[int, int, int]], start: Sequence[int] | None = None
+) -> list[int] | None:
     """A perfect matching of least total cost, as `mate[v]`, or None if none exists.
 
     `edges` are `(u, v, cost)` with integer costs. Costs are turned into weights
     `top - cost` (all positive) and solved as a maximum-cardinality, maximum-weight
     matching: among matchings of the largest size, the heaviest is the cheapest.
+
+    `start` (a guess, `start[v]` = partner or -1) warm-starts the solve: each vertex's
+    dual begins at its heaviest edge, which keeps every edge's slack non-negative, and
+    the guessed pairs on an edge that is then tight start matched. A good guess leaves
+    a few free vertices, so a few stages instead of n/2. The answer is exact either way.
     """
+    if start is None:
+        if n % 2:
+            return None
+        if n == 0:
+            return []
+        top = max((cost for _, _, cost in edges), default=0) + 1
+        mate = max_weight_matching(n, [(u, v, top - cost) for u, v, cost in edges], True)
+        return mate if all(partner >= 0 for partner in mate) else None
+    solved = min_cost_perfect_matching_with_prices(n, edges, start)
+    return solved[0] if solved is not None else None
+
+
+class Prices:
+    """An optimality certificate for a min-cost perfect matching (LP duals, scaled).
+
+    A pair (u, v) left out of the solved graph, at cost c, could not make the matching
+    cheaper when `cannot_improve(u, v, c)`: its slack under these duals is non-negative,
+    so the duals stay feasible with it added and the matching stays optimal.
+    """
+
+    def __init__(self, price: list[int], scale: int, parent: list[int], dual: dict[int, int]):
+        self.price = price  # a vertex's price: the pair costs of its side, scaled
+        self.scale = scale
+        self._parent = parent
+        self._dual = dual
+        self._chains: dict[int, tuple[list[int], list[int]]] = {}
+
+    def _chain(self, v: int) -> tuple[list[int], list[int]]:
+        """The blossoms holding v, outermost first, and twice their duals summed so far."""
+        chain = self._chains.get(v)
+        if chain is None:
+            blossoms = []
+            b = self._parent[v]
+            while b >= 0:
+                blossoms.append(b)
+                b = self._parent[b]
+            blossoms.reverse()
+            sums = [0]
+            for b in blossoms:
+                sums.append(sums[-1] + 2 * self._dual[b])
+            chain = self._chains[v] = (blossoms, sums)
+        return chain
+
+    def cannot_improve(self, u: int, v: int, cost: int) -> bool:
+        slack = self.scale * cost - self.price[u] - self.price[v]
+        if slack >= 0:
+            return True
+        # Blossoms holding both ends add twice their dual to the slack. They are the
+        # common start of the two chains (blossoms nest), found by bisection.
+        chain_u, sums_u = self._chain(u)
+        chain_v, _ = self._chain(v)
+        low, high = 0, min(len(chain_u), len(chain_v))
+        while low < high:
+            middle = (low + high + 1) // 2
+            if chain_u[middle - 1] == chain_v[middle - 1]:
+                low = middle
+            else:
+                high = middle - 1
+        return slack + sums_u[low] >= 0
+
+    def improving_classes(
+        self,
+        kind: Sequence[int],
+        candidates: set[tuple[int, int]],
+        cost: Callable[[int, int], int],
+        checked: Callable[[int, int], bool],
+    ) -> set[tuple[int, int]]:
+        """The class pairs (k, l), k <= l, of `candidates` holding a pair that could lower
+        the matching's cost if it were offered.
+
+        Vertex v is of class `kind[v]`; a pair of classes k and l costs at least
+        `cost(k, l)`. `checked(u, v)` says a pair needs no look (in the solved graph, or
+        dearer and cleared on its own). Pairs are looked at per blossom: two vertices under
+        different children of blossom B share B and the blossoms around it, so their slack
+        is `scale * cost + allowance(B) - price[u] - price[v]`. Dearest first with early
+        stops, the work is about the pairs that do not fit, not about all pairs.
+        """
+        price = self.price
+        children: dict[int, list[int]] = {-1: []}  # blossom (-1: the graph) -> children
+        allowance: dict[int, int] = {-1: 0}
+        under: dict[int, dict[int, list[int]]] = {}  # node -> class -> vertices under it
+        for v in range(len(price)):
+            chain, sums = self._chain(v)
+            outer = -1
+            for depth, b in enumerate(chain):
+                if b not in allowance:
+                    allowance[b] = sums[depth + 1]
+                    children[b] = []
+                    children[outer].append(b)
+                under.setdefault(b, {}).setdefault(kind[v], []).append(v)
+                outer = b
+            children[outer].append(v)
+            under[v] = {kind[v]: [v]}
+        for classes in under.values():
+            for members in classes.values():
+                members.sort(key=lambda k: -price[k])
+        found: set[tuple[int, int]] = set()
+        for node, kids in children.items():
+            # Per class, the two dearest children (by their dearest vertex of the class).
+            best: dict[int, list[tuple[int, int]]] = {}
+            for x in kids:
+                for k, members in under[x].items():
+                    pair = best.setdefault(k, [])
+                    pair.append((price[members[0]], x))
+                    pair.sort(reverse=True)
+                    del pair[2:]
+            present = sorted(best)
+            extra = allowance[node]
+            for a, k in enumerate(present):
+                best_k = best[k]
+                for m in present[a:]:
+                    if (k, m) in found or (k, m) not in candidates:
+                        continue
+                    best_m = best[m]
+                    limit = self.scale * cost(k, m) + extra
+                    if best_k[0][0] + best_m[0][0] <= limit:
+                        continue  # not even the two dearest could do better
+                    top = max(
+                        (pk + pm for pk, xk in best_k for pm, xm in best_m if xk != xm),
+                        default=None,
+                    )
+                    if (
+                        top is not None
+                        and top > limit
+                        and self._fits_badly(kids, under, k, m, limit, checked)
+                    ):
+                        found.add((k, m))
+        return found
+
+    def _fits_badly(
+        self,
+        kids: list[int],
+        under: dict[int, dict[int, list[int]]],
+        k: int,
+        m: int,
+        limit: int,
+        checked: Callable[[int, int], bool],
+    ) -> bool:
+        price = self.price
+        for first in kids:
+            ups = under[first].get(k)
+            if not ups:
+                continue
+            for second in kids:
+                downs = under[second].get(m)
+                if second == first or not downs:
+                    continue
+                top_down = price[downs[0]]
+                for u in ups:
+                    if price[u] + top_down <= limit:
+                        break
+                    for v in downs:
+                        if price[u] + price[v] <= limit:
+                            break
+                        if not checked(u, v):
+                            return True
+        return False
+
+
+def min_cost_perfect_matching_with_prices(
+    n: int, edges: Sequence[tuple[int, int, int]], start: Sequence[int]
+) -> tuple[list[int], Prices] | None:
+    """The warm-started solve of `min_cost_perfect_matching`, with its certificate."""
     if n % 2:
         return None
-    if n == 0:
-        return []
     top = max((cost for _, _, cost in edges), default=0) + 1
-    mate = max_weight_matching(n, [(u, v, top - cost) for u, v, cost in edges], True)
-    return mate if all(partner >= 0 for partner in mate) else None
+    # Doubled weights keep every vertex dual even at the start, as the method needs.
+    solver = _Blossom(n, [(u, v, 2 * (top - cost)) for u, v, cost in edges], True)
+    solver.warm_start(start)
+    mate = solver.solve()
+    if any(partner < 0 for partner in mate):
+        return None
+    # slack = d_u + d_v - 4 * (top - c) = 4c - (2top - d_u) - (2top - d_v)
+    price = [2 * top - dual for dual in solver.dualvar]
+    return mate, Prices(price, 4, solver.parent, dict(solver.blossomdual))
 
 
 def max_weight_matching(
@@ -62,26 +237,46 @@ class _Blossom:
         self.childs: list[list[int]] = [[] for _ in range(size)]
         self.bedges: list[list[Edge]] = [[] for _ in range(size)]
         self.mybestedges: list[list[Edge] | None] = [None] * size
+        self.leafcache: list[list[int] | None] = [None] * size
         self.free = list(range(size - 1, n - 1, -1))
         self.allowedge: set[Edge] = set()
         self.queue: list[int] = []
+
+    def warm_start(self, start: Sequence[int]) -> None:
+        """Duals at each vertex's heaviest edge, and the tight pairs of `start` matched."""
+        heaviest = [max(row.values(), default=0) for row in self.adj]
+        self.dualvar = heaviest
+        mate = self.mate
+        for v, w in enumerate(start):
+            if (
+                v < w
+                and mate[v] < 0
+                and mate[w] < 0
+                and heaviest[v] == heaviest[w] == self.adj[v].get(w)
+            ):
+                mate[v], mate[w] = w, v
+        # Then free vertices with a tight edge between them.
+        for v in range(self.n):
+            if mate[v] < 0:
+                for w, weight in self.adj[v].items():
+                    if mate[w] < 0 and heaviest[v] == heaviest[w] == weight:
+                        mate[v], mate[w] = w, v
+                        break
 
     # -- helpers -------------------------------------------------------------------------
 
     def slack(self, v: int, w: int) -> int:
         return self.dualvar[v] + self.dualvar[w] - 2 * self.adj[v][w]
 
-    def leaves(self, b: int) -> Iterator[int]:
+    def leaves(self, b: int) -> list[int]:
+        """The vertices inside b (kept per blossom while it exists: blossoms only nest)."""
         if b < self.n:
-            yield b
-            return
-        stack = list(self.childs[b])
-        while stack:
-            t = stack.pop()
-            if t >= self.n:
-                stack.extend(self.childs[t])
-            else:
-                yield t
+            return [b]
+        cached = self.leafcache[b]
+        if cached is None:
+            cached = [leaf for child in self.childs[b] for leaf in self.leaves(child)]
+            self.leafcache[b] = cached
+        return cached
 
     def _edge(self, item: int) -> Edge:
         edge = self.labeledge[item]
@@ -228,6 +423,7 @@ class _Blossom:
         self.childs[b] = []
         self.bedges[b] = []
         self.mybestedges[b] = None
+        self.leafcache[b] = None
         self.free.append(b)
 
     def _relabel_expanded(self, b: int) -> None:

@@ -11,12 +11,15 @@ a lowest-scored player who has not had one. The rest are paired:
    players sits above it, the pairing is provably optimal (the "groups crossed" total is
    at its lower bound, and so is the sum of squared point differences); that is the
    usual case and costs nothing more.
-3. Otherwise each faulty pair is re-solved exactly with a blossom matching
-   (`domain.engine.matching`) over a window of ±12 ranks around it (plus the partners of
-   the players in it), rematch edges left out, each pair costing its groups crossed,
-   then its squared point difference. Windows grow (±48, …) while faults remain; a field
-   of at most 128 players, or one still holding a rematch, is finally solved whole,
-   rematches allowed at a prohibitive cost, so none remains that could be avoided.
+3. Otherwise a field of at most 256 players is solved whole and exactly with a blossom
+   matching (`domain.engine.matching`): each pair costs its groups crossed, then its
+   squared point difference, a rematch a prohibitive amount more, so none remains that
+   could be avoided. The solve is warm-started from the greedy pairing and runs on a
+   small graph (players at most 8 places and 2 groups apart); its LP prices prove that
+   no pair left out could do better, or name the groups to add (then it runs again).
+4. A larger field re-solves each faulty pair exactly over a window of ±12 ranks around
+   it (plus the partners of the players in it), rematch edges left out. Windows grow
+   (±48, …) while faults remain; one still holding a rematch is finally solved whole.
 """
 
 from __future__ import annotations
@@ -27,19 +30,28 @@ from dataclasses import dataclass
 
 from domain.engine.explanation import Explanation
 from domain.engine.history import SwissEntrant, entrants_from_history
-from domain.engine.matching import min_cost_perfect_matching
+from domain.engine.matching import (
+    Prices,
+    min_cost_perfect_matching,
+    min_cost_perfect_matching_with_prices,
+)
 from domain.engine.players import Player
 from domain.engine.results import RecordedMatch
 from domain.errors import InvalidInput
 
 WINDOW_RADIUS = 12
 WINDOW_GROWTH = 4
-# Past this field size, faults that are only extra groups crossed stop at window repair.
-EXACT_FIELD_LIMIT = 128
+# Fields up to this size are solved whole and exactly when greedy is not provably optimal
+# (at most ~0.04 s, bench/pairing_worst.py); larger ones repair windows around faults.
+EXACT_FIELD_LIMIT = 256
 # Past this size a whole-field solve is too slow for a live event; a rematch still left
 # after windows of ±192 ranks stays (in practice no such field has an avoidable one).
 WHOLE_FIELD_LIMIT = 512
 MAX_WINDOW_RADIUS = 192
+# Whole-field solves first offer only pairs this many groups and places apart; the
+# solve's prices prove the rest could not do better (or name the groups to add).
+GROUP_REACH = 2
+RANK_BAND = 8
 
 
 @dataclass(frozen=True)
@@ -133,10 +145,9 @@ class _Field:
     def __init__(self, players: list[SwissEntrant]) -> None:
         self.players = players
         self.points = [entrant.points for entrant in players]
-        position = {entrant.player: index for index, entrant in enumerate(players)}
-        self.opponents = [
-            {position[o] for o in entrant.opponents if o in position} for entrant in players
-        ]
+        self.names = [entrant.player for entrant in players]
+        self.met_names = [entrant.opponents for entrant in players]
+        self.opponents = _OpponentPositions(self.names, self.met_names)
         self.group: list[int] = []
         self.group_sizes: list[int] = []
         for points in self.points:
@@ -155,30 +166,40 @@ class _Field:
     def __len__(self) -> int:
         return len(self.players)
 
+    def met(self, i: int, j: int) -> bool:
+        """Whether the players at positions i and j have played each other."""
+        return self.names[j] in self.met_names[i]
+
     def pairs(self, partner: list[int]) -> list[tuple[int, int]]:
         return [(i, j) for i, j in enumerate(partner) if i < j]
 
     def rematch_pairs(self, partner: list[int]) -> list[tuple[int, int]]:
-        return [(i, j) for i, j in self.pairs(partner) if j in self.opponents[i]]
+        names, met = self.names, self.met_names
+        return [(i, j) for i, j in self.pairs(partner) if names[j] in met[i]]
 
     def crossings(self, partner: list[int]) -> list[int]:
         """How many pairs cross each group boundary."""
         count = [0] * len(self.odd_boundary)
-        for i, j in self.pairs(partner):
-            for boundary in range(self.group[i], self.group[j]):
-                count[boundary] += 1
+        group = self.group
+        for i, j in enumerate(partner):
+            if i < j and group[i] != group[j]:
+                for boundary in range(group[i], group[j]):
+                    count[boundary] += 1
         return count
 
     def faults(self, partner: list[int]) -> list[tuple[int, int]]:
         """Pairs that keep the pairing from being provably optimal (module docstring)."""
         count = self.crossings(partner)
+        group, names, met, odd = self.group, self.names, self.met_names, self.odd_boundary
         faulty = []
-        for i, j in self.pairs(partner):
-            crossed = self.group[j] - self.group[i]
+        for i, j in enumerate(partner):
+            if i > j:
+                continue
+            crossed = group[j] - group[i]
             if (
-                j in self.opponents[i]
+                names[j] in met[i]
                 or crossed > 1
-                or (crossed == 1 and count[self.group[i]] > self.odd_boundary[self.group[i]])
+                or (crossed == 1 and count[group[i]] > odd[group[i]])
             ):
                 faulty.append((i, j))
         return faulty
@@ -188,6 +209,27 @@ class _Field:
         low, high = (i, j) if i < j else (j, i)
         crossed = self.group[high] - self.group[low]
         return crossed * crossing_weight + (self.points[low] - self.points[high]) ** 2
+
+
+class _OpponentPositions:
+    """Each player's opponents as field positions, worked out for a player when first asked
+    (the greedy pass and the checks use names; only exact solves need positions)."""
+
+    def __init__(self, names: list[str], met_names: list[frozenset[str]]) -> None:
+        self._names = names
+        self._met_names = met_names
+        self._position: dict[str, int] | None = None
+        self._sets: list[set[int] | None] = [None] * len(names)
+
+    def __getitem__(self, i: int) -> set[int]:
+        found = self._sets[i]
+        if found is None:
+            if self._position is None:
+                self._position = {name: k for k, name in enumerate(self._names)}
+            position = self._position
+            found = {position[o] for o in self._met_names[i] if o in position}
+            self._sets[i] = found
+        return found
 
 
 # -- step 1: greedy -----------------------------------------------------------------------
@@ -214,9 +256,9 @@ def _greedy(field: _Field) -> list[int]:
     while head < size:
         i = head
         unlink(i)
-        met = field.opponents[i]
+        met, names = field.met_names[i], field.names
         j = head
-        while j < size and j in met:
+        while j < size and names[j] in met:
             j = following[j]
         if j == size:
             j = head  # only rematches left: take the nearest; the repair deals with it
@@ -229,20 +271,24 @@ def _greedy(field: _Field) -> list[int]:
 
 
 def _repair(field: _Field, partner: list[int]) -> list[int]:
+    faults = field.faults(partner)
+    if not faults:
+        return partner
+    if len(field) <= EXACT_FIELD_LIMIT:
+        return _solve_whole_field(field, partner)
     radius = WINDOW_RADIUS
-    while faults := field.faults(partner):
-        has_rematch = any(j in field.opponents[i] for i, j in faults)
+    while faults:
         if 2 * radius >= len(field) or radius > MAX_WINDOW_RADIUS:
-            small = len(field) <= EXACT_FIELD_LIMIT
-            if small or (has_rematch and len(field) <= WHOLE_FIELD_LIMIT):
+            has_rematch = any(field.met(i, j) for i, j in faults)
+            if has_rematch and len(field) <= WHOLE_FIELD_LIMIT:
                 partner = _solve_whole_field(field, partner)
             break
         for low, high in _windows(faults, radius, len(field)):
             _solve_window(field, partner, low, high)
         radius *= WINDOW_GROWTH
-        widened_enough = radius > WINDOW_RADIUS * WINDOW_GROWTH
-        if len(field) > EXACT_FIELD_LIMIT and widened_enough and not field.rematch_pairs(partner):
+        if radius > WINDOW_RADIUS * WINDOW_GROWTH and not field.rematch_pairs(partner):
             break  # only extra groups crossed, already optimal within ±48 ranks
+        faults = field.faults(partner)
     return partner
 
 
@@ -269,12 +315,14 @@ def _solve_window(field: _Field, partner: list[int], low: int, high: int) -> Non
         for b in range(a + 1, len(members))
         if members[b] not in field.opponents[members[a]]
     ]
-    mate = min_cost_perfect_matching(len(members), edges)
+    index = {k: a for a, k in enumerate(members)}
+    start = [index.get(partner[k], -1) for k in members]
+    mate = min_cost_perfect_matching(len(members), edges, start)
     if mate is None:
         return  # no rematch-free pairing inside this window: a wider one may find one
     old = sum(field.pair_cost(k, partner[k], weight) for k in members if k < partner[k])
     new = sum(cost for a, b, cost in edges if mate[a] == b)
-    if new < old or any(partner[k] in field.opponents[k] for k in members):
+    if new < old or any(field.met(k, partner[k]) for k in members):
         for a, b in enumerate(mate):
             partner[members[a]] = members[b]
 
@@ -285,13 +333,73 @@ def _solve_whole_field(field: _Field, partner: list[int]) -> list[int]:
     spread = field.points[0] - field.points[-1]
     weight = (size // 2 + 1) * spread * spread + 1
     rematch_cost = (size // 2 + 1) * (len(field.group_sizes) * weight + spread * spread) + 1
-    edges = [
-        (i, j, field.pair_cost(i, j, weight) + (rematch_cost if j in field.opponents[i] else 0))
-        for i in range(size)
-        for j in range(i + 1, size)
-    ]
-    mate = min_cost_perfect_matching(size, edges)
+    mate = _solve_by_group_reach(field, partner, weight, rematch_cost)
     return mate if mate is not None else partner
+
+
+def _solve_by_group_reach(
+    field: _Field, partner: list[int], weight: int, rematch_cost: int
+) -> list[int] | None:
+    """Min-cost perfect matching of the field, exact, on a graph kept small.
+
+    At first only players at most `RANK_BAND` places apart and at most `GROUP_REACH`
+    groups apart are offered as pairs. The solve's prices (LP duals) then show whether a
+    pair left out could still lower the cost; every pair between the groups of such a
+    pair is then offered and the solve repeated, warm-started from the last answer,
+    until none could. A non-rematch pair's cost depends only on the two groups, so the
+    check looks at the dearest players of each group first and stops early.
+    """
+    size = len(field)
+    groups = len(field.group_sizes)
+    group, opponents = field.group, field.opponents
+    members: list[list[int]] = [[] for _ in range(groups)]
+    for k in range(size):
+        members[group[k]].append(k)
+    first = [m[0] for m in members]
+    group_cost = [
+        [
+            abs(h - g) * weight + (field.points[first[g]] - field.points[first[h]]) ** 2
+            for h in range(groups)
+        ]
+        for g in range(groups)
+    ]
+    # Per pair of groups: 0 nothing offered, 1 pairs within the rank band, 2 every pair.
+    offered = [[int(abs(h - g) <= GROUP_REACH) for h in range(groups)] for g in range(groups)]
+
+    def cost(i: int, j: int) -> int:
+        paid = group_cost[group[i]][group[j]]
+        return paid + rematch_cost if j in opponents[i] else paid
+
+    def is_offered(i: int, j: int) -> bool:
+        state = offered[group[i]][group[j]]
+        return state == 2 or (state == 1 and abs(i - j) <= RANK_BAND)
+
+    start = partner
+    while True:
+        edges: list[tuple[int, int, int]] = []
+        for i in range(size):
+            gi = group[i]
+            row = offered[gi]
+            band_end = min(size, i + RANK_BAND + 1)
+            edges.extend((i, j, cost(i, j)) for j in range(i + 1, band_end) if row[group[j]])
+            for h in range(gi, groups):
+                if row[h] == 2:
+                    edges.extend((i, j, cost(i, j)) for j in members[h] if j >= band_end)
+        solved = min_cost_perfect_matching_with_prices(size, edges, start)
+        if solved is None:
+            return None
+        mate, prices = solved
+
+        def cleared(u: int, v: int, prices: Prices = prices) -> bool:
+            return is_offered(u, v) or prices.cannot_improve(u, v, cost(u, v))
+
+        candidates = {(g, h) for g in range(groups) for h in range(g, groups) if offered[g][h] < 2}
+        widen = prices.improving_classes(group, candidates, lambda g, h: group_cost[g][h], cleared)
+        if not widen:
+            return mate
+        for g, h in widen:
+            offered[g][h] = offered[h][g] = 2
+        start = mate
 
 
 def _solve_with_bye_choice(
@@ -327,7 +435,13 @@ def _solve_with_bye_choice(
         distance = abs(lowest_eligible - everyone.group[k])
         cost = distance * bye_weight + (second_bye_cost if entrant.byes and eligible_groups else 0)
         edges.append((k, size, cost))
-    mate = min_cost_perfect_matching(size + 1, edges)
+    # Warm start: the pairing so far, with the chosen bye paired to the stand-in.
+    index = {entrant.player: k for k, entrant in enumerate(order)}
+    start = [size] * (size + 1)
+    for k, entrant in enumerate(field.players):
+        start[index[entrant.player]] = index[field.players[partner[k]].player]
+    start[size] = next(k for k in range(size) if start[k] == size)
+    mate = min_cost_perfect_matching(size + 1, edges, start)
     if mate is None:
         return None
     bye = everyone.players[mate[size]]
@@ -368,7 +482,7 @@ def _result(
     pair_downs: list[tuple[str, str]] = []
     rematches: list[tuple[str, str]] = []
     for i, j in pairs:
-        if j in field.opponents[i]:
+        if field.met(i, j):
             rematches.append((names[i], names[j]))
             notes.append(
                 Explanation(

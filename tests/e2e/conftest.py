@@ -1,14 +1,18 @@
 """Fixtures of the end-to-end tests: one fake Discord and one real bot per test module.
 
 `fake` (module scope) is a started `FakeDiscord` with the command tree synced once per
-session by `python -m bot sync --guild`, and the bot running on a fresh database.
+session by `python -m bot sync --guild`, and the bot running on a fresh database. A module
+that needs other settings makes its own with `bot_fixture`, e.g.
+`fake = bot_fixture("event", CLOCK_SPEED="300")`.
 When a test fails, the bot's stderr is attached to the report.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,19 +33,33 @@ def synced_commands(tmp_path_factory: pytest.TempPathFactory) -> list[JSON]:
     return commands
 
 
-@pytest.fixture(scope="module")
-def fake(
-    synced_commands: list[JSON], tmp_path_factory: pytest.TempPathFactory
+@contextmanager
+def running_fake(
+    synced_commands: list[JSON],
+    workdir: Path,
+    *,
+    before_start: Callable[[FakeDiscord], None] | None = None,
+    options: Mapping[str, Any] | None = None,
+    **env: str,
 ) -> Iterator[FakeDiscord]:
-    """A fake Discord with the real bot logged in; shared by the tests of one module."""
-    discord = FakeDiscord()
+    """A started fake Discord (`FakeDiscord(**options)`) with the real bot logged in, run in
+    `workdir` on `workdir/bot.sqlite3` with `env` on top of the defaults.
+
+    `before_start(fake)` runs before the bot starts (add members, fill the database). On
+    the way out the bot is stopped, and no unknown route may have been hit nor the token
+    logged.
+    """
+    discord = FakeDiscord(**(options or {}))
     discord.start()
     try:
         discord.load_commands(synced_commands)
         # The commands were synced to the guild (`python -m bot sync --guild`), as a
         # developer does; a global sync on top would give every command a second id.
-        discord.default_env["AUTO_SYNC"] = "false"
-        asyncio.run(discord.start_bot(tmp_path_factory.mktemp("bot")))
+        discord.default_env.update(AUTO_SYNC="false", **env)
+        discord.database = workdir / "bot.sqlite3"
+        if before_start is not None:
+            before_start(discord)
+        asyncio.run(discord.start_bot(workdir))
         yield discord
         if discord.bot is not None and discord.bot.alive:
             asyncio.run(discord.stop_bot())
@@ -49,6 +67,38 @@ def fake(
         discord.assert_token_not_logged()
     finally:
         discord.close()
+
+
+def bot_fixture(
+    folder_name: str,
+    *,
+    before_start: Callable[[FakeDiscord], None] | None = None,
+    options: Mapping[str, Any] | None = None,
+    **env: str,
+) -> Any:
+    """A module-scoped fixture: `running_fake` in a fresh folder named after `folder_name`.
+
+    Assign it to the fixture's name in the module: `fake = bot_fixture("judges", ...)`.
+    """
+
+    @pytest.fixture(scope="module")
+    def running(
+        synced_commands: list[JSON], tmp_path_factory: pytest.TempPathFactory
+    ) -> Iterator[FakeDiscord]:
+        """A fake Discord with the real bot logged in; shared by the tests of one module."""
+        with running_fake(
+            synced_commands,
+            tmp_path_factory.mktemp(folder_name),
+            before_start=before_start,
+            options=options,
+            **env,
+        ) as discord:
+            yield discord
+
+    return running
+
+
+fake = bot_fixture("bot")
 
 
 @pytest.hookimpl(wrapper=True)

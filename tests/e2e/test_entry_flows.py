@@ -10,6 +10,8 @@ The tests share one bot and run in order.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,10 +20,10 @@ import pytest
 from domain.timeparse import JST
 from tests.conftest import REPO_ROOT
 from tests.e2e.fake_discord import FakeDiscord, text_of
+from tests.e2e.story import JSON, sent_payload
 
 pytestmark = pytest.mark.e2e
 
-JSON = dict[str, Any]
 LEGAL_TEXT = (REPO_ROOT / "data" / "examples" / "keion.txt").read_text(encoding="utf-8")
 CUP = "第12回 交流会"
 MINI = "Mini Cup"
@@ -40,9 +42,13 @@ def labels(message: JSON) -> list[str]:
     return [c["label"] for row in message["components"] for c in row["components"]]
 
 
-def sent_payload(fake: FakeDiscord, content: str) -> JSON:
-    sent = [r.json for r in fake.requests_to("POST", "/channels/") if isinstance(r.json, dict)]
-    return next(body for body in reversed(sent) if body.get("content") == content)
+async def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> None:
+    """The bot updates the post on its own clock tick (CLOCK_TICK_SECONDS)."""
+    for _ in range(int(seconds * 10)):
+        if condition():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the registration post did not change in time")
 
 
 def deck_field(opened: Any) -> str:
@@ -83,11 +89,11 @@ async def test_create_posts_the_registration_post_with_buttons(fake: FakeDiscord
     assert fields["レギュレーション"] == "シングルレギュレーション"
     assert fields["制限時間"] == "40 分・1 本勝負"
     assert fields["デッキ提出締切"] == "大会開始まで（開始すると締め切られます）"
-    assert labels(post) == ["参加登録", "チェックイン", "デッキ提出"]
+    # No check-in window yet, so no チェックイン button (it comes when the window opens).
+    assert labels(post) == ["参加登録", "デッキ提出"]
     state["id"] = embed["footer"]["text"].removeprefix("大会 ID ")
     assert [c["custom_id"] for row in post["components"] for c in row["components"]] == [
         f"en:reg:{state['id']}",
-        f"en:chk:{state['id']}",
         f"en:deck:{state['id']}",
     ]
 
@@ -115,8 +121,7 @@ async def test_an_unregistered_player_is_told_to_register_first(fake: FakeDiscor
     assert refused.type == 4  # no box opens for a list that could not be stored
     assert refused.ephemeral
     assert "登録してください" in refused.text
-    early = await fake.click(post_of(fake, CUP), "チェックイン", user="alice", locale="ja")
-    assert "チェックインを行いません" in early.text
+    assert "チェックイン" not in labels(post_of(fake, CUP))
 
 
 async def test_the_post_follows_the_start_time_and_check_in_opens(fake: FakeDiscord) -> None:
@@ -131,6 +136,9 @@ async def test_the_post_follows_the_start_time_and_check_in_opens(fake: FakeDisc
     fields = {f["name"]: f["value"] for f in post_of(fake, CUP)["embeds"][0]["fields"]}
     assert fields["デッキ提出締切"].endswith(":f>（大会開始時刻）まで")
     assert "チェックイン" in fields
+    # The window (60 minutes before a start in 30) is open: the button appears by itself.
+    await wait_for(lambda: "チェックイン" in labels(post_of(fake, CUP)))
+    assert labels(post_of(fake, CUP)) == ["参加登録", "チェックイン", "デッキ提出"]
     checked = await fake.click(post_of(fake, CUP), "チェックイン", user="alice", locale="ja")
     assert f"「{CUP}」にチェックインしました" in checked.text
 
@@ -227,6 +235,6 @@ async def test_start_previews_who_is_dropped_and_only_start_starts(fake: FakeDis
     assert f"「{CUP}」を開始しました。参加者 2 人" in started.text
     assert started.custom_ids == []
     assert "開始しました" in fake.messages("announcements")[-1]["content"]
-    again = await fake.click(post_of(fake, CUP), "チェックイン", user="bob", locale="ja")
-    assert "開始済み" in again.text
+    # Started: the チェックイン button goes away by itself.
+    await wait_for(lambda: "チェックイン" not in labels(post_of(fake, CUP)))
     fake.assert_no_errors_logged()

@@ -14,98 +14,39 @@ import asyncio
 import io
 import json
 import re
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PIL import Image
 
-from tests.conftest import PYTHON, REPO_ROOT, cli_env
+from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, Upload
+from tests.e2e.story import (
+    FAST_CLOCK,
+    JSON,
+    LEGAL_CSV,
+    PLAYERS,
+    assert_refused,
+    confirm_in_thread,
+    judge_gives_win,
+    member_id,
+    notice_to,
+    pairings_of,
+    run_cli,
+    sent_payload,
+    setup_server,
+    standings_rows,
+    wait_for_time_up,
+)
 
 pytestmark = pytest.mark.e2e
 
-JSON = dict[str, Any]
-PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
-LEGAL_CSV = (REPO_ROOT / "data" / "examples" / "keion.csv").read_bytes()
 CUP = "Spring Open"
-SPEED = 300
-
-
-@pytest.fixture(scope="module")
-def fake(
-    synced_commands: list[JSON], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[FakeDiscord]:
-    discord = FakeDiscord()
-    discord.start()
-    try:
-        discord.load_commands(synced_commands)
-        discord.default_env.update(
-            AUTO_SYNC="false",
-            CLOCK_SPEED=str(SPEED),
-            CLOCK_TICK_SECONDS="0.2",
-            CLOCK_GRACE_SECONDS="600",
-        )
-        asyncio.run(discord.start_bot(tmp_path_factory.mktemp("event")))
-        yield discord
-        if discord.bot is not None and discord.bot.alive:
-            asyncio.run(discord.stop_bot())
-        discord.assert_no_unknown_routes()
-        discord.assert_token_not_logged()
-    finally:
-        discord.close()
-
-
-def member_id(fake: FakeDiscord, name: str) -> int:
-    return int(fake.member(name).id)
-
-
-def name_of(fake: FakeDiscord, user_id: int) -> str:
-    return next(n for n in (*PLAYERS, "organizer", "judge") if member_id(fake, n) == user_id)
-
-
-def pairings_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, ...]]:
-    """Table → players, read back from the posted pairings of a round."""
-    tables: dict[int, tuple[str, ...]] = {}
-    marker = re.compile(rf"第 {round_number} 回戦|決勝トーナメント 第 {round_number} 回戦")
-    for message in fake.messages("pairings"):
-        content = message.get("content") or ""
-        if not marker.search(content.splitlines()[0] if content else ""):
-            continue
-        for line in content.splitlines():
-            found = re.match(r"テーブル (\d+): <@(\d+)>.* vs <@(\d+)>", line)
-            if found:
-                table, first, second = found.groups()
-                tables[int(table)] = (name_of(fake, int(first)), name_of(fake, int(second)))
-            bye = re.match(r"<@(\d+)>（勝ち点 \d+）: 不戦勝", line)
-            if bye:
-                tables[0] = (name_of(fake, int(bye.group(1))),)
-    return tables
-
-
-def thread_messages(fake: FakeDiscord, round_number: int) -> list[JSON]:
-    name = f"第 {round_number} 回戦 結果報告"
-    thread = [c for c in fake.threads("pairings") if c.name == name][-1]  # a re-pair opens anew
-    return fake.messages(thread.id)
+fake = bot_fixture("event", **FAST_CLOCK)
 
 
 async def test_setup_create_register_submit_and_start(fake: FakeDiscord) -> None:
-    await fake.slash(
-        "setup server",
-        user="owner",
-        options={
-            "organizer_role": "Organizer",
-            "judge_role": "Judge",
-            "announcements": "announcements",
-            "pairings": "pairings",
-            "standings": "standings",
-            "judge_calls": "judge-calls",
-            "log": "log",
-            "language": "ja",
-        },
-    )
+    await setup_server(fake)
     created = await fake.slash(
         "tournament create",
         user="organizer",
@@ -136,39 +77,10 @@ async def test_players_cannot_run_the_event(fake: FakeDiscord) -> None:
         "tournament finish": {},
     }
     posted = len(fake.messages("pairings"))
-    for command, options in attempts.items():
-        reply = await fake.slash(command, user="alice", options=options, locale="en-US")
-        assert reply.ephemeral, command
-        assert "organizer" in reply.text or "judge" in reply.text, (command, reply.text)
+    await assert_refused(fake, attempts)
     other = await fake.slash("drop", user="alice", options={"player": "bob"}, locale="en-US")
     assert "own entry" in other.text
     assert len(fake.messages("pairings")) == posted
-
-
-def standings_rows(message: JSON) -> list[tuple[int, str, int, str]]:
-    """(rank, name, points, opponents' points) from a posted standings embed."""
-    rows = []
-    for line in message["embeds"][0]["description"].splitlines():
-        found = re.match(r"\s*(\d+)\s+(\S+)(?:\s+(?:ドロップ|失格))?\s+(\d+)\s+([\d.]+)", line)
-        if found and found.group(2).lower() in PLAYERS:
-            rank, name, points, opponents = found.groups()
-            rows.append((int(rank), name.lower(), int(points), opponents))
-    return rows
-
-
-async def confirm_in_thread(fake: FakeDiscord, round_number: int, user: str) -> Any:
-    """The opponent presses 確認 on the newest notice addressed to them."""
-    mention = f"<@{member_id(fake, user)}>"
-    notice = [
-        m for m in thread_messages(fake, round_number) if mention in (m.get("content") or "")
-    ][-1]
-    return await fake.click(notice, "確認 / Confirm", user=user, locale="ja")
-
-
-def sent_payload(fake: FakeDiscord, message: JSON) -> JSON:
-    """What the bot sent for `message` (the fake keeps the request, e.g. allowed_mentions)."""
-    sent = [r.json for r in fake.requests_to("POST", "/channels/") if isinstance(r.json, dict)]
-    return next(body for body in reversed(sent) if body.get("content") == message["content"])
 
 
 async def test_round_1_pairings_post_with_buttons_and_four_ways_to_report(
@@ -186,9 +98,9 @@ async def test_round_1_pairings_post_with_buttons_and_four_ways_to_report(
     post = fake.messages("pairings")[-1]
     assert "結果報告 / Report result" in json.dumps(post["components"], ensure_ascii=False)
     # Only the round's players are pinged, nobody else.
-    assert sorted(map(int, sent_payload(fake, post)["allowed_mentions"]["users"])) == sorted(
-        member_id(fake, p) for p in PLAYERS
-    )
+    assert sorted(
+        map(int, sent_payload(fake, post["content"])["allowed_mentions"]["users"])
+    ) == sorted(member_id(fake, p) for p in PLAYERS)
     clock = await fake.slash("round start", user="organizer", locale="ja")
     assert "<t:" in clock.text
     started = fake.messages("pairings")[-1]["content"]
@@ -218,9 +130,7 @@ async def test_round_1_pairings_post_with_buttons_and_four_ways_to_report(
     chosen = await fake.click(form, "勝ち", user=first, locale="ja")
     assert "確認を待っています" in chosen.text
     # The reporter cannot confirm their own report.
-    own = [m for m in thread_messages(fake, 1) if f"<@{member_id(fake, second)}>" in m["content"]][
-        -1
-    ]
+    own = notice_to(fake, 1, second)
     refused = await fake.click(own, "確認 / Confirm", user=first, locale="ja")
     assert "確認できる相手の報告がありません" in refused.text
     await confirm_in_thread(fake, 1, second)
@@ -278,8 +188,7 @@ async def test_round_2_concession_dispute_settled_by_a_judge_and_a_drop(fake: Fa
     # Table 2: a dispute goes to the judge channel with both claims; a judge settles it.
     first, second = tables[2]
     await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
-    mention = f"<@{member_id(fake, second)}>"
-    notice = [m for m in thread_messages(fake, 2) if mention in m["content"]][-1]
+    notice = notice_to(fake, 2, second)
     disputed = await fake.click(notice, "異議 / Dispute", user=second, locale="ja")
     assert "ジャッジ" in disputed.text
     await asyncio.sleep(0.3)
@@ -287,7 +196,7 @@ async def test_round_2_concession_dispute_settled_by_a_judge_and_a_drop(fake: Fa
     assert f"<@&{fake.role('Judge').id}>" in call["content"]
     assert "テーブル 2" in call["content"]
     assert "[[" not in call["content"]
-    roles = sent_payload(fake, call)["allowed_mentions"]["roles"]
+    roles = sent_payload(fake, call["content"])["allowed_mentions"]["roles"]
     assert list(map(int, roles)) == [int(fake.role("Judge").id)]  # the judges, nobody else
     refused = await fake.slash(
         "result set",
@@ -296,12 +205,7 @@ async def test_round_2_concession_dispute_settled_by_a_judge_and_a_drop(fake: Fa
         locale="ja",
     )
     assert "ジャッジ" in refused.text
-    settled = await fake.slash(
-        "result set",
-        user="judge",
-        options={"table": 2, "result": "win", "player": second},
-        locale="ja",
-    )
+    settled = await judge_gives_win(fake, 2, second)
     assert "記録しました" in settled.text
     assert "記録しました" in fake.messages("log")[-1]["content"]
     await settle_round(fake, 2, skip=(1, 2))
@@ -336,13 +240,7 @@ async def test_round_3_survives_a_restart_mid_round(fake: FakeDiscord) -> None:
     assert "確定" in confirmed.text
     # The clock resumes: the reminders and the time-up instruction (R-MATCH-2) come from
     # the restarted bot.
-    for _ in range(150):
-        texts = [m.get("content") or "" for m in fake.messages("pairings")[posted_before_restart:]]
-        if any("⏰" in text and "第 3 回戦" in text for text in texts):
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("no time-up notice after the restart")
+    texts = await wait_for_time_up(fake, 3, since=posted_before_restart)
     assert any("次のターンが終わるまで" in text for text in texts)
     assert any("残り時間はあと 5 分" in text for text in texts)
     await settle_round(fake, 3, skip=(1,))
@@ -367,20 +265,10 @@ async def test_the_top_4_gets_a_bracket_picture_and_the_event_finishes(fake: Fak
     assert image.format == "PNG"
     assert 20_000 < len(data) < 2_000_000
     for table, (first, _) in tables.items():
-        await fake.slash(
-            "result set",
-            user="judge",
-            options={"table": table, "result": "win", "player": first},
-            locale="ja",
-        )
+        await judge_gives_win(fake, table, first)
     await fake.slash("round pair", user="organizer", locale="ja")
     (final,) = pairings_of(fake, 5).values()
-    await fake.slash(
-        "result set",
-        user="judge",
-        options={"table": 1, "result": "win", "player": final[0]},
-        locale="ja",
-    )
+    await judge_gives_win(fake, 1, final[0])
     finished = await fake.slash("tournament finish", user="organizer", locale="ja")
     assert "終了しました" in finished.text
     await asyncio.sleep(0.3)
@@ -393,17 +281,6 @@ async def test_the_top_4_gets_a_bracket_picture_and_the_event_finishes(fake: Fak
     (champion_row, *_) = standings_rows(final_posts[-1])
     assert champion_row[0] == 1
     assert champion_row[1] == final[0]
-
-
-def run_cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [PYTHON, "-m", "bot", *args],
-        env=cli_env(**env),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 async def test_the_export_replays_to_the_posted_standings_and_verify_agrees(

@@ -13,67 +13,36 @@ The clock runs 300 times faster (CLOCK_SPEED), so a 40-minute round lasts 8 seco
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, Upload
-from tests.e2e.test_event_story import (
+from tests.e2e.story import (
+    FAST_CLOCK,
+    LEGAL_CSV,
     PLAYERS,
     confirm_in_thread,
-    member_id,
+    database_rows,
+    notice_to,
     pairings_of,
+    setup_server,
+    start_event,
     thread_messages,
+    wait_for_time_up,
 )
 
 pytestmark = pytest.mark.e2e
 
-JSON = dict[str, Any]
-LEGAL_CSV = (REPO_ROOT / "data" / "examples" / "keion.csv").read_bytes()
 CUP = "Power Cut Open"
-SPEED = 300
-
-
-@pytest.fixture(scope="module")
-def fake(
-    synced_commands: list[JSON], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[FakeDiscord]:
-    discord = FakeDiscord()
-    discord.start()
-    try:
-        discord.load_commands(synced_commands)
-        discord.default_env.update(
-            AUTO_SYNC="false",
-            CLOCK_SPEED=str(SPEED),
-            CLOCK_TICK_SECONDS="0.2",
-            CLOCK_GRACE_SECONDS="600",
-        )
-        asyncio.run(discord.start_bot(tmp_path_factory.mktemp("power-cut")))
-        yield discord
-        if discord.bot is not None and discord.bot.alive:
-            asyncio.run(discord.stop_bot())
-        discord.assert_no_unknown_routes()
-        discord.assert_token_not_logged()
-    finally:
-        discord.close()
-
-
-def log_rows(fake: FakeDiscord, sql: str, *args: object) -> list[tuple[Any, ...]]:
-    """Read the bot's database as it is on disk (WAL: a reader never blocks the bot)."""
-    assert fake.database is not None
-    with sqlite3.connect(f"file:{fake.database}?mode=ro", uri=True) as connection:
-        return list(connection.execute(sql, args))
+fake = bot_fixture("power-cut", **FAST_CLOCK)
 
 
 def action_count(fake: FakeDiscord, kind: str | None = None) -> int:
     if kind is None:
-        return int(log_rows(fake, "SELECT COUNT(*) FROM action_log")[0][0])
-    return int(log_rows(fake, "SELECT COUNT(*) FROM action_log WHERE kind = ?", kind)[0][0])
+        return int(database_rows(fake, "SELECT COUNT(*) FROM action_log")[0][0])
+    return int(database_rows(fake, "SELECT COUNT(*) FROM action_log WHERE kind = ?", kind)[0][0])
 
 
 async def press_surviving_buttons(fake: FakeDiscord, round_number: int, pending: str) -> None:
@@ -87,19 +56,7 @@ async def press_surviving_buttons(fake: FakeDiscord, round_number: int, pending:
 
 
 async def test_setup_and_round_1_paired(fake: FakeDiscord) -> None:
-    await fake.slash(
-        "setup server",
-        user="owner",
-        options={
-            "organizer_role": "Organizer",
-            "judge_role": "Judge",
-            "pairings": "pairings",
-            "standings": "standings",
-            "judge_calls": "judge-calls",
-            "log": "log",
-            "language": "ja",
-        },
-    )
+    await setup_server(fake)
     await fake.slash(
         "tournament create",
         user="organizer",
@@ -110,8 +67,7 @@ async def test_setup_and_round_1_paired(fake: FakeDiscord) -> None:
         await fake.slash(
             "deck submit", user=player, options={"file": Upload("deck.csv", LEGAL_CSV)}
         )
-    preview = await fake.slash("tournament start", user="organizer")
-    await fake.click(preview, "Start", user="organizer")
+    await start_event(fake)
     paired = await fake.slash("round pair", user="organizer", locale="ja")
     assert "第 1 回戦" in paired.text
     assert len(pairings_of(fake, 1)) == 4
@@ -127,7 +83,7 @@ async def test_a_redelivered_report_applies_once(fake: FakeDiscord) -> None:
     again = await fake.redeliver(filed)
 
     assert action_count(fake, "report_result") == reports
-    (stored,) = log_rows(
+    (stored,) = database_rows(
         fake, "SELECT COUNT(*) FROM action_log WHERE request_id = ?", filed.interaction["id"]
     )
     assert stored == (1,)
@@ -140,8 +96,7 @@ async def test_a_redelivered_report_applies_once(fake: FakeDiscord) -> None:
 async def test_a_double_click_on_confirm_applies_once(fake: FakeDiscord) -> None:
     first, second = pairings_of(fake, 1)[2]
     await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
-    mention = f"<@{member_id(fake, second)}>"
-    notice = [m for m in thread_messages(fake, 1) if mention in (m.get("content") or "")][-1]
+    notice = notice_to(fake, 1, second)
     once = await fake.click(notice, "確認 / Confirm", user=second, locale="ja")
     assert "確定" in once.text
     before = action_count(fake)
@@ -181,13 +136,13 @@ async def test_sigkill_mid_round_loses_nothing(fake: FakeDiscord) -> None:
     await fake.slash("round start", user="organizer", locale="ja")
     pairing_before = {p: (await fake.slash("pairing", user=p, locale="ja")).text for p in PLAYERS}
     deck_before = await fake.slash("deck show", user="carol", locale="ja")
-    results_before = log_rows(fake, "SELECT * FROM matches ORDER BY 1, 2, 3")
+    results_before = database_rows(fake, "SELECT * FROM matches ORDER BY 1, 2, 3")
     posted_before = len(fake.messages("pairings"))
 
     await fake.restart_bot(kill=True)
 
     # Pairings, confirmed results and decks are as they were.
-    assert log_rows(fake, "SELECT * FROM matches ORDER BY 1, 2, 3") == results_before
+    assert database_rows(fake, "SELECT * FROM matches ORDER BY 1, 2, 3") == results_before
     for player in PLAYERS:
         again = await fake.slash("pairing", user=player, locale="ja")
         assert again.text == pairing_before[player], player
@@ -196,13 +151,7 @@ async def test_sigkill_mid_round_loses_nothing(fake: FakeDiscord) -> None:
     # The pending confirmation's button, posted by the killed process, still works.
     await press_surviving_buttons(fake, 1, second)
     # The clock resumes: the time-up instruction (R-MATCH-2) comes from the new process.
-    for _ in range(150):
-        texts = [m.get("content") or "" for m in fake.messages("pairings")[posted_before:]]
-        if any("⏰" in text and "第 1 回戦" in text for text in texts):
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("no time-up notice after the restart")
+    await wait_for_time_up(fake, 1, since=posted_before)
 
 
 async def test_a_kill_right_after_done_keeps_the_result(fake: FakeDiscord) -> None:

@@ -11,69 +11,28 @@ The bot's clock runs 60 times faster (CLOCK_SPEED, test-only).
 from __future__ import annotations
 
 import asyncio
-import re
-import subprocess
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.conftest import PYTHON, cli_env
+from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.story import (
+    JSON,
+    PLAYERS,
+    assert_refused,
+    judge_gives_win,
+    run_cli,
+    setup_server,
+    start_event,
+    tables_of,
+)
 
 pytestmark = pytest.mark.e2e
 
-JSON = dict[str, Any]
-PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 CUP = "Judges Cup"
 
-
-@pytest.fixture(scope="module")
-def fake(
-    synced_commands: list[JSON], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[FakeDiscord]:
-    discord = FakeDiscord()
-    discord.start()
-    try:
-        discord.load_commands(synced_commands)
-        discord.default_env.update(AUTO_SYNC="false", CLOCK_SPEED="60", CLOCK_TICK_SECONDS="0.2")
-        asyncio.run(discord.start_bot(tmp_path_factory.mktemp("judges")))
-        yield discord
-        if discord.bot is not None and discord.bot.alive:
-            asyncio.run(discord.stop_bot())
-        discord.assert_no_unknown_routes()
-        discord.assert_token_not_logged()
-    finally:
-        discord.close()
-
-
-def member_id(fake: FakeDiscord, name: str) -> int:
-    return int(fake.member(name).id)
-
-
-def name_of(fake: FakeDiscord, user_id: int) -> str:
-    return next(n for n in PLAYERS if member_id(fake, n) == user_id)
-
-
-def tables_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, str]]:
-    tables: dict[int, tuple[str, str]] = {}
-    for message in fake.messages("pairings"):
-        content = message.get("content") or ""
-        if f"第 {round_number} 回戦 対戦表" not in content:
-            continue
-        for found in re.finditer(r"テーブル (\d+): <@(\d+)>.* vs <@(\d+)>", content):
-            table, first, second = found.groups()
-            tables[int(table)] = (name_of(fake, int(first)), name_of(fake, int(second)))
-    return tables
-
-
-async def start_event(fake: FakeDiscord) -> None:
-    """/tournament start, pressing Start when the bot previews it first."""
-    reply = await fake.slash("tournament start", user="organizer", locale="ja")
-    labels = [c.get("label", "") for row in reply.components for c in row.get("components", [])]
-    start = next((label for label in labels if "Start" in label or "開始" in label), None)
-    if start is not None:
-        await fake.click(reply, start, user="organizer", locale="ja")
+fake = bot_fixture("judges", CLOCK_SPEED="60", CLOCK_TICK_SECONDS="0.2")
 
 
 async def standings_text(fake: FakeDiscord) -> str:
@@ -90,19 +49,7 @@ async def give(fake: FakeDiscord, player: str, kind: str, **extra: str) -> Any:
 
 
 async def test_the_event_starts(fake: FakeDiscord) -> None:
-    await fake.slash(
-        "setup server",
-        user="owner",
-        options={
-            "organizer_role": "Organizer",
-            "judge_role": "Judge",
-            "pairings": "pairings",
-            "standings": "standings",
-            "judge_calls": "judge-calls",
-            "log": "log",
-            "language": "ja",
-        },
-    )
+    await setup_server(fake)
     await fake.slash(
         "tournament create",
         user="organizer",
@@ -127,10 +74,7 @@ async def test_judge_tools_are_refused_to_a_player(fake: FakeDiscord) -> None:
         "undo": {},
     }
     before = len(fake.messages("log"))
-    for command, options in attempts.items():
-        reply = await fake.slash(command, user="alice", options=options, locale="en-US")
-        assert reply.ephemeral, command
-        assert "judge" in reply.text or "organizer" in reply.text, (command, reply.text)
+    await assert_refused(fake, attempts)
     other = await fake.slash(
         "penalty list", user="alice", options={"player": "bob"}, locale="en-US"
     )
@@ -195,6 +139,23 @@ async def test_two_cautions_then_the_bot_suggests_a_warning(fake: FakeDiscord) -
     assert "取りやめました" in cancelled.text
 
 
+async def test_a_player_with_closed_dms_is_told_the_next_time_they_use_the_bot(
+    fake: FakeDiscord,
+) -> None:
+    player = tables_of(fake, 1)[4][1]
+    fake.member(player).user.accepts_dms = False
+    await give(fake, player, "caution", infraction="stalling")
+    assert not any("罰則" in (m.get("content") or "") for m in fake.dms(player))
+    used = await fake.slash("pairing", user=player, locale="ja")
+    notice = [m for m in used.messages if "罰則が与えられました" in (m.get("content") or "")]
+    assert notice, used.messages
+    assert notice[0]["flags"] & 64  # ephemeral: only they see it
+    assert "遅延行為" in notice[0]["content"]
+    again = await fake.slash("pairing", user=player, locale="ja")
+    assert not any("罰則" in (m.get("content") or "") for m in again.messages)  # told once
+    fake.member(player).user.accepts_dms = True
+
+
 async def test_a_judge_call_claimed_then_resolved_with_an_extension(fake: FakeDiscord) -> None:
     caller = tables_of(fake, 1)[3][0]
     called = await fake.slash(
@@ -231,12 +192,7 @@ async def test_a_disqualified_player_is_never_paired_again(fake: FakeDiscord) ->
     for table, (first, _) in tables.items():
         if table in (3,):
             continue
-        await fake.slash(
-            "result set",
-            user="judge",
-            options={"table": table, "result": "win", "player": first},
-            locale="ja",
-        )
+        await judge_gives_win(fake, table, first)
     await fake.slash("round pair", user="organizer", locale="ja")
     seated = [p for pair in tables_of(fake, 2).values() for p in pair]
     assert dq not in seated
@@ -247,21 +203,11 @@ async def test_a_disqualified_player_is_never_paired_again(fake: FakeDiscord) ->
 async def test_undo_of_a_mistaken_result_restores_the_standings_exactly(fake: FakeDiscord) -> None:
     tables = tables_of(fake, 2)
     for table, (first, _) in tables.items():
-        await fake.slash(
-            "result set",
-            user="judge",
-            options={"table": table, "result": "win", "player": first},
-            locale="ja",
-        )
+        await judge_gives_win(fake, table, first)
     before = await standings_text(fake)
     # A mistake: table 1's result recorded the wrong way round.
     second = tables[1][1]
-    await fake.slash(
-        "result set",
-        user="judge",
-        options={"table": 1, "result": "win", "player": second},
-        locale="ja",
-    )
+    await judge_gives_win(fake, 1, second)
     assert await standings_text(fake) != before
     preview = await fake.slash("undo", user="organizer", locale="ja")
     assert "取り消します" in preview.text
@@ -277,16 +223,5 @@ async def test_the_log_shows_who_did_what_and_verify_agrees(fake: FakeDiscord) -
     listed = await fake.slash("penalty list", user="judge", locale="ja")
     assert "失格" in listed.embed["description"]
     assert fake.database is not None
-
-    def verify() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [PYTHON, "-m", "bot", "verify"],
-            env=cli_env(DATABASE_PATH=str(fake.database)),
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-
-    verified = await asyncio.to_thread(verify)
+    verified = await asyncio.to_thread(run_cli, "verify", DATABASE_PATH=str(fake.database))
     assert verified.returncode == 0, verified.stdout + verified.stderr

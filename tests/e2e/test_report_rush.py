@@ -12,9 +12,7 @@ people and bench/, not asserted here.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import statistics
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,38 +20,14 @@ import pytest
 from bot.services import Services
 from bot.services.actors import Actor
 from bot.store.database import Database
+from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.story import database_rows
 from tests.support.big_event import running_event
 
 pytestmark = pytest.mark.e2e
 
-JSON = dict[str, Any]
 PLAYERS = 400
-
-
-@pytest.fixture(scope="module")
-def rush(
-    synced_commands: list[JSON], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[FakeDiscord]:
-    discord = FakeDiscord(log_level="INFO", timeout=60.0)
-    discord.start()
-    try:
-        discord.load_commands(synced_commands)
-        discord.default_env["AUTO_SYNC"] = "false"
-        guild = discord.guild
-        for number in range(1, PLAYERS + 1):
-            discord.world.add_member(guild, f"p{number:03d}")
-        workdir = tmp_path_factory.mktemp("rush")
-        discord.database = workdir / "bot.sqlite3"
-        asyncio.run(prepare(discord))
-        asyncio.run(discord.start_bot(workdir))
-        yield discord
-        if discord.bot is not None and discord.bot.alive:
-            asyncio.run(discord.stop_bot())
-        discord.assert_no_unknown_routes()
-        discord.assert_token_not_logged()
-    finally:
-        discord.close()
 
 
 def actor(fake: FakeDiscord, name: str, **extra: Any) -> Actor:
@@ -77,12 +51,22 @@ async def prepare(fake: FakeDiscord) -> None:
         await database.close()
 
 
+def members_and_a_running_event(fake: FakeDiscord) -> None:
+    """400 members, and round 1 of their event paired on the bot's database."""
+    for number in range(1, PLAYERS + 1):
+        fake.world.add_member(fake.guild, f"p{number:03d}")
+    asyncio.run(prepare(fake))
+
+
+rush = bot_fixture(
+    "rush",
+    before_start=members_and_a_running_event,
+    options={"log_level": "INFO", "timeout": 60.0},
+)
+
+
 def first_seats(fake: FakeDiscord) -> list[str]:
-    assert fake.database is not None
-    with sqlite3.connect(f"file:{fake.database}?mode=ro", uri=True) as connection:
-        rows = connection.execute(
-            "SELECT player1 FROM matches WHERE round = 1 ORDER BY table_no"
-        ).fetchall()
+    rows = database_rows(fake, "SELECT player1 FROM matches WHERE round = 1 ORDER BY table_no")
     names = {int(fake.member(f"p{n:03d}").id): f"p{n:03d}" for n in range(1, PLAYERS + 1)}
     return [names[int(row[0])] for row in rows]
 
@@ -111,16 +95,14 @@ async def test_200_reports_at_once(rush: FakeDiscord) -> None:
     assert rush.bot is not None
     assert not [line for line in rush.bot.stderr_lines if "locked" in line.lower()]
     rush.assert_no_errors_logged()
-    assert rush.database is not None
-    with sqlite3.connect(f"file:{rush.database}?mode=ro", uri=True) as connection:
-        (reports, distinct) = connection.execute(
-            "SELECT COUNT(*), COUNT(DISTINCT request_id) FROM action_log"
-            " WHERE kind = 'report_result'"
-        ).fetchone()
+    ((reports, distinct),) = database_rows(
+        rush,
+        "SELECT COUNT(*), COUNT(DISTINCT request_id) FROM action_log WHERE kind = 'report_result'",
+    )
     assert (reports, distinct) == (200, 200)
     assert {int(r.interaction["id"]) for r in replies} == {
         row[0]
-        for row in sqlite3.connect(f"file:{rush.database}?mode=ro", uri=True).execute(
-            "SELECT request_id FROM action_log WHERE kind = 'report_result'"
+        for row in database_rows(
+            rush, "SELECT request_id FROM action_log WHERE kind = 'report_result'"
         )
     }

@@ -11,11 +11,10 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 from tests.e2e.fake_discord import FakeDiscord, Upload
+from tests.e2e.story import JSON, LEGAL_CSV, PLAYERS, assert_refused, setup_server
 
 pytestmark = pytest.mark.e2e
 
-PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
-LEGAL_CSV = (REPO_ROOT / "data" / "examples" / "keion.csv").read_bytes()
 LEGAL_TEXT = (REPO_ROOT / "data" / "examples" / "keion.txt").read_text(encoding="utf-8")
 # Five copies of 01-001 (R-DECK-2) make 61 cards (R-DECK-1).
 ILLEGAL_CSV = LEGAL_CSV.decode().replace("4,けいおん！,01-001", "5,けいおん！,01-001", 1).encode()
@@ -23,21 +22,7 @@ CUP = "Winter Cup"
 
 
 async def test_setup_stores_roles_channels_and_language(fake: FakeDiscord) -> None:
-    reply = await fake.slash(
-        "setup server",
-        user="owner",
-        locale="ja",
-        options={
-            "organizer_role": "Organizer",
-            "judge_role": "Judge",
-            "announcements": "announcements",
-            "pairings": "pairings",
-            "standings": "standings",
-            "judge_calls": "judge-calls",
-            "log": "log",
-            "language": "ja",
-        },
-    )
+    reply = await setup_server(fake, locale="ja")
     assert reply.ephemeral
     assert "サーバー設定を保存しました" in reply.text
     shown = await fake.slash("setup show", user="moderator", locale="en-US")
@@ -63,7 +48,7 @@ async def test_create_announces_format_regulation_and_time_limit(fake: FakeDisco
 
 
 async def test_ordinary_players_cannot_use_organizer_commands(fake: FakeDiscord) -> None:
-    attempts = {
+    attempts: dict[str, JSON] = {
         "setup server": {"language": "en"},
         "tournament create": {"name": "Alice Cup", "format": "swiss", "regulation": "mix"},
         "tournament settings": {"tournament": "1", "decklist_required": False},
@@ -71,10 +56,7 @@ async def test_ordinary_players_cannot_use_organizer_commands(fake: FakeDiscord)
         "deck publish": {"tournament": "1"},
     }
     posted_before = len(fake.messages("announcements"))
-    for command, options in attempts.items():
-        reply = await fake.slash(command, user="alice", options=options, locale="en-US")
-        assert reply.ephemeral, command
-        assert "permission" in reply.text or "organizer" in reply.text, (command, reply.text)
+    await assert_refused(fake, attempts, naming=("permission", "organizer"))
     assert len(fake.messages("announcements")) == posted_before
 
 
@@ -234,3 +216,19 @@ async def test_names_with_mentions_are_refused(fake: FakeDiscord) -> None:
     )
     assert "cannot contain mentions" in reply.text
     fake.assert_no_errors_logged()
+
+
+async def test_spamming_a_costly_command_gets_a_cooldown(fake: FakeDiscord) -> None:
+    # Issue 12, hole 5: a member cannot keep the bot busy checking lists for everyone else.
+    answers = [
+        await fake.slash(
+            "deck check",
+            user="moderator",
+            locale="ja",
+            options={"file": Upload("d.csv", LEGAL_CSV)},
+        )
+        for _ in range(7)
+    ]
+    assert all("少し待って" not in answer.text for answer in answers[:6])
+    assert "少し待ってからもう一度お試しください" in answers[6].text
+    assert answers[6].ephemeral

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -18,6 +18,28 @@ from domain.engine import (
 )
 from domain.engine.simulate import random_result
 
+Result = Callable[[tuple[str, str], random.Random], MatchResult]
+Pairer = Callable[[list[SwissEntrant], int, int], SwissPairing]
+
+
+def draws_only(players: tuple[str, str], rng: random.Random) -> MatchResult:
+    """Every match a time draw: the field stays in one or two points groups."""
+    return MatchResult.time_draw()
+
+
+def many_double_losses(players: tuple[str, str], rng: random.Random) -> MatchResult:
+    """A third of matches double losses (R-PEN-3), the rest as `random_result`."""
+    return MatchResult.double_loss() if rng.random() < 1 / 3 else random_result(players, rng)
+
+
+# Result patterns for property tests and the worst-case benchmark: (result, drop rate).
+PATTERNS: dict[str, tuple[Result, float]] = {
+    "random": (random_result, 0.0),
+    "draws": (draws_only, 0.0),
+    "double_losses": (many_double_losses, 0.0),
+    "drops": (random_result, 0.25),
+}
+
 
 @dataclass
 class RoundUnderTest:
@@ -27,11 +49,17 @@ class RoundUnderTest:
 
 
 def play_event(
-    players: int, rounds: int, seed: int, drop_rate: float = 0.0
+    players: int,
+    rounds: int,
+    seed: int,
+    drop_rate: float = 0.0,
+    result: Result = random_result,
+    pair: Pairer = pair_swiss_round,
 ) -> Iterator[RoundUnderTest]:
-    """Pair `rounds` rounds of p1..pN with random results, yielding each round's input/output.
+    """Pair `rounds` rounds of p1..pN with `result`s, yielding each round's input/output.
 
-    After each round every player drops with probability `drop_rate` (R-FMT-7).
+    After each round every player drops with probability `drop_rate` (R-FMT-7). `pair`
+    stands in for `pair_swiss_round` (the benchmark passes a timed one).
     """
     rng = random.Random(seed)
     names = [f"p{i}" for i in range(1, players + 1)]
@@ -47,17 +75,17 @@ def play_event(
         ]
         if not entrants:
             return
-        pairing = pair_swiss_round(entrants, rng.getrandbits(32), number)
+        pairing = pair(entrants, rng.getrandbits(32), number)
         yield RoundUnderTest(number, entrants, pairing)
         if pairing.bye is not None:
             points[pairing.bye] += 3
             byes[pairing.bye] += 1
-        for pair in pairing.pairs:
-            match = RecordedMatch(number, pair, random_result(pair, rng))
+        for first, second in pairing.pairs:
+            match = RecordedMatch(number, (first, second), result((first, second), rng))
             for player, gained in match_points(match.result, match.players).items():
                 points[player] += gained
-            opponents[pair[0]].add(pair[1])
-            opponents[pair[1]].add(pair[0])
+            opponents[first].add(second)
+            opponents[second].add(first)
         active -= {name for name in sorted(active) if rng.random() < drop_rate}
 
 

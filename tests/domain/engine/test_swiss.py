@@ -23,6 +23,7 @@ from domain.engine import (
 from domain.engine import swiss as swiss_module
 from domain.errors import InvalidInput
 from tests.domain.engine.support import (
+    PATTERNS,
     fewest_rematches_any_bye,
     groups_crossed,
     lower_bound,
@@ -258,6 +259,26 @@ def test_quality_equals_networkx_optimum_on_random_fields(case: int) -> None:
     players = rng.choice([8, 9, 16, 23, 32, 47, 64])
     rounds = rng.randint(3, 8)
     for played in play_event(players, rounds, seed=case * 7919):
+        check_round(played, check_optimum=True)
+
+
+@pytest.mark.parametrize("pattern", sorted(PATTERNS))
+def test_quality_equals_networkx_optimum_at_every_size_up_to_48(pattern: str) -> None:
+    # R-FMT-2, R-FMT-3, R-FMT-7 at every field size from 4 to 48, rounds up to
+    # ceil(log2 n) + 3 (so rematches become unavoidable in the smallest fields), with
+    # random results, all draws, many double losses (R-PEN-3) or 25% drops a round.
+    result, drop_rate = PATTERNS[pattern]
+    for players in range(4, 49):
+        rounds = (players - 1).bit_length() + 3
+        for played in play_event(players, rounds, players * 31, drop_rate, result):
+            check_round(played, check_optimum=True)
+
+
+@pytest.mark.parametrize(("players", "pattern"), [(100, "double_losses"), (128, "random")])
+def test_whole_field_solve_equals_networkx_optimum(players: int, pattern: str) -> None:
+    # R-FMT-3: fields this size are solved whole (on a banded graph, proved by prices).
+    result, drop_rate = PATTERNS[pattern]
+    for played in play_event(players, 10, seed=players, drop_rate=drop_rate, result=result):
         check_round(played, check_optimum=True)
 
 

@@ -1,0 +1,184 @@
+"""Steps and readers shared by the end-to-end stories (a helper module, not a test module).
+
+The stories run in Japanese on the default guild of the fake: the owner sets the server
+up, the organizer runs the event, `judge` judges and the eight players play. Pairings,
+threads and standings are read back from what the bot posted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+import subprocess
+from typing import Any, TypedDict
+
+from tests.conftest import PYTHON, REPO_ROOT, cli_env
+from tests.e2e.fake_discord import FakeDiscord, Reply
+
+JSON = dict[str, Any]
+PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+LEGAL_CSV = (REPO_ROOT / "data" / "examples" / "keion.csv").read_bytes()
+SERVER = {
+    "organizer_role": "Organizer",
+    "judge_role": "Judge",
+    "announcements": "announcements",
+    "pairings": "pairings",
+    "standings": "standings",
+    "judge_calls": "judge-calls",
+    "log": "log",
+    "language": "ja",
+}
+
+
+class ClockSettings(TypedDict):
+    CLOCK_SPEED: str
+    CLOCK_TICK_SECONDS: str
+    CLOCK_GRACE_SECONDS: str
+
+
+# The bot's clock 300 times faster (a 40-minute round lasts 8 s), ticking every 0.2 s;
+# a round's time-up notices still come when a restart ran late.
+FAST_CLOCK = ClockSettings(CLOCK_SPEED="300", CLOCK_TICK_SECONDS="0.2", CLOCK_GRACE_SECONDS="600")
+
+
+async def setup_server(fake: FakeDiscord, *, locale: str = "en-US") -> Reply:
+    """/setup server by the owner: the roles, every channel of the guild, Japanese."""
+    return await fake.slash("setup server", user="owner", locale=locale, options=dict(SERVER))
+
+
+async def start_event(fake: FakeDiscord, *, locale: str = "ja") -> Reply:
+    """/tournament start by the organizer, then Start pressed on its preview."""
+    preview = await fake.slash("tournament start", user="organizer", locale=locale)
+    labels = [str(c.get("label", "")) for c in preview.components]
+    start = next(label for label in labels if "Start" in label or "開始" in label)
+    return await fake.click(preview, start, user="organizer", locale=locale)
+
+
+async def assert_refused(
+    fake: FakeDiscord,
+    attempts: dict[str, JSON],
+    *,
+    naming: tuple[str, ...] = ("organizer", "judge"),
+    user: str = "alice",
+) -> None:
+    """Each command of `attempts`, run by `user` with its options in English, is refused
+    privately by a reply that names one of `naming` (who may run it)."""
+    for command, options in attempts.items():
+        reply = await fake.slash(command, user=user, options=options, locale="en-US")
+        assert reply.ephemeral, command
+        assert any(word in reply.text for word in naming), (command, reply.text)
+
+
+def member_id(fake: FakeDiscord, name: str) -> int:
+    return int(fake.member(name).id)
+
+
+def name_of(fake: FakeDiscord, user_id: int) -> str:
+    return next(n for n in (*PLAYERS, "organizer", "judge") if member_id(fake, n) == user_id)
+
+
+def pairings_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, ...]]:
+    """Table → players, read back from the posted pairings of a round (the bye at 0)."""
+    tables: dict[int, tuple[str, ...]] = {}
+    marker = re.compile(rf"第 {round_number} 回戦|決勝トーナメント 第 {round_number} 回戦")
+    for message in fake.messages("pairings"):
+        content = message.get("content") or ""
+        if not marker.search(content.splitlines()[0] if content else ""):
+            continue
+        for line in content.splitlines():
+            found = re.match(r"テーブル (\d+): <@(\d+)>.* vs <@(\d+)>", line)
+            if found:
+                table, first, second = found.groups()
+                tables[int(table)] = (name_of(fake, int(first)), name_of(fake, int(second)))
+            bye = re.match(r"<@(\d+)>（勝ち点 \d+）: 不戦勝", line)
+            if bye:
+                tables[0] = (name_of(fake, int(bye.group(1))),)
+    return tables
+
+
+def tables_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, str]]:
+    """Table → its two players, as `pairings_of` without the bye."""
+    return {
+        table: (players[0], players[1])
+        for table, players in pairings_of(fake, round_number).items()
+        if table != 0
+    }
+
+
+def thread_messages(fake: FakeDiscord, round_number: int) -> list[JSON]:
+    name = f"第 {round_number} 回戦 結果報告"
+    thread = [c for c in fake.threads("pairings") if c.name == name][-1]  # a re-pair opens anew
+    return fake.messages(thread.id)
+
+
+def notice_to(fake: FakeDiscord, round_number: int, user: str) -> JSON:
+    """The newest message of the round's thread that mentions `user` (a report's notice)."""
+    mention = f"<@{member_id(fake, user)}>"
+    return [m for m in thread_messages(fake, round_number) if mention in (m.get("content") or "")][
+        -1
+    ]
+
+
+async def confirm_in_thread(fake: FakeDiscord, round_number: int, user: str) -> Reply:
+    """The opponent presses 確認 on the newest notice addressed to them."""
+    notice = notice_to(fake, round_number, user)
+    return await fake.click(notice, "確認 / Confirm", user=user, locale="ja")
+
+
+async def judge_gives_win(fake: FakeDiscord, table: int, player: str) -> Reply:
+    """/result set by the judge: `player` wins at `table`."""
+    return await fake.slash(
+        "result set",
+        user="judge",
+        options={"table": table, "result": "win", "player": player},
+        locale="ja",
+    )
+
+
+async def wait_for_time_up(fake: FakeDiscord, round_number: int, since: int) -> list[str]:
+    """Wait (up to 15 s) for the round's time-up notice among the pairings channel's
+    messages from index `since` on; their texts."""
+    for _ in range(150):
+        texts = [m.get("content") or "" for m in fake.messages("pairings")[since:]]
+        if any("⏰" in text and f"第 {round_number} 回戦" in text for text in texts):
+            return texts
+        await asyncio.sleep(0.1)
+    raise AssertionError("no time-up notice after the restart")
+
+
+def standings_rows(message: JSON) -> list[tuple[int, str, int, str]]:
+    """(rank, name, points, opponents' points) from a posted standings embed."""
+    rows = []
+    for line in message["embeds"][0]["description"].splitlines():
+        found = re.match(r"\s*(\d+)\s+(\S+)(?:\s+(?:ドロップ|失格))?\s+(\d+)\s+([\d.]+)", line)
+        if found and found.group(2).lower() in PLAYERS:
+            rank, name, points, opponents = found.groups()
+            rows.append((int(rank), name.lower(), int(points), opponents))
+    return rows
+
+
+def sent_payload(fake: FakeDiscord, content: str) -> JSON:
+    """What the bot sent for the message with `content` (the fake keeps the request, e.g.
+    allowed_mentions)."""
+    sent = [r.json for r in fake.requests_to("POST", "/channels/") if isinstance(r.json, dict)]
+    return next(body for body in reversed(sent) if body.get("content") == content)
+
+
+def database_rows(fake: FakeDiscord, sql: str, *args: object) -> list[tuple[Any, ...]]:
+    """Read the bot's database as it is on disk (WAL: a reader never blocks the bot)."""
+    assert fake.database is not None
+    with sqlite3.connect(f"file:{fake.database}?mode=ro", uri=True) as connection:
+        return list(connection.execute(sql, args))
+
+
+def run_cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot ARGS` with `env` (e.g. DATABASE_PATH); it may take up to a minute."""
+    return subprocess.run(
+        [PYTHON, "-m", "bot", *args],
+        env=cli_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
