@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -62,6 +63,19 @@ def reference_workload() -> float:
         table = {n: (str(n), n * round_) for n in range(20_000)}
         sorted(table.items(), key=lambda item: (-item[1][1], item[1][0]))
     return time.perf_counter() - started
+
+
+def reference_fsync(folder: Path, count: int = 200) -> list[float]:
+    """The disk's own fsync time, right after the event, beside the database: what a
+    FULL commit pays on top of NORMAL (the VM's disk is shared, so it varies)."""
+    times = []
+    with open(folder / "fsync-probe", "wb") as probe:
+        for _ in range(count):
+            probe.write(b"x" * 4096)
+            started = time.perf_counter()
+            os.fsync(probe.fileno())
+            times.append(time.perf_counter() - started)
+    return times
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -130,6 +144,8 @@ async def run_event(path: Path, players: int, rounds: int, synchronous: str) -> 
         "p99": {kind: percentile(times, 0.99) for kind, times in timed.calls.items()},
         # Linux reports ru_maxrss in KiB.
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "report_mean": statistics.fmean(reports),
+        "reports_total": sum(reports),
         "reference": reference_workload(),
     }
 
@@ -147,6 +163,9 @@ def child(args: argparse.Namespace) -> None:
             print(profiler.output_text(color=False, show_all=False), file=sys.stderr)
         else:
             result = asyncio.run(run_event(path, args.players, args.rounds, args.synchronous))
+        fsyncs = reference_fsync(Path(folder))
+        result["fsync_p50"] = percentile(fsyncs, 0.50)
+        result["fsync_p99"] = percentile(fsyncs, 0.99)
     print(json.dumps(result))
 
 
@@ -190,7 +209,8 @@ def main() -> None:
                 f" p99 {ms(result['p99']['register'])},"
                 f" standings {ms(result['standings_median'])},"
                 f" peak RSS {result['peak_rss_mb']:.0f} MB,"
-                f" reference {result['reference']:.2f} s",
+                f" reference {result['reference']:.2f} s,"
+                f" fsync p50 {ms(result['fsync_p50'])} p99 {ms(result['fsync_p99'])}",
                 flush=True,
             )
     print(
@@ -202,6 +222,8 @@ def main() -> None:
         ("total", lambda r: f"{r['total']:.2f} s"),
         ("report + confirm p50", lambda r: ms(r["report_p50"])),
         ("report + confirm p99", lambda r: ms(r["report_p99"])),
+        ("report + confirm mean", lambda r: ms(r["report_mean"])),
+        ("report + confirm, sum of all calls", lambda r: f"{r['reports_total']:.2f} s"),
         ("register p50", lambda r: ms(r["p50"]["register"])),
         ("register p99", lambda r: ms(r["p99"]["register"])),
         ("deck submit p50", lambda r: ms(r["p50"]["deck"])),
@@ -209,7 +231,9 @@ def main() -> None:
         ("pair (per round)", lambda r: ms(r["p50"]["pair"])),
         ("standings (per round)", lambda r: ms(r["standings_median"])),
         ("peak RSS", lambda r: f"{r['peak_rss_mb']:.0f} MB"),
-        ("reference workload", lambda r: f"{r['reference']:.2f} s"),
+        ("reference workload (CPU)", lambda r: f"{r['reference']:.2f} s"),
+        ("reference fsync p50 (disk)", lambda r: ms(r["fsync_p50"])),
+        ("reference fsync p99 (disk)", lambda r: ms(r["fsync_p99"])),
     ]
     print("| synchronous | " + " | ".join(args.modes) + " |")
     print("|---|" + "---:|" * len(args.modes))
