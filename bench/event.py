@@ -16,6 +16,7 @@ workload (the reference) in the same processes: a slow or busy machine shows the
     python bench/event.py                          # 3 runs each of NORMAL and FULL
     python bench/event.py --modes NORMAL --runs 5
     python bench/event.py --profile out.html       # one NORMAL run under pyinstrument
+    python bench/event.py --modes NORMAL --autocheckpoint 0   # no checkpoints (diagnosis)
 
 Targets (issue 13): total ≤ 30 s, report p99 ≤ 20 ms, peak RSS ≤ 200 MB.
 """
@@ -94,9 +95,13 @@ class Timer:
         return result
 
 
-async def run_event(path: Path, players: int, rounds: int, synchronous: str) -> dict[str, Any]:
+async def run_event(
+    path: Path, players: int, rounds: int, synchronous: str, autocheckpoint: int | None = None
+) -> dict[str, Any]:
     database = await Database.open(path)
     await database.connection.execute(f"PRAGMA synchronous = {synchronous}")
+    if autocheckpoint is not None:  # diagnosis only: 0 turns checkpoints off
+        await database.connection.execute(f"PRAGMA wal_autocheckpoint = {autocheckpoint}")
     services = Services(database, clock=lambda: NOW, seeds=lambda: 424242)
     timed = Timer()
     started = time.perf_counter()
@@ -158,11 +163,17 @@ def child(args: argparse.Namespace) -> None:
 
             profiler = Profiler()
             with profiler:
-                result = asyncio.run(run_event(path, args.players, args.rounds, args.synchronous))
+                result = asyncio.run(
+                    run_event(
+                        path, args.players, args.rounds, args.synchronous, args.autocheckpoint
+                    )
+                )
             Path(args.profile).write_text(profiler.output_html(), encoding="utf-8")
             print(profiler.output_text(color=False, show_all=False), file=sys.stderr)
         else:
-            result = asyncio.run(run_event(path, args.players, args.rounds, args.synchronous))
+            result = asyncio.run(
+                run_event(path, args.players, args.rounds, args.synchronous, args.autocheckpoint)
+            )
         fsyncs = reference_fsync(Path(folder))
         result["fsync_p50"] = percentile(fsyncs, 0.50)
         result["fsync_p99"] = percentile(fsyncs, 0.99)
@@ -181,6 +192,9 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", default=["NORMAL", "FULL"])
     parser.add_argument("--folder", type=Path, help="where the database goes (default /tmp)")
     parser.add_argument("--profile", help="write a pyinstrument HTML profile of one run here")
+    parser.add_argument(
+        "--autocheckpoint", type=int, help="PRAGMA wal_autocheckpoint (diagnosis; 0: never)"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--synchronous", default="NORMAL", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -190,6 +204,8 @@ def main() -> None:
     common = [f"--players={args.players}", f"--rounds={args.rounds}"]
     if args.folder:
         common.append(f"--folder={args.folder}")
+    if args.autocheckpoint is not None:
+        common.append(f"--autocheckpoint={args.autocheckpoint}")
     if args.profile:
         common.append(f"--profile={args.profile}")
         args.runs, args.modes = 1, args.modes[:1]
