@@ -76,11 +76,13 @@ async def add_notice(
 
 
 async def take_notices(connection: aiosqlite.Connection, guild_id: int, user_id: int) -> list[str]:
-    async with connection.execute(
-        "SELECT id, text FROM player_notices WHERE guild_id = ? AND user_id = ? ORDER BY id",
-        (guild_id, user_id),
-    ) as cursor:
-        rows = await cursor.fetchall()
+    # Runs after every command: one trip to the database thread, not three.
+    rows = list(
+        await connection.execute_fetchall(
+            "SELECT id, text FROM player_notices WHERE guild_id = ? AND user_id = ? ORDER BY id",
+            (guild_id, user_id),
+        )
+    )
     if rows:
         await connection.execute(
             "DELETE FROM player_notices WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
