@@ -123,8 +123,9 @@ async def quiet(fake: FakeDiscord, seconds: float) -> None:
     await until(lambda: time.monotonic() - fake.world.last_activity >= seconds, 60.0)
 
 
-async def burst(fake: FakeDiscord, users: list[str], claim: str) -> list[float]:
-    """All `users` report at once; each one's INTERACTION_CREATE → callback time."""
+async def burst(fake: FakeDiscord, users: list[str], claim: str, shown: list[float]) -> list[float]:
+    """All `users` report at once; each one's INTERACTION_CREATE → callback time (and, in
+    `shown`, → the answer the player sees, which follows a deferral)."""
     replies: list[Reply] = await asyncio.gather(
         *(
             fake.slash(
@@ -138,9 +139,11 @@ async def burst(fake: FakeDiscord, users: list[str], claim: str) -> list[float]:
     await quiet(fake, 0.5)  # the bot's posts after answering
     latencies = []
     for reply in replies:
-        assert reply.type == 4, f"{reply.type}: {reply.text}"
+        assert reply.type in (4, 5), f"{reply.type}: {reply.text}"
         assert reply.answer_time is not None
+        assert reply.shown_time is not None
         latencies.append(reply.answer_time)
+        shown.append(reply.shown_time)
     return latencies
 
 
@@ -152,7 +155,7 @@ def profiled_env(folder: Path, output: Path) -> dict[str, str]:
 
 
 async def run_once(players: int, rounds: int, profile: Path | None = None) -> dict[str, Any]:
-    results: dict[str, Any] = {"reports": [], "confirms": [], "pair": []}
+    results: dict[str, Any] = {"reports": [], "confirms": [], "pair": [], "shown": []}
     with tempfile.TemporaryDirectory(prefix="bench-interactions-") as folder:
         fake = FakeDiscord(log_level="INFO", timeout=30.0)
         fake.start()
@@ -170,8 +173,10 @@ async def run_once(players: int, rounds: int, profile: Path | None = None) -> di
                 results["pair"].append(time.perf_counter() - started)
                 assert "テーブル" in paired.text or paired.followups, paired.text
                 tables = await current_tables(fake, by_id)
-                results["reports"] += await burst(fake, [first for first, _ in tables], "win")
-                results["confirms"] += await burst(fake, [second for _, second in tables], "lose")
+                firsts = [first for first, _ in tables]
+                seconds = [second for _, second in tables]
+                results["reports"] += await burst(fake, firsts, "win", results["shown"])
+                results["confirms"] += await burst(fake, seconds, "lose", results["shown"])
             await quiet(fake, 1.0)  # let the bot finish its posts before SIGTERM
             fake.assert_no_unknown_routes()
             await fake.stop_bot(within=60 if profile else 5)
@@ -208,6 +213,8 @@ def main() -> None:
             "all p50": percentile(both, 0.50),
             "all p99": percentile(both, 0.99),
             "all max": max(both),
+            "answer shown p50": percentile(result["shown"], 0.50),
+            "answer shown p99": percentile(result["shown"], 0.99),
             "pair": statistics.median(result["pair"]),
             "reference": (before + after) / 2,
         }

@@ -49,11 +49,16 @@ class GuildService(Service):
             await tx.log_guild_change(
                 "guild.setup", {k: v for k, v in asdict(updated).items() if k != "guild_id"}
             )
+        self.store.guild_configs[updated.guild_id] = updated  # committed: now the truth
         return updated
 
     async def config(self, guild_id: int) -> GuildConfig:
-        async with self.reader(guild_id) as tx:
-            return await tx.guild_config()
+        cached = self.store.guild_configs.get(guild_id)
+        if cached is None:
+            async with self.reader(guild_id) as tx:
+                cached = await tx.guild_config()
+            self.store.guild_configs[guild_id] = cached
+        return cached
 
     async def show(self, actor: Actor) -> GuildConfig:
         return await self.config(require_guild(actor))

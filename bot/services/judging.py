@@ -10,7 +10,13 @@ from typing import TypeVar
 from bot.services.actors import Actor
 from bot.services.base import Service
 from bot.store.actions import is_replayable, list_actions, logged_operations
-from bot.store.pending import add_notice, add_pending, take_notices, take_pending
+from bot.store.pending import (
+    add_notice,
+    add_pending,
+    players_with_notices,
+    take_notices,
+    take_pending,
+)
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
 from domain.tournament import events as ev
 from domain.tournament.log import Action
@@ -77,6 +83,10 @@ class UndoOutcome:
 
 
 class JudgeService(Service):
+    # Who has a private notice waiting (guild, user): loaded from the database once.
+    _waiting: set[tuple[int, int]]
+    _loaded_notices = False
+
     # -- penalties ----------------------------------------------------------------------
 
     async def preview_penalty(
@@ -170,12 +180,27 @@ class JudgeService(Service):
 
     async def leave_notice(self, guild_id: int, user_id: int, text: str) -> None:
         """Keep a private notice for a player whose DMs are closed."""
+        await self._waiting_notices()
         async with self.store.database.write() as connection:
             await add_notice(connection, guild_id, user_id, text, self.clock())
+        self._waiting.add((guild_id, user_id))
 
     async def notices_for(self, guild_id: int, user_id: int) -> list[str]:
+        """The notices waiting for this player, taken. It runs after every command, so who
+        has any is known in memory and everyone else costs no database trip."""
+        if (guild_id, user_id) not in await self._waiting_notices():
+            return []
+        self._waiting.discard((guild_id, user_id))
         async with self.store.database.write() as connection:
             return await take_notices(connection, guild_id, user_id)
+
+    async def _waiting_notices(self) -> set[tuple[int, int]]:
+        if self._loaded_notices:
+            return self._waiting
+        async with self.store.database.read() as connection:
+            self._waiting = await players_with_notices(connection)
+        self._loaded_notices = True
+        return self._waiting
 
     # -- calls, extensions, no-shows -----------------------------------------------------
 

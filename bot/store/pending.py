@@ -88,3 +88,10 @@ async def take_notices(connection: aiosqlite.Connection, guild_id: int, user_id:
             "DELETE FROM player_notices WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
     return [row["text"] for row in rows]
+
+
+async def players_with_notices(connection: aiosqlite.Connection) -> set[tuple[int, int]]:
+    async with connection.execute(
+        "SELECT DISTINCT guild_id, user_id FROM player_notices"
+    ) as cursor:
+        return {(row[0], row[1]) for row in await cursor.fetchall()}

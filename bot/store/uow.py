@@ -258,6 +258,8 @@ class Store:
     def __init__(self, database: Database) -> None:
         self.database = database
         self.cache = TournamentCache()
+        # Each guild's /setup, read on nearly every command: kept until /setup changes it.
+        self.guild_configs: dict[int, GuildConfig] = {}
 
     @asynccontextmanager
     async def write(

@@ -250,6 +250,9 @@ class Rounds(commands.Cog):
         opponent_points: app_commands.Range[int, 0, 6] | None = None,
         tournament: str | None = None,
     ) -> None:
+        # At the end of a round everyone reports at once and the reports queue for the one
+        # database writer: acknowledge first, so none nears Discord's 3-second limit.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await self.services.rounds.report(
             actor_of(interaction), tournament, result.value, my_points, opponent_points
         )
@@ -312,6 +315,7 @@ class Rounds(commands.Cog):
         dispute: bool,
     ) -> None:
         """The opponent's 確認 or 異議 on a pending report."""
+        await interaction.response.defer(ephemeral=True, thinking=True)  # as /report result
         answer = self.services.rounds.dispute if dispute else self.services.rounds.confirm
         outcome = await answer(actor_of(interaction), tournament_id, number, table)
         await self._after_report(interaction, outcome)

@@ -198,6 +198,15 @@ class Reply:
         return record.callbacks[0].at - record.sent_at
 
     @property
+    def shown_time(self) -> float | None:
+        """Seconds from INTERACTION_CREATE until the user saw the answer: the message
+        callback, or the follow-up that replaced a deferral (None before that)."""
+        record = self._record
+        if record.sent_at is None or record.answered_at is None:
+            return None
+        return record.answered_at - record.sent_at
+
+    @property
     def interaction(self) -> JSON:
         """The INTERACTION_CREATE payload the fake sent."""
         return self._record.payload

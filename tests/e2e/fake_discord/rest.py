@@ -289,6 +289,8 @@ class Rest:
             if kind not in ALLOWED_CALLBACKS.get(record.type, set()):
                 return error(400, f"Invalid Form Body: callback type {kind}", 50035)
             record.callbacks.append(Callback(kind, data, files, time.monotonic()))
+            if kind in (4, 7) and record.answered_at is None:
+                record.answered_at = record.callbacks[-1].at
             message: JSON | None = None
             if kind in (4, 5):
                 message = world.new_message(
@@ -350,6 +352,7 @@ class Rest:
                     merged = dict(payload, flags=payload_flags)
                     message = self.world.edit_message(original, merged, files)
                     record.original_edited = True
+                    record.answered_at = record.answered_at or time.monotonic()
                     return json_response(message)
             message = self.world.new_message(record.channel_id, payload, files, interaction=record)
             record.followup_ids.append(int(message["id"]))

@@ -406,6 +406,9 @@ class InteractionRecord:
     # time.monotonic() when the fake wrote INTERACTION_CREATE to the socket (Callback.at
     # uses the same clock): bench/interactions.py measures the bot's answer time from it.
     sent_at: float | None = None
+    # When the user first saw an answer: the message callback, or the follow-up that
+    # replaced a deferral's "thinking…" (same clock).
+    answered_at: float | None = None
     # The message a component sits on (type 3) or the modal came from.
     target_message_id: int | None = None
     callbacks: list[Callback] = field(default_factory=list)
