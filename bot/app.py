@@ -47,6 +47,11 @@ def point_at_discord(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
+# Discord's codes for an interaction that can no longer be answered: already
+# acknowledged (40060), unknown or expired (10062).
+INTERACTION_GONE = frozenset({40060, 10062})
+
+
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """The one place where a failure becomes a private reply in the user's language.
 
@@ -56,6 +61,11 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     lang = interaction_lang(interaction)
     if isinstance(error, app_commands.CommandInvokeError) and error.__cause__ is not None:
         error = error.__cause__
+    if isinstance(error, discord.HTTPException) and error.code in INTERACTION_GONE:
+        # The same interaction delivered twice (its first delivery answered it), or one
+        # that expired: there is nobody left to tell, and nothing was done twice.
+        log.warning("interaction %s could not be answered: %s", interaction.id, error.text)
+        return
     if isinstance(error, DomainError):
         text = render_error(error, lang)
     elif isinstance(error, app_commands.NoPrivateMessage):
