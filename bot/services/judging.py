@@ -9,15 +9,13 @@ from typing import TypeVar
 
 from bot.services.actors import Actor
 from bot.services.base import Service
-from bot.store.actions import is_replayable, list_actions, logged_operations
+from bot.store.actions import list_actions
 from bot.store.pending import (
     add_notice,
-    add_pending,
     players_with_notices,
     take_notices,
-    take_pending,
 )
-from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
+from domain.errors import InvalidInput
 from domain.tournament import events as ev
 from domain.tournament.log import Action
 from domain.tournament.model import Entry, Tournament
@@ -25,13 +23,11 @@ from domain.tournament.operations import (
     CallJudge,
     ClaimCall,
     GivePenalty,
-    Operation,
     RecordNoShow,
     ResolveCall,
     RevokePenalty,
     Role,
     Undo,
-    operation_types,
 )
 from domain.tournament.penalties import (
     Infraction,
@@ -42,7 +38,7 @@ from domain.tournament.penalties import (
     suggest_penalty,
 )
 from domain.tournament.rounds import Match, Round
-from domain.tournament.undo import plan_undo
+from domain.tournament.rules import require_role, visible_penalties_of
 
 
 @dataclass(frozen=True)
@@ -109,34 +105,16 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tx.authorize(GivePenalty)
             tournament = await tx.tournament(reference)
-            entry = tournament.players.get(player_id)
-            if entry is None:
-                raise InvalidInput("penalty.not_a_player", tournament=tournament.name)
-            if not reason.strip():
-                raise InvalidInput("penalty.reason_required", rule="R-PEN-7")
-            earlier = [p for p in tournament.penalties if p.player_id == player_id]
-            pending_id = await add_pending(
-                tx.connection,
-                guild_id=tx.guild_id,
-                tournament_id=tournament.id,
-                actor_id=actor.user_id,
-                kind=operation.kind,
-                payload=operation.to_payload(),
-                at=tx.at,
-            )
+            pending_id = await tx.hold(tournament, operation)  # the rules check it first
+        entry = tournament.players[player_id]
+        earlier = [p for p in tournament.penalties if p.player_id == player_id]
         suggestion = suggest_penalty(earlier, operation.infraction)
         return PenaltyPreview(tournament, entry, operation, earlier, suggestion, pending_id)
 
     async def confirm(self, actor: Actor, pending_id: int) -> PenaltyOutcome | UndoOutcome:
         """Apply a waiting penalty or undo; only the person who asked may confirm it."""
         async with self.uow(actor) as tx:
-            pending = await take_pending(tx.connection, tx.guild_id, pending_id)
-            if pending is None:
-                raise NotFound("judge.nothing_pending")
-            if pending.actor_id != actor.user_id:
-                raise PermissionDenied("judge.not_your_confirmation")
-            tournament = await tx.tournament(str(pending.tournament_id))
-            operation: Operation = operation_types()[pending.kind].from_payload(pending.payload)
+            tournament, operation = await tx.take_held(pending_id)
             if isinstance(operation, Undo):
                 actions = await list_actions(
                     tx.connection, guild_id=tx.guild_id, tournament_id=tournament.id
@@ -145,14 +123,12 @@ class JudgeService(Service):
                 (action,) = [a for a in actions if a.id == plan.target.id]
                 return UndoOutcome(tournament, action)
             tournament, events = await tx.apply(tournament, operation)
-        (given,) = [e for e in events if isinstance(e, ev.PenaltyGiven)]
+        given = ev.only(events, ev.PenaltyGiven)
         return PenaltyOutcome(tournament, given.penalty, _effect_match(tournament, given.penalty))
 
     async def cancel(self, actor: Actor, pending_id: int) -> None:
         async with self.uow(actor) as tx:
-            pending = await take_pending(tx.connection, tx.guild_id, pending_id)
-            if pending is not None and pending.actor_id != actor.user_id:
-                raise PermissionDenied("judge.not_your_confirmation")
+            await tx.take_held(pending_id)
 
     async def penalties(
         self, actor: Actor, reference: str | None, player_id: int | None
@@ -160,11 +136,7 @@ class JudgeService(Service):
         """Judges see every penalty; a player sees their own."""
         async with self.reader_as(actor) as tx:
             tournament = await tx.tournament(reference)
-            role = tx.actor.role
-        if role < Role.JUDGE:
-            if player_id not in (None, actor.user_id):
-                raise PermissionDenied("permissions.judge_only")
-            player_id = actor.user_id
+            player_id = visible_penalties_of(tx.actor, player_id)
         found = [p for p in tournament.penalties if player_id is None or p.player_id == player_id]
         return tournament, found
 
@@ -173,7 +145,7 @@ class JudgeService(Service):
             tx.authorize(RevokePenalty)
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, RevokePenalty(penalty_id))
-        (revoked,) = [e for e in events if isinstance(e, ev.PenaltyRevoked)]
+        revoked = ev.only(events, ev.PenaltyRevoked)
         return PenaltyOutcome(
             tournament, revoked.penalty, _effect_match(tournament, revoked.penalty)
         )
@@ -208,14 +180,14 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, CallJudge(actor.user_id, reason))
-        (called,) = [e for e in events if isinstance(e, ev.JudgeCalled)]
+        called = ev.only(events, ev.JudgeCalled)
         return self._call_outcome(tournament, called.call)
 
     async def claim(self, actor: Actor, tournament_id: int, call_id: int) -> CallOutcome:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(str(tournament_id))
             tournament, events = await tx.apply(tournament, ClaimCall(call_id))
-        (claimed,) = [e for e in events if isinstance(e, ev.CallClaimed)]
+        claimed = ev.only(events, ev.CallClaimed)
         return self._call_outcome(tournament, claimed.call)
 
     async def resolve(
@@ -224,7 +196,7 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(str(tournament_id))
             tournament, events = await tx.apply(tournament, ResolveCall(call_id, minutes))
-        (resolved,) = [e for e in events if isinstance(e, ev.CallResolved)]
+        resolved = ev.only(events, ev.CallResolved)
         return self._call_outcome(tournament, resolved.call)
 
     def _call_outcome(self, tournament: Tournament, call: JudgeCall) -> CallOutcome:
@@ -256,8 +228,7 @@ class JudgeService(Service):
     ) -> tuple[Tournament, list[Action]]:
         """The tournament's action log, newest first; for judges and organizers."""
         async with self.reader_as(actor) as tx:
-            if tx.actor.role < Role.JUDGE:
-                raise PermissionDenied("permissions.judge_only")
+            require_role(tx.actor, Role.JUDGE)
             tournament = await tx.tournament(reference)
             actions = await list_actions(
                 tx.connection, guild_id=tx.guild_id, tournament_id=tournament.id
@@ -275,22 +246,12 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tx.authorize(Undo)
             tournament = await tx.tournament(reference)
+            plan = await tx.plan_undo(tournament)
+            pending_id = await tx.hold(tournament, Undo(plan.target.id))
             actions = await list_actions(
                 tx.connection, guild_id=tx.guild_id, tournament_id=tournament.id
             )
-            if not is_replayable(actions):
-                raise IllegalTransition("undo.log_too_old", tournament=tournament.name)
-            plan = plan_undo(tournament.id, tx.guild_id, logged_operations(actions))
-            (action,) = [a for a in actions if a.id == plan.target.id]
-            pending_id = await add_pending(
-                tx.connection,
-                guild_id=tx.guild_id,
-                tournament_id=tournament.id,
-                actor_id=actor.user_id,
-                kind=Undo.kind,
-                payload=Undo(action.id).to_payload(),
-                at=tx.at,
-            )
+        (action,) = [a for a in actions if a.id == plan.target.id]
         return UndoPreview(tournament, action, pending_id)
 
 

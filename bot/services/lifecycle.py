@@ -63,7 +63,7 @@ class LifecycleService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, StartTournament(seed=self.seeds()))
-        (started,) = [e for e in events if isinstance(e, ev.Started)]
+        started = ev.only(events, ev.Started)
 
         def entries(ids: tuple[int, ...]) -> list[Entry]:
             return [tournament.players[user_id] for user_id in ids]

@@ -32,7 +32,7 @@ class RegistrationService(Service):
             tournament = await tx.tournament(reference)
             operation = Register(actor.user_id, actor.display_name)
             tournament, events = await tx.apply(tournament, operation)
-        (registered,) = [e for e in events if isinstance(e, ev.Registered)]
+        registered = ev.only(events, ev.Registered)
         return Registration(
             tournament,
             tournament.players[actor.user_id],

@@ -28,7 +28,7 @@ from domain.tournament.operations import (
     Undrop,
     UnpairRound,
 )
-from domain.tournament.play import Proposal, propose_round
+from domain.tournament.play import Proposal, judged_result, propose_round
 from domain.tournament.rounds import Claim, Match, Round
 from domain.tournament.views import (
     StandingLine,
@@ -105,35 +105,6 @@ class Final:
     tournament: Tournament
     shared: list[StandingLine]
     strict: list[StandingLine]
-
-
-# How a judge names a result in /result set.
-RESULT_CHOICES = ("win", "judgement", "time", "concede", "double_loss", "no_show")
-
-
-def judge_result(
-    choice: str, match: Match, player: int | None, first: int | None, second: int | None
-) -> MatchResult:
-    """A judge's /result set choice as a result in table order (R-MATCH-2 to R-MATCH-6)."""
-    ids = match.ids
-    named = str(player) if player is not None else None
-    if choice in ("win", "judgement", "concede", "no_show") and named not in ids:
-        raise InvalidInput("result.player_not_at_table", table=match.table, choice=choice)
-    if choice == "win" and named:
-        return MatchResult.win(named)
-    if choice == "judgement" and named:
-        return MatchResult.judgement(named)
-    if choice == "concede" and named:
-        return MatchResult.concession(named)
-    if choice == "no_show" and named:
-        return MatchResult.no_show(named)
-    if choice == "double_loss":
-        return MatchResult.double_loss()
-    if choice == "time":
-        if first is None or second is None:
-            raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
-        return MatchResult.from_point_zone((ids[0], ids[1]), (first, second))
-    raise InvalidInput("result.unknown_choice", value=choice, choices=", ".join(RESULT_CHOICES))
 
 
 class RoundService(Service):
@@ -255,10 +226,10 @@ class RoundService(Service):
             match = target.match_at(table) if target else None
             if target is None or match is None or len(match.players) != 2:
                 raise InvalidInput("result.no_such_table", round=number, table=table)
-            result = judge_result(choice, match, player, first_points, second_points)
+            result = judged_result(choice, match, player, first_points, second_points)
             operation = SetResult(number, table, result, advancing)
             tournament, events = await tx.apply(tournament, operation)
-        (change,) = [e for e in events if isinstance(e, ev.ResultSet)]
+        change = ev.only(events, ev.ResultSet)
         updated = tournament.round(number)
         assert updated is not None
         final = updated.match_at(table)
@@ -271,7 +242,7 @@ class RoundService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, Drop(player or actor.user_id))
-        (dropped,) = [e for e in events if isinstance(e, ev.Dropped)]
+        dropped = ev.only(events, ev.Dropped)
         return tournament, dropped
 
     async def undrop(self, actor: Actor, reference: str | None, player: int) -> Tournament:
@@ -287,7 +258,7 @@ class RoundService(Service):
             tournament = await tx.tournament(reference)
             operation = ExtendTable(tournament.current_round, table, minutes)
             tournament, events = await tx.apply(tournament, operation)
-        (extended,) = [e for e in events if isinstance(e, ev.TableExtended)]
+        extended = ev.only(events, ev.TableExtended)
         return tournament, extended
 
     async def standings(self, guild_id: int | None, reference: str | None) -> Standings:

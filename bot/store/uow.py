@@ -28,6 +28,7 @@ from bot.store.actions import (
 )
 from bot.store.database import Database
 from bot.store.guilds import GuildConfig, get_guild_config
+from bot.store.pending import add_pending, take_pending
 from bot.store.tournaments import (
     find_tournament_id,
     insert_tournament,
@@ -36,11 +37,11 @@ from bot.store.tournaments import (
     tournament_ids,
     tournament_version,
 )
-from domain.errors import IllegalTransition, InvalidInput, NotFound
+from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
 from domain.tournament import rules
 from domain.tournament.events import Event
 from domain.tournament.model import Tournament
-from domain.tournament.operations import Actor, CreateTournament, Operation, Undo
+from domain.tournament.operations import Actor, CreateTournament, Operation, Undo, operation_types
 from domain.tournament.undo import UndoPlan, plan_undo
 
 ActorResolver = Callable[[GuildConfig], Actor]
@@ -205,19 +206,54 @@ class Transaction:
         """Take back one operation (default: the last undoable one), if that is safe: the
         tournament becomes the fold of its log without it, and the undo is logged."""
         self._require_writable()
-        rules.authorize_role(Undo, self.actor)
         await self._refuse_a_repeated_request()
-        actions = await list_actions(
-            self.connection, guild_id=self.guild_id, tournament_id=tournament.id
-        )
-        if not is_replayable(actions):
-            raise IllegalTransition("undo.log_too_old", tournament=tournament.name)
-        plan = plan_undo(tournament.id, self.guild_id, logged_operations(actions), action_id)
+        plan = await self.plan_undo(tournament, action_id)
         await save_tournament(self.connection, tournament, plan.after)
         await self._log(plan.after, Undo(plan.target.id))
         self.changed[plan.after.id] = plan.after
         self.versions[plan.after.id] = self.versions[plan.after.id] + 1
         return plan.after, plan
+
+    async def plan_undo(self, tournament: Tournament, action_id: int | None = None) -> UndoPlan:
+        """What undoing would give, or the refusal that says why; nothing is written."""
+        rules.authorize_role(Undo, self.actor)
+        actions = await list_actions(
+            self.connection, guild_id=self.guild_id, tournament_id=tournament.id
+        )
+        if not is_replayable(actions):
+            raise IllegalTransition("undo.log_too_old", tournament=tournament.name)
+        return plan_undo(tournament.id, self.guild_id, logged_operations(actions), action_id)
+
+    async def hold(self, tournament: Tournament, operation: Operation) -> int:
+        """Keep `operation` waiting for its maker's confirmation (the buttons of a preview,
+        which survive a restart). The rules check it now, so a preview that could not be
+        applied is refused at once; it is applied, and logged, when confirmed."""
+        self._require_writable()
+        if isinstance(operation, Undo):
+            await self.plan_undo(tournament, operation.action_id)
+        else:
+            tournament.apply(operation, self.at, self.actor)
+        return await add_pending(
+            self.connection,
+            guild_id=self.guild_id,
+            tournament_id=tournament.id,
+            actor_id=self.actor.user_id,
+            kind=operation.kind,
+            payload=operation.to_payload(),
+            at=self.at,
+        )
+
+    async def take_held(self, pending_id: int) -> tuple[Tournament, Operation]:
+        """The operation waiting under `pending_id`, removed (a confirmation is used once);
+        only the person who asked for it may take it."""
+        self._require_writable()
+        pending = await take_pending(self.connection, self.guild_id, pending_id)
+        if pending is None:
+            raise NotFound("judge.nothing_pending")
+        if pending.actor_id != self.actor.user_id:
+            raise PermissionDenied("judge.not_your_confirmation")
+        operation = operation_types()[pending.kind].from_payload(pending.payload)
+        return await self.tournament(str(pending.tournament_id)), operation
 
     async def log_guild_change(self, kind: str, payload: dict[str, Any]) -> None:
         self._require_writable()

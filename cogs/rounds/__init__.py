@@ -46,20 +46,15 @@ from cogs.rounds._views import (
 from domain.errors import InvalidInput
 from domain.tournament.clock import NoticeKind
 from domain.tournament.model import Tournament
-from domain.tournament.rounds import Match, Round, RoundKind
+from domain.tournament.play import JUDGED_RESULTS
+from domain.tournament.rounds import Claim, Match, Round, RoundKind
 from domain.tournament.views import standings_lines
 
 log = logging.getLogger(__name__)
 
 TOURNAMENT = "Tournament (optional when only one is open)"
-CLAIM_CHOICES = [
-    app_commands.Choice(name=name, value=value)
-    for name, value in (("win", "win"), ("lose", "lose"), ("concede", "concede"), ("time", "time"))
-]
-RESULT_CHOICES = [
-    app_commands.Choice(name=value, value=value)
-    for value in ("win", "judgement", "time", "concede", "double_loss", "no_show")
-]
+CLAIM_CHOICES = [app_commands.Choice(name=claim.value, value=claim.value) for claim in Claim]
+RESULT_CHOICES = [app_commands.Choice(name=value, value=value) for value in JUDGED_RESULTS]
 STANDINGS_PER_PAGE = 20
 
 

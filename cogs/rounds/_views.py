@@ -10,11 +10,11 @@ import discord
 
 from bot.i18n import Lang, t
 from cogs.common import IdButton, answering_errors, button
+from domain.tournament.rounds import Claim
 
 if TYPE_CHECKING:
     from cogs.rounds import Rounds
 
-CLAIMS = ("win", "lose", "concede", "time")
 Style = discord.ButtonStyle
 
 
@@ -92,8 +92,8 @@ def report_view(tournament_id: int, number: int) -> discord.ui.View:
 
 def claim_view(tournament_id: int, number: int, lang: Lang) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for claim in CLAIMS:
-        view.add_item(ClaimButton(tournament_id, number, claim, lang))
+    for claim in Claim:
+        view.add_item(ClaimButton(tournament_id, number, claim.value, lang))
     return view
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from domain.engine.results import MatchResult
 from domain.tournament.penalties import JudgeCall, Penalty
@@ -12,6 +14,15 @@ from domain.tournament.penalties import JudgeCall, Penalty
 @dataclass(frozen=True)
 class Event:
     pass
+
+
+E = TypeVar("E", bound=Event)
+
+
+def only(events: Iterable[Event], kind: type[E]) -> E:
+    """The one event of `kind` an operation produced (its result for the caller)."""
+    (found,) = [event for event in events if isinstance(event, kind)]
+    return found
 
 
 @dataclass(frozen=True)

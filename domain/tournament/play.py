@@ -300,6 +300,35 @@ def claim_result(match: Match, reporter: int, op: ReportResult) -> MatchResult:
     return MatchResult.from_point_zone((str(first), str(second)), (counts[first], counts[second]))
 
 
+# How a judge names a result in /result set.
+JUDGED_RESULTS = ("win", "judgement", "time", "concede", "double_loss", "no_show")
+
+
+def judged_result(
+    choice: str, match: Match, player: int | None, first: int | None, second: int | None
+) -> MatchResult:
+    """A judge's /result set choice as a result in table order (R-MATCH-2 to R-MATCH-6)."""
+    ids = match.ids
+    named = str(player) if player is not None else None
+    if choice in ("win", "judgement", "concede", "no_show") and named not in ids:
+        raise InvalidInput("result.player_not_at_table", table=match.table, choice=choice)
+    if choice == "win" and named:
+        return MatchResult.win(named)
+    if choice == "judgement" and named:
+        return MatchResult.judgement(named)
+    if choice == "concede" and named:
+        return MatchResult.concession(named)
+    if choice == "no_show" and named:
+        return MatchResult.no_show(named)
+    if choice == "double_loss":
+        return MatchResult.double_loss()
+    if choice == "time":
+        if first is None or second is None:
+            raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
+        return MatchResult.from_point_zone((ids[0], ids[1]), (first, second))
+    raise InvalidInput("result.unknown_choice", value=choice, choices=", ".join(JUDGED_RESULTS))
+
+
 def _report(tournament: Tournament, op: ReportResult, at: datetime) -> Applied:
     current, match = _own_open_match(tournament, op.player_id, op.round)
     result = claim_result(match, op.player_id, op)

@@ -52,14 +52,30 @@ Applied = tuple[Tournament, tuple[ev.Event, ...]]
 
 def authorize_role(kind: type[Operation], actor: Actor) -> None:
     """Whether the actor's role may make operations of this kind at all."""
-    if actor.role < kind.role:
-        if kind.role is Role.ORGANIZER:
-            raise PermissionDenied(
-                "permissions.organizer_only"
-                if actor.staff_roles_configured
-                else "permissions.organizer_only_unconfigured"
-            )
+    require_role(actor, kind.role)
+
+
+def require_role(actor: Actor, role: Role) -> None:
+    """Judges' tools need a judge, organizers' an organizer (reads as well as changes)."""
+    if actor.role >= role:
+        return
+    if role is Role.ORGANIZER:
+        raise PermissionDenied(
+            "permissions.organizer_only"
+            if actor.staff_roles_configured
+            else "permissions.organizer_only_unconfigured"
+        )
+    raise PermissionDenied("permissions.judge_only")
+
+
+def visible_penalties_of(actor: Actor, player_id: int | None) -> int | None:
+    """Whose penalties the actor may list: judges anyone's (None: everyone's), a player
+    their own."""
+    if actor.role >= Role.JUDGE:
+        return player_id
+    if player_id not in (None, actor.user_id):
         raise PermissionDenied("permissions.judge_only")
+    return actor.user_id
 
 
 def authorize(operation: Operation, actor: Actor) -> None:
