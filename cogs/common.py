@@ -62,11 +62,20 @@ def bot_of(interaction: discord.Interaction[Any]) -> TournamentBot:
 
 async def guild_lang(interaction: discord.Interaction[Any]) -> Lang:
     """The language of posts in this guild's channels: /setup's choice, else the default."""
-    bot = bot_of(interaction)
-    if interaction.guild_id is None:
+    return await posting_lang(bot_of(interaction), interaction.guild_id)
+
+
+async def posting_lang(bot: TournamentBot, guild_id: int | None) -> Lang:
+    if guild_id is None:
         return normalise_locale(bot.settings.default_locale)
-    config = await bot.services.guilds.config(interaction.guild_id)
+    config = await bot.services.guilds.config(guild_id)
     return normalise_locale(config.locale or bot.settings.default_locale)
+
+
+async def post_to_log(bot: TournamentBot, guild_id: int, text: str) -> None:
+    """The judges' record in the log channel (/setup), if the server has one."""
+    config = await bot.services.guilds.config(guild_id)
+    await post(bot, config.log_channel_id, text)
 
 
 async def tournament_autocomplete(

@@ -17,12 +17,12 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.app import TournamentBot
-from bot.i18n import Lang, normalise_locale, t
+from bot.i18n import Lang, t
 from bot.ui.entry import registration_embed
 from bot.ui.messages import interaction_lang
 from bot.ui.render import announcement_created, safe
 from bot.ui.stateless import send_stateless_modal
-from cogs.common import IdButton, actor_of, answering_errors, button, guild_lang, post
+from cogs.common import IdButton, actor_of, answering_errors, button, guild_lang, post, posting_lang
 from cogs.decks import MODAL_TEXT_LIMIT, send_report
 from cogs.registration import registered_text
 from domain.tournament import Tournament
@@ -137,8 +137,7 @@ class Entry(commands.Cog):
                 message_id,
                 show,
             ) in await self.bot.services.round_clock.entry_posts_to_update():
-                config = await self.bot.services.guilds.config(tournament.guild_id)
-                lang = normalise_locale(config.locale or self.bot.settings.default_locale)
+                lang = await posting_lang(self.bot, tournament.guild_id)
                 channel = self.bot.get_channel(channel_id)
                 if isinstance(channel, discord.abc.Messageable):
                     message = channel.get_partial_message(message_id)

@@ -27,9 +27,11 @@ from cogs.common import (
     button,
     post,
     post_to_judges,
+    post_to_log,
+    posting_lang,
     tournament_autocomplete,
 )
-from domain.errors import InvalidInput
+from domain.timeparse import typed_count
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
 from domain.tournament.penalties import Infraction, JudgeCall, Penalty, PenaltyType
@@ -227,12 +229,11 @@ class Judges(commands.Cog):
                 )
             )
         await interaction.response.edit_message(content="\n".join(lines), embed=None, view=None)
-        channel_lang = await self._guild_lang(tournament.guild_id)
+        channel_lang = await posting_lang(self.bot, tournament.guild_id)
         await self._tell_player(tournament, penalty)
-        config = await self.services.guilds.config(tournament.guild_id)
-        await post(
+        await post_to_log(
             self.bot,
-            config.log_channel_id,
+            tournament.guild_id,
             t(
                 "ui.penalty.log",
                 channel_lang,
@@ -248,7 +249,7 @@ class Judges(commands.Cog):
 
     async def _tell_player(self, tournament: Tournament, penalty: Penalty) -> None:
         """By DM; when DMs are closed, the next time the player uses the bot."""
-        lang = await self._guild_lang(tournament.guild_id)
+        lang = await posting_lang(self.bot, tournament.guild_id)
         text = t(
             "ui.penalty.notice",
             lang,
@@ -327,11 +328,10 @@ class Judges(commands.Cog):
             ),
             ephemeral=True,
         )
-        channel_lang = await self._guild_lang(outcome.tournament.guild_id)
-        config = await self.services.guilds.config(outcome.tournament.guild_id)
-        await post(
+        channel_lang = await posting_lang(self.bot, outcome.tournament.guild_id)
+        await post_to_log(
             self.bot,
-            config.log_channel_id,
+            outcome.tournament.guild_id,
             t(
                 "ui.penalty.revoked_log",
                 channel_lang,
@@ -358,7 +358,7 @@ class Judges(commands.Cog):
         await interaction.response.send_message(
             t("ui.judge.call_reply", lang, id=outcome.call.id), ephemeral=True
         )
-        channel_lang = await self._guild_lang(outcome.tournament.guild_id)
+        channel_lang = await posting_lang(self.bot, outcome.tournament.guild_id)
         view = discord.ui.View(timeout=None)
         view.add_item(ClaimCallButton(outcome.tournament.id, outcome.call.id))
         await post_to_judges(
@@ -369,7 +369,7 @@ class Judges(commands.Cog):
         self, interaction: discord.Interaction[Any], tournament_id: int, call_id: int
     ) -> None:
         outcome = await self.services.judges.claim(actor_of(interaction), tournament_id, call_id)
-        lang = await self._guild_lang(outcome.tournament.guild_id)
+        lang = await posting_lang(self.bot, outcome.tournament.guild_id)
         call = outcome.call
         suggested = call.suggested_extension(self.services.judges.now())
         view = discord.ui.View(timeout=None)
@@ -408,7 +408,7 @@ class Judges(commands.Cog):
         outcome = await self.services.judges.resolve(
             actor_of(interaction), tournament_id, call_id, minutes
         )
-        lang = await self._guild_lang(outcome.tournament.guild_id)
+        lang = await posting_lang(self.bot, outcome.tournament.guild_id)
         call = outcome.call
         text = call_text(outcome, lang) + "\n"
         current = outcome.tournament.round(call.round)
@@ -440,14 +440,10 @@ class Judges(commands.Cog):
     async def _minutes_submitted(
         self, interaction: discord.Interaction[Any], match: re.Match[str], values: dict[str, str]
     ) -> None:
-        text = (
-            values.get("minutes", "")
-            .strip()
-            .translate(str.maketrans("０１２３４５６７８９", "0123456789"))
+        minutes = typed_count(
+            values.get("minutes", ""), key="ui.judge.not_minutes", rule="R-MATCH-7"
         )
-        if not (text.isascii() and text.isdigit()) or int(text) > 60:
-            raise InvalidInput("ui.judge.not_minutes", value=text[:10], rule="R-MATCH-7")
-        await self.resolve(interaction, int(match["tournament"]), int(match["call"]), int(text))
+        await self.resolve(interaction, int(match["tournament"]), int(match["call"]), minutes)
 
     @judge.command(name="extend", description="Extend one table's time (judges)")
     @app_commands.describe(table="Table number", minutes="Extra minutes", tournament=TOURNAMENT)
@@ -477,7 +473,7 @@ class Judges(commands.Cog):
         )
         place = await self.services.round_clock.round_place(found.id, extended.round)
         if place is not None:
-            channel_lang = await self._guild_lang(found.guild_id)
+            channel_lang = await posting_lang(self.bot, found.guild_id)
             await post(
                 self.bot,
                 place[1] or place[0],
@@ -596,11 +592,10 @@ class Judges(commands.Cog):
         await interaction.response.edit_message(
             content=t("ui.undo.done", lang, id=action.id, what=what), view=None
         )
-        config = await self.services.guilds.config(outcome.tournament.guild_id)
-        channel_lang = await self._guild_lang(outcome.tournament.guild_id)
-        await post(
+        channel_lang = await posting_lang(self.bot, outcome.tournament.guild_id)
+        await post_to_log(
             self.bot,
-            config.log_channel_id,
+            outcome.tournament.guild_id,
             t(
                 "ui.undo.log",
                 channel_lang,
@@ -615,7 +610,7 @@ class Judges(commands.Cog):
         (call,) = [c for c in tournament.calls if c.id == call_id]
         if not call.open or call.claimed_by is not None:
             return
-        lang = await self._guild_lang(tournament.guild_id)
+        lang = await posting_lang(self.bot, tournament.guild_id)
         current = tournament.round(call.round)
         match = current.match_at(call.table) if current and call.table else None
         waited = int((self.services.judges.now() - call.called_at).total_seconds() // 60)
@@ -631,10 +626,6 @@ class Judges(commands.Cog):
         )
 
     # -- posting ------------------------------------------------------------------------
-
-    async def _guild_lang(self, guild_id: int) -> Lang:
-        config = await self.services.guilds.config(guild_id)
-        return normalise_locale(config.locale or self.bot.settings.default_locale)
 
 
 def call_text(outcome: CallOutcome, lang: Lang) -> str:

@@ -15,7 +15,8 @@ from bot.ui.entry import start_preview_text
 from bot.ui.messages import fit_or_attach, interaction_lang
 from bot.ui.pagination import Page, page_of, page_view
 from bot.ui.render import rounds_text, safe, tournament_embed
-from bot.ui.rounds import final_standings_embeds
+from bot.ui.rounds import final_standings_embeds, standing_rows
+from bot.ui.standings import standings_csv
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
     IdButton,
@@ -366,9 +367,9 @@ class Tournaments(
     async def export(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found, record, table = await self.bot.services.rounds.export(
-            actor_of(interaction), tournament
-        )
+        standings, record = await self.bot.services.rounds.export(actor_of(interaction), tournament)
+        found = standings.tournament
+        table = standings_csv(standing_rows(standings.lines), lang)
         stem = f"tournament-{found.id}"
         await interaction.followup.send(
             t("ui.export.reply", lang, tournament=safe(found.name)),

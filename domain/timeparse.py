@@ -78,3 +78,13 @@ def parse_local_datetime(text: str, tz: tzinfo = JST) -> datetime:
         return datetime.combine(_date_of(match), moment, tzinfo=_offset(match["z"], tz))
     except ValueError:
         raise InvalidInput("tournament.bad_start_time", value=text) from None
+
+
+def typed_count(text: str, *, key: str, rule: str) -> int:
+    """A small whole number as people type it (full-width digits too), e.g. a point-zone
+    count or the minutes of an extension; the rules check its range. Anything else raises
+    InvalidInput(`key`, value=…) naming `rule`."""
+    value = _normalise(text)
+    if not (value.isascii() and value.isdigit()) or len(value) > 3:
+        raise InvalidInput(key, value=text.strip()[:10], rule=rule)
+    return int(value)

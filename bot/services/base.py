@@ -11,6 +11,7 @@ from functools import partial
 
 from bot.services.actors import Actor, require_guild, tournament_actor
 from bot.store.uow import Store, Transaction
+from domain.errors import DomainError
 from domain.tournament.operations import Actor as TournamentActor
 
 Clock = Callable[[], datetime]
@@ -52,8 +53,10 @@ class Service:
             yield tx
 
     @asynccontextmanager
-    async def reader(self, guild_id: int) -> AsyncIterator[Transaction]:
-        """A consistent read of one guild's tournaments."""
+    async def reader(self, guild_id: int | None) -> AsyncIterator[Transaction]:
+        """A consistent read of one guild's tournaments (a DM has none to read)."""
+        if guild_id is None:
+            raise DomainError("errors.guild_only")
         async with self.store.read(guild_id, self.clock(), lambda _: ANYONE) as tx:
             yield tx
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.services.actors import Actor, require_guild
+from bot.services.actors import Actor
 from bot.services.base import Service
 from domain.decks import DeckCheck, Decklist, check_deck, parse_decklist, read_stored_decklist
 from domain.errors import NotFound
@@ -75,7 +75,7 @@ class DeckService(Service):
         self, actor: Actor, reference: str | None, data: bytes | str, filename: str | None
     ) -> DeckSubmission:
         """Validate against the event's rules without storing anything."""
-        async with self.reader(require_guild(actor)) as tx:
+        async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
         decklist, check = read_and_check(tournament, data, filename)
         return DeckSubmission(tournament, decklist, check, check.fingerprint, stored=False)

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from bot.services.actors import Actor
 from bot.services.base import Service
-from domain.errors import DomainError
 from domain.tournament import events as ev
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import CheckIn, Register, Unregister
@@ -56,8 +55,6 @@ class RegistrationService(Service):
     async def players(
         self, guild_id: int | None, reference: str | None
     ) -> tuple[Tournament, list[Entry]]:
-        if guild_id is None:
-            raise DomainError("errors.guild_only")
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference)
         return tournament, tournament.entries()

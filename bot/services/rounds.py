@@ -4,15 +4,13 @@ standings, the finish and the export. Every change is an operation of the tourna
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from dataclasses import dataclass
 
-from bot.services.actors import Actor, require_guild
+from bot.services.actors import Actor
 from bot.services.base import Service
 from domain.engine.results import MatchResult
-from domain.errors import DomainError, InvalidInput, NotFound
+from domain.errors import InvalidInput, NotFound
 from domain.tournament import events as ev
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import (
@@ -73,11 +71,6 @@ class ReportOutcome:
     def disagrees(self) -> bool:
         return any(isinstance(e, ev.ReportsDisagree | ev.ResultDisputed) for e in self.events)
 
-    @property
-    def round_complete(self) -> bool:
-        current = self.tournament.round(self.round.number)
-        return current is not None and current.complete
-
 
 @dataclass(frozen=True)
 class ResultChange:
@@ -86,11 +79,6 @@ class ResultChange:
     match: Match
     old: MatchResult | None
     new: MatchResult
-
-    @property
-    def round_complete(self) -> bool:
-        current = self.tournament.round(self.round.number)
-        return current is not None and current.complete
 
 
 @dataclass(frozen=True)
@@ -136,19 +124,16 @@ class RoundService(Service):
         return tournament, current
 
     async def status(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
-        async with self.reader(require_guild(actor)) as tx:
+        async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
         if tournament.current is None:
             raise NotFound("rounds.none_yet", tournament=tournament.name)
         return tournament, tournament.current
 
     async def my_match(self, actor: Actor, reference: str | None) -> MyMatch:
-        async with self.reader(require_guild(actor)) as tx:
+        async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
         return self._my_match(tournament, actor.user_id)
-
-    async def my_match_in(self, actor: Actor, tournament_id: int) -> MyMatch:
-        return await self.my_match(actor, str(tournament_id))
 
     def _my_match(self, tournament: Tournament, user_id: int) -> MyMatch:
         current = tournament.current
@@ -262,7 +247,7 @@ class RoundService(Service):
         return tournament, extended
 
     async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
-        async with self.reader(_guild(guild_id)) as tx:
+        async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference)
         finished = [r.number for r in tournament.swiss_rounds if r.complete]
         return Standings(tournament, standings_lines(tournament), max(finished, default=0))
@@ -274,51 +259,8 @@ class RoundService(Service):
         shared, strict = final_standings(tournament)
         return Final(tournament, shared, strict)
 
-    async def final(self, guild_id: int | None, reference: str | None) -> Final:
-        async with self.reader(_guild(guild_id)) as tx:
-            tournament = await tx.tournament(reference)
-        shared, strict = final_standings(tournament)
-        return Final(tournament, shared, strict)
-
-    async def export(self, actor: Actor, reference: str | None) -> tuple[Tournament, bytes, bytes]:
-        """The replay record as JSON, and the standings as CSV for Japanese Excel (BOM)."""
-        async with self.reader_as(actor) as tx:
-            tournament = await tx.tournament(reference)
-        record = json.dumps(export_record(tournament).to_json(), ensure_ascii=False, indent=2)
-        return tournament, record.encode("utf-8"), standings_csv(standings_lines(tournament))
-
-
-# Both languages in the header: the file is shared beyond one reader.
-CSV_HEADER = (
-    "順位 rank",
-    "名前 name",
-    "勝ち点 points",
-    "対戦相手の勝ち点 opponents' points",
-    "成績 record",
-    "状態 status",
-)
-
-
-def standings_csv(lines: list[StandingLine]) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CSV_HEADER)
-    for line in lines:
-        opponents = line.opponents_points
-        writer.writerow(
-            [
-                line.rank,
-                line.name,
-                line.points,
-                str(opponents.numerator) if opponents.denominator == 1 else f"{float(opponents):g}",
-                line.record,
-                line.status.value,
-            ]
-        )
-    return "\ufeff".encode() + buffer.getvalue().encode("utf-8")
-
-
-def _guild(guild_id: int | None) -> int:
-    if guild_id is None:
-        raise DomainError("errors.guild_only")
-    return guild_id
+    async def export(self, actor: Actor, reference: str | None) -> tuple[Standings, bytes]:
+        """The standings (the cog writes them as CSV) and the replay record as JSON."""
+        standings = await self.standings(actor.guild_id, reference)
+        record = export_record(standings.tournament).to_json()
+        return standings, json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 from bot.i18n import Lang, t
-from bot.services.actors import Actor, require_guild
+from bot.services.actors import Actor
 from bot.services.base import Service
 from bot.store.guilds import GuildConfig
 from domain.decks.event_files import read_uploaded_files
@@ -95,11 +95,11 @@ class TournamentService(Service):
         return parse_date(text) if text and text.strip() else self.today()
 
     async def info(self, actor: Actor, reference: str | None) -> TournamentSummary:
-        async with self.reader(require_guild(actor)) as tx:
+        async with self.reader(actor.guild_id) as tx:
             return summarize(await tx.tournament(reference), await tx.guild_config())
 
     async def overview(self, actor: Actor, *, include_finished: bool = True) -> list[Tournament]:
-        async with self.reader(require_guild(actor)) as tx:
+        async with self.reader(actor.guild_id) as tx:
             return await tx.tournaments(open_only=not include_finished)
 
     async def autocomplete(

@@ -35,7 +35,15 @@ from bot.ui.rounds import (
 )
 from bot.ui.standings import standings_page
 from bot.ui.stateless import send_stateless_modal
-from cogs.common import actor_of, guild_lang, post, post_to_judges, tournament_autocomplete
+from cogs.common import (
+    actor_of,
+    guild_lang,
+    post,
+    post_to_judges,
+    post_to_log,
+    posting_lang,
+    tournament_autocomplete,
+)
 from cogs.rounds._views import (
     DYNAMIC_ITEMS,
     claim_view,
@@ -43,7 +51,7 @@ from cogs.rounds._views import (
     report_view,
     time_modal,
 )
-from domain.errors import InvalidInput
+from domain.timeparse import typed_count
 from domain.tournament.clock import NoticeKind
 from domain.tournament.model import Tournament
 from domain.tournament.play import JUDGED_RESULTS
@@ -257,7 +265,7 @@ class Rounds(commands.Cog):
         self, interaction: discord.Interaction[Any], tournament_id: int
     ) -> None:
         lang = interaction_lang(interaction)
-        mine = await self.services.rounds.my_match_in(actor_of(interaction), tournament_id)
+        mine = await self.services.rounds.my_match(actor_of(interaction), str(tournament_id))
         opponent = mine.match.opponent_of(interaction.user.id)
         if opponent is None:
             await reply_ephemeral(
@@ -286,7 +294,10 @@ class Rounds(commands.Cog):
     async def _time_submitted(
         self, interaction: discord.Interaction[Any], match: re.Match[str], values: dict[str, str]
     ) -> None:
-        mine, theirs = (_point_count(values.get(key, "")) for key in ("mine", "theirs"))
+        mine, theirs = (
+            typed_count(values.get(key, ""), key="ui.report.not_a_count", rule="R-MATCH-2")
+            for key in ("mine", "theirs")
+        )
         outcome = await self.services.rounds.report(
             actor_of(interaction), match["tournament"], "time", mine, theirs
         )
@@ -343,7 +354,7 @@ class Rounds(commands.Cog):
                 opponent=name_of(tournament, outcome.opponent),
             )
         await reply_ephemeral(interaction, text)
-        channel_lang = await self._guild_lang(tournament.guild_id)
+        channel_lang = await posting_lang(self.bot, tournament.guild_id)
         if outcome.confirmed:
             await self._post_to_round(
                 tournament,
@@ -468,11 +479,10 @@ class Rounds(commands.Cog):
         await interaction.response.send_message(
             self._change_text(change, "ui.result.set_reply", lang), ephemeral=True
         )
-        channel_lang = await self._guild_lang(change.tournament.guild_id)
-        config = await self.services.guilds.config(change.tournament.guild_id)
-        await post(
+        channel_lang = await posting_lang(self.bot, change.tournament.guild_id)
+        await post_to_log(
             self.bot,
-            config.log_channel_id,
+            change.tournament.guild_id,
             self._change_text(
                 change, "ui.result.set_log", channel_lang, judge=safe(interaction.user.display_name)
             ),
@@ -516,11 +526,10 @@ class Rounds(commands.Cog):
         if dropped.match_unfinished:
             text += "\n" + t("ui.drop.unfinished", lang, round=dropped.after_round)
         await interaction.response.send_message(text, ephemeral=True)
-        config = await self.services.guilds.config(found.guild_id)
-        channel_lang = await self._guild_lang(found.guild_id)
-        await post(
+        channel_lang = await posting_lang(self.bot, found.guild_id)
+        await post_to_log(
             self.bot,
-            config.log_channel_id,
+            found.guild_id,
             t(
                 "ui.drop.log",
                 channel_lang,
@@ -589,7 +598,7 @@ class Rounds(commands.Cog):
         if current is None or not current.complete or number != fresh.tournament.current_round:
             return
         config = await self.services.guilds.config(tournament.guild_id)
-        lang = await self._guild_lang(tournament.guild_id)
+        lang = await posting_lang(self.bot, tournament.guild_id)
         channel_id = config.standings_channel_id
         if channel_id is None:
             return
@@ -602,10 +611,6 @@ class Rounds(commands.Cog):
         await post(self.bot, channel_id, **kwargs)
 
     # -- posting ------------------------------------------------------------------------
-
-    async def _guild_lang(self, guild_id: int) -> Lang:
-        config = await self.services.guilds.config(guild_id)
-        return normalise_locale(config.locale or self.bot.settings.default_locale)
 
     async def _post_to_round(
         self, tournament: Tournament, current: Round, text: str, *, thread: bool = False
@@ -634,7 +639,7 @@ class Rounds(commands.Cog):
 
     async def _announce(self, due: DueNotice) -> None:
         tournament, current, notice = due.tournament, due.round, due.notice
-        lang = await self._guild_lang(tournament.guild_id)
+        lang = await posting_lang(self.bot, tournament.guild_id)
         if notice.kind is NoticeKind.REMINDER:
             assert current.ends_at is not None
             text = t(
@@ -692,13 +697,6 @@ def _standings_page(tournament: Tournament, after_round: int, lang: Lang, page: 
         standing_rows(standings_lines(tournament)), title, lang, page, per_page=STANDINGS_PER_PAGE
     )
     return Page(embed, min(max(page, 0), count - 1), count)
-
-
-def _point_count(text: str) -> int:
-    value = text.strip().translate(str.maketrans("０１２３４５６７８９", "0123456789"))
-    if not (value.isascii() and value.isdigit()) or not 0 <= int(value) <= 6:
-        raise InvalidInput("ui.report.not_a_count", value=text[:10], rule="R-MATCH-2")
-    return int(value)
 
 
 async def setup(bot: TournamentBot) -> None:

@@ -130,3 +130,15 @@ def test_anything_else_is_a_date_or_a_keyed_error(text: str) -> None:
     except InvalidInput as error:
         outcome = error.key
     assert isinstance(outcome, date) or outcome == "tournament.bad_date"
+
+
+def test_a_count_is_read_as_typed_with_full_width_digits() -> None:
+    from domain.timeparse import typed_count
+
+    assert typed_count("５", key="ui.report.not_a_count", rule="R-MATCH-2") == 5
+    assert typed_count(" 12 ", key="ui.judge.not_minutes", rule="R-MATCH-7") == 12
+    for bad in ("", "-1", "五", "1.5", "9999"):
+        with pytest.raises(InvalidInput) as refused:
+            typed_count(bad, key="ui.report.not_a_count", rule="R-MATCH-2")
+        assert refused.value.key == "ui.report.not_a_count"
+        assert refused.value.rule == "R-MATCH-2"
