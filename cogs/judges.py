@@ -137,6 +137,7 @@ class Judges(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.modal_routes.add(r"jm:(?P<tournament>\d+):(?P<call>\d+)", self._minutes_submitted)
+        self.bot.modal_routes.add(r"jw:(?P<tournament>\d+)", self._call_form_submitted)
         self.bot.page_renderers["log"] = self.render_log_page
 
     @commands.Cog.listener()
@@ -353,8 +354,37 @@ class Judges(commands.Cog):
         reason: app_commands.Range[str, 0, 500] | None = None,
         tournament: str | None = None,
     ) -> None:
+        await self.call_judge(interaction, tournament, reason or "")
+
+    async def open_call_form(
+        self, interaction: discord.Interaction[Any], tournament_id: int
+    ) -> None:
+        """The ジャッジを呼ぶ button: a form for what happened (optional), then the call."""
         lang = interaction_lang(interaction)
-        outcome = await self.services.judges.call(actor_of(interaction), tournament, reason or "")
+        modal = discord.ui.Modal(
+            title=t("ui.judge.call_title", lang), custom_id=f"jw:{tournament_id}"
+        )
+        modal.add_item(
+            discord.ui.TextInput(
+                label=t("ui.judge.reason_label", lang),
+                custom_id="reason",
+                style=discord.TextStyle.paragraph,
+                required=False,
+                max_length=500,
+            )
+        )
+        await send_stateless_modal(interaction, modal)
+
+    async def _call_form_submitted(
+        self, interaction: discord.Interaction[Any], match: re.Match[str], values: dict[str, str]
+    ) -> None:
+        await self.call_judge(interaction, match["tournament"], values.get("reason", ""))
+
+    async def call_judge(
+        self, interaction: discord.Interaction[Any], reference: str | None, reason: str
+    ) -> None:
+        lang = interaction_lang(interaction)
+        outcome = await self.services.judges.call(actor_of(interaction), reference, reason)
         await interaction.response.send_message(
             t("ui.judge.call_reply", lang, id=outcome.call.id), ephemeral=True
         )

@@ -48,6 +48,7 @@ from cogs.rounds._views import (
     DYNAMIC_ITEMS,
     claim_view,
     confirm_view,
+    drop_view,
     report_view,
     time_modal,
 )
@@ -512,10 +513,24 @@ class Rounds(commands.Cog):
         player: discord.Member | None = None,
         tournament: str | None = None,
     ) -> None:
+        await self.drop_player(interaction, tournament, player.id if player else None)
+
+    async def confirm_drop(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
+        """The ドロップ button of the pairings post: asks first, as dropping cannot be undone
+        by the player."""
         lang = interaction_lang(interaction)
-        found, dropped = await self.services.rounds.drop(
-            actor_of(interaction), tournament, player.id if player else None
+        found = await self.services.tournaments.info(actor_of(interaction), str(tournament_id))
+        await interaction.response.send_message(
+            t("ui.drop.confirm", lang, tournament=safe(found.tournament.name)),
+            view=drop_view(tournament_id, lang),
+            ephemeral=True,
         )
+
+    async def drop_player(
+        self, interaction: discord.Interaction[Any], reference: str | None, player: int | None
+    ) -> None:
+        lang = interaction_lang(interaction)
+        found, dropped = await self.services.rounds.drop(actor_of(interaction), reference, player)
         name = safe(found.name)
         if dropped.player_id == interaction.user.id:
             text = t("ui.drop.self", lang, tournament=name)

@@ -84,9 +84,59 @@ class DisputeButton(IdButton, template=r"ds:(?P<tournament>\d+):(?P<round>\d+):(
         await rounds_cog(interaction).answer_report(interaction, *self.match, dispute=True)
 
 
+class CallJudgeButton(IdButton, template=r"jq:(?P<tournament>\d+)"):
+    """ジャッジを呼ぶ / Call a judge, on the pairings post: the same as /judge call."""
+
+    def __init__(self, tournament: int) -> None:
+        label = t("ui.rounds.call_button", "ja")
+        super().__init__(button(f"jq:{tournament}", label, Style.secondary))
+        self.tournament = tournament
+
+    @answering_errors
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        judges = interaction.client.get_cog("Judges")
+        assert judges is not None
+        await judges.open_call_form(interaction, self.tournament)
+
+
+class DropButton(IdButton, template=r"dp:(?P<tournament>\d+)"):
+    """ドロップ / Drop, on the pairings post: asks for a confirmation first."""
+
+    def __init__(self, tournament: int) -> None:
+        label = t("ui.rounds.drop_button", "ja")
+        super().__init__(button(f"dp:{tournament}", label, Style.secondary))
+        self.tournament = tournament
+
+    @answering_errors
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await rounds_cog(interaction).confirm_drop(interaction, self.tournament)
+
+
+class DropConfirmButton(IdButton, template=r"dc:(?P<tournament>\d+)"):
+    """ドロップする / Drop: the player's confirmation (the same as /drop)."""
+
+    def __init__(self, tournament: int, lang: Lang = "ja") -> None:
+        label = t("ui.drop.confirm_button", lang)
+        super().__init__(button(f"dc:{tournament}", label, Style.danger))
+        self.tournament = tournament
+
+    @answering_errors
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await rounds_cog(interaction).drop_player(interaction, str(self.tournament), None)
+
+
 def report_view(tournament_id: int, number: int) -> discord.ui.View:
+    """The pairings post's buttons: every step of a player's round without a command."""
     view = discord.ui.View(timeout=None)
     view.add_item(ReportButton(tournament_id, number))
+    view.add_item(CallJudgeButton(tournament_id))
+    view.add_item(DropButton(tournament_id))
+    return view
+
+
+def drop_view(tournament_id: int, lang: Lang) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(DropConfirmButton(tournament_id, lang))
     return view
 
 
@@ -116,4 +166,12 @@ def time_modal(tournament_id: int, number: int, lang: Lang) -> discord.ui.Modal:
     return modal
 
 
-DYNAMIC_ITEMS = (ReportButton, ClaimButton, ConfirmButton, DisputeButton)
+DYNAMIC_ITEMS = (
+    ReportButton,
+    ClaimButton,
+    ConfirmButton,
+    DisputeButton,
+    CallJudgeButton,
+    DropButton,
+    DropConfirmButton,
+)

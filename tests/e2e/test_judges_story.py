@@ -216,6 +216,21 @@ async def test_undo_of_a_mistaken_result_restores_the_standings_exactly(fake: Fa
     assert await standings_text(fake) == before
 
 
+async def test_a_player_calls_a_judge_and_drops_by_buttons_only(fake: FakeDiscord) -> None:
+    player = tables_of(fake, 2)[1][0]
+    post = [m for m in fake.messages("pairings") if m.get("components")][-1]
+    opened = await fake.click(post, "ジャッジを呼ぶ / Call a judge", user=player, locale="ja")
+    assert opened.type == 9  # a form for what happened
+    called = await fake.submit_modal(opened, {"reason": "ボタンから"}, user=player, locale="ja")
+    assert "ジャッジを呼びました" in called.text
+    await asyncio.sleep(0.3)
+    assert "ボタンから" in fake.messages("judge-calls")[-1]["content"]
+    asked = await fake.click(post, "ドロップ / Drop", user=player, locale="ja")
+    assert "ドロップ（棄権）しますか" in asked.text  # asked first: a drop is for good
+    dropped = await fake.click(asked, "ドロップする / Drop", user=player, locale="ja")
+    assert "ドロップ（棄権）しました" in dropped.text
+
+
 async def test_the_log_shows_who_did_what_and_verify_agrees(fake: FakeDiscord) -> None:
     shown = await fake.slash("log", user="judge", locale="ja")
     assert "<t:" in shown.embed["description"]
