@@ -6,13 +6,9 @@ from dataclasses import dataclass
 
 from bot.services.actors import Actor
 from bot.services.base import Service
-from domain.engine.rounds import default_rounds
-from domain.engine.state import Phase
-from domain.errors import IllegalTransition
 from domain.tournament import events as ev
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import StartTournament
-from domain.tournament.rules import start_plan
 
 
 @dataclass(frozen=True)
@@ -38,25 +34,23 @@ class StartPreview:
 
 class LifecycleService(Service):
     async def preview(self, actor: Actor, reference: str | None) -> StartPreview:
-        """Who the start would drop and how many rounds it would set; changes nothing.
-        Organizers only, like the start itself."""
+        """Who the start would drop and how many rounds it would set: the start itself,
+        applied to a copy and thrown away, so the preview can never disagree with it."""
         async with self.reader_as(actor) as tx:
-            tx.authorize(StartTournament)
             tournament = await tx.tournament(reference)
-        if tournament.phase is not Phase.REGISTRATION:
-            raise IllegalTransition("tournament.already_started", name=tournament.name)
-        plan = start_plan(tournament)  # refuses too few players, as the start would
+            would_be, events = tournament.apply(StartTournament(seed=0), tx.at, tx.actor)
+        started = ev.only(events, ev.Started)
 
-        def entries(ids: tuple[int, ...] | frozenset[int]) -> list[Entry]:
-            return [e for e in plan.registered if e.user_id in set(ids)]
+        def entries(ids: tuple[int, ...]) -> list[Entry]:
+            return [would_be.players[user_id] for user_id in ids]
 
         return StartPreview(
             tournament,
-            plan.playing,
-            tournament.config.rounds or default_rounds(plan.playing),
-            entries(plan.without_deck),
-            entries(plan.not_checked_in),
-            entries(plan.dropped),
+            len(started.playing),
+            would_be.state.planned_rounds,
+            entries(started.without_deck),
+            entries(started.not_checked_in),
+            entries(started.dropped),
         )
 
     async def start(self, actor: Actor, reference: str | None) -> StartReport:

@@ -316,7 +316,7 @@ def _check_setting_ranges(given: Mapping[str, Any]) -> None:
 def _start(tournament: Tournament, op: StartTournament, at: datetime) -> Applied:
     if tournament.phase is not Phase.REGISTRATION:
         raise IllegalTransition("tournament.already_started", name=tournament.name)
-    plan = start_plan(tournament)
+    plan = StartPlan(tournament)
     playing = [entry for entry in plan.registered if entry.user_id not in plan.dropped]
     rounds = tournament.config.rounds or default_rounds(len(playing))
     players = dict(tournament.players)
@@ -347,7 +347,7 @@ def _start(tournament: Tournament, op: StartTournament, at: datetime) -> Applied
 
 
 class StartPlan:
-    """Who the start would drop, and why: shown before the organizer confirms, then applied."""
+    """Who the start drops, and why (re-checking every stored list under today's rules)."""
 
     def __init__(self, tournament: Tournament) -> None:
         self.registered = tournament.entries(PlayerStatus.REGISTERED)
@@ -375,10 +375,6 @@ class StartPlan:
             raise IllegalTransition(
                 "tournament.not_enough_players", count=self.playing, minimum=MINIMUM_PLAYERS
             )
-
-
-def start_plan(tournament: Tournament) -> StartPlan:
-    return StartPlan(tournament)
 
 
 # -- helpers ------------------------------------------------------------------------------
