@@ -8,7 +8,9 @@ catalogs under `bot/locales/`), the values to fill in (`params`) and, when a rul
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import Enum
 from types import MappingProxyType
+from typing import TypeVar
 
 
 class DomainError(Exception):
@@ -36,3 +38,14 @@ class InvalidInput(DomainError):
 
 class IllegalTransition(DomainError):
     """A step the tournament state machine does not allow now."""
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def one_of(kind: type[E], value: str, key: str) -> E:
+    """`value` as one of the choices of `kind`, or InvalidInput(`key`, value=…) saying so."""
+    try:
+        return kind(value)
+    except ValueError:
+        raise InvalidInput(key, value=value) from None

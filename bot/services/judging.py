@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
 
 from bot.services.actors import Actor
 from bot.services.base import Service
@@ -15,7 +14,7 @@ from bot.store.pending import (
     players_with_notices,
     take_notices,
 )
-from domain.errors import InvalidInput
+from domain.errors import one_of
 from domain.tournament import events as ev
 from domain.tournament.log import Action
 from domain.tournament.model import Entry, Tournament
@@ -98,8 +97,8 @@ class JudgeService(Service):
         penalty waiting for the judge's confirmation."""
         operation = GivePenalty(
             player_id,
-            _enum(PenaltyType, penalty, "penalty"),
-            _enum(Infraction, infraction, "infraction"),
+            one_of(PenaltyType, penalty, "penalty.bad_penalty"),
+            one_of(Infraction, infraction, "penalty.bad_infraction"),
             reason,
         )
         async with self.uow(actor) as tx:
@@ -261,13 +260,3 @@ def _effect_match(tournament: Tournament, penalty: Penalty) -> Match | None:
         return None
     found = tournament.round(effect.round)
     return found.match_at(effect.table) if found else None
-
-
-E = TypeVar("E", PenaltyType, Infraction)
-
-
-def _enum(kind: type[E], value: str, field: str) -> E:
-    try:
-        return kind(value)
-    except ValueError:
-        raise InvalidInput(f"penalty.bad_{field}", value=value) from None

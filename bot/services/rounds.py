@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from bot.services.actors import Actor
 from bot.services.base import Service
 from domain.engine.results import MatchResult
-from domain.errors import InvalidInput, NotFound
+from domain.errors import InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import (
@@ -152,10 +152,7 @@ class RoundService(Service):
         my_points: int | None = None,
         opponent_points: int | None = None,
     ) -> ReportOutcome:
-        try:
-            parsed = Claim(claim)
-        except ValueError:
-            raise InvalidInput("report.unknown_claim", value=claim) from None
+        parsed = one_of(Claim, claim, "report.unknown_claim")
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             number = tournament.current_round

@@ -13,7 +13,7 @@ from bot.store.guilds import GuildConfig
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
-from domain.errors import InvalidInput
+from domain.errors import one_of
 from domain.event import make_event_config
 from domain.timeparse import JST, parse_date, parse_local_datetime
 from domain.tournament.model import Tournament
@@ -138,22 +138,13 @@ class TournamentService(Service):
     ) -> Tournament:
         """Change organizer settings. Uploaded files, as (filename, bytes), are read only
         once the actor is known to be an organizer."""
-        policy = None
+        policy = tiebreak = None
         if missing_deck_policy is not None:
-            try:
-                policy = MissingDeckPolicy(missing_deck_policy)
-            except ValueError:
-                raise InvalidInput(
-                    "tournament.bad_missing_deck_policy", value=missing_deck_policy
-                ) from None
-        tiebreak = None
+            policy = one_of(
+                MissingDeckPolicy, missing_deck_policy, "tournament.bad_missing_deck_policy"
+            )
         if noshow_tiebreak is not None:
-            try:
-                tiebreak = NoShowTiebreak(noshow_tiebreak)
-            except ValueError:
-                raise InvalidInput(
-                    "tournament.bad_noshow_tiebreak", value=noshow_tiebreak
-                ) from None
+            tiebreak = one_of(NoShowTiebreak, noshow_tiebreak, "tournament.bad_noshow_tiebreak")
         start = self._parse_start(starts_at) if starts_at is not None else None
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
