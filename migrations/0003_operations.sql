@@ -3,7 +3,7 @@
 --   domain's PlayerStatus. Registered players of started events become 'active'.
 -- * players.seq: the arrival order, which the waitlist is served by.
 -- * tournaments: planned_rounds (fixed at the start; `rounds` stays the organizer's
---   override), next_seq, version (bumped by every applied operation), and a CHECK on state.
+--   override), version (bumped by every applied operation), and a CHECK on state.
 -- * tournaments.ex_deck, ex_copies_shared: the organizer's EX-deck setting (off by default).
 -- * action_log.actor_role: the role an operation was made with, so the log can be replayed.
 -- SQLite cannot change a CHECK in place, so the three tables are rebuilt; the new ones are
@@ -41,7 +41,6 @@ CREATE TABLE tournaments_new (
     created_by            INTEGER NOT NULL,
     created_at            TEXT    NOT NULL,
     started_at            TEXT,
-    next_seq              INTEGER NOT NULL DEFAULT 1,
     version               INTEGER NOT NULL DEFAULT 0,
     UNIQUE (guild_id, name)
 );
@@ -49,14 +48,13 @@ INSERT INTO tournaments_new (id, guild_id, name, format, regulation, rounds, top
     time_limit_minutes, titles, max_players, event_date, state, planned_rounds, current_round,
     seed, late_registration_rounds, decklist_required, missing_deck_policy, starts_at,
     checkin_minutes, mix_two_minimum, restricted_list, titles_file, card_database,
-    decks_published, created_by, created_at, started_at, next_seq)
+    decks_published, created_by, created_at, started_at)
 SELECT id, guild_id, name, format, regulation, rounds, top_cut, time_limit_minutes, titles,
     max_players, event_date, state,
     CASE WHEN state = 'registration' THEN 0 ELSE COALESCE(rounds, 0) END,
     current_round, seed, late_registration_rounds, decklist_required, missing_deck_policy,
     starts_at, checkin_minutes, mix_two_minimum, restricted_list, titles_file, card_database,
-    decks_published, created_by, created_at, started_at,
-    1 + (SELECT COUNT(*) FROM players WHERE players.tournament_id = tournaments.id)
+    decks_published, created_by, created_at, started_at
 FROM tournaments;
 
 CREATE TABLE players_new (

@@ -78,7 +78,6 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "created_by": tournament.created_by,
         "created_at": tournament.created_at,
         "started_at": tournament.started_at,
-        "next_seq": tournament.next_seq,
     }
     return {name: _sql(value) for name, value in values.items()}
 
@@ -128,7 +127,6 @@ def _tournament(
         decks_published=bool(row["decks_published"]),
         players=players,
         decks=decks,
-        next_seq=row["next_seq"],
     )
 
 

@@ -99,7 +99,6 @@ class Tournament:
     decks_published: bool = False
     players: Mapping[int, Entry] = field(default_factory=dict)
     decks: Mapping[int, StoredDeck] = field(default_factory=dict)
-    next_seq: int = 1
     rounds: tuple[Round, ...] = ()
     penalties: tuple[Penalty, ...] = ()
     calls: tuple[JudgeCall, ...] = ()
@@ -183,6 +182,11 @@ class Tournament:
             if self.phase is not Phase.REGISTRATION
             else (self.config.rounds)
         )
+
+    @property
+    def next_seq(self) -> int:
+        """The next arrival number (entries are kept, even unregistered ones)."""
+        return max((entry.seq for entry in self.players.values()), default=0) + 1
 
     @property
     def current_round(self) -> int:

@@ -150,7 +150,6 @@ def _register(tournament: Tournament, op: Register, at: datetime) -> Applied:
     updated = replace(
         tournament,
         players=_with(tournament.players, op.player_id, entry),
-        next_seq=tournament.next_seq + 1,
     )
     position = updated.count(PlayerStatus.WAITLISTED) if full else None
     return updated, (ev.Registered(op.player_id, position, joined_round),)
