@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import TournamentBot, answer_error
-from bot.i18n import Lang, t
-from bot.services.decks import DeckSubmission
+from bot.app import TournamentBot
+from bot.i18n import t
 from bot.ui.messages import interaction_lang
-from bot.ui.render import deck_embed, deck_report, safe
+from bot.ui.render import DECK_FIELD, deck_embed, paste_box, safe, send_deck_report
+from bot.ui.stateless import send_stateless_modal
 from cogs.common import (
     actor_of,
     costly_command,
@@ -24,56 +25,36 @@ from cogs.common import (
 )
 from domain.decks import MAX_BYTES
 
-MODAL_TEXT_LIMIT = 4000  # Discord's limit for one text input
-
-
-async def send_report(
-    interaction: discord.Interaction[Any], submission: DeckSubmission, lang: Lang
-) -> None:
-    content, embed, file = deck_report(submission, lang)
-    kwargs: dict[str, Any] = {"ephemeral": True}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if file is not None:
-        kwargs["file"] = file
-    if interaction.response.is_done():
-        await interaction.followup.send(content, **kwargs)
-    else:
-        await interaction.response.send_message(content, **kwargs)
-
-
-class DeckModal(discord.ui.Modal):
-    """The paste box for `/deck submit` or `/deck check` without a file."""
-
-    def __init__(self, bot: TournamentBot, tournament: str | None, store: bool, lang: Lang) -> None:
-        super().__init__(title=t("ui.deck.modal_title", lang), timeout=30 * 60)
-        self.bot, self.tournament, self.store = bot, tournament, store
-        self.decklist: discord.ui.TextInput[DeckModal] = discord.ui.TextInput(
-            label=t("ui.deck.modal_label", lang),
-            style=discord.TextStyle.paragraph,
-            placeholder=t("ui.deck.modal_placeholder", lang),
-            max_length=MODAL_TEXT_LIMIT,
-        )
-        self.add_item(self.decklist)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        lang = interaction_lang(interaction)
-        decks = self.bot.services.decks
-        action = decks.submit if self.store else decks.check
-        submission = await action(actor_of(interaction), self.tournament, self.decklist.value, None)
-        await send_report(interaction, submission, lang)
-
-    async def on_error(  # type: ignore[override]  # Modal's signature, not View's
-        self, interaction: discord.Interaction, error: Exception, /
-    ) -> None:
-        # The same error path as slash commands, so a bad paste gets the same clear answer.
-        await answer_error(interaction, error)
-
 
 @app_commands.guild_only()
 class Decks(commands.GroupCog, group_name="deck", group_description="Decklists"):
     def __init__(self, bot: TournamentBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.modal_routes.add(r"en:(?P<kind>box|cbox):(?P<tournament>\d+)", self._pasted)
+
+    async def open_paste_box(
+        self, interaction: discord.Interaction[Any], reference: str | None, *, store: bool
+    ) -> None:
+        """Ask for the list; for a submission, refuse first if it could not be stored."""
+        actor = actor_of(interaction)
+        if store:
+            tournament = await self.bot.services.decks.may_submit(actor, reference)
+        else:
+            tournament = (await self.bot.services.tournaments.info(actor, reference)).tournament
+        await send_stateless_modal(
+            interaction, paste_box(tournament.id, store, interaction_lang(interaction))
+        )
+
+    async def _pasted(
+        self, interaction: discord.Interaction[Any], match: re.Match[str], values: dict[str, str]
+    ) -> None:
+        decks = self.bot.services.decks
+        action = decks.submit if match["kind"] == "box" else decks.check
+        text = values.get(DECK_FIELD, "")
+        submission = await action(actor_of(interaction), match["tournament"], text, None)
+        await send_deck_report(interaction, submission, interaction_lang(interaction))
 
     async def _read_or_ask(
         self,
@@ -84,17 +65,14 @@ class Decks(commands.GroupCog, group_name="deck", group_description="Decklists")
     ) -> None:
         lang = interaction_lang(interaction)
         if file is None:
-            if store:
-                # Refuse before the box opens, not after a whole list was pasted.
-                await self.bot.services.decks.may_submit(actor_of(interaction), tournament)
-            await interaction.response.send_modal(DeckModal(self.bot, tournament, store, lang))
+            await self.open_paste_box(interaction, tournament, store=store)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await read_attachment(file, MAX_BYTES)
         decks = self.bot.services.decks
         action = decks.submit if store else decks.check
         submission = await action(actor_of(interaction), tournament, data, file.filename)
-        await send_report(interaction, submission, lang)
+        await send_deck_report(interaction, submission, lang)
 
     @app_commands.command(name="submit", description="Submit your decklist (a file, or paste it)")
     @app_commands.describe(

@@ -10,7 +10,6 @@ through the same services as /register, /checkin and /deck submit.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 import discord
@@ -20,11 +19,8 @@ from bot.app import TournamentBot
 from bot.i18n import Lang, t
 from bot.ui.entry import registration_embed
 from bot.ui.messages import interaction_lang
-from bot.ui.render import announcement_created, safe
-from bot.ui.stateless import send_stateless_modal
+from bot.ui.render import announcement_created, registered_text, safe
 from cogs.common import IdButton, actor_of, answering_errors, button, guild_lang, post, posting_lang
-from cogs.decks import MODAL_TEXT_LIMIT, send_report
-from cogs.registration import registered_text
 from domain.tournament import Tournament
 
 log = logging.getLogger(__name__)
@@ -37,7 +33,6 @@ STYLES = {
     "chk": discord.ButtonStyle.success,
     "deck": discord.ButtonStyle.secondary,
 }
-DECK_FIELD = "decklist"
 
 
 def entry_cog(interaction: discord.Interaction[Any]) -> Entry:
@@ -76,23 +71,6 @@ def registration_view(tournament_id: int, lang: Lang, *, checkin: bool) -> disco
     return view
 
 
-def deck_modal(tournament_id: int, lang: Lang) -> discord.ui.Modal:
-    """The paste box of デッキ提出; routed by its custom id, so it survives a restart."""
-    modal = discord.ui.Modal(
-        title=t("ui.deck.modal_title", lang), custom_id=f"en:box:{tournament_id}"
-    )
-    modal.add_item(
-        discord.ui.TextInput(
-            label=t("ui.deck.modal_label", lang),
-            custom_id=DECK_FIELD,
-            style=discord.TextStyle.paragraph,
-            placeholder=t("ui.deck.modal_placeholder", lang),
-            max_length=MODAL_TEXT_LIMIT,
-        )
-    )
-    return modal
-
-
 def registration_post(tournament: Tournament, lang: Lang, *, checkin: bool) -> dict[str, Any]:
     """What the registration post sends: its text, embed and buttons."""
     return {
@@ -108,7 +86,6 @@ class Entry(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(EntryButton)
-        self.bot.modal_routes.add(r"en:box:(?P<tournament>\d+)", self._deck_submitted)
         self.checkin_loop.change_interval(seconds=self.bot.settings.clock_tick_seconds)
         self.checkin_loop.start()
 
@@ -169,19 +146,9 @@ class Entry(commands.Cog):
     async def open_deck_box(
         self, interaction: discord.Interaction[Any], tournament_id: int
     ) -> None:
-        # Refuse before the box opens, not after a whole list was pasted.
-        await self.bot.services.decks.may_submit(actor_of(interaction), str(tournament_id))
-        await send_stateless_modal(
-            interaction, deck_modal(tournament_id, interaction_lang(interaction))
-        )
-
-    async def _deck_submitted(
-        self, interaction: discord.Interaction[Any], match: re.Match[str], values: dict[str, str]
-    ) -> None:
-        submission = await self.bot.services.decks.submit(
-            actor_of(interaction), match["tournament"], values.get(DECK_FIELD, ""), None
-        )
-        await send_report(interaction, submission, interaction_lang(interaction))
+        decks = self.bot.get_cog("Decks")
+        assert decks is not None
+        await decks.open_paste_box(interaction, str(tournament_id), store=True)  # type: ignore[attr-defined]
 
     async def _refresh(self, interaction: discord.Interaction[Any], tournament: Tournament) -> None:
         """Bring the post up to date (start time, check-in window) when its settings changed

@@ -9,28 +9,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TournamentBot
-from bot.i18n import Lang, normalise_locale, t
-from bot.services.registration import Registration as RegistrationResult
+from bot.i18n import normalise_locale, t
 from bot.ui.messages import interaction_lang
 from bot.ui.pagination import Page, page_of, page_view
-from bot.ui.render import safe
+from bot.ui.render import registered_text, safe
 from cogs.common import actor_of, guild_lang, post, tournament_autocomplete
 
 PLAYERS_PER_PAGE = 20
-
-
-def registered_text(result: RegistrationResult, lang: Lang) -> str:
-    """The answer to /register and to the 参加登録 button."""
-    name = safe(result.tournament.name)
-    if result.waitlist_position is not None:
-        text = t("ui.register.waitlisted", lang, tournament=name, position=result.waitlist_position)
-    elif result.late_round:
-        text = t("ui.register.late", lang, tournament=name, round=result.late_round)
-    else:
-        text = t("ui.register.ok", lang, tournament=name)
-    if result.tournament.decklist_required:
-        text += "\n" + t("ui.register.deck_reminder", lang)
-    return text
 
 
 class Registration(commands.Cog):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -16,6 +16,7 @@ from domain.timeparse import JST
 
 if TYPE_CHECKING:
     from bot.services.decks import DeckSubmission, DeckView
+    from bot.services.registration import Registration
     from bot.services.tournaments import TournamentSummary
     from domain.guild import GuildConfig
     from domain.tournament import Tournament
@@ -231,3 +232,56 @@ def deck_embed(view: DeckView, lang: Lang) -> tuple[discord.Embed, discord.File 
         footer += f" · {t('ui.deck.locked', lang)}"
     embed.set_footer(text=footer)
     return embed, file
+
+
+MODAL_TEXT_LIMIT = 4000  # Discord's limit for one text input
+DECK_FIELD = "decklist"
+
+
+def paste_box(tournament_id: int, store: bool, lang: Lang) -> discord.ui.Modal:
+    """The box to paste a list in (/deck submit or /deck check without a file, デッキ提出).
+    Its custom id carries what it is for, so a box opened before a restart still arrives
+    (routed by bot/ui/stateless.py)."""
+    kind = "box" if store else "cbox"
+    modal = discord.ui.Modal(
+        title=t("ui.deck.modal_title", lang), custom_id=f"en:{kind}:{tournament_id}"
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=t("ui.deck.modal_label", lang),
+            custom_id=DECK_FIELD,
+            style=discord.TextStyle.paragraph,
+            placeholder=t("ui.deck.modal_placeholder", lang),
+            max_length=MODAL_TEXT_LIMIT,
+        )
+    )
+    return modal
+
+
+async def send_deck_report(
+    interaction: discord.Interaction[Any], submission: DeckSubmission, lang: Lang
+) -> None:
+    content, embed, file = deck_report(submission, lang)
+    kwargs: dict[str, Any] = {"ephemeral": True}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if file is not None:
+        kwargs["file"] = file
+    if interaction.response.is_done():
+        await interaction.followup.send(content, **kwargs)
+    else:
+        await interaction.response.send_message(content, **kwargs)
+
+
+def registered_text(result: Registration, lang: Lang) -> str:
+    """The answer to /register and to the 参加登録 button."""
+    name = safe(result.tournament.name)
+    if result.waitlist_position is not None:
+        text = t("ui.register.waitlisted", lang, tournament=name, position=result.waitlist_position)
+    elif result.late_round:
+        text = t("ui.register.late", lang, tournament=name, round=result.late_round)
+    else:
+        text = t("ui.register.ok", lang, tournament=name)
+    if result.tournament.decklist_required:
+        text += "\n" + t("ui.register.deck_reminder", lang)
+    return text
