@@ -3,6 +3,7 @@ picture: presentation of a running event. No writes."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -11,6 +12,8 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
+from bot.ui.messages import fit_message
+from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT
 from bot.ui.render import safe
 from bot.ui.standings import StandingRow, Status, standings_page
 from domain.engine.elimination import bracket_order
@@ -162,7 +165,11 @@ def explanation_lines(
     return lines
 
 
-def status_embed(tournament: Tournament, current: Round, lang: Lang) -> discord.Embed:
+def status_embed(
+    tournament: Tournament, current: Round, lang: Lang
+) -> tuple[discord.Embed, discord.File | None]:
+    """The round's time and its unfinished tables; a list too long for an embed is shown
+    in part, and attached whole."""
     lines = []
     if current.ends_at is None:
         lines.append(t("ui.rounds.status_not_started", lang))
@@ -199,14 +206,16 @@ def status_embed(tournament: Tournament, current: Round, lang: Lang) -> discord.
     if not playing:
         lines.append(t("ui.rounds.status_all_done", lang))
     description = "\n".join(lines)
-    if len(description) > 4000:
-        description = description[: description.rfind("\n", 0, 3990)] + "\n…"
-    return discord.Embed(
-        title=t(
-            "ui.rounds.status_title", lang, tournament=safe(tournament.name), round=current.number
-        ),
-        description=description,
+    file = None
+    if len(description) > EMBED_DESCRIPTION_LIMIT:
+        note = "\n" + t("ui.full_text_attached", lang)
+        name = f"round-{current.number}-status.txt"
+        file = discord.File(io.BytesIO(description.encode("utf-8")), filename=name)
+        description = fit_message(description, EMBED_DESCRIPTION_LIMIT - len(note)) + note
+    title = t(
+        "ui.rounds.status_title", lang, tournament=safe(tournament.name), round=current.number
     )
+    return discord.Embed(title=title, description=description), file
 
 
 _STATUS: dict[PlayerStatus, Status] = {

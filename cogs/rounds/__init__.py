@@ -21,7 +21,7 @@ from bot.i18n import Lang, normalise_locale, t
 from bot.services.clock import DueNotice
 from bot.services.rounds import Paired, ReportOutcome, ResultChange
 from bot.ui.bracket import bracket_file
-from bot.ui.messages import interaction_lang, reply_ephemeral
+from bot.ui.messages import fit_or_attach, interaction_lang, reply_ephemeral
 from bot.ui.pagination import Page, page_view
 from bot.ui.render import safe
 from bot.ui.rounds import (
@@ -112,10 +112,11 @@ class Rounds(commands.Cog):
             notes = explanation_lines(paired.tournament, paired.proposal.explanation, lang)
             lines.append(f"**{t('ui.rounds.explanation_title', lang)}**")
             lines += notes or [t("ui.rounds.no_explanation", lang)]
-        text = "\n".join(lines)
-        if len(text) > 1990:
-            text = text[: text.rfind("\n", 0, 1980)] + "\n…"
-        await interaction.followup.send(text, ephemeral=True)
+        text, file = fit_or_attach("\n".join(lines), "pairing-explanation.txt", lang)
+        if file is None:
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.followup.send(text, file=file, ephemeral=True)
 
     async def _post_pairings(self, interaction: discord.Interaction, paired: Paired) -> None:
         tournament, current = paired.tournament, paired.round
@@ -199,9 +200,11 @@ class Rounds(commands.Cog):
     async def status(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         lang = interaction_lang(interaction)
         found, current = await self.services.rounds.status(actor_of(interaction), tournament)
-        await interaction.response.send_message(
-            embed=status_embed(found, current, lang), ephemeral=True
-        )
+        embed, file = status_embed(found, current, lang)
+        if file is None:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
 
     @app_commands.command(name="pairing", description="Your table and opponent this round")
     @app_commands.describe(tournament=TOURNAMENT)

@@ -42,3 +42,16 @@ def test_every_table_is_posted_within_the_limits() -> None:
             f"({index}/{len(posts)})" in post.content or f"（{index}/{len(posts)}）" in post.content
             for index, post in enumerate(posts, start=1)
         )
+
+
+def test_a_long_round_status_is_shown_in_part_and_attached_whole() -> None:
+    from bot.ui.rounds import status_embed
+
+    clock = six_hundred_and_one_players()
+    embed, file = status_embed(clock.tournament, clock.tournament.rounds[0], "ja")
+    assert file is not None  # 300 tables do not fit one embed: nothing is cut silently
+    assert embed.description is not None
+    assert len(embed.description) <= 4096
+    assert "添付" in embed.description
+    whole = file.fp.read().decode("utf-8")
+    assert whole.count("テーブル") == 300
