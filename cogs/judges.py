@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 TOURNAMENT = "Tournament (optional when only one is open)"
 PENALTY_TYPES = [app_commands.Choice(name=p.value, value=p.value) for p in PenaltyType]
 INFRACTIONS = [app_commands.Choice(name=i.value, value=i.value) for i in Infraction]
-LOG_PER_PAGE = 15
+LIST_PER_PAGE = 15
 
 Style = discord.ButtonStyle
 
@@ -139,6 +139,7 @@ class Judges(commands.Cog):
         self.bot.modal_routes.add(r"jm:(?P<tournament>\d+):(?P<call>\d+)", self._minutes_submitted)
         self.bot.modal_routes.add(r"jw:(?P<tournament>\d+)", self._call_form_submitted)
         self.bot.page_renderers["log"] = self.render_log_page
+        self.bot.page_renderers["penalties"] = self.render_penalties_page
 
     @commands.Cog.listener()
     async def on_app_command_completion(
@@ -280,8 +281,20 @@ class Judges(commands.Cog):
         tournament: str | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
-        found, penalties = await self.services.judges.penalties(
+        found, _ = await self.services.judges.penalties(
             actor_of(interaction), tournament, player.id if player else None
+        )
+        await self._send_first_page(
+            interaction, "penalties", f"{found.id}.{player.id if player else 0}.{lang}"
+        )
+
+    async def render_penalties_page(
+        self, interaction: discord.Interaction[Any], arg: str, page: int
+    ) -> Page:
+        tournament_id, player, lang_code = arg.split(".")
+        lang = normalise_locale(lang_code)
+        found, penalties = await self.services.judges.penalties(
+            actor_of(interaction), tournament_id, int(player) or None
         )
         lines = [
             t(
@@ -298,12 +311,19 @@ class Judges(commands.Cog):
             )
             for p in penalties
         ] or [t("ui.penalty.list_empty", lang)]
-        chunk, _, _ = page_of(lines, 20, 0)
-        embed = discord.Embed(
-            title=t("ui.penalty.list_title", lang, tournament=safe(found.name)),
-            description="\n".join(chunk),
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        title = t("ui.penalty.list_title", lang, tournament=safe(found.name))
+        return _page(title, lines, page)
+
+    async def _send_first_page(
+        self, interaction: discord.Interaction[Any], kind: str, arg: str
+    ) -> None:
+        """The first page of a listing, with page buttons that survive a restart."""
+        page = await self.bot.page_renderers[kind](interaction, arg, 0)
+        view = page_view(kind, arg, page)
+        kwargs: dict[str, Any] = {"embed": page.embed, "ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(**kwargs)
 
     @penalty.command(
         name="revoke", description="Revoke a penalty and its effect on results (organizers)"
@@ -562,13 +582,9 @@ class Judges(commands.Cog):
         found, _ = await self.services.judges.log(
             actor_of(interaction), tournament, player.id if player else None
         )
-        arg = f"{found.id}.{player.id if player else 0}.{lang}"
-        page = await self.render_log_page(interaction, arg, 0)
-        view = page_view("log", arg, page)
-        kwargs: dict[str, Any] = {"embed": page.embed, "ephemeral": True}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
+        await self._send_first_page(
+            interaction, "log", f"{found.id}.{player.id if player else 0}.{lang}"
+        )
 
     async def render_log_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int
@@ -581,12 +597,7 @@ class Judges(commands.Cog):
         lines = [action_line(found, action, lang) for action in actions] or [
             t("ui.log.empty", lang)
         ]
-        chunk, index, count = page_of(lines, LOG_PER_PAGE, page)
-        embed = discord.Embed(
-            title=t("ui.log.title", lang, tournament=safe(found.name)), description="\n".join(chunk)
-        )
-        embed.set_footer(text=f"{index + 1}/{count}")
-        return Page(embed, index, count)
+        return _page(t("ui.log.title", lang, tournament=safe(found.name)), lines, page)
 
     @app_commands.command(
         name="undo", description="Undo the last undoable action, after a confirmation (organizers)"
@@ -656,6 +667,13 @@ class Judges(commands.Cog):
         )
 
     # -- posting ------------------------------------------------------------------------
+
+
+def _page(title: str, lines: list[str], page: int) -> Page:
+    chunk, index, count = page_of(lines, LIST_PER_PAGE, page)
+    embed = discord.Embed(title=title, description="\n".join(chunk))
+    embed.set_footer(text=f"{index + 1}/{count}")
+    return Page(embed, index, count)
 
 
 def call_text(outcome: CallOutcome, lang: Lang) -> str:
