@@ -2,8 +2,9 @@
 -- * players.status gains 'active' (playing, after the start); the CHECK mirrors the
 --   domain's PlayerStatus. Registered players of started events become 'active'.
 -- * players.seq: the arrival order, which the waitlist is served by.
--- * tournaments: planned_rounds (fixed at the start; `rounds` stays the organizer's
---   override), version (bumped by every applied operation), and a CHECK on state.
+-- * tournaments: current_round goes (the rounds table says it); planned_rounds (fixed at
+--   the start; `rounds` stays the organizer's override), version (bumped by every applied
+--   operation), and a CHECK on state.
 -- * tournaments.ex_deck, ex_copies_shared: the organizer's EX-deck setting (off by default).
 -- * action_log.actor_role: the role an operation was made with, so the log can be replayed.
 -- SQLite cannot change a CHECK in place, so the three tables are rebuilt; the new ones are
@@ -24,7 +25,6 @@ CREATE TABLE tournaments_new (
     state                 TEXT    NOT NULL DEFAULT 'registration'
                           CHECK (state IN ('registration', 'running', 'top_cut', 'finished')),
     planned_rounds        INTEGER NOT NULL DEFAULT 0,
-    current_round         INTEGER NOT NULL DEFAULT 0,
     seed                  INTEGER,
     late_registration_rounds INTEGER NOT NULL DEFAULT 0,
     decklist_required     INTEGER NOT NULL DEFAULT 1,
@@ -45,14 +45,14 @@ CREATE TABLE tournaments_new (
     UNIQUE (guild_id, name)
 );
 INSERT INTO tournaments_new (id, guild_id, name, format, regulation, rounds, top_cut,
-    time_limit_minutes, titles, max_players, event_date, state, planned_rounds, current_round,
+    time_limit_minutes, titles, max_players, event_date, state, planned_rounds,
     seed, late_registration_rounds, decklist_required, missing_deck_policy, starts_at,
     checkin_minutes, mix_two_minimum, restricted_list, titles_file, card_database,
     decks_published, created_by, created_at, started_at)
 SELECT id, guild_id, name, format, regulation, rounds, top_cut, time_limit_minutes, titles,
     max_players, event_date, state,
     CASE WHEN state = 'registration' THEN 0 ELSE COALESCE(rounds, 0) END,
-    current_round, seed, late_registration_rounds, decklist_required, missing_deck_policy,
+    seed, late_registration_rounds, decklist_required, missing_deck_policy,
     starts_at, checkin_minutes, mix_two_minimum, restricted_list, titles_file, card_database,
     decks_published, created_by, created_at, started_at
 FROM tournaments;

@@ -59,7 +59,6 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "event_date": config.event_date,
         "state": state.phase,
         "planned_rounds": state.planned_rounds,
-        "current_round": tournament.current_round,
         "seed": tournament.seed,
         "late_registration_rounds": settings.late_registration_rounds,
         "decklist_required": settings.decklist_required,
