@@ -14,7 +14,8 @@ from domain.decks import DeckCheck, Decklist, check_deck, parse_decklist, read_s
 from domain.errors import NotFound
 from domain.tournament.model import StoredDeck, Tournament
 from domain.tournament.operations import PublishDecks, SubmitDeck
-from domain.tournament.rules import check_submission_allowed, require_deck_visible
+from domain.tournament.permissions import require_deck_visible
+from domain.tournament.registration import check_submission_allowed
 
 
 def read_and_check(

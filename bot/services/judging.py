@@ -36,8 +36,8 @@ from domain.tournament.penalties import (
     Suggestion,
     suggest_penalty,
 )
+from domain.tournament.permissions import require_role, visible_penalties_of
 from domain.tournament.rounds import Match, Round
-from domain.tournament.rules import require_role, visible_penalties_of
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,11 @@ from bot.store.tournaments import (
     tournament_version,
 )
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
-from domain.tournament import rules
+from domain.tournament.apply import apply, create
 from domain.tournament.events import Event
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor, CreateTournament, Operation, Undo, operation_types
+from domain.tournament.permissions import authorize, authorize_role
 from domain.tournament.undo import UndoPlan, plan_undo
 
 ActorResolver = Callable[[GuildConfig], Actor]
@@ -103,7 +104,7 @@ class Transaction:
 
     def authorize(self, kind: type[Operation]) -> None:
         """Refuse early, before any work, an actor whose role may not make `kind`."""
-        rules.authorize_role(kind, self.actor)
+        authorize_role(kind, self.actor)
 
     async def guild_config(self) -> GuildConfig:
         # A read-only transaction cannot have changed it since it began: no second query.
@@ -167,15 +168,15 @@ class Transaction:
 
     async def create(self, operation: CreateTournament) -> tuple[Tournament, tuple[Event, ...]]:
         self._require_writable()
-        rules.authorize(operation, self.actor)
+        authorize(operation, self.actor)
         await self._refuse_a_repeated_request()
         if await self.name_taken(operation.config.name):
             raise InvalidInput("tournament.name_taken", name=operation.config.name)
-        draft, _ = rules.create(
+        draft, _ = create(
             operation, tournament_id=0, guild_id=self.guild_id, at=self.at, actor=self.actor
         )
         tournament_id = await insert_tournament(self.connection, draft)
-        created, events = rules.create(
+        created, events = create(
             operation,
             tournament_id=tournament_id,
             guild_id=self.guild_id,
@@ -193,7 +194,7 @@ class Transaction:
         """Apply `operation`, write the changed rows and log it; a refusal writes nothing."""
         self._require_writable()
         await self._refuse_a_repeated_request()
-        updated, events = tournament.apply(operation, self.at, self.actor)
+        updated, events = apply(tournament, operation, self.at, self.actor)
         await save_tournament(self.connection, tournament, updated)
         await self._log(updated, operation)
         self.changed[updated.id] = updated
@@ -216,7 +217,7 @@ class Transaction:
 
     async def plan_undo(self, tournament: Tournament, action_id: int | None = None) -> UndoPlan:
         """What undoing would give, or the refusal that says why; nothing is written."""
-        rules.authorize_role(Undo, self.actor)
+        authorize_role(Undo, self.actor)
         actions = await list_actions(
             self.connection, guild_id=self.guild_id, tournament_id=tournament.id
         )
@@ -232,7 +233,7 @@ class Transaction:
         if isinstance(operation, Undo):
             await self.plan_undo(tournament, operation.action_id)
         else:
-            tournament.apply(operation, self.at, self.actor)
+            apply(tournament, operation, self.at, self.actor)
         return await add_pending(
             self.connection,
             guild_id=self.guild_id,

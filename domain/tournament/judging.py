@@ -1,21 +1,20 @@
 """The judges' operations: penalties and their effect on results (R-PEN-3, R-PEN-4),
 revoking them, no-shows (R-MATCH-6) and judge calls with their extensions (R-MATCH-7).
 
-These handlers take the actor too: a penalty records who gave it, a call who claimed it.
+A penalty records who gave it, a call who claimed it: every handler takes the actor.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult
 from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput
 from domain.tournament import events as ev
+from domain.tournament.handlers import Applied, Handler
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
     Actor,
@@ -29,9 +28,8 @@ from domain.tournament.operations import (
 )
 from domain.tournament.penalties import CALL_COOLDOWN, JudgeCall, MatchEffect, Penalty, PenaltyType
 from domain.tournament.play import MAX_EXTENSION_MINUTES
-from domain.tournament.rounds import Match, Round
+from domain.tournament.rounds import Match
 
-Applied = tuple[Tournament, tuple[ev.Event, ...]]
 MAX_REASON = 500
 
 
@@ -51,7 +49,7 @@ def _give_penalty(tournament: Tournament, op: GivePenalty, at: datetime, actor: 
         # R-PEN-3: the match is lost; when both players get one, both lose.
         effect = MatchEffect(current.number, match.table, match.result)
         penalised = {op.player_id} | _losers_by_penalty(tournament, current.number, match.table)
-        updated = _with_match(updated, current, _losing(match, penalised))
+        updated = updated.with_match(current.number, _losing(match, penalised))
     penalty = Penalty(
         id=len(tournament.penalties) + 1,
         player_id=op.player_id,
@@ -125,7 +123,7 @@ def _revoke(tournament: Tournament, op: RevokePenalty, at: datetime, actor: Acto
             )
             assert first.effect is not None
             restored = replace(match, result=first.effect.before)
-        updated = _with_match(updated, target, restored)
+        updated = updated.with_match(target.number, restored)
     if penalty.type is PenaltyType.DISQUALIFICATION:
         entry = updated.players[penalty.player_id]
         back = replace(entry, status=PlayerStatus.ACTIVE, dropped_round=None)
@@ -155,7 +153,7 @@ def _no_show(tournament: Tournament, op: RecordNoShow, at: datetime, actor: Acto
     absent = replace(
         match, result=MatchResult.no_show(str(op.player_id)), reports=(), disputed=False
     )
-    return _with_match(tournament, current, absent), (
+    return tournament.with_match(current.number, absent), (
         ev.ResultSet(op.round, op.table, match.result, MatchResult.no_show(str(op.player_id))),
     )
 
@@ -215,7 +213,7 @@ def _resolve(tournament: Tournament, op: ResolveCall, at: datetime, actor: Actor
                 limit=MAX_EXTENSION_MINUTES,
                 rule="R-MATCH-7",
             )
-        updated = _with_match(updated, current, replace(match, extension_minutes=total))
+        updated = updated.with_match(current.number, replace(match, extension_minutes=total))
     resolved = replace(
         call, resolved_by=actor.user_id, resolved_at=at, extension_minutes=op.extension_minutes
     )
@@ -237,17 +235,7 @@ def _with_call(tournament: Tournament, call: JudgeCall) -> Tournament:
     )
 
 
-def _with_match(tournament: Tournament, target: Round, match: Match) -> Tournament:
-    current = tournament.round(target.number)
-    assert current is not None
-    matches = tuple(match if m.table == match.table else m for m in current.matches)
-    rounds = tuple(
-        replace(r, matches=matches) if r.number == target.number else r for r in tournament.rounds
-    )
-    return replace(tournament, rounds=rounds)
-
-
-HANDLERS: dict[type[Operation], Callable[[Tournament, Any, datetime, Actor], Applied]] = {
+HANDLERS: dict[type[Operation], Handler] = {
     GivePenalty: _give_penalty,
     RevokePenalty: _revoke,
     RecordNoShow: _no_show,

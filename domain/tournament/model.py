@@ -1,12 +1,12 @@
 """The tournament aggregate's data: the event, its settings, its players and their decks.
 
-Plain frozen values. `domain.tournament.aggregate` holds the rules that change them.
+Plain frozen values. `domain.tournament.apply` applies the operations that change them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from domain.decks import DEFAULT_MIX_TWO_MINIMUM, DeckRules
@@ -14,10 +14,9 @@ from domain.decks.event_files import deck_rules
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
-from domain.tournament.events import Event
-from domain.tournament.operations import Actor, MissingDeckPolicy, NoShowTiebreak, Operation
+from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak
 from domain.tournament.penalties import JudgeCall, Penalty
-from domain.tournament.rounds import Round, RoundKind
+from domain.tournament.rounds import Match, Round, RoundKind
 
 # Players who take part in the event (before and after the start).
 IN_EVENT = frozenset({PlayerStatus.REGISTERED, PlayerStatus.ACTIVE})
@@ -102,14 +101,6 @@ class Tournament:
     rounds: tuple[Round, ...] = ()
     penalties: tuple[Penalty, ...] = ()
     calls: tuple[JudgeCall, ...] = ()
-
-    def apply(
-        self, operation: Operation, at: datetime, actor: Actor
-    ) -> tuple[Tournament, tuple[Event, ...]]:
-        """This tournament after `operation`, and what happened; refused operations raise."""
-        from domain.tournament.rules import apply  # the rules build on this module
-
-        return apply(self, operation, at, actor)
 
     # -- what the rest of the bot reads -------------------------------------------------
 
@@ -199,6 +190,18 @@ class Tournament:
 
     def round(self, number: int) -> Round | None:
         return self.rounds[number - 1] if 0 < number <= len(self.rounds) else None
+
+    def with_round(self, updated: Round) -> Tournament:
+        """This tournament with round `updated.number` replaced by `updated`."""
+        rounds = tuple(updated if r.number == updated.number else r for r in self.rounds)
+        return replace(self, rounds=rounds)
+
+    def with_match(self, number: int, match: Match) -> Tournament:
+        """This tournament with the match at `match.table` of round `number` replaced."""
+        target = self.round(number)
+        assert target is not None, number
+        matches = tuple(match if m.table == match.table else m for m in target.matches)
+        return self.with_round(replace(target, matches=matches))
 
     @property
     def swiss_rounds(self) -> tuple[Round, ...]:

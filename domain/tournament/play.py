@@ -7,10 +7,9 @@ tournament and what happened; a refusal raises a typed, keyed error naming the r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from domain.engine.elimination import next_round, random_bracket, top_cut
 from domain.engine.explanation import Explanation
@@ -23,8 +22,10 @@ from domain.engine.swiss import pair_swiss_round
 from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
 from domain.event import EventFormat
 from domain.tournament import events as ev
+from domain.tournament.handlers import Applied, Handler
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import (
+    Actor,
     ConfirmResult,
     DisputeResult,
     Drop,
@@ -41,7 +42,6 @@ from domain.tournament.operations import (
 )
 from domain.tournament.rounds import Claim, Match, Report, Round, RoundKind
 
-Applied = tuple[Tournament, tuple[ev.Event, ...]]
 MAX_EXTENSION_MINUTES = 60
 
 
@@ -217,7 +217,7 @@ def _propose_elimination(tournament: Tournament, number: int, seed: int) -> Prop
 # -- applying -----------------------------------------------------------------------------
 
 
-def _pair_round(tournament: Tournament, op: PairRound, at: datetime) -> Applied:
+def _pair_round(tournament: Tournament, op: PairRound, at: datetime, actor: Actor) -> Applied:
     _require_pairable(tournament)
     number = tournament.current_round + 1
     if op.round != number:
@@ -248,7 +248,7 @@ def _pair_round(tournament: Tournament, op: PairRound, at: datetime) -> Applied:
     return updated, (ev.RoundPaired(number),)
 
 
-def _unpair_round(tournament: Tournament, op: UnpairRound, at: datetime) -> Applied:
+def _unpair_round(tournament: Tournament, op: UnpairRound, at: datetime, actor: Actor) -> Applied:
     current = tournament.current
     if current is None:
         raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
@@ -271,7 +271,7 @@ def _unpair_round(tournament: Tournament, op: UnpairRound, at: datetime) -> Appl
     return updated, (ev.RoundUnpaired(op.round),)
 
 
-def _start_round(tournament: Tournament, op: StartRound, at: datetime) -> Applied:
+def _start_round(tournament: Tournament, op: StartRound, at: datetime, actor: Actor) -> Applied:
     current = _round(tournament, op.round)
     if current is not tournament.current:
         raise IllegalTransition("rounds.not_current", round=op.round)
@@ -280,7 +280,7 @@ def _start_round(tournament: Tournament, op: StartRound, at: datetime) -> Applie
     # R-MATCH-1: the announced time limit (40 minutes unless the organizer said otherwise).
     ends = at + timedelta(minutes=tournament.config.time_limit_minutes)
     started = replace(current, started_at=at, ends_at=ends)
-    return _with_round(tournament, started), (ev.ClockStarted(op.round, ends),)
+    return tournament.with_round(started), (ev.ClockStarted(op.round, ends),)
 
 
 def claim_result(match: Match, reporter: int, op: ReportResult) -> MatchResult:
@@ -329,7 +329,7 @@ def judged_result(
     raise InvalidInput("result.unknown_choice", value=choice, choices=", ".join(JUDGED_RESULTS))
 
 
-def _report(tournament: Tournament, op: ReportResult, at: datetime) -> Applied:
+def _report(tournament: Tournament, op: ReportResult, at: datetime, actor: Actor) -> Applied:
     current, match = _own_open_match(tournament, op.player_id, op.round)
     result = claim_result(match, op.player_id, op)
     others = [r for r in match.reports if r.player_id != op.player_id]
@@ -337,7 +337,7 @@ def _report(tournament: Tournament, op: ReportResult, at: datetime) -> Applied:
     if others and _same_outcome(others[0].result, result, match):
         # Two matching reports from both players count as confirmation.
         final = replace(match, result=others[0].result, reports=(), disputed=False)
-        return _with_match(tournament, current, final), (
+        return tournament.with_match(current.number, final), (
             ev.ResultConfirmed(current.number, match.table, by_both=True),
         )
     disputed = bool(others)
@@ -348,14 +348,14 @@ def _report(tournament: Tournament, op: ReportResult, at: datetime) -> Applied:
         if disputed
         else ev.ReportFiled(current.number, match.table, op.player_id)
     )
-    return _with_match(tournament, current, updated), (event,)
+    return tournament.with_match(current.number, updated), (event,)
 
 
 def _same_outcome(a: MatchResult, b: MatchResult, match: Match) -> bool:
     return a.outcomes(match.ids) == b.outcomes(match.ids) and a.point_zone == b.point_zone
 
 
-def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime) -> Applied:
+def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Actor) -> Applied:
     current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
     pending = [r for r in match.reports if r.player_id != op.player_id]
     if not pending:
@@ -363,17 +363,17 @@ def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime) -> Applied
     if match.disputed:
         raise IllegalTransition("report.disputed_wait_for_judge", table=match.table)
     final = replace(match, result=pending[0].result, reports=(), disputed=False)
-    return _with_match(tournament, current, final), (
+    return tournament.with_match(current.number, final), (
         ev.ResultConfirmed(current.number, match.table, by_both=False),
     )
 
 
-def _dispute(tournament: Tournament, op: DisputeResult, at: datetime) -> Applied:
+def _dispute(tournament: Tournament, op: DisputeResult, at: datetime, actor: Actor) -> Applied:
     current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
     if not any(r.player_id != op.player_id for r in match.reports):
         raise IllegalTransition("report.nothing_to_confirm", table=match.table)
     disputed = replace(match, disputed=True)
-    return _with_match(tournament, current, disputed), (
+    return tournament.with_match(current.number, disputed), (
         ev.ResultDisputed(current.number, match.table, op.player_id, op.reason[:500]),
     )
 
@@ -400,7 +400,7 @@ def _own_open_match(
     return current, match
 
 
-def _set_result(tournament: Tournament, op: SetResult, at: datetime) -> Applied:
+def _set_result(tournament: Tournament, op: SetResult, at: datetime, actor: Actor) -> Applied:
     target = _round(tournament, op.round)
     match = target.match_at(op.table)
     if match is None or len(match.players) != 2:
@@ -426,7 +426,7 @@ def _set_result(tournament: Tournament, op: SetResult, at: datetime) -> Applied:
         raise InvalidInput("result.advancing_only_elimination", table=op.table)
     old = match.result
     final = replace(match, result=op.result, advancing=advancing, reports=(), disputed=False)
-    return _with_match(tournament, target, final), (
+    return tournament.with_match(target.number, final), (
         ev.ResultSet(op.round, op.table, old, op.result),
     )
 
@@ -438,7 +438,7 @@ def _advancer(result: MatchResult, match: Match, advancing: int | None) -> int |
     return int(winner) if winner is not None else None
 
 
-def _drop(tournament: Tournament, op: Drop, at: datetime) -> Applied:
+def _drop(tournament: Tournament, op: Drop, at: datetime, actor: Actor) -> Applied:
     entry = tournament.players.get(op.player_id)
     if tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
         raise IllegalTransition("drop.not_running", tournament=tournament.name, rule="R-FMT-7")
@@ -457,7 +457,7 @@ def _drop(tournament: Tournament, op: Drop, at: datetime) -> Applied:
     )
 
 
-def _undrop(tournament: Tournament, op: Undrop, at: datetime) -> Applied:
+def _undrop(tournament: Tournament, op: Undrop, at: datetime, actor: Actor) -> Applied:
     entry = tournament.players.get(op.player_id)
     if entry is None or entry.status is not PlayerStatus.DROPPED or entry.dropped_round is None:
         raise InvalidInput("drop.not_dropped", tournament=tournament.name)
@@ -472,7 +472,7 @@ def _undrop(tournament: Tournament, op: Undrop, at: datetime) -> Applied:
     )
 
 
-def _extend(tournament: Tournament, op: ExtendTable, at: datetime) -> Applied:
+def _extend(tournament: Tournament, op: ExtendTable, at: datetime, actor: Actor) -> Applied:
     target = _round(tournament, op.round)
     match = target.match_at(op.table)
     if match is None or len(match.players) != 2:
@@ -485,13 +485,13 @@ def _extend(tournament: Tournament, op: ExtendTable, at: datetime) -> Applied:
             "judge.bad_extension", minutes=op.minutes, limit=MAX_EXTENSION_MINUTES, rule="R-MATCH-7"
         )
     extended = replace(match, extension_minutes=total)
-    updated = _with_match(tournament, target, extended)
+    updated = tournament.with_match(target.number, extended)
     ends = updated.rounds[op.round - 1].table_ends_at(extended)
     assert ends is not None
     return updated, (ev.TableExtended(op.round, op.table, total, ends),)
 
 
-def _finish(tournament: Tournament, op: FinishTournament, at: datetime) -> Applied:
+def _finish(tournament: Tournament, op: FinishTournament, at: datetime, actor: Actor) -> Applied:
     _require_round_done(tournament, "finish")
     current = tournament.current
     swiss_needed = tournament.format is not EventFormat.ELIMINATION
@@ -521,17 +521,7 @@ def _round(tournament: Tournament, number: int) -> Round:
     return found
 
 
-def _with_round(tournament: Tournament, updated: Round) -> Tournament:
-    rounds = tuple(updated if r.number == updated.number else r for r in tournament.rounds)
-    return replace(tournament, rounds=rounds)
-
-
-def _with_match(tournament: Tournament, target: Round, match: Match) -> Tournament:
-    matches = tuple(match if m.table == match.table else m for m in target.matches)
-    return _with_round(tournament, replace(target, matches=matches))
-
-
-HANDLERS: dict[type[Operation], Callable[[Tournament, Any, datetime], Applied]] = {
+HANDLERS: dict[type[Operation], Handler] = {
     PairRound: _pair_round,
     UnpairRound: _unpair_round,
     StartRound: _start_round,

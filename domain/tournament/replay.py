@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from domain.errors import InvalidInput
-from domain.tournament import rules
+from domain.tournament.apply import apply, create
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor, CreateTournament, Role, Undo, operation_types
 
@@ -56,13 +56,13 @@ def fold(
         if isinstance(operation, CreateTournament):
             if tournament is not None:
                 raise InvalidInput("log.created_twice", action=entry.id)
-            tournament, _ = rules.create(
+            tournament, _ = create(
                 operation, tournament_id=tournament_id, guild_id=guild_id, at=entry.at, actor=actor
             )
         elif tournament is None:
             raise InvalidInput("log.not_created_first", action=entry.id)
         else:
-            tournament, _ = tournament.apply(operation, entry.at, actor)
+            tournament, _ = apply(tournament, operation, entry.at, actor)
     if tournament is None:
         raise InvalidInput("log.empty", tournament=tournament_id)
     return tournament

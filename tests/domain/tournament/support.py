@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 from domain.event import EventConfig, EventFormat
-from domain.tournament import rules
+from domain.tournament.apply import apply, create
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor, CreateTournament, Operation, Role, SubmitDeck
 from tests.conftest import REPO_ROOT
@@ -28,7 +28,7 @@ def new_tournament(**config: object) -> Tournament:
         "event_date": date(2026, 12, 1),
     }
     values.update(config)
-    tournament, _ = rules.create(
+    tournament, _ = create(
         CreateTournament(EventConfig(**values)),  # type: ignore[arg-type]
         tournament_id=1,
         guild_id=1000,
@@ -47,7 +47,7 @@ class Clock:
 
     def apply(self, operation: Operation, actor: Actor = ORGANIZER) -> Tournament:
         self.at += timedelta(minutes=1)
-        self.tournament, self.events = self.tournament.apply(operation, self.at, actor)
+        self.tournament, self.events = apply(self.tournament, operation, self.at, actor)
         return self.tournament
 
 

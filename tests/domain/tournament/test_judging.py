@@ -10,6 +10,7 @@ import pytest
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
 from domain.errors import IllegalTransition, InvalidInput
+from domain.tournament.apply import apply
 from domain.tournament.operations import (
     Actor,
     CallJudge,
@@ -143,12 +144,12 @@ def test_judge_calls_have_a_cooldown() -> None:
     pair(clock)
     first = clock.tournament.rounds[0].matches[0].players[0]
     at = clock.at
-    tournament, _ = clock.tournament.apply(CallJudge(first, "1"), at, as_player(first))
-    tournament, _ = tournament.apply(ResolveCall(1), at + timedelta(seconds=5), JUDGE)
+    tournament, _ = apply(clock.tournament, CallJudge(first, "1"), at, as_player(first))
+    tournament, _ = apply(tournament, ResolveCall(1), at + timedelta(seconds=5), JUDGE)
     with pytest.raises(IllegalTransition) as cooldown:
-        tournament.apply(CallJudge(first, "2"), at + timedelta(seconds=30), as_player(first))
+        apply(tournament, CallJudge(first, "2"), at + timedelta(seconds=30), as_player(first))
     assert cooldown.value.key == "judge.call_cooldown"
-    tournament.apply(CallJudge(first, "3"), at + timedelta(seconds=61), as_player(first))
+    apply(tournament, CallJudge(first, "3"), at + timedelta(seconds=61), as_player(first))
 
 
 def logged(clock: Clock, operations: list[tuple[Operation, Actor]]) -> list[LoggedOperation]:

@@ -23,7 +23,7 @@ from domain.tournament.operations import (
     operation_types,
     server_role,
 )
-from domain.tournament.rules import authorize
+from domain.tournament.permissions import authorize
 
 
 def operations() -> st.SearchStrategy[Operation]:

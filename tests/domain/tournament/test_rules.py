@@ -11,6 +11,7 @@ from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
 from domain.tournament import events as ev
+from domain.tournament.apply import apply
 from domain.tournament.operations import (
     ChangeSettings,
     CheckIn,
@@ -52,8 +53,8 @@ def test_a_full_event_waitlists_and_promotes_in_arrival_order() -> None:
 def test_same_instant_registrations_are_served_by_arrival_not_user_id() -> None:
     tournament = new_tournament(max_players=1)
     for user_id in (500, 900, 200):  # arriving in this order, at the same moment
-        tournament, _ = tournament.apply(Register(user_id, f"u{user_id}"), T0, ORGANIZER)
-    tournament, happened = tournament.apply(Unregister(500), T0, ORGANIZER)
+        tournament, _ = apply(tournament, Register(user_id, f"u{user_id}"), T0, ORGANIZER)
+    tournament, happened = apply(tournament, Unregister(500), T0, ORGANIZER)
     assert ev.Promoted(900) in happened
 
 
@@ -210,7 +211,7 @@ def test_organizer_operations_are_refused_to_players_and_judges() -> None:
     for actor in (player(1), JUDGE):
         for operation in (StartTournament(seed=1), PublishDecks()):
             with pytest.raises(PermissionDenied):
-                tournament.apply(operation, T0, actor)
+                apply(tournament, operation, T0, actor)
 
 
 def test_a_member_named_like_a_mention_registers_under_that_name() -> None:

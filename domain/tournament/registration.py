@@ -1,14 +1,13 @@
-"""The rules of a tournament's life, applied one operation at a time.
+"""The rules before play: registration and its waitlist (R-REG), check-in, decklists and
+their lock at the start (R-DECK-4), the organizer's settings and the start itself.
 
-`apply(tournament, operation, at, actor)` checks who is asking and whether the tournament's
-state allows the operation, then returns the new tournament and what happened. It is pure:
-the time comes in as `at`, a start's random seed inside the operation. A refused operation
-raises a typed, keyed error (`domain.errors`) and changes nothing.
+Each handler takes the tournament, the operation, the time and the actor, and returns the
+new tournament and what happened; a refusal raises a typed, keyed error naming the rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypeVar
@@ -19,23 +18,20 @@ from domain.decks.event_files import FILE_SETTINGS, validate_rule_file
 from domain.engine.players import PlayerStatus
 from domain.engine.rounds import default_rounds
 from domain.engine.state import Phase
-from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
+from domain.errors import IllegalTransition, InvalidInput
 from domain.event import clean_display_name
 from domain.tournament import events as ev
-from domain.tournament import judging, play
+from domain.tournament.handlers import Applied, Handler
 from domain.tournament.model import Entry, StoredDeck, Tournament
 from domain.tournament.operations import (
     DECK_RULE_SETTINGS,
     Actor,
     ChangeSettings,
     CheckIn,
-    CreateTournament,
     MissingDeckPolicy,
     Operation,
-    PlayerOperation,
     PublishDecks,
     Register,
-    Role,
     StartTournament,
     SubmitDeck,
     Unregister,
@@ -47,83 +43,11 @@ CHECKIN_MINUTES = (0, 24 * 60)
 MIX_TWO_MINIMUM = (1, 30)
 NOSHOW_MINUTES = (0, 60)  # R-REG-3: two titles share 60 cards, so each has at most 30
 
-Applied = tuple[Tournament, tuple[ev.Event, ...]]
-
-
-def authorize_role(kind: type[Operation], actor: Actor) -> None:
-    """Whether the actor's role may make operations of this kind at all."""
-    require_role(actor, kind.role)
-
-
-def require_role(actor: Actor, role: Role) -> None:
-    """Judges' tools need a judge, organizers' an organizer (reads as well as changes)."""
-    if actor.role >= role:
-        return
-    if role is Role.ORGANIZER:
-        raise PermissionDenied(
-            "permissions.organizer_only"
-            if actor.staff_roles_configured
-            else "permissions.organizer_only_unconfigured"
-        )
-    raise PermissionDenied("permissions.judge_only")
-
-
-def visible_penalties_of(actor: Actor, player_id: int | None) -> int | None:
-    """Whose penalties the actor may list: judges anyone's (None: everyone's), a player
-    their own."""
-    if actor.role >= Role.JUDGE:
-        return player_id
-    if player_id not in (None, actor.user_id):
-        raise PermissionDenied("permissions.judge_only")
-    return actor.user_id
-
-
-def authorize(operation: Operation, actor: Actor) -> None:
-    """Who may make `operation`: its class says the role; players act only for themselves."""
-    authorize_role(type(operation), actor)
-    player_id = getattr(operation, "player_id", None)
-    if (
-        isinstance(operation, PlayerOperation)
-        and actor.role is Role.PLAYER
-        and player_id != actor.user_id
-    ):
-        raise PermissionDenied("permissions.own_entry_only")
-
-
-def create(
-    operation: CreateTournament, *, tournament_id: int, guild_id: int, at: datetime, actor: Actor
-) -> Applied:
-    """A new tournament from an organizer's validated choices."""
-    authorize(operation, actor)
-    tournament = Tournament(
-        id=tournament_id,
-        guild_id=guild_id,
-        config=operation.config,
-        created_by=actor.user_id,
-        created_at=at,
-    )
-    if operation.config.titles:
-        # An unknown designated title is the organizer's mistake: refuse it now, not at
-        # every player's deck check (R-REG-4).
-        tournament.deck_rules().designated()
-    return tournament, (ev.TournamentCreated(tournament_id),)
-
-
-def apply(tournament: Tournament, operation: Operation, at: datetime, actor: Actor) -> Applied:
-    authorize(operation, actor)
-    judged = judging.HANDLERS.get(type(operation))
-    if judged is not None:  # these record who acted (the judge who claimed a call, …)
-        return judged(tournament, operation, at, actor)
-    handler = _HANDLERS.get(type(operation))
-    if handler is None:
-        raise IllegalTransition("tournament.operation_not_applicable", kind=operation.kind)
-    return handler(tournament, operation, at)
-
 
 # -- registration -------------------------------------------------------------------------
 
 
-def _register(tournament: Tournament, op: Register, at: datetime) -> Applied:
+def _register(tournament: Tournament, op: Register, at: datetime, actor: Actor) -> Applied:
     name = clean_display_name(op.display_name)
     joined_round = _entry_round(tournament)
     existing = tournament.players.get(op.player_id)
@@ -185,7 +109,7 @@ def _check_may_register_again(tournament: Tournament, existing: Entry) -> None:
         )
 
 
-def _unregister(tournament: Tournament, op: Unregister, at: datetime) -> Applied:
+def _unregister(tournament: Tournament, op: Unregister, at: datetime, actor: Actor) -> Applied:
     if tournament.phase is not Phase.REGISTRATION:
         # R-FMT-7: once it has started, leaving is a drop, told to the judges.
         raise IllegalTransition(
@@ -209,7 +133,7 @@ def _unregister(tournament: Tournament, op: Unregister, at: datetime) -> Applied
     return replace(tournament, players=players, decks=decks), tuple(happened)
 
 
-def _check_in(tournament: Tournament, op: CheckIn, at: datetime) -> Applied:
+def _check_in(tournament: Tournament, op: CheckIn, at: datetime, actor: Actor) -> Applied:
     settings = tournament.settings
     if tournament.phase is not Phase.REGISTRATION:
         raise IllegalTransition("checkin.already_started", tournament=tournament.name)
@@ -251,7 +175,7 @@ def stored_check(tournament: Tournament, canonical: str) -> DeckCheck:
     return check_deck(read_stored_decklist(canonical), tournament.deck_rules())
 
 
-def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime) -> Applied:
+def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime, actor: Actor) -> Applied:
     check_submission_allowed(tournament, op.player_id)
     check = stored_check(tournament, op.decklist)
     if not check.legal:
@@ -269,7 +193,7 @@ def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime) -> Applie
     return updated, (ev.DeckStored(op.player_id, deck.fingerprint, deck.total),)
 
 
-def _publish(tournament: Tournament, op: PublishDecks, at: datetime) -> Applied:
+def _publish(tournament: Tournament, op: PublishDecks, at: datetime, actor: Actor) -> Applied:
     if tournament.phase is Phase.REGISTRATION:
         raise IllegalTransition("submission.publish_too_early", name=tournament.name)
     if tournament.decks_published:
@@ -281,7 +205,9 @@ def _publish(tournament: Tournament, op: PublishDecks, at: datetime) -> Applied:
 # -- settings and the start ---------------------------------------------------------------
 
 
-def _change_settings(tournament: Tournament, op: ChangeSettings, at: datetime) -> Applied:
+def _change_settings(
+    tournament: Tournament, op: ChangeSettings, at: datetime, actor: Actor
+) -> Applied:
     given = op.change.given()
     if tournament.phase is Phase.FINISHED:
         raise IllegalTransition("tournament.finished", name=tournament.name)
@@ -312,7 +238,7 @@ def _check_setting_ranges(given: Mapping[str, Any]) -> None:
             raise InvalidInput(key, value=value, low=low, high=high)
 
 
-def _start(tournament: Tournament, op: StartTournament, at: datetime) -> Applied:
+def _start(tournament: Tournament, op: StartTournament, at: datetime, actor: Actor) -> Applied:
     if tournament.phase is not Phase.REGISTRATION:
         raise IllegalTransition("tournament.already_started", name=tournament.name)
     plan = StartPlan(tournament)
@@ -392,7 +318,7 @@ def _without(mapping: Mapping[K, V], key: K) -> dict[K, V]:
     return {k: v for k, v in mapping.items() if k != key}
 
 
-_HANDLERS: dict[type[Operation], Callable[[Tournament, Any, datetime], Applied]] = {
+HANDLERS: dict[type[Operation], Handler] = {
     Register: _register,
     Unregister: _unregister,
     CheckIn: _check_in,
@@ -400,12 +326,4 @@ _HANDLERS: dict[type[Operation], Callable[[Tournament, Any, datetime], Applied]]
     PublishDecks: _publish,
     ChangeSettings: _change_settings,
     StartTournament: _start,
-    **play.HANDLERS,
 }
-
-
-def require_deck_visible(tournament: Tournament, actor: Actor, owner_id: int) -> None:
-    """Decklists are private to their owner and the judges until the organizer publishes."""
-    if owner_id == actor.user_id or tournament.decks_published or actor.role >= Role.JUDGE:
-        return
-    raise PermissionDenied("submission.private")
