@@ -26,6 +26,7 @@ from bot.store.actions import (
     logged_operations,
     request_seen,
 )
+from bot.store.commits import CommitBus, Committed
 from bot.store.database import Database
 from bot.store.guilds import GuildConfig, get_guild_config
 from bot.store.pending import add_pending, take_pending
@@ -101,6 +102,9 @@ class Transaction:
         # once it commits.
         self.changed: dict[int, Tournament] = {}
         self.versions: dict[int, int] = {}
+        # What happened to each changed tournament, published once the transaction commits.
+        self.events: dict[int, list[Event]] = {}
+        self.kinds: dict[int, list[str]] = {}
 
     def authorize(self, kind: type[Operation]) -> None:
         """Refuse early, before any work, an actor whose role may not make `kind`."""
@@ -186,6 +190,7 @@ class Transaction:
         await self._log(created, operation)
         self.changed[created.id] = created
         self.versions[created.id] = 0
+        self._happened(created.id, operation.kind, events)
         return created, events
 
     async def apply(
@@ -199,6 +204,7 @@ class Transaction:
         await self._log(updated, operation)
         self.changed[updated.id] = updated
         self.versions[updated.id] = self.versions[updated.id] + 1
+        self._happened(updated.id, operation.kind, events)
         return updated, events
 
     async def undo(
@@ -213,6 +219,7 @@ class Transaction:
         await self._log(plan.after, Undo(plan.target.id))
         self.changed[plan.after.id] = plan.after
         self.versions[plan.after.id] = self.versions[plan.after.id] + 1
+        self._happened(plan.after.id, Undo.kind, ())
         return plan.after, plan
 
     async def plan_undo(self, tournament: Tournament, action_id: int | None = None) -> UndoPlan:
@@ -267,6 +274,10 @@ class Transaction:
             at=self.at,
         )
 
+    def _happened(self, tournament_id: int, kind: str, events: tuple[Event, ...]) -> None:
+        self.events.setdefault(tournament_id, []).extend(events)
+        self.kinds.setdefault(tournament_id, []).append(kind)
+
     async def _refuse_a_repeated_request(self) -> None:
         if self.request_id is not None and await request_seen(self.connection, self.request_id):
             raise IllegalTransition("errors.already_done")
@@ -295,6 +306,8 @@ class Store:
     def __init__(self, database: Database) -> None:
         self.database = database
         self.cache = TournamentCache()
+        # Every commit is published here (the notifier, the live page, other processes).
+        self.commits = CommitBus()
         # Each guild's /setup, read on nearly every command: kept until /setup changes it.
         self.guild_configs: dict[int, GuildConfig] = {}
 
@@ -319,6 +332,16 @@ class Store:
         # Committed: what changed is now what the tables hold.
         for tournament_id, tournament in tx.changed.items():
             self.cache.put(tx.versions[tournament_id], tournament)
+        for tournament_id, tournament in tx.changed.items():
+            self.commits.publish(
+                Committed(
+                    guild_id=tournament.guild_id,
+                    tournament_id=tournament_id,
+                    version=tx.versions[tournament_id],
+                    events=tuple(tx.events.get(tournament_id, ())),
+                    kinds=tuple(tx.kinds.get(tournament_id, ())),
+                )
+            )
 
     @asynccontextmanager
     async def read(
