@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import re
 import secrets
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
@@ -14,15 +16,17 @@ from discord.ext import commands
 
 from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
 from bot.i18n import t
+from bot.notify.delivery import Delivery
 from bot.services import Services
 from bot.services.base import utc_now
 from bot.services.clock import scaled_clock
 from bot.store.database import Database
+from bot.ui.buttons import PAGE, CustomId
 from bot.ui.messages import interaction_lang, render_error, reply_ephemeral
-from bot.ui.pagination import PageButton, PageRenderer
+from bot.ui.pagination import PageRenderer, page_view
 from bot.ui.stateless import ModalRoutes, submitted_values
 from bot.ui.translator import CatalogTranslator
-from domain.errors import DomainError
+from domain.errors import DomainError, IllegalTransition
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +37,6 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.tournaments",
     "cogs.registration",
     "cogs.decks",
-    "cogs.entry",
     "cogs.rounds",
     "cogs.judges",
 )
@@ -85,6 +88,43 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         log.warning("could not send the error reply for interaction %s", interaction.id)
 
 
+ButtonHandler = Callable[..., Awaitable[None]]
+RoutedButton = type[discord.ui.DynamicItem[discord.ui.Button[Any]]]
+
+
+def route(custom: CustomId, handler: ButtonHandler) -> RoutedButton:
+    """Presses of the buttons whose custom id has `custom`'s format go to
+    `handler(interaction, **the id's fields)`, through the one error path, after any
+    restart (a `DynamicItem`: nothing is kept in memory per message)."""
+
+    class Routed(discord.ui.DynamicItem[discord.ui.Button[Any]], template=custom.template):
+        def __init__(self, custom_id: str) -> None:
+            super().__init__(discord.ui.Button(custom_id=custom_id))
+            # None: the id has the format but names nothing that can exist (out of range).
+            self.fields = custom.parse(custom_id)
+
+        @classmethod
+        async def from_custom_id(
+            cls,
+            interaction: discord.Interaction[Any],
+            item: discord.ui.Item[Any],
+            match: re.Match[str],
+            /,
+        ) -> Routed:
+            return cls(match.group(0))
+
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            try:
+                if self.fields is None:
+                    raise IllegalTransition("errors.stale_button")
+                await handler(interaction, **self.fields)
+            except Exception as error:
+                await answer_error(interaction, error)
+
+    Routed.__name__ = Routed.__qualname__ = f"Routed_{custom.prefix.replace(':', '_')}"
+    return Routed
+
+
 class TournamentTree(app_commands.CommandTree["TournamentBot"]):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -117,12 +157,36 @@ class TournamentBot(commands.Bot):
         self.page_renderers: dict[str, PageRenderer] = {}
         # Modals routed by custom id, so they survive a restart; see bot/ui/stateless.py.
         self.modal_routes = ModalRoutes()
+        # The one loop that tells people what happened (bot/notify), and the timed jobs.
+        clock = self.services.round_clock
+        self.delivery = Delivery(
+            self,
+            self.services.store,
+            clock=clock.clock,
+            jobs=(clock.tick, clock.refresh_entry_posts),
+            tick_seconds=settings.clock_tick_seconds,
+        )
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
-        self.add_dynamic_items(PageButton)
+        self.add_dynamic_items(route(PAGE, self.turn_page))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        self.delivery.start()
+
+    async def close(self) -> None:
+        # What is still to be said goes out first; anything left waits in the outbox.
+        await self.delivery.stop(flush_seconds=2.0)
+        await super().close()
+
+    async def turn_page(
+        self, interaction: discord.Interaction[Any], kind: str, arg: str, page: int, direction: str
+    ) -> None:
+        renderer = self.page_renderers.get(kind)
+        if renderer is None:  # a listing this version no longer has
+            raise IllegalTransition("errors.stale_button")
+        shown = await renderer(interaction, arg, page)
+        await interaction.response.edit_message(embed=shown.embed, view=page_view(kind, arg, shown))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:
@@ -132,11 +196,28 @@ class TournamentBot(commands.Bot):
         found = self.modal_routes.find(custom_id)
         if found is None:
             return
-        match, handler = found
+        fields, handler = found
         try:
-            await handler(interaction, match, submitted_values(interaction))
+            await handler(interaction, submitted_values(interaction), **fields)
         except Exception as error:  # the one error path, as for commands
             await answer_error(interaction, error)
+
+    async def on_app_command_completion(
+        self,
+        interaction: discord.Interaction[Any],
+        command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
+    ) -> None:
+        """A notice the player could not get by DM (closed DMs), the next time they use
+        the bot."""
+        if interaction.guild_id is None:
+            return
+        for text in await self.services.judges.notices_for(
+            interaction.guild_id, interaction.user.id
+        ):
+            try:
+                await interaction.followup.send(text, ephemeral=True)
+            except discord.HTTPException:
+                log.info("could not show a pending notice to %s", interaction.user.id)
 
     async def on_ready(self) -> None:
         user = self.user

@@ -1,26 +1,25 @@
-"""What every cog needs to talk to the services: the actor, options, files and posting.
+"""What every cog needs to talk to the services: the actor, options, files, and the routes of
+its buttons and forms.
 
 Not an extension: imported by the cogs.
 """
 
 from __future__ import annotations
 
-import functools
-import logging
-import re
-from collections.abc import Callable, Coroutine
+from collections.abc import Iterable
 from pathlib import PurePath
 from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
-from bot.app import TournamentBot, answer_error
+from bot.app import ButtonHandler, RoutedButton, TournamentBot, route
 from bot.i18n import Lang, normalise_locale
 from bot.services.actors import Actor
+from bot.ui.buttons import CustomId
+from bot.ui.stateless import ModalHandler
 from domain.errors import InvalidInput
-
-log = logging.getLogger(__name__)
 
 
 def per_member_cooldown(interaction: discord.Interaction[Any]) -> tuple[int | None, int]:
@@ -51,6 +50,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
             interaction.guild_id and (permissions.manage_guild or permissions.administrator)
         ),
         request_id=interaction.id,
+        channel_id=interaction.channel_id,
     )
 
 
@@ -62,20 +62,11 @@ def bot_of(interaction: discord.Interaction[Any]) -> TournamentBot:
 
 async def guild_lang(interaction: discord.Interaction[Any]) -> Lang:
     """The language of posts in this guild's channels: /setup's choice, else the default."""
-    return await posting_lang(bot_of(interaction), interaction.guild_id)
-
-
-async def posting_lang(bot: TournamentBot, guild_id: int | None) -> Lang:
-    if guild_id is None:
+    bot = bot_of(interaction)
+    if interaction.guild_id is None:
         return normalise_locale(bot.settings.default_locale)
-    config = await bot.services.guilds.config(guild_id)
+    config = await bot.services.guilds.config(interaction.guild_id)
     return normalise_locale(config.locale or bot.settings.default_locale)
-
-
-async def post_to_log(bot: TournamentBot, guild_id: int, text: str) -> None:
-    """The judges' record in the log channel (/setup), if the server has one."""
-    config = await bot.services.guilds.config(guild_id)
-    await post(bot, config.log_channel_id, text)
 
 
 async def tournament_autocomplete(
@@ -103,91 +94,26 @@ async def read_attachment(attachment: discord.Attachment, limit: int) -> bytes:
     return data
 
 
-async def post(
-    bot: TournamentBot,
-    channel_id: int | None,
-    content: str | None = None,
-    **kwargs: Any,
-) -> discord.Message | None:
-    """Post to a configured channel. A missing or forbidden channel is logged, not fatal:
-    the change it announces is already committed."""
-    if channel_id is None:
-        return None
-    channel = bot.get_channel(channel_id)
-    if not isinstance(channel, discord.abc.Messageable):
-        log.warning("channel %s is not available for posting", channel_id)
-        return None
-    try:
-        return await channel.send(
-            content, allowed_mentions=discord.AllowedMentions.none(), **kwargs
-        )
-    except discord.HTTPException:
-        log.warning("could not post to channel %s", channel_id, exc_info=True)
-        return None
+class RoutedCog(commands.Cog):
+    """A cog whose buttons and forms are routed by their custom ids (bot/ui/buttons.py), so
+    that they work on any old message after a restart. A subclass lists its routes."""
 
+    def __init__(self, bot: TournamentBot) -> None:
+        self.bot = bot
+        self.services = bot.services
+        self._routed: list[RoutedButton] = []
 
-async def post_to_judges(
-    bot: TournamentBot, guild_id: int, text: str, *, view: discord.ui.View | None = None
-) -> None:
-    """To the judge-call channel (else the log channel), pinging the judge role and no one
-    else."""
-    config = await bot.services.guilds.config(guild_id)
-    channel_id = config.judge_calls_channel_id or config.log_channel_id
-    channel = bot.get_channel(channel_id) if channel_id else None
-    if not isinstance(channel, discord.abc.Messageable):
-        return
-    role = config.judge_role_id
-    pings = discord.AllowedMentions(
-        everyone=False, users=False, roles=[discord.Object(id=role)] if role else False
-    )
-    kwargs: dict[str, Any] = {"allowed_mentions": pings}
-    if view is not None:
-        kwargs["view"] = view
-    try:
-        await channel.send(f"<@&{role}> {text}" if role else text, **kwargs)
-    except discord.HTTPException:
-        log.warning("could not post to the judge channel %s", channel_id)
+    def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        return ()
 
+    def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
+        return ()
 
-ButtonCallback = Callable[[Any, discord.Interaction[Any]], Coroutine[Any, Any, None]]
+    async def cog_load(self) -> None:
+        self._routed = [route(custom, handler) for custom, handler in self.buttons()]
+        self.bot.add_dynamic_items(*self._routed)
+        for custom, handler in self.forms():
+            self.bot.modal_routes.add(custom, handler)
 
-
-def answering_errors(callback: ButtonCallback) -> ButtonCallback:
-    """A button's failure gets the same clear, private answer as a slash command's."""
-
-    @functools.wraps(callback)
-    async def wrapper(self: Any, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await callback(self, interaction)
-        except Exception as error:
-            await answer_error(interaction, error)
-
-    return wrapper
-
-
-class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button that survives a restart: its custom id carries what it acts on.
-
-    A subclass gives a `template` whose named groups are its constructor's arguments
-    (digits become ints) and builds its button in `__init__`; this base turns a pressed
-    custom id back into the item. The base's own template matches nothing.
-    """
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Any:
-        values: dict[str, Any] = {
-            key: int(value) if value.isdigit() else value
-            for key, value in match.groupdict().items()
-        }
-        build: Callable[..., Any] = cls  # subclasses take the template's groups
-        return build(**values)
-
-
-def button(custom_id: str, label: str, style: discord.ButtonStyle) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self._routed)

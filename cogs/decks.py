@@ -1,38 +1,44 @@
-"""/deck submit, check, show and publish."""
+"""/deck submit, check, show and publish, and the registration post's デッキ提出 button with
+its paste box (routed by custom id, so a box opened before a restart still arrives)."""
 
 from __future__ import annotations
 
-import io
-import re
+from collections.abc import Iterable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import TournamentBot
+from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import t
-from bot.ui.messages import interaction_lang
+from bot.ui.buttons import PASTE_BOX, SUBMIT_DECK, CustomId
+from bot.ui.messages import interaction_lang, reply
+from bot.ui.options import TOURNAMENT
 from bot.ui.render import DECK_FIELD, deck_embed, paste_box, safe, send_deck_report
-from bot.ui.stateless import send_stateless_modal
+from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import (
+    RoutedCog,
     actor_of,
     costly_command,
-    guild_lang,
-    post,
     read_attachment,
     tournament_autocomplete,
 )
 from domain.decks import MAX_BYTES
 
+FILE = "Decklist file (.txt or .csv); leave out to paste the list"
+
 
 @app_commands.guild_only()
-class Decks(commands.GroupCog, group_name="deck", group_description="Decklists"):
-    def __init__(self, bot: TournamentBot) -> None:
-        self.bot = bot
+class Decks(RoutedCog, commands.GroupCog, group_name="deck", group_description="Decklists"):
+    def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        return [(SUBMIT_DECK, self.deck_pressed)]
 
-    async def cog_load(self) -> None:
-        self.bot.modal_routes.add(r"en:(?P<kind>box|cbox):(?P<tournament>\d+)", self._pasted)
+    def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
+        return [(PASTE_BOX, self._pasted)]
+
+    async def deck_pressed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
+        await self.open_paste_box(interaction, str(tournament), store=True)
 
     async def open_paste_box(
         self, interaction: discord.Interaction[Any], reference: str | None, *, store: bool
@@ -40,20 +46,24 @@ class Decks(commands.GroupCog, group_name="deck", group_description="Decklists")
         """Ask for the list; for a submission, refuse first if it could not be stored."""
         actor = actor_of(interaction)
         if store:
-            tournament = await self.bot.services.decks.may_submit(actor, reference)
+            tournament = await self.services.decks.may_submit(actor, reference)
         else:
-            tournament = (await self.bot.services.tournaments.info(actor, reference)).tournament
+            tournament = (await self.services.tournaments.info(actor, reference)).tournament
         await send_stateless_modal(
             interaction, paste_box(tournament.id, store, interaction_lang(interaction))
         )
 
     async def _pasted(
-        self, interaction: discord.Interaction[Any], match: re.Match[str], values: dict[str, str]
+        self,
+        interaction: discord.Interaction[Any],
+        values: dict[str, str],
+        kind: str,
+        tournament: int,
     ) -> None:
-        decks = self.bot.services.decks
-        action = decks.submit if match["kind"] == "box" else decks.check
+        decks = self.services.decks
+        action = decks.submit if kind == "box" else decks.check
         text = values.get(DECK_FIELD, "")
-        submission = await action(actor_of(interaction), match["tournament"], text, None)
+        submission = await action(actor_of(interaction), str(tournament), text, None)
         await send_deck_report(interaction, submission, interaction_lang(interaction))
 
     async def _read_or_ask(
@@ -69,16 +79,13 @@ class Decks(commands.GroupCog, group_name="deck", group_description="Decklists")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await read_attachment(file, MAX_BYTES)
-        decks = self.bot.services.decks
+        decks = self.services.decks
         action = decks.submit if store else decks.check
         submission = await action(actor_of(interaction), tournament, data, file.filename)
         await send_deck_report(interaction, submission, lang)
 
     @app_commands.command(name="submit", description="Submit your decklist (a file, or paste it)")
-    @app_commands.describe(
-        tournament="Tournament (optional when only one is open)",
-        file="Decklist file (.txt or .csv); leave out to paste the list",
-    )
+    @app_commands.describe(tournament=TOURNAMENT, file=FILE)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     @costly_command
     async def submit(
@@ -94,7 +101,7 @@ class Decks(commands.GroupCog, group_name="deck", group_description="Decklists")
     )
     @app_commands.describe(
         tournament="Tournament whose rules to check against (optional when only one is open)",
-        file="Decklist file (.txt or .csv); leave out to paste the list",
+        file=FILE,
     )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     @costly_command
@@ -108,7 +115,7 @@ class Decks(commands.GroupCog, group_name="deck", group_description="Decklists")
 
     @app_commands.command(name="show", description="Show your decklist (judges: anyone's)")
     @app_commands.describe(
-        tournament="Tournament (optional when only one is open)",
+        tournament=TOURNAMENT,
         player="Whose list (judges and organizers, or anyone once published)",
     )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
@@ -119,44 +126,25 @@ class Decks(commands.GroupCog, group_name="deck", group_description="Decklists")
         player: discord.User | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
-        view = await self.bot.services.decks.show(
+        view = await self.services.decks.show(
             actor_of(interaction), tournament, player.id if player else None
         )
         embed, file = deck_embed(view, lang)
-        if file is None:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-        else:
-            await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+        await reply(interaction, embed=embed, file=file)
 
     @app_commands.command(
         name="publish", description="Make every decklist of the tournament public (organizers)"
     )
-    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def publish(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        actor = actor_of(interaction)
-        published, count = await self.bot.services.decks.publish(actor, tournament)
-        await interaction.followup.send(
-            t("ui.deck.published", lang, name=safe(published.name), count=count), ephemeral=True
-        )
-        lists = await self.bot.services.decks.published_lists(actor, str(published.id))
-        text = "\n\n".join(
-            f"## {view.owner_name} ({view.record.fingerprint})\n{view.decklist.canonical_text()}"
-            for view in lists
-        )
-        config = await self.bot.services.guilds.config(published.guild_id)
-        channel_lang = await guild_lang(interaction)
-        await post(
-            self.bot,
-            config.announcements_channel_id or interaction.channel_id,
-            t("ui.announce.published", channel_lang, name=safe(published.name), count=count),
-            file=discord.File(
-                io.BytesIO(text.encode("utf-8")), filename=f"decklists-{published.id}.txt"
-            ),
+        published, count = await self.services.decks.publish(actor_of(interaction), tournament)
+        await reply(
+            interaction, t("ui.deck.published", lang, name=safe(published.name), count=count)
         )
 
 

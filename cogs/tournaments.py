@@ -1,36 +1,49 @@
-"""/tournament create, info, list, settings and start."""
+"""/tournament create, info, list, settings, start, finish and export.
+
+Thin adapters: each command builds the actor, calls one service and answers the person who
+acted. What others are told (the registration post, the start's announcement, the final
+standings) is the notifier's plan (bot/notify/plan.py).
+"""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import TournamentBot
-from bot.i18n import Lang, normalise_locale, t
+from bot.app import ButtonHandler, TournamentBot
+from bot.i18n import normalise_locale, t
+from bot.ui.buttons import START, CustomId, start_view
 from bot.ui.entry import start_preview_text
-from bot.ui.messages import fit_or_attach, interaction_lang
-from bot.ui.pagination import Page, page_of, page_view
-from bot.ui.render import rounds_text, safe, tournament_embed
-from bot.ui.rounds import final_standings_embeds, standing_rows
+from bot.ui.messages import fit_or_attach, interaction_lang, reply
+from bot.ui.options import (
+    TOURNAMENT,
+    CheckinMinutes,
+    LateRounds,
+    MixTwoMinimum,
+    NoShowMinutes,
+    PlayerLimit,
+    SwissRounds,
+    TimeLimit,
+    TopCutSize,
+)
+from bot.ui.pagination import Page, page_view
+from bot.ui.render import safe, start_reply, tournament_embed, tournament_list_page
+from bot.ui.rounds import standing_rows
 from bot.ui.standings import standings_csv
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
-    IdButton,
+    RoutedCog,
     actor_of,
-    answering_errors,
-    button,
     costly_command,
-    guild_lang,
-    post,
     read_attachment,
     tournament_autocomplete,
 )
-
-LIST_PER_PAGE = 15
+from domain.event import DEFAULT_TIME_LIMIT_MINUTES, TOP_CUT_SIZES
 
 FORMATS = [
     app_commands.Choice(name="Swiss", value="swiss"),
@@ -51,45 +64,22 @@ NOSHOW_TIEBREAKS = [
     app_commands.Choice(name="the absent player's real points", value="real_points"),
     app_commands.Choice(name="like a bye: 3 × rounds ÷ 2", value="bye_value"),
 ]
-
-
-class StartButton(IdButton, template=r"ts:(?P<choice>go|no):(?P<tournament>\d+)"):
-    """開始する / やめる under the start preview; the id says which tournament."""
-
-    def __init__(self, choice: str, tournament: int, lang: Lang = "ja") -> None:
-        go = choice == "go"
-        label = t(f"ui.start_preview.{'start' if go else 'cancel'}_button", lang)
-        style = discord.ButtonStyle.danger if go else discord.ButtonStyle.secondary
-        super().__init__(button(f"ts:{choice}:{tournament}", label, style))
-        self.choice, self.tournament_id = choice, tournament
-
-    @answering_errors
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: Tournaments | None = interaction.client.get_cog("Tournaments")
-        assert cog is not None
-        if self.choice == "go":
-            await cog.confirm_start(interaction, self.tournament_id)
-        else:
-            await cog.cancel_start(interaction, self.tournament_id)
-
-
-def start_view(tournament_id: int, lang: Lang) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(StartButton("go", tournament_id, lang))
-    view.add_item(StartButton("no", tournament_id, lang))
-    return view
+TOP_CUTS = ", ".join(map(str, TOP_CUT_SIZES))
 
 
 @app_commands.guild_only()
 class Tournaments(
-    commands.GroupCog, group_name="tournament", group_description="Create and run tournaments"
+    RoutedCog,
+    commands.GroupCog,
+    group_name="tournament",
+    group_description="Create and run tournaments",
 ):
-    def __init__(self, bot: TournamentBot) -> None:
-        self.bot = bot
+    def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        return [(START, self.start_pressed)]
 
     async def cog_load(self) -> None:
+        await super().cog_load()
         self.bot.page_renderers["tournaments"] = self.render_list_page
-        self.bot.add_dynamic_items(StartButton)
 
     @app_commands.command(name="create", description="Create a tournament and announce it")
     @app_commands.describe(
@@ -97,8 +87,8 @@ class Tournaments(
         format="Swiss, single elimination, or Swiss with a top cut",
         regulation="Deck regulation",
         rounds="Swiss rounds (default: from the number of players)",
-        top_cut="Top cut size for swiss_top_cut: 4, 8 or 16",
-        time_limit="Minutes per match (default 40)",
+        top_cut=f"Top cut size for swiss_top_cut: {TOP_CUTS}",
+        time_limit=f"Minutes per match (default {DEFAULT_TIME_LIMIT_MINUTES})",
         titles="Allowed titles for Single or release events, comma-separated",
         max_players="Player limit; later registrations go to a waitlist",
         date="Event date, e.g. 2026/12/24 (default: today); decides which restricted list applies",
@@ -110,15 +100,15 @@ class Tournaments(
         name: app_commands.Range[str, 1, 100],
         format: app_commands.Choice[str],
         regulation: app_commands.Choice[str],
-        rounds: app_commands.Range[int, 1, 30] | None = None,
-        top_cut: app_commands.Range[int, 4, 16] | None = None,
-        time_limit: app_commands.Range[int, 5, 180] | None = None,
+        rounds: SwissRounds | None = None,
+        top_cut: TopCutSize | None = None,
+        time_limit: TimeLimit | None = None,
         titles: str | None = None,
-        max_players: app_commands.Range[int, 2, 4096] | None = None,
+        max_players: PlayerLimit | None = None,
         date: str | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
-        summary = await self.bot.services.tournaments.create(
+        summary = await self.services.tournaments.create(
             actor_of(interaction),
             name=name,
             format=format.value,
@@ -131,70 +121,37 @@ class Tournaments(
             event_date=date,
         )
         tournament = summary.tournament
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             t("ui.tournament.created", lang, name=safe(tournament.name), id=tournament.id),
             embed=tournament_embed(summary, lang),
-            ephemeral=True,
-        )
-        # R-FMT-6: the format and the time limit are announced before the event, on a post
-        # whose buttons are all a player needs to take part.
-        entry = self.bot.get_cog("Entry")
-        assert entry is not None
-        await entry.post(  # type: ignore[attr-defined]
-            tournament,
-            summary.config.announcements_channel_id or interaction.channel_id,
-            await guild_lang(interaction),
         )
 
     @app_commands.command(name="info", description="Show a tournament")
-    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def info(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         lang = interaction_lang(interaction)
-        summary = await self.bot.services.tournaments.info(actor_of(interaction), tournament)
-        await interaction.response.send_message(
-            embed=tournament_embed(summary, lang), ephemeral=True
-        )
+        summary = await self.services.tournaments.info(actor_of(interaction), tournament)
+        await reply(interaction, embed=tournament_embed(summary, lang))
 
     @app_commands.command(name="list", description="List this server's tournaments")
     async def list(self, interaction: discord.Interaction) -> None:
         lang = interaction_lang(interaction)
         page = await self.render_list_page(interaction, lang, 0)
-        view = page_view("tournaments", lang, page)
-        if view is None:
-            await interaction.response.send_message(embed=page.embed, ephemeral=True)
-        else:
-            await interaction.response.send_message(embed=page.embed, view=view, ephemeral=True)
+        await reply(interaction, embed=page.embed, view=page_view("tournaments", lang, page))
 
     async def render_list_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int
     ) -> Page:
-        lang = normalise_locale(arg)
-        tournaments = await self.bot.services.tournaments.overview(actor_of(interaction))
-        lines = [
-            t(
-                "ui.tournament.list_line",
-                lang,
-                name=safe(item.name),
-                id=item.id,
-                state=t(f"ui.state.{item.phase.value}", lang),
-                format=t(f"ui.format.{item.format.value}", lang),
-                regulation=t(f"ui.regulation.{item.regulation}", lang),
-            )
-            for item in tournaments
-        ] or [t("ui.tournament.list_empty", lang)]
-        chunk, index, count = page_of(lines, LIST_PER_PAGE, page)
-        embed = discord.Embed(
-            title=t("ui.tournament.list_title", lang), description="\n".join(chunk)
-        )
-        embed.set_footer(text=t("ui.tournament.list_footer", lang, page=index + 1, pages=count))
-        return Page(embed, index, count)
+        tournaments = await self.services.tournaments.overview(actor_of(interaction))
+        return tournament_list_page(tournaments, normalise_locale(arg), page)
 
     @app_commands.command(
         name="settings", description="Change a tournament's settings (organizers)"
     )
     @app_commands.describe(
-        tournament="Tournament (optional when only one is open)",
+        tournament=TOURNAMENT,
         restricted_list="Restricted-card list (TOML)",
         titles_file="Titles and the logos each admits (TOML)",
         card_database="Card list CSV: title,number,name,type,release_date",
@@ -219,20 +176,20 @@ class Tournaments(
         restricted_list: discord.Attachment | None = None,
         titles_file: discord.Attachment | None = None,
         card_database: discord.Attachment | None = None,
-        late_registration: app_commands.Range[int, 0, 30] | None = None,
+        late_registration: LateRounds | None = None,
         decklist_required: bool | None = None,
         missing_deck: app_commands.Choice[str] | None = None,
         starts_at: str | None = None,
-        checkin_minutes: app_commands.Range[int, 0, 1440] | None = None,
-        mix_two_minimum: app_commands.Range[int, 1, 30] | None = None,
+        checkin_minutes: CheckinMinutes | None = None,
+        mix_two_minimum: MixTwoMinimum | None = None,
         ex_deck: bool | None = None,
         ex_copies_shared: bool | None = None,
-        noshow_minutes: app_commands.Range[int, 0, 60] | None = None,
+        noshow_minutes: NoShowMinutes | None = None,
         noshow_tiebreak: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        services = self.bot.services.tournaments
+        services = self.services.tournaments
         if restricted_list or titles_file or card_database:
             await services.may_change_settings(actor_of(interaction))
 
@@ -258,126 +215,78 @@ class Tournaments(
             titles_file=await upload(titles_file),
             card_database=await upload(card_database),
         )
-        summary = await self.bot.services.tournaments.info(actor_of(interaction), str(updated.id))
-        await interaction.followup.send(
+        summary = await services.info(actor_of(interaction), str(updated.id))
+        await reply(
+            interaction,
             t("ui.tournament.settings_saved", lang, name=safe(updated.name)),
             embed=tournament_embed(summary, lang),
-            ephemeral=True,
         )
 
     @app_commands.command(
         name="start", description="Close registration, lock decks and start (organizers)"
     )
-    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         """Shows what the start would do, with Start / Cancel buttons; changes nothing."""
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        preview = await self.bot.services.lifecycle.preview(actor_of(interaction), tournament)
+        preview = await self.services.lifecycle.preview(actor_of(interaction), tournament)
         content, file = fit_or_attach(start_preview_text(preview, lang), "start.txt", lang)
-        view = start_view(preview.tournament.id, lang)
-        if file is None:
-            await interaction.followup.send(content, view=view, ephemeral=True)
-        else:
-            await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+        await reply(interaction, content, file=file, view=start_view(preview.tournament.id, lang))
 
-    async def confirm_start(
-        self, interaction: discord.Interaction[Any], tournament_id: int
+    async def start_pressed(
+        self, interaction: discord.Interaction[Any], choice: str, tournament: int
     ) -> None:
-        """The preview's Start button: the real start (organizers only; the service decides)."""
+        """The preview's 開始する / やめる: the real start (organizers only; the service
+        decides), or nothing."""
         lang = interaction_lang(interaction)
-        await interaction.response.defer()
-        report = await self.bot.services.lifecycle.start(actor_of(interaction), str(tournament_id))
-        started = report.tournament
-        lines = [
-            t(
-                "ui.start.reply",
-                lang,
-                name=safe(started.name),
-                players=len(report.players),
-                seed=started.seed,
+        if choice == "no":
+            summary = await self.services.tournaments.info(actor_of(interaction), str(tournament))
+            await interaction.response.edit_message(
+                content=t("ui.start_preview.cancelled", lang, name=safe(summary.tournament.name)),
+                attachments=[],
+                view=None,
             )
-        ]
-        for key, players in (
-            ("ui.start.without_deck", report.without_deck),
-            ("ui.start.not_checked_in", report.not_checked_in),
-            ("ui.start.dropped", report.dropped),
-        ):
-            if players:
-                lines.append(t(key, lang, names=[safe(p.display_name) for p in players]))
-        content, file = fit_or_attach("\n".join(lines), "start.txt", lang)
+            return
+        await interaction.response.defer()
+        report = await self.services.lifecycle.start(actor_of(interaction), str(tournament))
+        content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
         await interaction.edit_original_response(
             content=content, attachments=[file] if file else [], view=None
-        )
-        config = await self.bot.services.guilds.config(started.guild_id)
-        channel_lang = await guild_lang(interaction)
-        await post(
-            self.bot,
-            config.announcements_channel_id or interaction.channel_id,
-            t(
-                "ui.announce.started",
-                channel_lang,
-                name=safe(started.name),
-                players=len(report.players),
-                rounds=rounds_text(started, channel_lang),
-            ),
-        )
-
-    async def cancel_start(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
-        lang = interaction_lang(interaction)
-        summary = await self.bot.services.tournaments.info(
-            actor_of(interaction), str(tournament_id)
-        )
-        await interaction.response.edit_message(
-            content=t("ui.start_preview.cancelled", lang, name=safe(summary.tournament.name)),
-            attachments=[],
-            view=None,
         )
 
     @app_commands.command(
         name="finish", description="End the tournament and post the final standings (organizers)"
     )
-    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def finish(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        final = await self.bot.services.rounds.finish(actor_of(interaction), tournament)
-        await interaction.followup.send(
-            t("ui.finish.reply", lang, tournament=safe(final.tournament.name)), ephemeral=True
-        )
-        config = await self.bot.services.guilds.config(final.tournament.guild_id)
-        channel_lang = await guild_lang(interaction)
-        for embed in final_standings_embeds(final, channel_lang):
-            await post(
-                self.bot,
-                config.standings_channel_id
-                or config.announcements_channel_id
-                or interaction.channel_id,
-                embed=embed,
-            )
+        final = await self.services.rounds.finish(actor_of(interaction), tournament)
+        await reply(interaction, t("ui.finish.reply", lang, tournament=safe(final.tournament.name)))
 
     @app_commands.command(
         name="export", description="Standings as CSV and the tournament record as JSON"
     )
-    @app_commands.describe(tournament="Tournament (optional when only one is open)")
+    @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     @costly_command
     async def export(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        standings, record = await self.bot.services.rounds.export(actor_of(interaction), tournament)
+        standings, record = await self.services.rounds.export(actor_of(interaction), tournament)
         found = standings.tournament
         table = standings_csv(standing_rows(standings.lines), lang)
         stem = f"tournament-{found.id}"
-        await interaction.followup.send(
+        await reply(
+            interaction,
             t("ui.export.reply", lang, tournament=safe(found.name)),
             files=[
                 discord.File(io.BytesIO(table), filename=f"{stem}-standings.csv"),
                 discord.File(io.BytesIO(record), filename=f"{stem}.json"),
             ],
-            ephemeral=True,
         )
 
 

@@ -31,6 +31,11 @@ DEFAULT_TOP_CUT = 8
 DEFAULT_TIME_LIMIT_MINUTES = 40  # R-MATCH-1
 TIME_LIMIT_RANGE = (5, 180)
 MAX_ROUNDS = 30
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4096  # open events; a community event has 8 to 300
+MAX_TABLES = MAX_PLAYERS // 2
+# A round's number: the Swiss rounds, then a bracket of up to MAX_PLAYERS (12 rounds).
+MAX_ROUND_NUMBER = MAX_ROUNDS + (MAX_PLAYERS - 1).bit_length()
 MAX_TOURNAMENT_NAME = 64
 MAX_DISPLAY_NAME = 32
 MAX_TITLES = 10
@@ -117,8 +122,10 @@ def make_event_config(
     low, high = TIME_LIMIT_RANGE
     if not low <= minutes <= high:
         raise InvalidInput("event.bad_time_limit", value=minutes, low=low, high=high)
-    if max_players is not None and max_players < 2:
-        raise InvalidInput("event.bad_max_players", value=max_players)
+    if max_players is not None and not MIN_PLAYERS <= max_players <= MAX_PLAYERS:
+        raise InvalidInput(
+            "event.bad_max_players", value=max_players, low=MIN_PLAYERS, high=MAX_PLAYERS
+        )
     if top_cut is not None and max_players is not None and max_players < top_cut:
         raise InvalidInput("event.max_players_below_top_cut", value=max_players, top_cut=top_cut)
     designated = split_titles(titles)

@@ -31,7 +31,7 @@ class Services:
         seeds: SeedSource = random_seed,
         default_locale: str = "ja",
     ) -> None:
-        store = Store(database)
+        store = Store(database, default_lang=default_locale)
 
         def build(kind: type[S]) -> S:
             return kind(store, clock=clock, seeds=seeds, default_locale=default_locale)

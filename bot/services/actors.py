@@ -22,6 +22,7 @@ class Actor:
     # The interaction behind the request: an operation made twice by one interaction (a
     # redelivery) applies once.
     request_id: int | None = None
+    channel_id: int | None = None  # where the command was used (a post's last fallback)
 
 
 def require_guild(actor: Actor) -> int:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from functools import partial
 
 from bot.services.actors import Actor, require_guild, tournament_actor
-from bot.store.uow import Store, Transaction
+from bot.store.uow import Origin, Store, Transaction
 from domain.errors import DomainError
 from domain.tournament.operations import Actor as TournamentActor
 
@@ -18,6 +18,7 @@ Clock = Callable[[], datetime]
 SeedSource = Callable[[], int]
 
 ANYONE = TournamentActor(0)  # reads that anyone in the guild may make
+SYSTEM = TournamentActor(0)  # the bot's own bookkeeping (the clock, its posts)
 
 
 def utc_now() -> datetime:
@@ -47,8 +48,9 @@ class Service:
         """One write transaction in the actor's guild, as the actor's tournament role."""
         guild_id = require_guild(actor)
         resolve = partial(tournament_actor, actor)
+        origin = Origin(actor.display_name, actor.channel_id)
         async with self.store.write(
-            guild_id, self.clock(), resolve, request_id=actor.request_id
+            guild_id, self.clock(), resolve, request_id=actor.request_id, origin=origin
         ) as tx:
             yield tx
 
@@ -65,4 +67,10 @@ class Service:
         """A consistent read as the actor (their role decides what they may see)."""
         guild_id = require_guild(actor)
         async with self.store.read(guild_id, self.clock(), partial(tournament_actor, actor)) as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def bookkeeping(self, guild_id: int) -> AsyncIterator[Transaction]:
+        """A write transaction of the bot itself (the clock's notices, its posts' state)."""
+        async with self.store.write(guild_id, self.clock(), lambda _: SYSTEM) as tx:
             yield tx

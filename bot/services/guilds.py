@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.services.actors import Actor, require_guild, require_manager
 from bot.services.base import Service
-from bot.store.guilds import GuildConfig, save_guild_config
+from domain.guild import GuildConfig
 
 
 class GuildService(Service):
@@ -45,7 +45,7 @@ class GuildService(Service):
             updated = replace(current, **changes)
             if updated.locale is None:
                 updated = replace(updated, locale=self.default_locale)
-            await save_guild_config(tx.connection, updated, tx.at)
+            await tx.save_guild_config(updated)
             await tx.log_guild_change(
                 "guild.setup", {k: v for k, v in asdict(updated).items() if k != "guild_id"}
             )

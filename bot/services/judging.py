@@ -8,12 +8,6 @@ from datetime import datetime
 
 from bot.services.actors import Actor
 from bot.services.base import Service
-from bot.store.actions import list_actions
-from bot.store.pending import (
-    add_notice,
-    players_with_notices,
-    take_notices,
-)
 from domain.errors import one_of
 from domain.tournament import events as ev
 from domain.tournament.log import Action
@@ -78,10 +72,6 @@ class UndoOutcome:
 
 
 class JudgeService(Service):
-    # Who has a private notice waiting (guild, user): loaded from the database once.
-    _waiting: set[tuple[int, int]]
-    _loaded_notices = False
-
     # -- penalties ----------------------------------------------------------------------
 
     async def preview_penalty(
@@ -115,9 +105,7 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tournament, operation = await tx.take_held(pending_id)
             if isinstance(operation, Undo):
-                actions = await list_actions(
-                    tx.connection, guild_id=tx.guild_id, tournament_id=tournament.id
-                )
+                actions = await tx.actions(tournament.id)
                 tournament, plan = await tx.undo(tournament, operation.action_id)
                 (action,) = [a for a in actions if a.id == plan.target.id]
                 return UndoOutcome(tournament, action)
@@ -149,29 +137,16 @@ class JudgeService(Service):
             tournament, revoked.penalty, _effect_match(tournament, revoked.penalty)
         )
 
-    async def leave_notice(self, guild_id: int, user_id: int, text: str) -> None:
-        """Keep a private notice for a player whose DMs are closed."""
-        await self._waiting_notices()
-        async with self.store.database.write() as connection:
-            await add_notice(connection, guild_id, user_id, text, self.clock())
-        self._waiting.add((guild_id, user_id))
-
     async def notices_for(self, guild_id: int, user_id: int) -> list[str]:
-        """The notices waiting for this player, taken. It runs after every command, so who
-        has any is known in memory and everyone else costs no database trip."""
-        if (guild_id, user_id) not in await self._waiting_notices():
+        """The private notices waiting for this player (their DMs were closed), taken. It
+        runs after every command, so who has any is known in memory and everyone else
+        costs no database trip."""
+        if not await self.store.posts.has_notices(guild_id, user_id):
             return []
-        self._waiting.discard((guild_id, user_id))
-        async with self.store.database.write() as connection:
-            return await take_notices(connection, guild_id, user_id)
-
-    async def _waiting_notices(self) -> set[tuple[int, int]]:
-        if self._loaded_notices:
-            return self._waiting
-        async with self.store.database.read() as connection:
-            self._waiting = await players_with_notices(connection)
-        self._loaded_notices = True
-        return self._waiting
+        async with self.bookkeeping(guild_id) as tx:
+            taken = await tx.take_player_notices(user_id)
+        self.store.posts.notices_taken(guild_id, user_id)
+        return taken
 
     # -- calls, extensions, no-shows -----------------------------------------------------
 
@@ -229,9 +204,7 @@ class JudgeService(Service):
         async with self.reader_as(actor) as tx:
             require_role(tx.actor, Role.JUDGE)
             tournament = await tx.tournament(reference)
-            actions = await list_actions(
-                tx.connection, guild_id=tx.guild_id, tournament_id=tournament.id
-            )
+            actions = await tx.actions(tournament.id)
         if player_id is not None:
             actions = [
                 a
@@ -247,9 +220,7 @@ class JudgeService(Service):
             tournament = await tx.tournament(reference)
             plan = await tx.plan_undo(tournament)
             pending_id = await tx.hold(tournament, Undo(plan.target.id))
-            actions = await list_actions(
-                tx.connection, guild_id=tx.guild_id, tournament_id=tournament.id
-            )
+            actions = await tx.actions(tournament.id)
         (action,) = [a for a in actions if a.id == plan.target.id]
         return UndoPreview(tournament, action, pending_id)
 

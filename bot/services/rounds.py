@@ -26,7 +26,12 @@ from domain.tournament.operations import (
     Undrop,
     UnpairRound,
 )
-from domain.tournament.play import Proposal, judged_result, propose_round
+from domain.tournament.play import (
+    Proposal,
+    judged_result,
+    propose_round,
+    require_round_in_play,
+)
 from domain.tournament.rounds import Claim, Match, Round
 from domain.tournament.views import (
     StandingLine,
@@ -130,9 +135,15 @@ class RoundService(Service):
             raise NotFound("rounds.none_yet", tournament=tournament.name)
         return tournament, tournament.current
 
-    async def my_match(self, actor: Actor, reference: str | None) -> MyMatch:
+    async def my_match(
+        self, actor: Actor, reference: str | None, number: int | None = None
+    ) -> MyMatch:
+        """The player's match of the current round; `number`, when a form names its round,
+        must be the current one."""
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
+        if number is not None:
+            require_round_in_play(tournament, number)
         return self._my_match(tournament, actor.user_id)
 
     def _my_match(self, tournament: Tournament, user_id: int) -> MyMatch:
@@ -151,11 +162,15 @@ class RoundService(Service):
         claim: str,
         my_points: int | None = None,
         opponent_points: int | None = None,
+        *,
+        number: int | None = None,
     ) -> ReportOutcome:
+        """A player's report for the round `number` (a button or form carries it; the
+        command means the current round)."""
         parsed = one_of(Claim, claim, "report.unknown_claim")
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
-            number = tournament.current_round
+            number = tournament.current_round if number is None else number
             operation = ReportResult(actor.user_id, number, parsed, my_points, opponent_points)
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)

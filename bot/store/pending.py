@@ -1,4 +1,4 @@
-"""Operations waiting for their confirmation, and private notices waiting for a player."""
+"""Operations waiting for their confirmation (a penalty after its preview, an undo)."""
 
 from __future__ import annotations
 
@@ -64,34 +64,3 @@ async def take_pending(
         row["kind"],
         json.loads(row["payload"]),
     )
-
-
-async def add_notice(
-    connection: aiosqlite.Connection, guild_id: int, user_id: int, text: str, at: datetime
-) -> None:
-    await connection.execute(
-        "INSERT INTO player_notices (guild_id, user_id, text, created_at) VALUES (?, ?, ?, ?)",
-        (guild_id, user_id, text, at.isoformat()),
-    )
-
-
-async def take_notices(connection: aiosqlite.Connection, guild_id: int, user_id: int) -> list[str]:
-    # Runs after every command: one trip to the database thread, not three.
-    rows = list(
-        await connection.execute_fetchall(
-            "SELECT id, text FROM player_notices WHERE guild_id = ? AND user_id = ? ORDER BY id",
-            (guild_id, user_id),
-        )
-    )
-    if rows:
-        await connection.execute(
-            "DELETE FROM player_notices WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
-    return [row["text"] for row in rows]
-
-
-async def players_with_notices(connection: aiosqlite.Connection) -> set[tuple[int, int]]:
-    async with connection.execute(
-        "SELECT DISTINCT guild_id, user_id FROM player_notices"
-    ) as cursor:
-        return {(row[0], row[1]) for row in await cursor.fetchall()}

@@ -1,23 +1,28 @@
 """The unit of work: one transaction that loads tournaments, applies operations to them,
-writes the changed rows and appends each whole operation to the action log.
+writes the changed rows, appends each whole operation to the action log, and writes to the
+outbox what the notifier's plan says must be told about it.
 
-    async with store.write(actor, at) as tx:
+    async with store.write(guild_id, at, actor) as tx:
         tournament = await tx.tournament(reference)
         tournament, events = await tx.apply(tournament, operation)
 
-Everything inside commits together or not at all. Tournaments are cached by their version
-(bumped by every applied operation), so a busy event is not re-read from disk per click.
+Everything inside commits together or not at all; once it has committed, the store
+publishes what changed on `Store.commits`. Tournaments are cached by their version (bumped
+by every applied operation), so a busy event is not re-read from disk per click. This is
+the services' only way to the database: they hold no SQL and no connection.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 import aiosqlite
 
+from bot.notify.plan import Context, Notice, Place, plan
 from bot.store.actions import (
     append_guild_change,
     append_operation,
@@ -28,8 +33,17 @@ from bot.store.actions import (
 )
 from bot.store.commits import CommitBus, Committed
 from bot.store.database import Database
-from bot.store.guilds import GuildConfig, get_guild_config
+from bot.store.guilds import GuildConfig, get_guild_config, save_guild_config
+from bot.store.outbox import OutboxStore, add_notices, planned_keys
 from bot.store.pending import add_pending, take_pending
+from bot.store.posts import (
+    EntryPost,
+    Posts,
+    RoundPlace,
+    round_place,
+    save_entry_post,
+    take_player_notices,
+)
 from bot.store.tournaments import (
     find_tournament_id,
     insert_tournament,
@@ -39,14 +53,27 @@ from bot.store.tournaments import (
     tournament_version,
 )
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
+from domain.tournament import events as ev
 from domain.tournament.apply import apply, create
 from domain.tournament.events import Event
+from domain.tournament.log import Action
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor, CreateTournament, Operation, Undo, operation_types
 from domain.tournament.permissions import authorize, authorize_role
 from domain.tournament.undo import UndoPlan, plan_undo
 
 ActorResolver = Callable[[GuildConfig], Actor]
+LANGUAGES = ("ja", "en")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a request came from: who, by name, for the staff's log, and the channel a
+    command was used in (some posts go there when the server set no channel)."""
+
+    actor_name: str = ""
+    channel_id: int | None = None
+
 
 # SQLite's INTEGER is 64-bit: a longer run of digits cannot be an id, so it is a name.
 _MAX_ID = 2**63 - 1
@@ -87,11 +114,15 @@ class Transaction:
         at: datetime,
         actor: Actor,
         writable: bool,
+        config: GuildConfig,
+        default_lang: str = "ja",
         request_id: int | None = None,
-        config: GuildConfig | None = None,
+        origin: Origin | None = None,
     ) -> None:
-        self.connection = connection
+        self._connection = connection
         self._config = config  # as read when the transaction began
+        self._default_lang = default_lang
+        self.origin = origin or Origin()
         self.request_id = request_id
         self.guild_id = guild_id
         self.at = at
@@ -105,21 +136,30 @@ class Transaction:
         # What happened to each changed tournament, published once the transaction commits.
         self.events: dict[int, list[Event]] = {}
         self.kinds: dict[int, list[str]] = {}
+        self.notices = 0  # outbox rows written
 
     def authorize(self, kind: type[Operation]) -> None:
         """Refuse early, before any work, an actor whose role may not make `kind`."""
         authorize_role(kind, self.actor)
 
     async def guild_config(self) -> GuildConfig:
-        # A read-only transaction cannot have changed it since it began: no second query.
-        if not self._writable and self._config is not None:
-            return self._config
-        return await get_guild_config(self.connection, self.guild_id)
+        return self._config  # read when the transaction began, and saved through it only
+
+    async def save_guild_config(self, config: GuildConfig) -> None:
+        self._require_writable()
+        await save_guild_config(self._connection, config, self.at)
+        self._config = config
+
+    @property
+    def posting_lang(self) -> str:
+        """The language of the server's posts: /setup's choice, else the bot's default."""
+        locale = self._config.locale
+        return locale if locale in LANGUAGES else self._default_lang
 
     async def load(self, tournament_id: int) -> Tournament | None:
         if tournament_id in self.changed:
             return self.changed[tournament_id]
-        version = await tournament_version(self.connection, self.guild_id, tournament_id)
+        version = await tournament_version(self._connection, self.guild_id, tournament_id)
         if version is None:
             return None
         self.versions[tournament_id] = version
@@ -128,7 +168,7 @@ class Transaction:
             return cached
         # Nothing of this tournament was written yet in this transaction: these are the
         # committed rows, safe to cache.
-        loaded = await load_tournament(self.connection, self.guild_id, tournament_id)
+        loaded = await load_tournament(self._connection, self.guild_id, tournament_id)
         if loaded is not None:
             self._cache.put(version, loaded)
         return loaded
@@ -150,7 +190,7 @@ class Transaction:
         if by_id is not None:
             found = await self.load(by_id)
         if found is None:
-            named = await find_tournament_id(self.connection, self.guild_id, text)
+            named = await find_tournament_id(self._connection, self.guild_id, text)
             found = await self.load(named) if named is not None else None
         if found is None:
             raise NotFound("tournament.unknown", reference=text[:100])
@@ -160,7 +200,7 @@ class Transaction:
         """This guild's tournaments, newest first."""
         found = []
         for _, tournament_id in await tournament_ids(
-            self.connection, self.guild_id, open_only=open_only
+            self._connection, self.guild_id, open_only=open_only
         ):
             loaded = await self.load(tournament_id)
             if loaded is not None:
@@ -168,7 +208,7 @@ class Transaction:
         return found
 
     async def name_taken(self, name: str) -> bool:
-        return await find_tournament_id(self.connection, self.guild_id, name) is not None
+        return await find_tournament_id(self._connection, self.guild_id, name) is not None
 
     async def create(self, operation: CreateTournament) -> tuple[Tournament, tuple[Event, ...]]:
         self._require_writable()
@@ -179,7 +219,7 @@ class Transaction:
         draft, _ = create(
             operation, tournament_id=0, guild_id=self.guild_id, at=self.at, actor=self.actor
         )
-        tournament_id = await insert_tournament(self.connection, draft)
+        tournament_id = await insert_tournament(self._connection, draft)
         created, events = create(
             operation,
             tournament_id=tournament_id,
@@ -187,10 +227,10 @@ class Transaction:
             at=self.at,
             actor=self.actor,
         )
-        await self._log(created, operation)
+        action_id = await self._log(created, operation)
         self.changed[created.id] = created
         self.versions[created.id] = 0
-        self._happened(created.id, operation.kind, events)
+        await self._happened(None, created, operation.kind, events, action_id)
         return created, events
 
     async def apply(
@@ -200,11 +240,11 @@ class Transaction:
         self._require_writable()
         await self._refuse_a_repeated_request()
         updated, events = apply(tournament, operation, self.at, self.actor)
-        await save_tournament(self.connection, tournament, updated)
-        await self._log(updated, operation)
+        await save_tournament(self._connection, tournament, updated)
+        action_id = await self._log(updated, operation)
         self.changed[updated.id] = updated
         self.versions[updated.id] = self.versions[updated.id] + 1
-        self._happened(updated.id, operation.kind, events)
+        await self._happened(tournament, updated, operation.kind, events, action_id)
         return updated, events
 
     async def undo(
@@ -215,18 +255,20 @@ class Transaction:
         self._require_writable()
         await self._refuse_a_repeated_request()
         plan = await self.plan_undo(tournament, action_id)
-        await save_tournament(self.connection, tournament, plan.after)
-        await self._log(plan.after, Undo(plan.target.id))
+        await save_tournament(self._connection, tournament, plan.after)
+        logged = await self._log(plan.after, Undo(plan.target.id))
         self.changed[plan.after.id] = plan.after
         self.versions[plan.after.id] = self.versions[plan.after.id] + 1
-        self._happened(plan.after.id, Undo.kind, ())
+        target = plan.target
+        undone = ev.Undone(target.id, target.kind, target.actor_id, dict(target.payload))
+        await self._happened(tournament, plan.after, Undo.kind, (undone,), logged)
         return plan.after, plan
 
     async def plan_undo(self, tournament: Tournament, action_id: int | None = None) -> UndoPlan:
         """What undoing would give, or the refusal that says why; nothing is written."""
         authorize_role(Undo, self.actor)
         actions = await list_actions(
-            self.connection, guild_id=self.guild_id, tournament_id=tournament.id
+            self._connection, guild_id=self.guild_id, tournament_id=tournament.id
         )
         if not is_replayable(actions):
             raise IllegalTransition("undo.log_too_old", tournament=tournament.name)
@@ -242,7 +284,7 @@ class Transaction:
         else:
             apply(tournament, operation, self.at, self.actor)
         return await add_pending(
-            self.connection,
+            self._connection,
             guild_id=self.guild_id,
             tournament_id=tournament.id,
             actor_id=self.actor.user_id,
@@ -255,7 +297,7 @@ class Transaction:
         """The operation waiting under `pending_id`, removed (a confirmation is used once);
         only the person who asked for it may take it."""
         self._require_writable()
-        pending = await take_pending(self.connection, self.guild_id, pending_id)
+        pending = await take_pending(self._connection, self.guild_id, pending_id)
         if pending is None:
             raise NotFound("judge.nothing_pending")
         if pending.actor_id != self.actor.user_id:
@@ -266,7 +308,7 @@ class Transaction:
     async def log_guild_change(self, kind: str, payload: dict[str, Any]) -> None:
         self._require_writable()
         await append_guild_change(
-            self.connection,
+            self._connection,
             guild_id=self.guild_id,
             actor_id=self.actor.user_id,
             kind=kind,
@@ -274,17 +316,91 @@ class Transaction:
             at=self.at,
         )
 
-    def _happened(self, tournament_id: int, kind: str, events: tuple[Event, ...]) -> None:
-        self.events.setdefault(tournament_id, []).extend(events)
-        self.kinds.setdefault(tournament_id, []).append(kind)
+    async def _happened(
+        self,
+        before: Tournament | None,
+        after: Tournament,
+        kind: str,
+        events: tuple[Event, ...],
+        action_id: int,
+    ) -> None:
+        """Remember what happened for the commit's subscribers, and write what must be told
+        about it to the outbox, in this same transaction."""
+        self.events.setdefault(after.id, []).extend(events)
+        self.kinds.setdefault(after.id, []).append(kind)
+        context = Context(before, after, kind, self.actor.user_id, self.origin.actor_name)
+        notices = plan(events, context)
+        if notices and self.origin.channel_id is not None:
+            notices = [_with_origin(notice, self.origin.channel_id) for notice in notices]
+        await self.tell(after, notices, action_id=action_id)
+
+    async def tell(
+        self,
+        tournament: Tournament,
+        notices: Sequence[Notice],
+        *,
+        action_id: int | None = None,
+        sent: bool = True,
+    ) -> int:
+        """Write `notices` to the outbox (`sent=False`: recorded as skipped, e.g. a clock
+        notice missed while the bot was down). A keyed notice planned before is left out:
+        returns how many were written."""
+        self._require_writable()
+        written = await add_notices(
+            self._connection,
+            guild_id=tournament.guild_id,
+            tournament_id=tournament.id,
+            action_id=action_id,
+            lang=self.posting_lang,
+            notices=notices,
+            at=self.at,
+            state="pending" if sent else "skipped",
+        )
+        self.notices += written
+        if written:
+            self.changed.setdefault(tournament.id, tournament)
+            self.versions.setdefault(tournament.id, await self._version(tournament.id))
+        return written
+
+    async def _version(self, tournament_id: int) -> int:
+        version = await tournament_version(self._connection, self.guild_id, tournament_id)
+        return version or 0
+
+    async def planned(self, tournament_id: int, prefix: str) -> set[str]:
+        """The keys of this tournament's notices that start with `prefix`."""
+        return await planned_keys(self._connection, tournament_id, prefix)
+
+    async def actions(self, tournament_id: int) -> list[Action]:
+        """The tournament's action log, oldest first."""
+        return await list_actions(
+            self._connection, guild_id=self.guild_id, tournament_id=tournament_id
+        )
+
+    async def round_place(self, tournament_id: int, number: int) -> RoundPlace | None:
+        return await round_place(self._connection, tournament_id, number)
+
+    async def save_entry_post(self, post: EntryPost) -> None:
+        self._require_writable()
+        await save_entry_post(
+            self._connection,
+            post.tournament_id,
+            post.channel_id,
+            post.message_id,
+            post.checkin_shown,
+        )
+
+    async def take_player_notices(self, user_id: int) -> list[str]:
+        """The private notices waiting for this player, taken (they are shown once)."""
+        self._require_writable()
+        return await take_player_notices(self._connection, self.guild_id, user_id)
 
     async def _refuse_a_repeated_request(self) -> None:
-        if self.request_id is not None and await request_seen(self.connection, self.request_id):
+        if self.request_id is not None and await request_seen(self._connection, self.request_id):
             raise IllegalTransition("errors.already_done")
 
-    async def _log(self, tournament: Tournament, operation: Operation) -> None:
-        await append_operation(
-            self.connection,
+    async def _log(self, tournament: Tournament, operation: Operation) -> int:
+        action_id = await append_operation(
+            self._connection,
             guild_id=self.guild_id,
             tournament_id=tournament.id,
             actor_id=self.actor.user_id,
@@ -294,6 +410,7 @@ class Transaction:
             request_id=self.request_id,
         )
         self.request_id = None  # the request is spent; later operations of it are its own
+        return action_id
 
     def _require_writable(self) -> None:
         if not self._writable:
@@ -303,17 +420,27 @@ class Transaction:
 class Store:
     """The database and the tournament cache, shared by every service."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, *, default_lang: str = "ja") -> None:
         self.database = database
+        self.default_lang = default_lang
         self.cache = TournamentCache()
         # Every commit is published here (the notifier, the live page, other processes).
         self.commits = CommitBus()
+        # The delivery's own bookkeeping, outside any tournament's unit of work.
+        self.outbox = OutboxStore(database)
+        self.posts = Posts(database)
         # Each guild's /setup, read on nearly every command: kept until /setup changes it.
         self.guild_configs: dict[int, GuildConfig] = {}
 
     @asynccontextmanager
     async def write(
-        self, guild_id: int, at: datetime, actor: ActorResolver, *, request_id: int | None = None
+        self,
+        guild_id: int,
+        at: datetime,
+        actor: ActorResolver,
+        *,
+        request_id: int | None = None,
+        origin: Origin | None = None,
     ) -> AsyncIterator[Transaction]:
         """One write transaction. `actor` gives the tournament actor from the guild's
         configuration, read inside the same transaction."""
@@ -326,7 +453,10 @@ class Store:
                 at=at,
                 actor=actor(config),
                 writable=True,
+                config=config,
+                default_lang=self.default_lang,
                 request_id=request_id,
+                origin=origin,
             )
             yield tx
         # Committed: what changed is now what the tables hold.
@@ -339,6 +469,7 @@ class Store:
                     tournament_id=tournament_id,
                     version=tx.versions[tournament_id],
                     events=tuple(tx.events.get(tournament_id, ())),
+                    notices=tx.notices,
                     kinds=tuple(tx.kinds.get(tournament_id, ())),
                 )
             )
@@ -357,4 +488,12 @@ class Store:
                 actor=actor(config),
                 writable=False,
                 config=config,
+                default_lang=self.default_lang,
             )
+
+
+def _with_origin(notice: Notice, channel_id: int) -> Notice:
+    """The command's channel, for a notice that may fall back to it."""
+    if Place.ORIGIN not in notice.places:
+        return notice
+    return replace(notice, data={**notice.data, "origin": channel_id})

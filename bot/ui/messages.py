@@ -44,6 +44,28 @@ def fit_or_attach(text: str, filename: str, lang: Lang) -> tuple[str, discord.Fi
     return fit_message(text, MESSAGE_LIMIT - len(note)) + note, file
 
 
+async def reply(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    file: discord.File | None = None,
+    files: list[discord.File] | None = None,
+    view: discord.ui.View | None = None,
+    ephemeral: bool = True,
+) -> None:
+    """Answer the person who acted, whether or not the interaction was already acknowledged
+    (a deferred command answers with a follow-up); only what is given is sent."""
+    given: dict[str, Any] = {"content": content, "embed": embed, "file": file, "files": files}
+    kwargs = {name: value for name, value in given.items() if value is not None}
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+
+
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:
     """Answer privately, whether or not the interaction was already acknowledged."""
     allowed = discord.AllowedMentions.none()

@@ -1,7 +1,7 @@
 """Paginated embeds whose buttons survive a restart.
 
 A page button carries everything needed to redraw in its custom id
-(`pg:<kind>:<arg>:<page>:<p|n>`), and a `DynamicItem` matches it, so no view state lives
+(`pg:<kind>:<arg>:<page>:<p|n>`), and the bot routes it (bot/app.py), so no view state lives
 in memory: after a restart, the buttons on old messages still work. Each kind of listing
 registers a renderer on the bot (`bot.page_renderers[kind]`).
 """
@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+
+from bot.ui.buttons import PAGE, button, stateless_view
 
 EMBED_DESCRIPTION_LIMIT = 4096
 
@@ -50,48 +52,24 @@ def page_of(lines: Sequence[str], per_page: int, page: int) -> tuple[list[str], 
     return pages[index], index, len(pages)
 
 
-class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"pg:(?P<kind>[a-z_]+):(?P<arg>[^:]*):(?P<page>\d+):(?P<dir>[pn])",
-):
-    def __init__(self, kind: str, arg: str, page: int, direction: str, disabled: bool = False):
-        super().__init__(
-            discord.ui.Button(
-                label="◀" if direction == "p" else "▶",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"pg:{kind}:{arg}:{page}:{direction}",
-                disabled=disabled,
-            )
-        )
-        self.kind, self.arg, self.page = kind, arg, page
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: Any,
-        /,
-    ) -> PageButton:
-        return cls(match["kind"], match["arg"], int(match["page"]), match["dir"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        renderer: PageRenderer | None = interaction.client.page_renderers.get(self.kind)
-        if renderer is None:
-            await interaction.response.defer()
-            return
-        page = await renderer(interaction, self.arg, self.page)
-        await interaction.response.edit_message(
-            embed=page.embed, view=page_view(self.kind, self.arg, page)
-        )
-
-
 def page_view(kind: str, arg: str, page: Page) -> discord.ui.View | None:
     """Previous/next buttons, or no view at all for a single page."""
     if page.count <= 1:
         return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(kind, arg, max(page.index - 1, 0), "p", disabled=page.index == 0))
     last = page.count - 1
-    view.add_item(PageButton(kind, arg, min(page.index + 1, last), "n", page.index >= last))
-    return view
+    before = max(page.index - 1, 0)
+    after = min(page.index + 1, last)
+    return stateless_view(
+        button(PAGE(kind=kind, arg=arg, page=before, direction="p"), "◀", disabled=page.index == 0),
+        button(
+            PAGE(kind=kind, arg=arg, page=after, direction="n"), "▶", disabled=page.index >= last
+        ),
+    )
+
+
+def lines_page(title: str, lines: Sequence[str], page: int, per_page: int = 15) -> Page:
+    """One page of a list of lines under `title`, with "page/pages" below."""
+    chunk, index, count = page_of(lines, per_page, page)
+    embed = discord.Embed(title=title, description="\n".join(chunk))
+    embed.set_footer(text=f"{index + 1}/{count}")
+    return Page(embed, index, count)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Lang, t
+from bot.ui.buttons import PASTE_BOX
+from bot.ui.pagination import Page, page_of
 from bot.ui.text import code_block, violation_text
 from domain.decks import Violation
 from domain.event import EventFormat
@@ -16,10 +18,11 @@ from domain.timeparse import JST
 
 if TYPE_CHECKING:
     from bot.services.decks import DeckSubmission, DeckView
+    from bot.services.lifecycle import StartReport
     from bot.services.registration import Registration
     from bot.services.tournaments import TournamentSummary
     from domain.guild import GuildConfig
-    from domain.tournament import Tournament
+    from domain.tournament import Entry, Tournament
 
 EMBED_DESCRIPTION_LIMIT = 4096
 MESSAGE_LIMIT = 2000
@@ -244,7 +247,8 @@ def paste_box(tournament_id: int, store: bool, lang: Lang) -> discord.ui.Modal:
     (routed by bot/ui/stateless.py)."""
     kind = "box" if store else "cbox"
     modal = discord.ui.Modal(
-        title=t("ui.deck.modal_title", lang), custom_id=f"en:{kind}:{tournament_id}"
+        title=t("ui.deck.modal_title", lang),
+        custom_id=PASTE_BOX(kind=kind, tournament=tournament_id),
     )
     modal.add_item(
         discord.ui.TextInput(
@@ -285,3 +289,68 @@ def registered_text(result: Registration, lang: Lang) -> str:
     if result.tournament.decklist_required:
         text += "\n" + t("ui.register.deck_reminder", lang)
     return text
+
+
+TOURNAMENTS_PER_PAGE = 15
+
+
+def tournament_list_page(tournaments: Sequence[Tournament], lang: Lang, page: int) -> Page:
+    """/tournament list: one line per tournament, newest first."""
+    lines = [
+        t(
+            "ui.tournament.list_line",
+            lang,
+            name=safe(item.name),
+            id=item.id,
+            state=t(f"ui.state.{item.phase.value}", lang),
+            format=t(f"ui.format.{item.format.value}", lang),
+            regulation=t(f"ui.regulation.{item.regulation}", lang),
+        )
+        for item in tournaments
+    ] or [t("ui.tournament.list_empty", lang)]
+    chunk, index, count = page_of(lines, TOURNAMENTS_PER_PAGE, page)
+    embed = discord.Embed(title=t("ui.tournament.list_title", lang), description="\n".join(chunk))
+    embed.set_footer(text=t("ui.tournament.list_footer", lang, page=index + 1, pages=count))
+    return Page(embed, index, count)
+
+
+def start_reply(report: StartReport, lang: Lang) -> str:
+    """What the organizer reads once the event has started: who plays, who was dropped."""
+    started = report.tournament
+    lines = [
+        t(
+            "ui.start.reply",
+            lang,
+            name=safe(started.name),
+            players=len(report.players),
+            seed=started.seed,
+        )
+    ]
+    for key, players in (
+        ("ui.start.without_deck", report.without_deck),
+        ("ui.start.not_checked_in", report.not_checked_in),
+        ("ui.start.dropped", report.dropped),
+    ):
+        if players:
+            lines.append(t(key, lang, names=[safe(p.display_name) for p in players]))
+    return "\n".join(lines)
+
+
+PLAYERS_PER_PAGE = 20
+
+
+def players_page(tournament: Tournament, players: Sequence[Entry], lang: Lang, page: int) -> Page:
+    """/players: everyone who entered, in arrival order, with who is no longer in."""
+    lines = [
+        f"{number}. {safe(player.display_name)} (<@{player.user_id}>)"
+        + ("" if player.in_event else f" · {t(f'ui.status.{player.status}', lang)}")
+        for number, player in enumerate(players, start=1)
+    ] or [t("ui.players.empty", lang)]
+    chunk, index, count = page_of(lines, PLAYERS_PER_PAGE, page)
+    in_event = sum(1 for p in players if p.in_event)
+    embed = discord.Embed(
+        title=t("ui.players.title", lang, name=safe(tournament.name), count=in_event),
+        description="\n".join(chunk),
+    )
+    embed.set_footer(text=t("ui.players.footer", lang, page=index + 1, pages=count))
+    return Page(embed, index, count)

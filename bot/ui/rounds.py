@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,19 +13,26 @@ import discord
 from bot.i18n import Lang, t
 from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
 from bot.ui.messages import fit_message
-from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT
+from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT, Page
 from bot.ui.render import safe
 from bot.ui.standings import StandingRow, Status, standings_page
 from domain.engine.elimination import bracket_order
 from domain.engine.explanation import Explanation
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
+from domain.tournament.events import Dropped
 from domain.tournament.model import Tournament
 from domain.tournament.rounds import Match, Round, RoundKind
-from domain.tournament.views import StandingLine, display_name, display_names
+from domain.tournament.views import (
+    StandingLine,
+    display_name,
+    display_names,
+    final_standings,
+    standings_lines,
+)
 
 if TYPE_CHECKING:
-    from bot.services.rounds import Final
+    from bot.services.rounds import Paired, ReportOutcome
 
 MESSAGE_LIMIT = 2000
 # Discord pings at most 100 users named in allowed_mentions per message.
@@ -288,17 +295,149 @@ def _seed_order(first: Round) -> list[int]:
     return [seeded[seed] for seed in sorted(seeded)]
 
 
-def final_standings_embeds(final: Final, lang: Lang) -> list[discord.Embed]:
+def final_standings_embeds(tournament: Tournament, lang: Lang) -> list[discord.Embed]:
     """The final standings (shared ranks) and the strict order for prizes (R-FMT-5), each
     as pages of embeds so that nothing is cut."""
-    tournament = final.tournament
+    shared, strict = final_standings(tournament)
     embeds = []
     for lines, title in (
-        (final.shared, t("ui.finish.title", lang, tournament=safe(tournament.name))),
-        (final.strict, t("ui.finish.strict_title", lang, seed=tournament.seed)),
+        (shared, t("ui.finish.title", lang, tournament=safe(tournament.name))),
+        (strict, t("ui.finish.strict_title", lang, seed=tournament.seed)),
     ):
         rows = standing_rows(lines)
         first, count = standings_page(rows, title, lang, 0)
         embeds.append(first)
         embeds += [standings_page(rows, title, lang, page)[0] for page in range(1, count)]
     return embeds
+
+
+STANDINGS_PER_PAGE = 20
+
+
+def standings_after(tournament: Tournament) -> int:
+    """The last Swiss round with every result in: what the standings are "after"."""
+    return max((r.number for r in tournament.swiss_rounds if r.complete), default=0)
+
+
+def standings_page_of(tournament: Tournament, lang: Lang, page: int) -> Page:
+    """One page of the tournament's standings, as /standings and the posts show them."""
+    title = t(
+        "ui.standings.title",
+        lang,
+        tournament=safe(tournament.name),
+        round=standings_after(tournament),
+    )
+    embed, count = standings_page(
+        standing_rows(standings_lines(tournament)), title, lang, page, per_page=STANDINGS_PER_PAGE
+    )
+    return Page(embed, min(max(page, 0), count - 1), count)
+
+
+def points_before(tournament: Tournament, number: int) -> dict[int, int]:
+    """Each player's points before round `number` (for the round's pairings post)."""
+    earlier = replace(tournament, rounds=tournament.rounds[: number - 1])
+    return {line.user_id: line.points for line in standings_lines(earlier)}
+
+
+def my_match_text(
+    tournament: Tournament, current: Round, match: Match, user_id: int, lang: Lang
+) -> str:
+    """/pairing: the player's table, opponent and the opponent's points."""
+    opponent = match.opponent_of(user_id)
+    if opponent is None:
+        return t("ui.rounds.mine_bye", lang, round=current.number)
+    points = {line.user_id: line.points for line in standings_lines(tournament)}
+    return t(
+        "ui.rounds.mine",
+        lang,
+        round=current.number,
+        table=match.table,
+        opponent=f"<@{opponent}>",
+        points=points.get(opponent, 0),
+    )
+
+
+def result_change_text(
+    tournament: Tournament,
+    number: int,
+    match: Match,
+    old: MatchResult | None,
+    new: MatchResult,
+    key: str,
+    lang: Lang,
+    **extra: object,
+) -> str:
+    """A judge's decision: the new result, and the one it replaced."""
+    return t(
+        key,
+        lang,
+        round=number,
+        table=match.table,
+        new=describe_result(tournament, match, new, lang),
+        old=describe_result(tournament, match, old, lang),
+        **extra,
+    )
+
+
+def claim_lines(
+    tournament: Tournament, match: Match, claims: Sequence[tuple[int, MatchResult]], lang: Lang
+) -> str:
+    """Each player's report of a match, one line each (for the judges)."""
+    return "\n".join(
+        t(
+            "ui.report.claim_line",
+            lang,
+            player=name_of(tournament, player),
+            result=describe_result(tournament, match, result, lang),
+        )
+        for player, result in claims
+    )
+
+
+def pairing_reply(paired: Paired, lang: Lang) -> str:
+    """What the organizer reads after /round pair: the round and, for Swiss, the engine's
+    explanation (pair-downs, the bye, …)."""
+    lines = [
+        t(
+            "ui.rounds.paired_reply",
+            lang,
+            round=paired.round.number,
+            tables=len(paired.round.matches),
+        )
+    ]
+    if paired.round.kind is RoundKind.SWISS:
+        notes = explanation_lines(paired.tournament, paired.proposal.explanation, lang)
+        lines.append(f"**{t('ui.rounds.explanation_title', lang)}**")
+        lines += notes or [t("ui.rounds.no_explanation", lang)]
+    return "\n".join(lines)
+
+
+def report_reply(outcome: ReportOutcome, lang: Lang) -> str:
+    """What a player reads after reporting, confirming or disputing."""
+    tournament, match = outcome.tournament, outcome.match
+    if outcome.confirmed:
+        result = describe_result(tournament, match, match.result, lang)
+        return t("ui.report.confirmed", lang, result=result)
+    if outcome.disagrees:
+        key = "ui.report.disagree" if len(match.reports) > 1 else "ui.report.disputed"
+        return t(key, lang)
+    pending = match.reports[-1].result if match.reports else None
+    return t(
+        "ui.report.filed",
+        lang,
+        result=describe_result(tournament, match, pending, lang),
+        opponent=name_of(tournament, outcome.opponent),
+    )
+
+
+def drop_reply(tournament: Tournament, dropped: Dropped, actor_id: int, lang: Lang) -> str:
+    """The answer to /drop and the ドロップ button: who dropped, and a match still to finish."""
+    name = safe(tournament.name)
+    if dropped.player_id == actor_id:
+        text = t("ui.drop.self", lang, tournament=name)
+    else:
+        player = name_of(tournament, dropped.player_id)
+        text = t("ui.drop.other", lang, tournament=name, player=player)
+    if dropped.match_unfinished:
+        text += "\n" + t("ui.drop.unfinished", lang, round=dropped.after_round)
+    return text

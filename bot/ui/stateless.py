@@ -2,35 +2,35 @@
 
 discord.py delivers a modal's submission only to the Modal object that is still in memory,
 so a form opened before a restart would be lost. These modals carry what they act on in
-their custom id (`rt:12:3` …) and are routed by a pattern instead: the bot's
-`on_interaction` listener finds the handler and gives it the submitted values.
+their custom id (`rt:12:3` …, formats in bot/ui/buttons.py) and are routed by it instead: the
+bot's `on_interaction` listener finds the handler and gives it the submitted values.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
-ModalHandler = Callable[
-    [discord.Interaction[Any], "re.Match[str]", dict[str, str]], Awaitable[None]
-]
+from bot.ui.buttons import CustomId
+
+# handler(interaction, submitted values, **the custom id's fields)
+ModalHandler = Callable[..., Awaitable[None]]
 
 
 class ModalRoutes:
     def __init__(self) -> None:
-        self._routes: list[tuple[re.Pattern[str], ModalHandler]] = []
+        self._routes: list[tuple[CustomId, ModalHandler]] = []
 
-    def add(self, pattern: str, handler: ModalHandler) -> None:
-        self._routes.append((re.compile(pattern), handler))
+    def add(self, custom: CustomId, handler: ModalHandler) -> None:
+        self._routes.append((custom, handler))
 
-    def find(self, custom_id: str) -> tuple[re.Match[str], ModalHandler] | None:
-        for pattern, handler in self._routes:
-            match = pattern.fullmatch(custom_id)
-            if match:
-                return match, handler
+    def find(self, custom_id: str) -> tuple[dict[str, Any], ModalHandler] | None:
+        for custom, handler in self._routes:
+            fields = custom.parse(custom_id)
+            if fields is not None:
+                return fields, handler
         return None
 
 

@@ -11,7 +11,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import catalog
+from bot.i18n import catalog, t
+from bot.ui.options import OPTION_FACTS
 
 
 def _command_key(command: app_commands.Command | app_commands.Group) -> str:  # type: ignore[type-arg]
@@ -52,4 +53,6 @@ class CatalogTranslator(app_commands.Translator):
         if locale is not discord.Locale.japanese:
             return None
         key = translation_key(string, context)
-        return catalog("ja").get(key) if key else None
+        if key is None or key not in catalog("ja"):
+            return None
+        return t(key, "ja", **OPTION_FACTS)

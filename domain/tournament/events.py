@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from domain.engine.results import MatchResult
 from domain.tournament.penalties import JudgeCall, Penalty
@@ -185,3 +185,13 @@ class CallClaimed(Event):
 @dataclass(frozen=True)
 class CallResolved(Event):
     call: JudgeCall
+
+
+@dataclass(frozen=True)
+class Undone(Event):
+    """An organizer took back an earlier operation (its log row, as it was logged)."""
+
+    action_id: int
+    kind: str
+    actor_id: int
+    payload: dict[str, Any]

@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from domain.engine.results import MatchResult
 
+MAX_PENALTY_ID = 100_000  # penalties are numbered 1, 2, … within a tournament
 CALL_COOLDOWN = timedelta(seconds=60)  # one call a minute per player stops spam
 REPING_AFTER = timedelta(minutes=3)  # an unclaimed call is pinged once more
 

@@ -378,6 +378,17 @@ def _dispute(tournament: Tournament, op: DisputeResult, at: datetime, actor: Act
     )
 
 
+def require_round_in_play(tournament: Tournament, number: int) -> Round:
+    """A player's report, confirmation or form acts on the round it was made for; a form
+    left open from a round that is over is refused, never filed in the next one."""
+    current = tournament.current
+    if current is None or tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+        raise IllegalTransition("report.no_round", tournament=tournament.name)
+    if number != current.number:
+        raise IllegalTransition("report.round_finished", round=number)
+    return current
+
+
 def _own_open_match(
     tournament: Tournament, player_id: int, number: int, table: int | None = None
 ) -> tuple[Round, Match]:

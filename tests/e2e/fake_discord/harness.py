@@ -14,6 +14,7 @@ import concurrent.futures
 import contextlib
 import copy
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -847,9 +848,7 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", copy.deepcopy(record.payload))
         if expect_response:
             await self._wait(lambda: len(record.callbacks) > acknowledged, "a second answer")
-        await self._wait(
-            lambda: time.monotonic() - self.world.last_activity >= self.settle, "quiet"
-        )
+        await self.settled()
         self.assert_no_unknown_routes()
         return Reply(self, record)
 
@@ -892,11 +891,33 @@ class FakeDiscord:
                     lambda: record.original_edited or bool(record.followup_ids),
                     f"the bot to finish its deferred {what}",
                 )
+        await self.settled()
+        self.assert_no_unknown_routes()
+        return Reply(self, record)
+
+    async def settled(self) -> None:
+        """Wait until the bot has said everything it had to (its outbox is empty: every post,
+        thread notice and DM an operation planned has gone out) and Discord is quiet."""
+        await self._wait(lambda: self.notices_pending() == 0, "the bot's notices to go out")
         await self._wait(
             lambda: time.monotonic() - self.world.last_activity >= self.settle, "quiet"
         )
-        self.assert_no_unknown_routes()
-        return Reply(self, record)
+
+    def notices_pending(self) -> int:
+        """Notices in the bot's outbox not yet sent (0 without a running bot)."""
+        bot = self.bot
+        if self.database is None or bot is None or not bot.alive or not self.database.exists():
+            return 0
+        try:
+            with contextlib.closing(
+                sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=1.0)
+            ) as connection:
+                (count,) = connection.execute(
+                    "SELECT COUNT(*) FROM outbox WHERE state = 'pending'"
+                ).fetchone()
+        except sqlite3.OperationalError:  # not migrated yet, or busy for a moment
+            return 0
+        return int(count)
 
     async def _send_interaction(self, record: InteractionRecord) -> None:
         # On the server's loop, right before the socket write: `sent_at` is when Discord

@@ -462,7 +462,17 @@ class Rest:
                 payload.get("components") or payload.get("poll")
             ):
                 return error(400, "Cannot send an empty message", 50006)
+            nonce = payload.get("nonce")
+            if nonce is not None and len(str(nonce)) > 25:
+                return error(400, "Invalid Form Body: nonce is over 25 characters", 50035)
+            if nonce is not None and payload.get("enforce_nonce"):
+                earlier = self.world.nonces.get((channel.id, str(nonce)))
+                if earlier is not None and earlier in self.world.messages:
+                    # Discord answers a repeated nonce with the message it already made.
+                    return json_response(self.world.messages[earlier])
             message = self.world.new_message(channel.id, payload, files)
+            if nonce is not None:
+                self.world.nonces[(channel.id, str(nonce))] = int(message["id"])
         return json_response(message)
 
     async def typing(self, request: web.Request) -> web.Response:
@@ -553,6 +563,8 @@ class Rest:
             message = self._message(request)
         if parent is None or message is None or parent.guild_id is None:
             return error(404, "Unknown Message", 10008)
+        if self.world.channel_by_id(int(message["id"])) is not None:
+            return error(400, "A thread has already been created for this message", 160004)
         thread = await self._new_thread(parent, payload, int(message["id"]))
         return json_response(thread.payload())
 

@@ -449,6 +449,9 @@ class World:
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[str] = []
         self.last_activity = time.monotonic()
+        # (channel id, nonce) → message id: a message sent again with the same nonce and
+        # `enforce_nonce` is the same message, as on Discord.
+        self.nonces: dict[tuple[int, str], int] = {}
 
     # -- users, guilds -------------------------------------------------------------------
 

@@ -1,0 +1,420 @@
+"""The delivery: the one loop that sends what the outbox holds to Discord.
+
+Every committed operation wakes it (`Store.commits`); so does its own tick, which also runs
+the bot's timed jobs (the round clock, the registration posts' check-in button). It sends
+the notices in the order they were written, one tournament at a time in order (so that a
+round's pairings post, and its thread, come before the notices that go to that thread), and
+several tournaments at once.
+
+Nothing is lost and nothing is said twice:
+- a notice stays in the outbox until it is sent, so after a crash or a restart it goes out;
+- each message a notice makes is recorded with its id, and each is sent with a nonce that
+  Discord enforces (`enforce_nonce`), so a notice sent again after a crash skips what it
+  already made instead of posting it twice; a thread already opened on a post is found
+  again (Discord answers 160004), not opened twice;
+- a place that does not work (no channel set, a deleted channel, closed DMs) gives way to
+  the next place of the notice; Discord's own failures (5xx, the network) are tried again
+  later, with a growing wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+
+from bot.i18n import Lang, normalise_locale
+from bot.notify.plan import Place, Say
+from bot.store.commits import Committed
+from bot.store.outbox import FAILED, SENT, SKIPPED, Outgoing
+from bot.store.posts import RoundPlace
+from bot.store.uow import Store
+from bot.ui.notices import RENDERERS, Message, Said, Telling
+from domain.guild import GuildConfig
+from domain.tournament.model import Tournament
+from domain.tournament.operations import Actor
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+ANYONE = Actor(0)
+THREAD_EXISTS = 160004  # Discord: a thread has already been created for this message
+MAX_ATTEMPTS = 12  # Discord failing this often (over about an hour) means it will not work
+CONCURRENT_TOURNAMENTS = 4
+
+Job = Callable[[], Awaitable[object]]
+Clock = Callable[[], datetime]
+
+
+class Transient(Exception):
+    """Discord or the network failed in a way that may work later: try the notice again."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A place resolved: post in a channel (or a DM), edit a message, or keep a private
+    notice for a player whose DMs are closed."""
+
+    channel_id: int | None = None
+    message_id: int | None = None  # an edit of this message
+    user_id: int | None = None  # a DM to this user
+    ping_role: int | None = None
+    direct: bool = False  # the channel is a DM
+
+
+class Delivery:
+    def __init__(
+        self,
+        client: discord.Client,
+        store: Store,
+        *,
+        clock: Clock,
+        jobs: Sequence[Job] = (),
+        tick_seconds: float = 5.0,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.clock = clock
+        self.jobs = tuple(jobs)
+        self.tick_seconds = tick_seconds
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._retry_at: dict[int, float] = {}
+        self._unsubscribe: Callable[[], None] | None = None
+        self.sent = 0  # notices delivered since the start (for the logs and tests)
+
+    # -- running --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._unsubscribe = self.store.commits.subscribe(self._committed)
+        self._task = asyncio.create_task(self._run(), name="notice delivery")
+
+    def _committed(self, committed: Committed) -> None:
+        if committed.notices:
+            self._wake.set()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def stop(self, flush_seconds: float = 0.0) -> None:
+        """Send what is waiting (for up to `flush_seconds`), then stop. What is left stays
+        in the outbox for the next start."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self._task is None:
+            return
+        if flush_seconds > 0 and self.client.is_ready():
+            with contextlib.suppress(TimeoutError, Exception):
+                await asyncio.wait_for(self.drain(), flush_seconds)
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+
+    async def _run(self) -> None:
+        await self.client.wait_until_ready()
+        next_jobs = 0.0
+        while True:
+            if time.monotonic() >= next_jobs:
+                next_jobs = time.monotonic() + self.tick_seconds
+                await self._run_jobs()
+            try:
+                await self.drain()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sending notices failed; trying again at the next tick")
+            wait = max(0.0, next_jobs - time.monotonic())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+            self._wake.clear()
+
+    async def _run_jobs(self) -> None:
+        for job in self.jobs:
+            try:
+                await job()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a timed job failed; it runs again at the next tick")
+
+    async def drain(self) -> int:
+        """Send every notice that may go now; how many were done."""
+        done = 0
+        while True:
+            now = time.monotonic()
+            batch = [
+                notice
+                for notice in await self.store.outbox.pending()
+                if self._retry_at.get(notice.id, 0.0) <= now
+            ]
+            if not batch:
+                return done
+            groups: dict[object, list[Outgoing]] = {}
+            for notice in batch:
+                key = notice.tournament_id if notice.tournament_id is not None else -notice.id
+                groups.setdefault(key, []).append(notice)
+            limit = asyncio.Semaphore(CONCURRENT_TOURNAMENTS)
+            finished = sum(
+                await asyncio.gather(*(self._deliver_in_order(g, limit) for g in groups.values()))
+            )
+            done += finished
+            if not finished:  # everything left is waiting for a retry
+                return done
+
+    async def _deliver_in_order(self, notices: list[Outgoing], limit: asyncio.Semaphore) -> int:
+        """One tournament's notices, one after the other: a later one may need an earlier
+        one's post (a report's notice goes to the thread opened on the pairings post)."""
+        async with limit:
+            return sum([await self._deliver(notice) for notice in notices])
+
+    # -- one notice -----------------------------------------------------------------------
+
+    async def _deliver(self, notice: Outgoing) -> int:
+        """Send one notice; 1 when it is done with (sent, skipped or failed for good)."""
+        try:
+            state = await self._send(notice)
+        except Transient as error:
+            attempts = notice.attempts + 1
+            if attempts >= MAX_ATTEMPTS:
+                log.warning("notice %s (%s) failed for good: %s", notice.id, notice.say, error)
+                await self.store.outbox.finish(notice.id, FAILED, self.clock(), str(error))
+                return 1
+            delay = min(300.0, 2.0**attempts)
+            log.warning(
+                "notice %s (%s) could not be sent (%s); trying again in %.0f s",
+                notice.id,
+                notice.say,
+                error,
+                delay,
+            )
+            self._retry_at[notice.id] = time.monotonic() + delay
+            await self.store.outbox.failed_attempt(notice.id, str(error))
+            return 0
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a bug in a renderer: never retried in a loop
+            log.exception("notice %s (%s) could not be rendered", notice.id, notice.say)
+            await self.store.outbox.finish(notice.id, FAILED, self.clock(), repr(error))
+            return 1
+        self._retry_at.pop(notice.id, None)
+        if state == SENT:
+            self.sent += 1
+        else:
+            await self.store.outbox.finish(notice.id, state, self.clock())
+        return 1
+
+    async def _send(self, notice: Outgoing) -> str:
+        async with self.store.read(notice.guild_id, self.clock(), lambda _: ANYONE) as tx:
+            tournament = (
+                await tx.load(notice.tournament_id) if notice.tournament_id is not None else None
+            )
+            config = await tx.guild_config()
+        if tournament is None:
+            return SKIPPED
+        lang = normalise_locale(notice.lang)
+        said = RENDERERS[notice.say](
+            Telling(tournament, notice.data, notice.user, lang, self.clock())
+        )
+        if not said.messages:
+            return SKIPPED
+        parts = await self.store.outbox.parts(notice.id)
+        if parts:  # sent in part before a crash: go on where it was
+            channel_id = next(iter(parts.values()))[0]
+            direct = notice.places == (Place.PLAYER,)
+            await self._post(notice, tournament, Target(channel_id, direct=direct), said, parts)
+            return SENT
+        for place in notice.places:
+            target = await self._resolve(place, notice, tournament, config)
+            if target is None:
+                continue
+            try:
+                if place is Place.PLAYER:
+                    await self._tell_player(notice, tournament, target, said)
+                elif target.message_id is not None:
+                    await self._edit(target, said)
+                    await self.store.outbox.finish(notice.id, SENT, self.clock())
+                else:
+                    await self._post(notice, tournament, target, said, parts)
+                return SENT
+            except (discord.Forbidden, discord.NotFound) as error:
+                log.warning(
+                    "notice %s (%s) could not go to %s: %s; trying the next place",
+                    notice.id,
+                    notice.say,
+                    place,
+                    error.text,
+                )
+        return SKIPPED  # no place of the notice is set up in this server
+
+    async def _resolve(
+        self, place: Place, notice: Outgoing, tournament: Tournament, config: GuildConfig
+    ) -> Target | None:
+        if place is Place.PLAYER:
+            return Target(user_id=notice.user) if notice.user is not None else None
+        if place in (Place.ROUND_THREAD, Place.ROUND_CHANNEL):
+            found = await self.store.posts.round_place(tournament.id, int(notice.data["round"]))
+            if found is None:
+                return None
+            channel = found.thread_id if place is Place.ROUND_THREAD else found.channel_id
+            return Target(channel) if channel else None
+        if place is Place.REGISTRATION_POST:
+            post = await self.store.posts.entry_post(tournament.id)
+            return Target(post.channel_id, post.message_id) if post else None
+        if place is Place.JUDGES:
+            channel = config.judge_calls_channel_id or config.log_channel_id
+            return Target(channel, ping_role=config.judge_role_id) if channel else None
+        channel_id = {
+            Place.PAIRINGS: config.pairings_channel_id,
+            Place.STANDINGS: config.standings_channel_id,
+            Place.ANNOUNCEMENTS: config.announcements_channel_id,
+            Place.LOG: config.log_channel_id,
+            Place.ORIGIN: notice.data.get("origin"),
+        }[place]
+        return Target(int(channel_id)) if channel_id else None
+
+    # -- talking to Discord ---------------------------------------------------------------
+
+    async def _post(
+        self,
+        notice: Outgoing,
+        tournament: Tournament,
+        target: Target,
+        said: Said,
+        parts: dict[int, tuple[int, int]],
+    ) -> None:
+        assert target.channel_id is not None
+        guild_id = None if target.direct else tournament.guild_id
+        channel = self.client.get_partial_messageable(target.channel_id, guild_id=guild_id)
+        made = dict(parts)
+        # Where a notice leaves something to do after its messages, it is marked done only
+        # then; otherwise with its last message, in the same write.
+        more_to_do = said.thread_name is not None or notice.say is Say.REGISTRATION_POST
+        done = False
+        last = len(said.messages) - 1
+        for index, message in enumerate(said.messages):
+            if index in made:
+                continue
+            extra: dict[str, Any] = {}
+            if message.files:
+                extra["files"] = message.files_to_send()
+            if message.view is not None:
+                extra["view"] = message.view
+            sent = await _call(
+                channel.send(
+                    _content(message, target),
+                    embeds=list(message.embeds),
+                    allowed_mentions=_pings(message, target),
+                    nonce=f"{notice.id}.{index}",
+                    **extra,
+                )
+            )
+            made[index] = (target.channel_id, sent.id)
+            done = index == last and not more_to_do
+            await self.store.outbox.record_part(
+                notice.id, index, target.channel_id, sent.id, done_at=self.clock() if done else None
+            )
+        first = made[0][1]
+        if said.thread_name is not None:
+            await self._open_thread(notice, tournament, channel, first, said.thread_name)
+        if notice.say is Say.REGISTRATION_POST:
+            shown = tournament.checkin_open(self.clock())
+            await self.store.posts.save_entry_post(tournament.id, target.channel_id, first, shown)
+        if not done:
+            await self.store.outbox.finish(notice.id, SENT, self.clock())
+
+    async def _open_thread(
+        self,
+        notice: Outgoing,
+        tournament: Tournament,
+        channel: discord.PartialMessageable,
+        first: int,
+        name: str,
+    ) -> None:
+        """The round's reports thread, on its pairings post; where the round lives is
+        remembered, thread or not, so later notices go to the same place."""
+        number = int(notice.data["round"])
+        known = await self.store.posts.round_place(tournament.id, number)
+        if known is not None and known.channel_id == channel.id and known.thread_id:
+            return
+        thread_id: int | None = None
+        try:
+            thread = await _call(channel.get_partial_message(first).create_thread(name=name))
+            thread_id = thread.id
+        except discord.HTTPException as error:
+            if error.code == THREAD_EXISTS:  # opened before a crash: a thread's id is its post's
+                thread_id = first
+            else:
+                log.warning("could not open the reports thread of round %s: %s", number, error)
+        await self.store.posts.save_round_place(
+            tournament.id, number, RoundPlace(channel.id, thread_id)
+        )
+
+    async def _edit(self, target: Target, said: Said) -> None:
+        assert target.channel_id is not None
+        assert target.message_id is not None
+        (message,) = said.messages[:1]
+        channel = self.client.get_partial_messageable(target.channel_id)
+        kwargs: dict[str, Any] = {"embeds": list(message.embeds)}
+        if message.content is not None:
+            kwargs["content"] = message.content
+        if message.view is not None:
+            kwargs["view"] = message.view
+        await _call(channel.get_partial_message(target.message_id).edit(**kwargs))
+
+    async def _tell_player(
+        self, notice: Outgoing, tournament: Tournament, target: Target, said: Said
+    ) -> None:
+        """By DM; when the player's DMs are closed, the next time they use the bot."""
+        assert target.user_id is not None
+        try:
+            user = self.client.get_user(target.user_id)
+            if user is None:
+                user = await _call(self.client.fetch_user(target.user_id))
+            dm = user.dm_channel
+            if dm is None:
+                dm = await _call(user.create_dm())
+            await self._post(notice, tournament, Target(dm.id, direct=True), said, {})
+        except (discord.Forbidden, discord.NotFound):
+            text = "\n".join(m.content for m in said.messages if m.content)
+            await self.store.posts.leave_player_notice(
+                tournament.guild_id, target.user_id, text, self.clock()
+            )
+            await self.store.outbox.finish(notice.id, SENT, self.clock(), "kept: DMs closed")
+
+
+async def _call(awaitable: Awaitable[T]) -> T:
+    """Discord's own failures and the network's are worth trying again later."""
+    try:
+        return await awaitable
+    except discord.DiscordServerError as error:
+        raise Transient(f"Discord {error.status}") from error
+    except (aiohttp.ClientError, TimeoutError, ConnectionError) as error:
+        raise Transient(type(error).__name__) from error
+
+
+def _content(message: Message, target: Target) -> str | None:
+    if target.ping_role is None:
+        return message.content
+    return f"<@&{target.ping_role}> {message.content or ''}".rstrip()
+
+
+def _pings(message: Message, target: Target) -> discord.AllowedMentions:
+    """Only the people a message is for are pinged, and the judges for the judges' posts."""
+    return discord.AllowedMentions(
+        everyone=False,
+        users=[discord.Object(id=user) for user in message.pings] if message.pings else False,
+        roles=[discord.Object(id=target.ping_role)] if target.ping_role else False,
+    )
+
+
+def posting_lang(config: GuildConfig, default: Lang) -> Lang:
+    return normalise_locale(config.locale or default)

@@ -1,0 +1,339 @@
+"""The plan: who is told what, where, and in which language, for each thing that happened.
+
+Pure: it reads the domain's events and the tournament before and after the operation, and
+returns `Notice`s. The unit of work writes them to the outbox in the operation's own
+transaction (so nothing said is lost to a crash), and the delivery (`bot.notify.delivery`)
+sends them. Answering the person who acted is not a notice: the cog does that at once.
+
+`PLAN` has one row per event class of `domain.tournament.events`; a test fails when an event
+has no row. A row that returns `[]` tells nobody, on purpose, and says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from domain.tournament import codec
+from domain.tournament import events as ev
+from domain.tournament.clock import Notice as ClockNotice
+from domain.tournament.clock import NoticeKind
+from domain.tournament.model import Tournament
+
+
+class Place(StrEnum):
+    """Where a notice goes. A notice names several, tried in order until one works."""
+
+    PLAYER = "player"  # a DM to `Notice.user`; closed DMs: a private notice at their next command
+    ROUND_THREAD = "round_thread"  # the reports thread of the notice's round
+    ROUND_CHANNEL = "round_channel"  # the channel the round's pairings were posted in
+    PAIRINGS = "pairings"  # the server's pairings channel (/setup)
+    STANDINGS = "standings"
+    ANNOUNCEMENTS = "announcements"
+    JUDGES = "judges"  # the judge-call channel, else the log channel; pings the judge role
+    LOG = "log"  # the record of staff actions
+    ORIGIN = "origin"  # the channel the command was used in
+    REGISTRATION_POST = "registration_post"  # an edit of the tournament's registration post
+
+
+class Say(StrEnum):
+    """What is said: each has one renderer in `bot.ui.notices`."""
+
+    REGISTRATION_POST = "registration_post"
+    REGISTRATION_REFRESH = (
+        "registration_refresh"  # the post's embed and buttons, brought up to date
+    )
+    PROMOTED = "promoted"
+    STARTED = "started"
+    DECKS_PUBLISHED = "decks_published"
+    PAIRINGS = "pairings"
+    CLOCK_STARTED = "clock_started"
+    ASK_OPPONENT = "ask_opponent"
+    RESULT_CONFIRMED = "result_confirmed"
+    DISPUTE = "dispute"
+    RESULT_SET = "result_set"
+    STANDINGS = "standings"
+    DROPPED = "dropped"
+    TABLE_EXTENDED = "table_extended"
+    FINAL_STANDINGS = "final_standings"
+    PENALTY_TO_PLAYER = "penalty_to_player"
+    PENALTY_GIVEN = "penalty_given"
+    PENALTY_REVOKED = "penalty_revoked"
+    JUDGE_CALL = "judge_call"
+    UNDONE = "undone"
+    REMINDER = "reminder"
+    TIME_UP = "time_up"
+    UNCONFIRMED = "unconfirmed"
+    CALL_REPING = "call_reping"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One thing to tell: what, where (in order of preference), and what it needs to say it.
+
+    `data` holds plain JSON values: what the message needs beyond the tournament as it is
+    when the notice is sent (a snapshot where the tournament may move on: the claims of a
+    dispute, a judge's old and new result). `key`, when set, makes the notice unique: it is
+    planned at most once ever (the clock's notices).
+    """
+
+    say: Say
+    places: tuple[Place, ...]
+    data: Mapping[str, Any] = field(default_factory=dict)
+    user: int | None = None  # Place.PLAYER's person
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an operation's plan may read besides its events."""
+
+    before: Tournament | None  # None for the creation
+    after: Tournament
+    operation: str  # the operation's kind
+    actor_id: int
+    actor_name: str  # shown in the staff's log ("set by …")
+
+
+Row = Callable[[Any, Context], list[Notice]]
+
+
+def nobody(why: str) -> Row:
+    """A row that tells nobody: `why` documents the decision where the table is read."""
+
+    def row(event: ev.Event, context: Context) -> list[Notice]:
+        return []
+
+    row.__doc__ = why
+    return row
+
+
+def _standings_if_complete(context: Context, number: int) -> list[Notice]:
+    """When a result completes the current round, the standings are posted."""
+    after = context.after
+    played = after.round(number)
+    if played is None or not played.complete or number != after.current_round:
+        return []
+    return [Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": number})]
+
+
+def _claims(context: Context, number: int, table: int) -> list[list[Any]]:
+    """Both players' reports as they stand now (a judge's decision clears them later)."""
+    played = context.after.round(number)
+    match = played.match_at(table) if played else None
+    if match is None:
+        return []
+    return [[report.player_id, codec.encode(report.result)] for report in match.reports]
+
+
+def _created(event: ev.TournamentCreated, context: Context) -> list[Notice]:
+    # R-FMT-6: the format and time limit are announced before the event, on a post whose
+    # buttons are all a player needs to take part.
+    return [Notice(Say.REGISTRATION_POST, (Place.ANNOUNCEMENTS, Place.ORIGIN))]
+
+
+def _promoted(event: ev.Promoted, context: Context) -> list[Notice]:
+    return [Notice(Say.PROMOTED, (Place.ANNOUNCEMENTS,), {"player": event.player_id})]
+
+
+def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notice]:
+    # The registration post shows the start time and the check-in window.
+    return [Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,))]
+
+
+def _started(event: ev.Started, context: Context) -> list[Notice]:
+    return [
+        Notice(
+            Say.STARTED,
+            (Place.ANNOUNCEMENTS, Place.ORIGIN),
+            {"players": len(event.playing)},
+        )
+    ]
+
+
+def _published(event: ev.DecksPublished, context: Context) -> list[Notice]:
+    return [
+        Notice(Say.DECKS_PUBLISHED, (Place.ANNOUNCEMENTS, Place.ORIGIN), {"count": event.count})
+    ]
+
+
+def _paired(event: ev.RoundPaired, context: Context) -> list[Notice]:
+    return [Notice(Say.PAIRINGS, (Place.PAIRINGS, Place.ORIGIN), {"round": event.round})]
+
+
+def _clock_started(event: ev.ClockStarted, context: Context) -> list[Notice]:
+    return [
+        Notice(Say.CLOCK_STARTED, (Place.ROUND_CHANNEL, Place.PAIRINGS), {"round": event.round})
+    ]
+
+
+def _report_filed(event: ev.ReportFiled, context: Context) -> list[Notice]:
+    played = context.after.round(event.round)
+    match = played.match_at(event.table) if played else None
+    opponent = match.opponent_of(event.player_id) if match else None
+    if opponent is None:
+        return []
+    return [
+        Notice(
+            Say.ASK_OPPONENT,
+            (Place.ROUND_THREAD, Place.PLAYER),
+            {"round": event.round, "table": event.table, "reporter": event.player_id},
+            user=opponent,
+        )
+    ]
+
+
+def _disagree(event: ev.ReportsDisagree, context: Context) -> list[Notice]:
+    return [_dispute(event.round, event.table, context)]
+
+
+def _disputed(event: ev.ResultDisputed, context: Context) -> list[Notice]:
+    return [_dispute(event.round, event.table, context)]
+
+
+def _dispute(number: int, table: int, context: Context) -> Notice:
+    data = {"round": number, "table": table, "claims": _claims(context, number, table)}
+    return Notice(Say.DISPUTE, (Place.JUDGES,), data)
+
+
+def _confirmed(event: ev.ResultConfirmed, context: Context) -> list[Notice]:
+    told = Notice(
+        Say.RESULT_CONFIRMED,
+        (Place.ROUND_THREAD, Place.ROUND_CHANNEL, Place.PAIRINGS),
+        {"round": event.round, "table": event.table},
+    )
+    return [told, *_standings_if_complete(context, event.round)]
+
+
+def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
+    told: list[Notice] = []
+    if context.operation == "set_result":  # a no-show is answered to the judge only
+        data = {
+            "round": event.round,
+            "table": event.table,
+            "old": codec.encode(event.old),
+            "new": codec.encode(event.new),
+            "judge": context.actor_name,
+        }
+        told.append(Notice(Say.RESULT_SET, (Place.LOG,), data))
+    return told + _standings_if_complete(context, event.round)
+
+
+def _dropped(event: ev.Dropped, context: Context) -> list[Notice]:
+    data = {"player": event.player_id, "round": event.after_round}
+    return [Notice(Say.DROPPED, (Place.LOG,), data)]
+
+
+def _extended(event: ev.TableExtended, context: Context) -> list[Notice]:
+    data = {
+        "round": event.round,
+        "table": event.table,
+        "total": event.total_minutes,
+        "ends": int(event.ends_at.timestamp()),
+    }
+    return [Notice(Say.TABLE_EXTENDED, (Place.ROUND_THREAD, Place.ROUND_CHANNEL), data)]
+
+
+def _finished(event: ev.Finished, context: Context) -> list[Notice]:
+    places = (Place.STANDINGS, Place.ANNOUNCEMENTS, Place.ORIGIN)
+    return [Notice(Say.FINAL_STANDINGS, places)]
+
+
+def _penalty_given(event: ev.PenaltyGiven, context: Context) -> list[Notice]:
+    penalty = event.penalty
+    return [
+        Notice(Say.PENALTY_TO_PLAYER, (Place.PLAYER,), {"penalty": penalty.id}, penalty.player_id),
+        Notice(
+            Say.PENALTY_GIVEN, (Place.LOG,), {"penalty": penalty.id, "judge": context.actor_name}
+        ),
+    ]
+
+
+def _penalty_revoked(event: ev.PenaltyRevoked, context: Context) -> list[Notice]:
+    data = {"penalty": event.penalty.id, "organizer": context.actor_name}
+    return [Notice(Say.PENALTY_REVOKED, (Place.LOG,), data)]
+
+
+def _called(event: ev.JudgeCalled, context: Context) -> list[Notice]:
+    return [Notice(Say.JUDGE_CALL, (Place.JUDGES,), {"call": event.call.id})]
+
+
+def _undone(event: ev.Undone, context: Context) -> list[Notice]:
+    data = {
+        "action": event.action_id,
+        "kind": event.kind,
+        "payload": event.payload,
+        "actor": event.actor_id,
+        "organizer": context.actor_name,
+    }
+    return [Notice(Say.UNDONE, (Place.LOG,), data)]
+
+
+PLAN: Mapping[type[ev.Event], Row] = {
+    ev.TournamentCreated: _created,
+    ev.Registered: nobody("the player's own answer says it; the post's count is not shown"),
+    ev.Unregistered: nobody("the player's own answer says it"),
+    ev.Promoted: _promoted,
+    ev.CheckedIn: nobody("the player's own answer says it"),
+    ev.DeckStored: nobody("decklists are private until published"),
+    ev.SettingsChanged: _settings_changed,
+    ev.Started: _started,
+    ev.DecksPublished: _published,
+    ev.RoundPaired: _paired,
+    ev.RoundUnpaired: nobody("the organizer pairs again at once; the new post replaces it"),
+    ev.ClockStarted: _clock_started,
+    ev.ReportFiled: _report_filed,
+    ev.ReportsDisagree: _disagree,
+    ev.ResultConfirmed: _confirmed,
+    ev.ResultDisputed: _disputed,
+    ev.ResultSet: _result_set,
+    ev.Dropped: _dropped,
+    ev.Undropped: nobody("the organizer's own answer says it"),
+    ev.TableExtended: _extended,
+    ev.Finished: _finished,
+    ev.PenaltyGiven: _penalty_given,
+    ev.PenaltyRevoked: _penalty_revoked,
+    ev.JudgeCalled: _called,
+    ev.CallClaimed: nobody("the judge's press edits the call's own post"),
+    ev.CallResolved: nobody("the judge's press edits the call's own post"),
+    ev.Undone: _undone,
+}
+
+
+def plan(events: Sequence[ev.Event], context: Context) -> list[Notice]:
+    """Every notice of one operation, in the order its events happened."""
+    notices: list[Notice] = []
+    for event in events:
+        notices += PLAN[type(event)](event, context)
+    return notices
+
+
+# -- the round clock's notices ------------------------------------------------------------
+
+
+def plan_clock(notice: ClockNotice, tournament: Tournament) -> Notice:
+    """A notice of the round clock: posted once, whatever process or restart sees it due."""
+    key = f"clock:{tournament.id}:{notice.round}:{notice.key}"
+    data: dict[str, Any] = {"round": notice.round, "tables": list(notice.tables)}
+    if notice.kind is NoticeKind.REMINDER:
+        data["minutes"] = notice.minutes_left
+        return Notice(Say.REMINDER, (Place.ROUND_CHANNEL, Place.PAIRINGS), data, key=key)
+    if notice.kind is NoticeKind.TIME_UP:
+        return Notice(Say.TIME_UP, (Place.ROUND_CHANNEL, Place.PAIRINGS), data, key=key)
+    if notice.kind is NoticeKind.CALL_REPING:
+        data["call"] = notice.call_id
+        return Notice(Say.CALL_REPING, (Place.JUDGES,), data, key=key)
+    (table,) = notice.tables
+    data["claims"] = [
+        [report.player_id, codec.encode(report.result)]
+        for report in _reports(tournament, notice.round, table)
+    ]
+    return Notice(Say.UNCONFIRMED, (Place.JUDGES,), data, key=key)
+
+
+def _reports(tournament: Tournament, number: int, table: int) -> Sequence[Any]:
+    played = tournament.round(number)
+    match = played.match_at(table) if played else None
+    return match.reports if match else ()

@@ -1,0 +1,161 @@
+"""The outbox: notices written in the transaction of the change that makes them said, then
+sent by the delivery loop (bot/notify/delivery.py), which marks each one done, once."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.notify.plan import Notice, Place, Say
+from bot.store.database import Database
+
+PENDING, SENT, SKIPPED, FAILED = "pending", "sent", "skipped", "failed"
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One notice waiting in the outbox."""
+
+    id: int
+    guild_id: int
+    tournament_id: int | None
+    say: Say
+    places: tuple[Place, ...]
+    user: int | None
+    data: dict[str, Any]
+    lang: str
+    attempts: int
+
+
+async def add_notices(
+    connection: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    tournament_id: int | None,
+    action_id: int | None,
+    lang: str,
+    notices: Sequence[Notice],
+    at: datetime,
+    state: str = PENDING,
+) -> int:
+    """Write `notices`; one whose key was ever planned before is left out. Returns how many
+    were written."""
+    written = 0
+    for notice in notices:
+        cursor = await connection.execute(
+            "INSERT INTO outbox (guild_id, tournament_id, action_id, say, places, user_id,"
+            " payload, lang, dedupe_key, state, created_at, done_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING",
+            (
+                guild_id,
+                tournament_id,
+                action_id,
+                notice.say.value,
+                json.dumps([place.value for place in notice.places]),
+                notice.user,
+                json.dumps(dict(notice.data), ensure_ascii=False, sort_keys=True),
+                lang,
+                notice.key,
+                state,
+                at.isoformat(),
+                None if state == PENDING else at.isoformat(),
+            ),
+        )
+        written += cursor.rowcount
+    return written
+
+
+async def planned_keys(
+    connection: aiosqlite.Connection, tournament_id: int, prefix: str
+) -> set[str]:
+    """The dedupe keys of this tournament's notices that start with `prefix`."""
+    rows = await connection.execute_fetchall(
+        "SELECT dedupe_key FROM outbox WHERE tournament_id = ? AND dedupe_key >= ?"
+        " AND dedupe_key < ?",
+        (tournament_id, prefix, prefix + "\U0010ffff"),
+    )
+    return {row[0] for row in rows}
+
+
+def _outgoing(row: aiosqlite.Row) -> Outgoing:
+    return Outgoing(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        tournament_id=row["tournament_id"],
+        say=Say(row["say"]),
+        places=tuple(Place(place) for place in json.loads(row["places"])),
+        user=row["user_id"],
+        data=json.loads(row["payload"]),
+        lang=row["lang"],
+        attempts=row["attempts"],
+    )
+
+
+class OutboxStore:
+    """What the delivery loop reads and writes: the notices to send and what they made."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def pending(self, limit: int = 500) -> list[Outgoing]:
+        async with self.database.read() as connection:
+            rows = await connection.execute_fetchall(
+                "SELECT * FROM outbox WHERE state = 'pending' ORDER BY id LIMIT ?", (limit,)
+            )
+        return [_outgoing(row) for row in rows]
+
+    async def parts(self, notice_id: int) -> dict[int, tuple[int, int]]:
+        """The messages this notice already made: part → (channel id, message id)."""
+        async with self.database.read() as connection:
+            rows = await connection.execute_fetchall(
+                "SELECT part, channel_id, message_id FROM outbox_messages WHERE notice_id = ?",
+                (notice_id,),
+            )
+        return {row[0]: (row[1], row[2]) for row in rows}
+
+    async def record_part(
+        self,
+        notice_id: int,
+        part: int,
+        channel_id: int,
+        message_id: int,
+        *,
+        done_at: datetime | None = None,
+    ) -> None:
+        """Remember a message the notice made; with `done_at`, the notice is sent, in the
+        same write (one commit per message, however long the event)."""
+        async with self.database.write() as connection:
+            await connection.execute(
+                "INSERT INTO outbox_messages (notice_id, part, channel_id, message_id)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (notice_id, part) DO UPDATE SET"
+                " channel_id = excluded.channel_id, message_id = excluded.message_id",
+                (notice_id, part, channel_id, message_id),
+            )
+            if done_at is not None:
+                await connection.execute(
+                    "UPDATE outbox SET state = 'sent', done_at = ?, attempts = attempts + 1"
+                    " WHERE id = ?",
+                    (done_at.isoformat(), notice_id),
+                )
+
+    async def finish(
+        self, notice_id: int, state: str, at: datetime, error: str | None = None
+    ) -> None:
+        async with self.database.write() as connection:
+            await connection.execute(
+                "UPDATE outbox SET state = ?, done_at = ?, last_error = ?,"
+                " attempts = attempts + 1 WHERE id = ?",
+                (state, at.isoformat(), error, notice_id),
+            )
+
+    async def failed_attempt(self, notice_id: int, error: str) -> None:
+        async with self.database.write() as connection:
+            await connection.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+                (error, notice_id),
+            )

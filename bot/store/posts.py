@@ -1,0 +1,193 @@
+"""Where the bot's posts live, so that later notices go to the same places and edit the
+same messages after a restart: each round's pairings channel and thread, each tournament's
+registration post, and private notices kept for players whose DMs are closed. Bookkeeping
+of the bot, not tournament state: not in the action log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import aiosqlite
+
+from bot.store.database import Database
+
+
+@dataclass(frozen=True)
+class RoundPlace:
+    channel_id: int
+    thread_id: int | None
+
+
+@dataclass(frozen=True)
+class EntryPost:
+    guild_id: int
+    tournament_id: int
+    channel_id: int
+    message_id: int
+    checkin_shown: bool
+
+
+async def running_tournaments(connection: aiosqlite.Connection) -> list[tuple[int, int]]:
+    """(guild id, tournament id) of every tournament with rounds in play."""
+    rows = await connection.execute_fetchall(
+        "SELECT guild_id, id FROM tournaments WHERE state IN ('running', 'top_cut') ORDER BY id"
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
+async def round_place(
+    connection: aiosqlite.Connection, tournament_id: int, round_number: int
+) -> RoundPlace | None:
+    rows = list(
+        await connection.execute_fetchall(
+            "SELECT channel_id, thread_id FROM round_posts WHERE tournament_id = ? AND round = ?",
+            (tournament_id, round_number),
+        )
+    )
+    return RoundPlace(rows[0][0], rows[0][1]) if rows else None
+
+
+async def save_round_place(
+    connection: aiosqlite.Connection, tournament_id: int, round_number: int, place: RoundPlace
+) -> None:
+    await connection.execute(
+        "INSERT INTO round_posts (tournament_id, round, channel_id, thread_id)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, round) DO UPDATE SET"
+        " channel_id = excluded.channel_id, thread_id = excluded.thread_id",
+        (tournament_id, round_number, place.channel_id, place.thread_id),
+    )
+
+
+async def entry_post(connection: aiosqlite.Connection, tournament_id: int) -> EntryPost | None:
+    found = [post for post in await _entry_posts(connection, tournament_id) if post]
+    return found[0] if found else None
+
+
+async def entry_posts(connection: aiosqlite.Connection) -> list[EntryPost]:
+    """The registration posts of tournaments not finished."""
+    return await _entry_posts(connection, None)
+
+
+async def _entry_posts(
+    connection: aiosqlite.Connection, tournament_id: int | None
+) -> list[EntryPost]:
+    query = (
+        "SELECT t.guild_id, p.tournament_id, p.channel_id, p.message_id, p.checkin_shown"
+        " FROM entry_posts p JOIN tournaments t ON t.id = p.tournament_id"
+    )
+    if tournament_id is None:
+        rows = await connection.execute_fetchall(
+            query + " WHERE t.state != 'finished' ORDER BY p.tournament_id"
+        )
+    else:
+        rows = await connection.execute_fetchall(
+            query + " WHERE p.tournament_id = ?", (tournament_id,)
+        )
+    return [EntryPost(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
+
+
+async def save_entry_post(
+    connection: aiosqlite.Connection,
+    tournament_id: int,
+    channel_id: int,
+    message_id: int,
+    checkin_shown: bool,
+) -> None:
+    await connection.execute(
+        "INSERT INTO entry_posts (tournament_id, channel_id, message_id, checkin_shown)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id) DO UPDATE SET"
+        " channel_id = excluded.channel_id, message_id = excluded.message_id,"
+        " checkin_shown = excluded.checkin_shown",
+        (tournament_id, channel_id, message_id, int(checkin_shown)),
+    )
+
+
+async def add_player_notice(
+    connection: aiosqlite.Connection, guild_id: int, user_id: int, text: str, at: datetime
+) -> None:
+    await connection.execute(
+        "INSERT INTO player_notices (guild_id, user_id, text, created_at) VALUES (?, ?, ?, ?)",
+        (guild_id, user_id, text, at.isoformat()),
+    )
+
+
+async def take_player_notices(
+    connection: aiosqlite.Connection, guild_id: int, user_id: int
+) -> list[str]:
+    # Runs after every command: one trip to the database thread, not three.
+    rows = list(
+        await connection.execute_fetchall(
+            "SELECT id, text FROM player_notices WHERE guild_id = ? AND user_id = ? ORDER BY id",
+            (guild_id, user_id),
+        )
+    )
+    if rows:
+        await connection.execute(
+            "DELETE FROM player_notices WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+    return [row["text"] for row in rows]
+
+
+async def players_with_notices(connection: aiosqlite.Connection) -> set[tuple[int, int]]:
+    rows = await connection.execute_fetchall(
+        "SELECT DISTINCT guild_id, user_id FROM player_notices"
+    )
+    return {(row[0], row[1]) for row in rows}
+
+
+class Posts:
+    """The delivery's way to the bookkeeping above (outside any tournament's unit of work),
+    and who has private notices waiting (known in memory: it is asked after every command)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self._waiting: set[tuple[int, int]] | None = None
+
+    async def has_notices(self, guild_id: int, user_id: int) -> bool:
+        if self._waiting is None:
+            async with self.database.read() as connection:
+                self._waiting = await players_with_notices(connection)
+        return (guild_id, user_id) in self._waiting
+
+    def notices_taken(self, guild_id: int, user_id: int) -> None:
+        if self._waiting is not None:
+            self._waiting.discard((guild_id, user_id))
+
+    async def running(self) -> list[tuple[int, int]]:
+        """(guild id, tournament id) of every tournament in play, in every guild."""
+        async with self.database.read() as connection:
+            return await running_tournaments(connection)
+
+    async def entry_posts(self) -> list[EntryPost]:
+        """Registration posts of tournaments not finished, in every guild."""
+        async with self.database.read() as connection:
+            return await entry_posts(connection)
+
+    async def round_place(self, tournament_id: int, round_number: int) -> RoundPlace | None:
+        async with self.database.read() as connection:
+            return await round_place(connection, tournament_id, round_number)
+
+    async def save_round_place(
+        self, tournament_id: int, round_number: int, place: RoundPlace
+    ) -> None:
+        async with self.database.write() as connection:
+            await save_round_place(connection, tournament_id, round_number, place)
+
+    async def entry_post(self, tournament_id: int) -> EntryPost | None:
+        async with self.database.read() as connection:
+            return await entry_post(connection, tournament_id)
+
+    async def save_entry_post(
+        self, tournament_id: int, channel_id: int, message_id: int, checkin_shown: bool
+    ) -> None:
+        async with self.database.write() as connection:
+            await save_entry_post(connection, tournament_id, channel_id, message_id, checkin_shown)
+
+    async def leave_player_notice(
+        self, guild_id: int, user_id: int, text: str, at: datetime
+    ) -> None:
+        async with self.database.write() as connection:
+            await add_player_notice(connection, guild_id, user_id, text, at)
+        if self._waiting is not None:
+            self._waiting.add((guild_id, user_id))

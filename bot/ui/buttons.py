@@ -1,0 +1,265 @@
+"""Every button and form the bot shows, in one place: the custom id it carries and how it
+looks. The custom id holds what the button acts on (`rp:12:3`: tournament 12, round 3), so a
+button on an old message works after a restart: the cogs route each id format to its
+handler (a `DynamicItem` per `CustomId`, see `cogs/common.py`), and nothing is kept in
+memory. Views built here are stateless (stopped): discord.py keeps no copy of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.i18n import Lang, t
+from domain.tournament.rounds import Claim
+
+Style = discord.ButtonStyle
+NUMBER = r"\d{1,20}"  # ids are 64-bit at most: longer runs of digits are refused as ids
+
+
+@dataclass(frozen=True)
+class CustomId:
+    """A custom id format: a prefix, then named fields separated by colons."""
+
+    prefix: str
+    fields: tuple[tuple[str, str], ...]  # (name, pattern)
+
+    @classmethod
+    def of(cls, prefix: str, **fields: str) -> CustomId:
+        return cls(prefix, tuple(fields.items()))
+
+    @property
+    def template(self) -> str:
+        """The regular expression that matches these ids, one named group per field."""
+        groups = "".join(f":(?P<{name}>{pattern})" for name, pattern in self.fields)
+        return re.escape(self.prefix) + groups
+
+    def __call__(self, **values: object) -> str:
+        text = self.prefix + "".join(f":{values[name]}" for name, _ in self.fields)
+        assert re.fullmatch(self.template, text), text
+        return text
+
+    def parse(self, custom_id: str) -> dict[str, Any] | None:
+        """The fields of `custom_id` (digits as ints), or None when it is not of this format
+        or names an id out of the 64-bit range."""
+        found = re.fullmatch(self.template, custom_id)
+        if found is None:
+            return None
+        values: dict[str, Any] = {}
+        for name, value in found.groupdict().items():
+            if value.isdigit():
+                number = int(value)
+                if number >= 2**63:
+                    return None
+                values[name] = number
+            else:
+                values[name] = value
+        return values
+
+
+def _choice(*values: str) -> str:
+    return "|".join(re.escape(value) for value in values)
+
+
+# -- the ids ------------------------------------------------------------------------------
+
+REGISTER = CustomId.of("en:reg", tournament=NUMBER)
+CHECK_IN = CustomId.of("en:chk", tournament=NUMBER)
+SUBMIT_DECK = CustomId.of("en:deck", tournament=NUMBER)
+PASTE_BOX = CustomId.of("en", kind=_choice("box", "cbox"), tournament=NUMBER)
+PAGE = CustomId.of("pg", kind="[a-z_]+", arg="[^:]*", page=NUMBER, direction="[pn]")
+START = CustomId.of("ts", choice=_choice("go", "no"), tournament=NUMBER)
+REPORT = CustomId.of("rp", tournament=NUMBER, round=NUMBER)
+CLAIM = CustomId.of(
+    "rc", tournament=NUMBER, round=NUMBER, claim=_choice(*(claim.value for claim in Claim))
+)
+TIME_FORM = CustomId.of("rt", tournament=NUMBER, round=NUMBER)
+CONFIRM = CustomId.of("cf", tournament=NUMBER, round=NUMBER, table=NUMBER)
+DISPUTE = CustomId.of("ds", tournament=NUMBER, round=NUMBER, table=NUMBER)
+CALL_JUDGE = CustomId.of("jq", tournament=NUMBER)
+CALL_FORM = CustomId.of("jw", tournament=NUMBER)
+DROP = CustomId.of("dp", tournament=NUMBER)
+DROP_CONFIRM = CustomId.of("dc", tournament=NUMBER)
+CONFIRM_PENDING = CustomId.of("pc", pending=NUMBER)
+CANCEL_PENDING = CustomId.of("px", pending=NUMBER)
+CLAIM_CALL = CustomId.of("jc", tournament=NUMBER, call=NUMBER)
+RESOLVE_CALL = CustomId.of("jr", tournament=NUMBER, call=NUMBER, minutes=r"\d{1,2}|x")
+MINUTES_FORM = CustomId.of("jm", tournament=NUMBER, call=NUMBER)
+
+
+# -- building them ------------------------------------------------------------------------
+
+
+def button(
+    custom_id: str, label: str, style: Style = Style.secondary, *, disabled: bool = False
+) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled)
+
+
+def stateless_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view of routed items: sent as components, never kept in memory (the routes in the
+    cogs answer its presses, after any restart)."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+def registration_view(tournament_id: int, lang: Lang, *, checkin: bool) -> discord.ui.View:
+    """参加登録 and デッキ提出, and チェックイン while its window is open."""
+    shown = [
+        (REGISTER, "ui.entry.register_button", Style.primary),
+        (CHECK_IN, "ui.entry.checkin_button", Style.success),
+        (SUBMIT_DECK, "ui.entry.deck_button", Style.secondary),
+    ]
+    return stateless_view(
+        *(
+            button(custom(tournament=tournament_id), t(key, lang), style)
+            for custom, key, style in shown
+            if custom is not CHECK_IN or checkin
+        )
+    )
+
+
+def start_view(tournament_id: int, lang: Lang) -> discord.ui.View:
+    return stateless_view(
+        button(
+            START(choice="go", tournament=tournament_id),
+            t("ui.start_preview.start_button", lang),
+            Style.danger,
+        ),
+        button(
+            START(choice="no", tournament=tournament_id),
+            t("ui.start_preview.cancel_button", lang),
+        ),
+    )
+
+
+def report_view(tournament_id: int, number: int) -> discord.ui.View:
+    """The pairings post's buttons: every step of a player's round without a command."""
+    return stateless_view(
+        button(
+            REPORT(tournament=tournament_id, round=number),
+            t("ui.rounds.report_button", "ja"),
+            Style.primary,
+        ),
+        button(CALL_JUDGE(tournament=tournament_id), t("ui.rounds.call_button", "ja")),
+        button(DROP(tournament=tournament_id), t("ui.rounds.drop_button", "ja")),
+    )
+
+
+def claim_view(tournament_id: int, number: int, lang: Lang) -> discord.ui.View:
+    """勝ち / 負け / 投了 / 時間切れ on the player's private report form."""
+    return stateless_view(
+        *(
+            button(
+                CLAIM(tournament=tournament_id, round=number, claim=claim.value),
+                t(f"ui.report.{claim.value}", lang),
+                Style.success if claim is Claim.WIN else Style.secondary,
+            )
+            for claim in Claim
+        )
+    )
+
+
+def confirm_view(tournament_id: int, number: int, table: int) -> discord.ui.View:
+    """確認 / 異議 under a report: only the reporter's opponent may press them (the service
+    decides)."""
+    ids = {"tournament": tournament_id, "round": number, "table": table}
+    return stateless_view(
+        button(CONFIRM(**ids), t("ui.report.confirm_button", "ja"), Style.success),
+        button(DISPUTE(**ids), t("ui.report.dispute_button", "ja"), Style.danger),
+    )
+
+
+def drop_view(tournament_id: int, lang: Lang) -> discord.ui.View:
+    return stateless_view(
+        button(
+            DROP_CONFIRM(tournament=tournament_id), t("ui.drop.confirm_button", lang), Style.danger
+        )
+    )
+
+
+def pending_view(pending_id: int, confirm_label: str, cancel_label: str) -> discord.ui.View:
+    """Give the penalty / take back the operation that waits in the database, or not."""
+    return stateless_view(
+        button(CONFIRM_PENDING(pending=pending_id), confirm_label, Style.danger),
+        button(CANCEL_PENDING(pending=pending_id), cancel_label),
+    )
+
+
+def claim_call_view(tournament_id: int, call_id: int) -> discord.ui.View:
+    return stateless_view(
+        button(
+            CLAIM_CALL(tournament=tournament_id, call=call_id),
+            t("ui.judge.claim_button", "ja"),
+            Style.primary,
+        )
+    )
+
+
+def resolve_call_view(
+    tournament_id: int, call_id: int, suggested: int, lang: Lang, *, at_a_table: bool
+) -> discord.ui.View:
+    """Resolve a call: without an extension, with the minutes waited (R-MATCH-7), or other."""
+    ids = {"tournament": tournament_id, "call": call_id}
+    items = [
+        button(RESOLVE_CALL(minutes=0, **ids), t("ui.judge.resolve_none", lang), Style.success)
+    ]
+    if at_a_table:
+        items += [
+            button(
+                RESOLVE_CALL(minutes=suggested, **ids),
+                t("ui.judge.resolve_extend", lang, minutes=suggested),
+                Style.success,
+            ),
+            button(RESOLVE_CALL(minutes="x", **ids), t("ui.judge.resolve_other", lang)),
+        ]
+    return stateless_view(*items)
+
+
+def time_modal(tournament_id: int, number: int, lang: Lang) -> discord.ui.Modal:
+    """R-MATCH-2: both point-zone counts; routed by its custom id (bot/ui/stateless.py)."""
+    modal = discord.ui.Modal(
+        title=t("ui.report.time_title", lang),
+        custom_id=TIME_FORM(tournament=tournament_id, round=number),
+    )
+    for field, key in (("mine", "ui.report.my_points"), ("theirs", "ui.report.opponent_points")):
+        modal.add_item(
+            discord.ui.TextInput(label=t(key, lang), custom_id=field, max_length=2, min_length=1)
+        )
+    return modal
+
+
+def minutes_modal(tournament_id: int, call_id: int, lang: Lang) -> discord.ui.Modal:
+    modal = discord.ui.Modal(
+        title=t("ui.judge.minutes_title", lang),
+        custom_id=MINUTES_FORM(tournament=tournament_id, call=call_id),
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=t("ui.judge.minutes_label", lang), custom_id="minutes", max_length=2
+        )
+    )
+    return modal
+
+
+def call_form(tournament_id: int, lang: Lang) -> discord.ui.Modal:
+    """The ジャッジを呼ぶ button's form: what happened (optional)."""
+    modal = discord.ui.Modal(
+        title=t("ui.judge.call_title", lang), custom_id=CALL_FORM(tournament=tournament_id)
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=t("ui.judge.reason_label", lang),
+            custom_id="reason",
+            style=discord.TextStyle.paragraph,
+            required=False,
+            max_length=500,
+        )
+    )
+    return modal

@@ -1,0 +1,472 @@
+"""What each notice of the plan (bot/notify/plan.py) says: one renderer per `Say`.
+
+A renderer reads the tournament as it is when the notice is sent, plus the notice's own
+data (a snapshot where the tournament may have moved on), and returns the messages to post
+(none: there is nothing left to say, e.g. a report already confirmed). Presentation only.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.notify.plan import Say
+from bot.ui.bracket import render_bracket
+from bot.ui.buttons import claim_call_view, confirm_view, registration_view, report_view
+from bot.ui.entry import registration_embed
+from bot.ui.judges import (
+    action_what,
+    call_reping,
+    call_text,
+    penalty_log,
+    penalty_notice,
+    penalty_type,
+)
+from bot.ui.pagination import page_view
+from bot.ui.render import announcement_created, rounds_text, safe
+from bot.ui.rounds import (
+    bracket_picture,
+    claim_lines,
+    describe_result,
+    final_standings_embeds,
+    name_of,
+    pairings_posts,
+    points_before,
+    result_change_text,
+    standings_page_of,
+)
+from domain.decks import read_stored_decklist
+from domain.engine.results import MatchResult
+from domain.tournament import codec
+from domain.tournament.log import Action
+from domain.tournament.model import Tournament
+from domain.tournament.penalties import Penalty
+from domain.tournament.rounds import Match, Round, RoundKind
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message to post (or, for an edit, the parts of the post to replace)."""
+
+    content: str | None = None
+    embeds: Sequence[discord.Embed] = ()
+    files: Sequence[tuple[str, bytes]] = ()  # (filename, data): a file per send attempt
+    view: discord.ui.View | None = None
+    pings: tuple[int, ...] = ()  # the users it may ping, no one else
+
+    def files_to_send(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(data), filename=name) for name, data in self.files]
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a notice says: its messages, and the reports thread to open on the first."""
+
+    messages: list[Message] = field(default_factory=list)
+    thread_name: str | None = None
+
+
+@dataclass(frozen=True)
+class Telling:
+    """A notice as its renderer reads it."""
+
+    tournament: Tournament
+    data: Mapping[str, Any]
+    user: int | None
+    lang: Lang
+    now: datetime
+
+
+Renderer = Callable[[Telling], Said]
+
+
+def _said(*messages: Message) -> Said:
+    return Said(list(messages))
+
+
+def _round_match(tournament: Tournament, data: Mapping[str, Any]) -> tuple[Round, Match] | None:
+    played = tournament.round(int(data["round"]))
+    match = played.match_at(int(data["table"])) if played else None
+    if played is None or match is None:
+        return None
+    return played, match
+
+
+def _claims(data: Mapping[str, Any]) -> list[tuple[int, MatchResult]]:
+    return [(int(player), codec.decode(MatchResult, result)) for player, result in data["claims"]]
+
+
+def _penalty(tournament: Tournament, data: Mapping[str, Any]) -> Penalty | None:
+    found = [p for p in tournament.penalties if p.id == data["penalty"]]
+    return found[0] if found else None
+
+
+# -- registration and the start -----------------------------------------------------------
+
+
+def registration_post(telling: Telling) -> Said:
+    """R-FMT-6: the format, regulation and time limit, announced before the event, with the
+    buttons that are all a player needs to take part."""
+    tournament, lang = telling.tournament, telling.lang
+    checkin = tournament.checkin_open(telling.now)
+    return _said(
+        Message(
+            content=announcement_created(tournament, lang),
+            embeds=[registration_embed(tournament, lang)],
+            view=registration_view(tournament.id, lang, checkin=checkin),
+        )
+    )
+
+
+def registration_refresh(telling: Telling) -> Said:
+    """The registration post's embed and buttons, as they should be now (an edit)."""
+    tournament, lang = telling.tournament, telling.lang
+    checkin = tournament.checkin_open(telling.now)
+    return _said(
+        Message(
+            embeds=[registration_embed(tournament, lang)],
+            view=registration_view(tournament.id, lang, checkin=checkin),
+        )
+    )
+
+
+def promoted(telling: Telling) -> Said:
+    entry = telling.tournament.players.get(int(telling.data["player"]))
+    if entry is None:
+        return _said()
+    return _said(Message(t("ui.register.promoted", telling.lang, name=safe(entry.display_name))))
+
+
+def started(telling: Telling) -> Said:
+    tournament, lang = telling.tournament, telling.lang
+    text = t(
+        "ui.announce.started",
+        lang,
+        name=safe(tournament.name),
+        players=telling.data["players"],
+        rounds=rounds_text(tournament, lang),
+    )
+    return _said(Message(text))
+
+
+def decks_published(telling: Telling) -> Said:
+    tournament, lang = telling.tournament, telling.lang
+    lists = "\n\n".join(
+        f"## {tournament.players[deck.user_id].display_name} ({deck.fingerprint})\n"
+        f"{read_stored_decklist(deck.canonical).canonical_text()}"
+        for deck in sorted(tournament.decks.values(), key=lambda deck: deck.user_id)
+    )
+    text = t("ui.announce.published", lang, name=safe(tournament.name), count=telling.data["count"])
+    filename = f"decklists-{tournament.id}.txt"
+    return _said(Message(text, files=[(filename, lists.encode("utf-8"))]))
+
+
+# -- rounds -------------------------------------------------------------------------------
+
+
+def pairings(telling: Telling) -> Said:
+    """The round's pairings in as many messages as Discord's limits need, each with the
+    players' buttons; the bracket picture for a top-cut round; the reports thread."""
+    tournament, lang = telling.tournament, telling.lang
+    played = tournament.round(int(telling.data["round"]))
+    if played is None:  # taken back (/round repair) before it was posted
+        return _said()
+    points = points_before(tournament, played.number)
+    messages = [
+        Message(part.content, view=report_view(tournament.id, played.number), pings=part.pinged)
+        for part in pairings_posts(tournament, played, points, lang)
+    ]
+    picture = bracket_picture(tournament, lang) if played.kind is RoundKind.ELIMINATION else None
+    if picture is not None:
+        messages.append(Message(files=[("bracket.png", render_bracket(picture))]))
+    return Said(messages, thread_name=t("ui.rounds.thread_name", lang, round=played.number))
+
+
+def clock_started(telling: Telling) -> Said:
+    tournament = telling.tournament
+    played = tournament.round(int(telling.data["round"]))
+    if played is None or played.ends_at is None:
+        return _said()
+    text = t(
+        "ui.rounds.clock_started",
+        telling.lang,
+        round=played.number,
+        minutes=tournament.time_limit_minutes,
+        end=int(played.ends_at.timestamp()),
+    )
+    return _said(Message(text))
+
+
+def ask_opponent(telling: Telling) -> Said:
+    """The opponent is asked to confirm a report, with 確認 / 異議; once the match is final
+    (confirmed, or both reported) there is nothing left to ask."""
+    tournament, data, lang = telling.tournament, telling.data, telling.lang
+    found = _round_match(tournament, data)
+    opponent = telling.user
+    if found is None or opponent is None:
+        return _said()
+    played, match = found
+    reporter = int(data["reporter"])
+    pending = [r for r in match.reports if r.player_id == reporter]
+    if played.finished(match) or not pending or match.disputed:
+        return _said()
+    text = t(
+        "ui.report.notify",
+        lang,
+        opponent=f"<@{opponent}>",
+        reporter=name_of(tournament, reporter),
+        round=played.number,
+        table=match.table,
+        result=describe_result(tournament, match, pending[-1].result, lang),
+    )
+    view = confirm_view(tournament.id, played.number, match.table)
+    return _said(Message(text, view=view, pings=(opponent,)))
+
+
+def result_confirmed(telling: Telling) -> Said:
+    found = _round_match(telling.tournament, telling.data)
+    if found is None or found[1].result is None:
+        return _said()
+    played, match = found
+    result = describe_result(telling.tournament, match, match.result, telling.lang)
+    text = t(
+        "ui.report.notice_confirmed",
+        telling.lang,
+        round=played.number,
+        table=match.table,
+        result=result,
+    )
+    return _said(Message(text))
+
+
+def dispute(telling: Telling) -> Said:
+    tournament, lang = telling.tournament, telling.lang
+    found = _round_match(tournament, telling.data)
+    if found is None or len(found[1].players) != 2:
+        return _said()
+    played, match = found
+    first, second = match.players
+    text = t(
+        "ui.report.judge_dispute",
+        lang,
+        round=played.number,
+        table=match.table,
+        first=name_of(tournament, first),
+        second=name_of(tournament, second),
+        claims=claim_lines(tournament, match, _claims(telling.data), lang),
+    )
+    return _said(Message(text))
+
+
+def result_set(telling: Telling) -> Said:
+    tournament, data = telling.tournament, telling.data
+    found = _round_match(tournament, data)
+    if found is None:
+        return _said()
+    played, match = found
+    old = codec.decode(MatchResult, data["old"]) if data["old"] is not None else None
+    new = codec.decode(MatchResult, data["new"])
+    text = result_change_text(
+        tournament,
+        played.number,
+        match,
+        old,
+        new,
+        "ui.result.set_log",
+        telling.lang,
+        judge=safe(str(data["judge"])),
+    )
+    return _said(Message(text))
+
+
+def standings(telling: Telling) -> Said:
+    """The standings after the round the notice names, with page buttons."""
+    tournament, lang = telling.tournament, telling.lang
+    number = int(telling.data["round"])
+    if number != tournament.current_round:
+        return _said()  # the next round was paired since: its standings will follow
+    page = standings_page_of(tournament, lang, 0)
+    view = page_view("standings", f"{tournament.id}.{lang}", page)
+    return _said(Message(embeds=[page.embed], view=view))
+
+
+def dropped(telling: Telling) -> Said:
+    text = t(
+        "ui.drop.log",
+        telling.lang,
+        player=name_of(telling.tournament, telling.data["player"]),
+        round=telling.data["round"],
+    )
+    return _said(Message(text))
+
+
+def table_extended(telling: Telling) -> Said:
+    data = telling.data
+    text = t(
+        "ui.judge.extended_post",
+        telling.lang,
+        table=data["table"],
+        total=data["total"],
+        end=data["ends"],
+    )
+    return _said(Message(text))
+
+
+def final(telling: Telling) -> Said:
+    embeds = final_standings_embeds(telling.tournament, telling.lang)
+    return _said(*(Message(embeds=[embed]) for embed in embeds))
+
+
+# -- judges -------------------------------------------------------------------------------
+
+
+def penalty_to_player(telling: Telling) -> Said:
+    penalty = _penalty(telling.tournament, telling.data)
+    if penalty is None:
+        return _said()
+    return _said(Message(penalty_notice(telling.tournament, penalty, telling.lang)))
+
+
+def penalty_given(telling: Telling) -> Said:
+    penalty = _penalty(telling.tournament, telling.data)
+    if penalty is None:
+        return _said()
+    judge = str(telling.data["judge"])
+    return _said(Message(penalty_log(telling.tournament, penalty, judge, telling.lang)))
+
+
+def penalty_revoked(telling: Telling) -> Said:
+    tournament, lang = telling.tournament, telling.lang
+    penalty = _penalty(tournament, telling.data)
+    if penalty is None:
+        return _said()
+    text = t(
+        "ui.penalty.revoked_log",
+        lang,
+        organizer=safe(str(telling.data["organizer"])),
+        id=penalty.id,
+        player=name_of(tournament, penalty.player_id),
+        type=penalty_type(penalty.type, lang),
+    )
+    return _said(Message(text))
+
+
+def judge_call(telling: Telling) -> Said:
+    tournament = telling.tournament
+    found = [c for c in tournament.calls if c.id == telling.data["call"]]
+    if not found:
+        return _said()
+    call = found[0]
+    text = call_text(tournament, call, telling.lang)
+    return _said(Message(text, view=claim_call_view(tournament.id, call.id)))
+
+
+def undone(telling: Telling) -> Said:
+    data = telling.data
+    action = Action(
+        id=int(data["action"]),
+        guild_id=telling.tournament.guild_id,
+        tournament_id=telling.tournament.id,
+        actor_id=int(data["actor"]),
+        actor_role=None,
+        kind=str(data["kind"]),
+        payload=dict(data["payload"]),
+        created_at="",
+    )
+    text = t(
+        "ui.undo.log",
+        telling.lang,
+        organizer=safe(str(data["organizer"])),
+        id=action.id,
+        what=action_what(telling.tournament, action, telling.lang),
+    )
+    return _said(Message(text))
+
+
+# -- the round clock ----------------------------------------------------------------------
+
+
+def reminder(telling: Telling) -> Said:
+    played = telling.tournament.round(int(telling.data["round"]))
+    if played is None or played.ends_at is None:
+        return _said()
+    text = t(
+        "ui.rounds.reminder",
+        telling.lang,
+        round=played.number,
+        minutes=telling.data["minutes"],
+        end=int(played.ends_at.timestamp()),
+    )
+    return _said(Message(text))
+
+
+def time_up(telling: Telling) -> Said:
+    tables = [str(table) for table in telling.data["tables"]]
+    text = t("ui.rounds.time_up", telling.lang, round=telling.data["round"], tables=tables)
+    return _said(Message(text))
+
+
+def unconfirmed(telling: Telling) -> Said:
+    tournament, lang = telling.tournament, telling.lang
+    played = tournament.round(int(telling.data["round"]))
+    (table,) = telling.data["tables"]
+    match = played.match_at(int(table)) if played else None
+    if played is None or match is None or len(match.players) != 2 or played.finished(match):
+        return _said()
+    first, second = match.players
+    text = t(
+        "ui.report.judge_unconfirmed",
+        lang,
+        round=played.number,
+        table=match.table,
+        first=name_of(tournament, first),
+        second=name_of(tournament, second),
+        minutes=telling.data["minutes"],
+        claims=claim_lines(tournament, match, _claims(telling.data), lang),
+    )
+    return _said(Message(text))
+
+
+def reping(telling: Telling) -> Said:
+    """A call nobody claimed in three minutes: the judges are pinged once more."""
+    tournament = telling.tournament
+    found = [c for c in tournament.calls if c.id == telling.data["call"]]
+    if not found or not found[0].open or found[0].claimed_by is not None:
+        return _said()
+    call = found[0]
+    text = call_reping(tournament, call, telling.now, telling.lang)
+    return _said(Message(text, view=claim_call_view(tournament.id, call.id)))
+
+
+RENDERERS: Mapping[Say, Renderer] = {
+    Say.REGISTRATION_POST: registration_post,
+    Say.REGISTRATION_REFRESH: registration_refresh,
+    Say.PROMOTED: promoted,
+    Say.STARTED: started,
+    Say.DECKS_PUBLISHED: decks_published,
+    Say.PAIRINGS: pairings,
+    Say.CLOCK_STARTED: clock_started,
+    Say.ASK_OPPONENT: ask_opponent,
+    Say.RESULT_CONFIRMED: result_confirmed,
+    Say.DISPUTE: dispute,
+    Say.RESULT_SET: result_set,
+    Say.STANDINGS: standings,
+    Say.DROPPED: dropped,
+    Say.TABLE_EXTENDED: table_extended,
+    Say.FINAL_STANDINGS: final,
+    Say.PENALTY_TO_PLAYER: penalty_to_player,
+    Say.PENALTY_GIVEN: penalty_given,
+    Say.PENALTY_REVOKED: penalty_revoked,
+    Say.JUDGE_CALL: judge_call,
+    Say.UNDONE: undone,
+    Say.REMINDER: reminder,
+    Say.TIME_UP: time_up,
+    Say.UNCONFIRMED: unconfirmed,
+    Say.CALL_REPING: reping,
+}

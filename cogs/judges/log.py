@@ -1,0 +1,80 @@
+"""/log (the tournament's action log, for judges) and /undo (organizers, after a preview
+whose confirmation waits in the database)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import t
+from bot.ui.buttons import pending_view
+from bot.ui.judges import action_time, action_what, log_lines
+from bot.ui.messages import interaction_lang, reply
+from bot.ui.options import TOURNAMENT
+from bot.ui.pagination import Page, lines_page, page_view
+from bot.ui.render import safe
+from cogs.common import RoutedCog, actor_of, tournament_autocomplete
+from cogs.judges._listing import Listing
+
+
+class ActionLog(RoutedCog):
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.page_renderers["log"] = self.render_log_page
+
+    @app_commands.command(
+        name="log", description="The tournament's action log: who, what, when (judges)"
+    )
+    @app_commands.describe(player="Only actions by or about this player", tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @app_commands.guild_only()
+    async def log_command(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        lang = interaction_lang(interaction)
+        found, _ = await self.services.judges.log(
+            actor_of(interaction), tournament, player.id if player else None
+        )
+        arg = Listing(found.id, player.id if player else None, lang).encode()
+        page = await self.render_log_page(interaction, arg, 0)
+        await reply(interaction, embed=page.embed, view=page_view("log", arg, page))
+
+    async def render_log_page(
+        self, interaction: discord.Interaction[Any], arg: str, page: int
+    ) -> Page:
+        listing = Listing.parse(arg)
+        found, actions = await self.services.judges.log(
+            actor_of(interaction), str(listing.tournament_id), listing.player_id
+        )
+        title = t("ui.log.title", listing.lang, tournament=safe(found.name))
+        return lines_page(title, log_lines(found, actions, listing.lang), page)
+
+    @app_commands.command(
+        name="undo", description="Undo the last undoable action, after a confirmation (organizers)"
+    )
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        preview = await self.services.judges.preview_undo(actor_of(interaction), tournament)
+        action = preview.action
+        view = pending_view(
+            preview.pending_id,
+            t("ui.undo.confirm_button", lang),
+            t("ui.penalty.cancel_button", lang),
+        )
+        text = t(
+            "ui.undo.preview",
+            lang,
+            id=action.id,
+            at=action_time(action),
+            actor=f"<@{action.actor_id}>",
+            what=action_what(preview.tournament, action, lang),
+        )
+        await reply(interaction, text, view=view)

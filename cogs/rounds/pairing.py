@@ -1,0 +1,70 @@
+"""/round pair|repair|start|status and /pairing."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.i18n import t
+from bot.ui.messages import fit_or_attach, interaction_lang, reply
+from bot.ui.options import TOURNAMENT
+from bot.ui.rounds import my_match_text, pairing_reply, status_embed
+from cogs.common import RoutedCog, actor_of, tournament_autocomplete
+
+
+class Pairing(RoutedCog):
+    round = app_commands.Group(
+        name="round", description="Pairings and the round clock (organizers)", guild_only=True
+    )
+
+    @round.command(name="pair", description="Pair the next round and post it (organizers)")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def pair(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        paired = await self.services.rounds.pair(actor_of(interaction), tournament)
+        text, file = fit_or_attach(pairing_reply(paired, lang), "pairing-explanation.txt", lang)
+        await reply(interaction, text, file=file)
+
+    @round.command(
+        name="repair",
+        description="Take back the latest pairings while they have no results (organizers)",
+    )
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def repair(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        _, number = await self.services.rounds.repair(actor_of(interaction), tournament)
+        await reply(interaction, t("ui.rounds.repaired", lang, round=number))
+
+    @round.command(name="start", description="Start the round clock (organizers)")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        _, current = await self.services.rounds.start_clock(actor_of(interaction), tournament)
+        assert current.ends_at is not None
+        end = int(current.ends_at.timestamp())
+        await reply(interaction, t("ui.rounds.clock_reply", lang, round=current.number, end=end))
+
+    @round.command(name="status", description="Time left and the tables still playing")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def status(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        found, current = await self.services.rounds.status(actor_of(interaction), tournament)
+        embed, file = status_embed(found, current, lang)
+        await reply(interaction, embed=embed, file=file)
+
+    @app_commands.command(name="pairing", description="Your table and opponent this round")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @app_commands.guild_only()
+    async def pairing(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        lang = interaction_lang(interaction)
+        mine = await self.services.rounds.my_match(actor_of(interaction), tournament)
+        text = my_match_text(mine.tournament, mine.round, mine.match, interaction.user.id, lang)
+        await reply(interaction, text)

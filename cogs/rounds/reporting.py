@@ -1,0 +1,148 @@
+"""/report result, and the buttons and form a player reports with: 結果報告 on the pairings
+post, 勝ち / 負け / 投了 / 時間切れ on their private form (時間切れ asks for both point-zone
+counts), and 確認 / 異議 on the opponent's notice. Each carries the round it was made for:
+a form left open from a finished round is refused, never filed in the next one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import ButtonHandler
+from bot.i18n import t
+from bot.services.rounds import ReportOutcome
+from bot.ui.buttons import (
+    CLAIM,
+    CONFIRM,
+    DISPUTE,
+    REPORT,
+    TIME_FORM,
+    CustomId,
+    claim_view,
+    time_modal,
+)
+from bot.ui.messages import interaction_lang, reply
+from bot.ui.options import TOURNAMENT, PointZoneCount
+from bot.ui.rounds import name_of, report_reply
+from bot.ui.stateless import ModalHandler, send_stateless_modal
+from cogs.common import RoutedCog, actor_of, tournament_autocomplete
+from domain.engine.results import MAX_POINT_ZONE
+from domain.timeparse import typed_count
+from domain.tournament.rounds import Claim
+
+CLAIM_CHOICES = [app_commands.Choice(name=claim.value, value=claim.value) for claim in Claim]
+CLAIMS = ", ".join(claim.value for claim in Claim)
+
+
+class Reporting(RoutedCog):
+    report = app_commands.Group(name="report", description="Report a match result", guild_only=True)
+
+    def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        return [
+            (REPORT, self.open_report_form),
+            (CLAIM, self.claim_pressed),
+            (CONFIRM, self.confirm_pressed),
+            (DISPUTE, self.dispute_pressed),
+        ]
+
+    def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
+        return [(TIME_FORM, self.time_submitted)]
+
+    @report.command(
+        name="result", description="Report your match result; your opponent confirms it"
+    )
+    @app_commands.describe(
+        result=f"{CLAIMS} (time needs both point-zone counts)",
+        my_points=f"Time only: cards in your point zone (0–{MAX_POINT_ZONE})",
+        opponent_points=f"Time only: cards in your opponent's point zone (0–{MAX_POINT_ZONE})",
+        tournament=TOURNAMENT,
+    )
+    @app_commands.choices(result=CLAIM_CHOICES)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def report_result(
+        self,
+        interaction: discord.Interaction,
+        result: app_commands.Choice[str],
+        my_points: PointZoneCount | None = None,
+        opponent_points: PointZoneCount | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        # At the end of a round everyone reports at once and the reports queue for the one
+        # database writer: acknowledge first, so none nears Discord's 3-second limit.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await self.services.rounds.report(
+            actor_of(interaction), tournament, result.value, my_points, opponent_points
+        )
+        await self._answer(interaction, outcome)
+
+    async def open_report_form(
+        self, interaction: discord.Interaction[Any], tournament: int, round: int
+    ) -> None:
+        """結果報告: the player's own form for their match of that round."""
+        lang = interaction_lang(interaction)
+        mine = await self.services.rounds.my_match(actor_of(interaction), str(tournament), round)
+        opponent = mine.match.opponent_of(interaction.user.id)
+        if opponent is None:
+            await reply(interaction, t("ui.rounds.mine_bye", lang, round=mine.round.number))
+            return
+        text = t(
+            "ui.report.choose",
+            lang,
+            round=mine.round.number,
+            table=mine.match.table,
+            opponent=name_of(mine.tournament, opponent),
+        )
+        await reply(interaction, text, view=claim_view(tournament, mine.round.number, lang))
+
+    async def claim_pressed(
+        self, interaction: discord.Interaction[Any], tournament: int, round: int, claim: str
+    ) -> None:
+        if claim == Claim.TIME:
+            lang = interaction_lang(interaction)
+            await send_stateless_modal(interaction, time_modal(tournament, round, lang))
+            return
+        outcome = await self.services.rounds.report(
+            actor_of(interaction), str(tournament), claim, number=round
+        )
+        await self._answer(interaction, outcome)
+
+    async def time_submitted(
+        self,
+        interaction: discord.Interaction[Any],
+        values: dict[str, str],
+        tournament: int,
+        round: int,
+    ) -> None:
+        mine, theirs = (
+            typed_count(values.get(key, ""), key="ui.report.not_a_count", rule="R-MATCH-2")
+            for key in ("mine", "theirs")
+        )
+        outcome = await self.services.rounds.report(
+            actor_of(interaction), str(tournament), Claim.TIME, mine, theirs, number=round
+        )
+        await self._answer(interaction, outcome)
+
+    async def confirm_pressed(
+        self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # as /report result
+        outcome = await self.services.rounds.confirm(
+            actor_of(interaction), tournament, round, table
+        )
+        await self._answer(interaction, outcome)
+
+    async def dispute_pressed(
+        self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await self.services.rounds.dispute(
+            actor_of(interaction), tournament, round, table
+        )
+        await self._answer(interaction, outcome)
+
+    async def _answer(self, interaction: discord.Interaction[Any], outcome: ReportOutcome) -> None:
+        """The reporter's answer; the opponent's notice or the judges' is the notifier's."""
+        await reply(interaction, report_reply(outcome, interaction_lang(interaction)))

@@ -1,0 +1,161 @@
+"""/result set (judges), /drop and its ドロップ buttons, /undrop and /standings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app import ButtonHandler
+from bot.i18n import normalise_locale, t
+from bot.ui.buttons import DROP, DROP_CONFIRM, CustomId, drop_view
+from bot.ui.messages import interaction_lang, reply
+from bot.ui.options import TOURNAMENT, PointZoneCount, RoundNumber, TableNumber
+from bot.ui.pagination import Page, page_view
+from bot.ui.render import safe
+from bot.ui.rounds import drop_reply, name_of, result_change_text, standings_page_of
+from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
+from domain.tournament.play import JUDGED_RESULTS
+
+RESULT_CHOICES = [app_commands.Choice(name=value, value=value) for value in JUDGED_RESULTS]
+
+
+class Results(RoutedCog):
+    result = app_commands.Group(
+        name="result", description="Record and correct results (judges)", guild_only=True
+    )
+
+    def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        return [(DROP, self.drop_pressed), (DROP_CONFIRM, self.drop_confirmed)]
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.page_renderers["standings"] = self.render_standings_page
+
+    @result.command(name="set", description="Set or correct any result (judges and organizers)")
+    @app_commands.describe(
+        table="Table number",
+        result=", ".join(JUDGED_RESULTS),
+        player="The winner (win, judgement), the conceding player or the absent one (no_show)",
+        first_points="Time: point-zone count of the table's first player",
+        second_points="Time: point-zone count of the table's second player",
+        round="Round (default: the current one)",
+        advancing="Top cut only: who advances from a drawn match",
+        tournament=TOURNAMENT,
+    )
+    @app_commands.choices(result=RESULT_CHOICES)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def set_result(
+        self,
+        interaction: discord.Interaction,
+        table: TableNumber,
+        result: app_commands.Choice[str],
+        player: discord.Member | None = None,
+        first_points: PointZoneCount | None = None,
+        second_points: PointZoneCount | None = None,
+        round: RoundNumber | None = None,
+        advancing: discord.Member | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        lang = interaction_lang(interaction)
+        change = await self.services.rounds.set_result(
+            actor_of(interaction),
+            tournament,
+            table=table,
+            choice=result.value,
+            player=player.id if player else None,
+            first_points=first_points,
+            second_points=second_points,
+            number=round,
+            advancing=advancing.id if advancing else None,
+        )
+        text = result_change_text(
+            change.tournament,
+            change.round.number,
+            change.match,
+            change.old,
+            change.new,
+            "ui.result.set_reply",
+            lang,
+        )
+        await reply(interaction, text)
+
+    @app_commands.command(
+        name="drop", description="Drop from the tournament; organizers name a player"
+    )
+    @app_commands.describe(player="Organizers: the player to drop", tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @app_commands.guild_only()
+    async def drop(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        await self.drop_player(interaction, tournament, player.id if player else None)
+
+    async def drop_pressed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
+        """The ドロップ button of the pairings post: asks first, as dropping cannot be undone
+        by the player."""
+        lang = interaction_lang(interaction)
+        found = await self.services.tournaments.info(actor_of(interaction), str(tournament))
+        await reply(
+            interaction,
+            t("ui.drop.confirm", lang, tournament=safe(found.tournament.name)),
+            view=drop_view(tournament, lang),
+        )
+
+    async def drop_confirmed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
+        await self.drop_player(interaction, str(tournament), None)
+
+    async def drop_player(
+        self, interaction: discord.Interaction[Any], reference: str | None, player: int | None
+    ) -> None:
+        lang = interaction_lang(interaction)
+        found, dropped = await self.services.rounds.drop(actor_of(interaction), reference, player)
+        await reply(interaction, drop_reply(found, dropped, interaction.user.id, lang))
+
+    @app_commands.command(
+        name="undrop", description="Take back a drop before the next pairing (organizers)"
+    )
+    @app_commands.describe(player="The player whose drop to take back", tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @app_commands.guild_only()
+    async def undrop(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        tournament: str | None = None,
+    ) -> None:
+        lang = interaction_lang(interaction)
+        found = await self.services.rounds.undrop(actor_of(interaction), tournament, player.id)
+        await reply(interaction, t("ui.drop.undrop", lang, player=name_of(found, player.id)))
+
+    @app_commands.command(name="standings", description="Standings: points and opponents' points")
+    @app_commands.describe(
+        public="Post it in this channel (default: only you see it)", tournament=TOURNAMENT
+    )
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @app_commands.guild_only()
+    async def standings(
+        self, interaction: discord.Interaction, public: bool = False, tournament: str | None = None
+    ) -> None:
+        lang = await guild_lang(interaction) if public else interaction_lang(interaction)
+        found = await self.services.rounds.standings(interaction.guild_id, tournament)
+        arg = f"{found.tournament.id}.{lang}"
+        page = standings_page_of(found.tournament, lang, 0)
+        await reply(
+            interaction,
+            embed=page.embed,
+            view=page_view("standings", arg, page),
+            ephemeral=not public,
+        )
+
+    async def render_standings_page(
+        self, interaction: discord.Interaction[Any], arg: str, page: int
+    ) -> Page:
+        tournament_id, _, lang_code = arg.partition(".")
+        found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
+        return standings_page_of(found.tournament, normalise_locale(lang_code), page)
