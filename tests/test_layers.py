@@ -15,11 +15,17 @@ from tests.conftest import REPO_ROOT
 # (folder, import prefixes it must never use)
 FORBIDDEN: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("domain", ("bot", "cogs", "discord", "aiosqlite")),
-    ("bot/services", ("discord", "cogs", "bot.ui")),
-    ("bot/store", ("discord", "cogs", "bot.services", "bot.ui")),
+    ("bot/services", ("discord", "cogs", "bot.ui", "bot.notify.delivery", "sqlite3")),
+    # The unit of work writes the plan's notices to the outbox; it never sends them.
+    ("bot/store", ("discord", "cogs", "bot.services", "bot.ui", "bot.notify.delivery")),
     ("bot/ui", ("bot.store", "bot.services.base", "aiosqlite", "cogs")),
-    ("cogs", ("bot.store", "aiosqlite", "sqlite3")),
+    ("bot/notify", ("cogs", "bot.services")),
+    ("cogs", ("bot.store", "bot.notify", "aiosqlite", "sqlite3")),
 )
+# The plan is pure: it reads the domain's events and says who is told what.
+PURE_MODULES = ("bot/notify/plan.py",)
+# Only the store talks to the database.
+DATABASE_DRIVERS = ("aiosqlite", "asyncpg")
 
 
 def module_name(path: Path) -> str:
@@ -129,3 +135,80 @@ def test_the_cycle_finder_sees_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
     assert import_cycles(graph) == [["a", "b", "c"], ["e"]]
     assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def python_files(*folders: str) -> list[Path]:
+    return sorted(path for folder in folders for path in (REPO_ROOT / folder).rglob("*.py"))
+
+
+@pytest.mark.parametrize("module", PURE_MODULES)
+def test_the_plan_imports_only_the_domain(module: str) -> None:
+    imports = imported_modules(REPO_ROOT / module)
+    outside = {name for name in imports if name.split(".")[0] in ("bot", "cogs", "discord")}
+    assert outside == set()
+
+
+def test_only_the_store_imports_a_database_driver() -> None:
+    found = [
+        f"{path.relative_to(REPO_ROOT)} imports {module}"
+        for path in python_files("bot", "cogs", "domain")
+        if "bot/store" not in path.as_posix()
+        for module in imported_modules(path)
+        if module.split(".")[0] in DATABASE_DRIVERS
+    ]
+    assert found == []
+
+
+def attribute_uses(path: Path, names: set[str]) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [
+        f"{path.name}:{node.lineno} .{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr in names
+    ]
+
+
+def test_services_hold_no_connection_and_no_sql() -> None:
+    """The unit of work (and the store's query objects) is the only way to the database."""
+    found = [
+        use
+        for path in python_files("bot/services")
+        for use in attribute_uses(path, {"connection", "database", "execute", "executemany"})
+    ]
+    sql = [
+        f"{path.relative_to(REPO_ROOT)}"
+        for path in python_files("bot/services")
+        if any(
+            word in path.read_text(encoding="utf-8") for word in ("SELECT ", "INSERT ", "UPDATE ")
+        )
+    ]
+    assert found == []
+    assert sql == []
+
+
+def test_no_cog_is_looked_up_by_name() -> None:
+    """A cog that needs another's handler gets it typed (routes), never by a string name."""
+    found = [
+        str(path.relative_to(REPO_ROOT))
+        for path in python_files("bot", "cogs")
+        if "get_cog(" in path.read_text(encoding="utf-8")
+    ]
+    assert found == []
+
+
+def test_option_bounds_come_from_the_domain() -> None:
+    """Bounds written as numbers in a cog would copy a rule: bot/ui/options.py builds each
+    option type from the domain's own limits."""
+    found = [
+        str(path.relative_to(REPO_ROOT))
+        for path in python_files("cogs")
+        if "Range[int," in path.read_text(encoding="utf-8")
+    ]
+    assert found == []
+
+
+def test_the_attribute_check_sees_a_connection(tmp_path: Path) -> None:
+    module = tmp_path / "sample.py"
+    module.write_text("async def f(tx):\n    await tx.connection.execute('SELECT 1')\n")
+    uses = attribute_uses(module, {"connection", "execute"})
+    assert sorted(use.split(" ")[1] for use in uses) == [".connection", ".execute"]

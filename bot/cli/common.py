@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
-import aiosqlite
 from pydantic import ValidationError
 
 from bot.config import Settings
@@ -38,19 +34,3 @@ def existing_database() -> Path:
     if not path.is_file():
         raise StartupError(both("verify.no_database", path=path), exit_code=2)
     return path
-
-
-@asynccontextmanager
-async def read_only(path: Path) -> AsyncIterator[aiosqlite.Connection]:
-    """The database opened read-only, safe beside a running bot (WAL)."""
-    try:
-        connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
-        connection.row_factory = aiosqlite.Row
-    except sqlite3.Error as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
-    try:
-        yield connection
-    except sqlite3.Error as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
-    finally:
-        await connection.close()

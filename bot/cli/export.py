@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 from bot.cli import Subcommands
-from bot.cli.common import existing_database, read_only
+from bot.cli.common import existing_database
 from bot.errors import StartupError
 from bot.i18n import both
+from bot.store.database import read_only
 from bot.store.tournaments import load_tournament, tournament_ids
 from domain.tournament.views import export_record
 

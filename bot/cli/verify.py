@@ -11,10 +11,10 @@ import asyncio
 from pathlib import Path
 
 from bot.cli import Subcommands
-from bot.cli.common import existing_database, read_only
+from bot.cli.common import existing_database
 from bot.errors import StartupError
 from bot.i18n import both, describe_error
-from bot.store.database import discover_migrations, schema_version
+from bot.store.database import discover_migrations, read_only, schema_version
 from bot.store.verify import Verdict, verify_all
 
 

@@ -11,7 +11,7 @@ has no row. A row that returns `[]` tells nobody, on purpose, and says why.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -103,11 +103,11 @@ Row = Callable[[Any, Context], list[Notice]]
 def nobody(why: str) -> Row:
     """A row that tells nobody: `why` documents the decision where the table is read."""
 
-    def row(event: ev.Event, context: Context) -> list[Notice]:
+    def told_to_nobody(event: ev.Event, context: Context) -> list[Notice]:
         return []
 
-    row.__doc__ = why
-    return row
+    told_to_nobody.__doc__ = why
+    return told_to_nobody
 
 
 def _standings_if_complete(context: Context, number: int) -> list[Notice]:
@@ -300,6 +300,11 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.CallResolved: nobody("the judge's press edits the call's own post"),
     ev.Undone: _undone,
 }
+
+
+def missing_rows(kinds: Iterable[type[ev.Event]]) -> list[type[ev.Event]]:
+    """The event classes the plan has no row for (each must have one, if only `nobody`)."""
+    return [kind for kind in kinds if kind not in PLAN]
 
 
 def plan(events: Sequence[ev.Event], context: Context) -> list[Notice]:

@@ -36,7 +36,6 @@ class Services:
         def build(kind: type[S]) -> S:
             return kind(store, clock=clock, seeds=seeds, default_locale=default_locale)
 
-        self.database = database
         self.store = store
         self.guilds = build(GuildService)
         self.tournaments = build(TournamentService)

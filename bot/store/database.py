@@ -203,3 +203,19 @@ class Database:
     async def close(self) -> None:
         async with self._lock:
             await self.connection.close()
+
+
+@asynccontextmanager
+async def read_only(path: Path) -> AsyncIterator[aiosqlite.Connection]:
+    """The database opened read-only, safe beside a running bot (WAL)."""
+    try:
+        connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+        connection.row_factory = aiosqlite.Row
+    except sqlite3.Error as error:
+        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+    try:
+        yield connection
+    except sqlite3.Error as error:
+        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+    finally:
+        await connection.close()

@@ -132,6 +132,22 @@ class Probe(discord.Client):
                 content=f"posted for {member.name}: {len(roles)} roles {len(channels)} channels"
             )
 
+        @probe.command(name="twice", description="the same post and thread, asked for twice")
+        async def twice(interaction: discord.Interaction) -> None:
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+            first = await channel.send("once", nonce="7.0")
+            again = await channel.send("once", nonce="7.0")  # enforced: the same message
+            other = await channel.send("once", nonce="7.1")
+            await channel.get_partial_message(first.id).create_thread(name="reports")
+            try:
+                await channel.get_partial_message(first.id).create_thread(name="reports")
+                code = 0
+            except discord.HTTPException as error:
+                code = error.code
+            same = first.id == again.id != other.id
+            await interaction.response.send_message(f"{same}|{code}", ephemeral=True)
+
         self.tree.add_command(probe, guild=discord.Object(self.guild_id))
 
 
@@ -239,3 +255,14 @@ async def test_channels_files_threads_and_dms(probe_fake: FakeDiscord) -> None:
     assert [m["content"] for m in fake.messages("round 1")] == ["in the thread"]
     assert fake.member("dave").id in threads["judge call"].member_ids
     assert [m["content"] for m in fake.dms("dave")] == ["a direct message"]
+
+
+async def test_a_repeated_nonce_and_a_second_thread_are_refused_as_discord_does(
+    probe_fake: FakeDiscord,
+) -> None:
+    """What the bot's outbox relies on to never post twice after a crash: a message sent
+    again with the same enforced nonce is the one already made, and a post has one thread."""
+    before = len(probe_fake.messages("general"))
+    reply = await probe_fake.slash("probe twice", user="alice")
+    assert reply.content == "True|160004"
+    assert [m["content"] for m in probe_fake.messages("general")[before:]] == ["once", "once"]

@@ -30,7 +30,7 @@ async def test_a_backup_mid_event_restores_to_the_same_standings_and_verifies(
     await services.rounds.confirm(player(second - 100), paired.tournament.id, 1, 1)
     before = await services.rounds.standings(1000, None)
 
-    live = Path(services.database.path)
+    live = Path(services.store.database.path)
     copy = tmp_path / "backup.sqlite3"
     backed = await asyncio.to_thread(
         run_cli, "backup", str(copy), cwd=tmp_path, DATABASE_PATH=str(live)

@@ -56,7 +56,7 @@ async def test_200_reports_at_once_are_each_stored_exactly_once(services: Servic
 
     failures = [o for o in outcomes if isinstance(o, BaseException)]
     assert failures == []
-    async with services.database.read() as connection:
+    async with services.store.database.read() as connection:
         log = await list_actions(connection, guild_id=GUILD)
         verdicts = await verify_all(connection)
     reports = [a for a in log if a.kind == "report_result"]
@@ -104,7 +104,7 @@ async def test_two_judges_correcting_one_table_at_once_the_later_is_told(
     stored = (await services.rounds.status(organizer(), None))[1].match_at(1)
     assert stored is not None
     assert stored.result == later.new
-    async with services.database.read() as connection:
+    async with services.store.database.read() as connection:
         log = await list_actions(connection, guild_id=GUILD)
     sets = [a for a in log if a.kind == "set_result"]
     assert len(sets) == 2

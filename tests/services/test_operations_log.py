@@ -67,7 +67,7 @@ STEPS = st.one_of(
 
 async def snapshot(services: Services) -> list[tuple[Any, ...]]:
     rows: list[tuple[Any, ...]] = []
-    async with services.database.read() as connection:
+    async with services.store.database.read() as connection:
         for table in ("tournaments", "players", "decks", "action_log"):
             async with connection.execute(f"SELECT * FROM {table} ORDER BY 1, 2") as cursor:
                 rows += [(table, *row) for row in await cursor.fetchall()]

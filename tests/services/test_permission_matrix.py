@@ -307,7 +307,7 @@ async def opened(
 
 
 async def our_state(services: Services) -> tuple[int, object]:
-    async with services.database.read() as connection:
+    async with services.store.database.read() as connection:
         actions = await list_actions(connection, guild_id=GUILD)
     return len(actions), await services.guilds.config(GUILD)
 

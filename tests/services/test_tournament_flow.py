@@ -38,7 +38,7 @@ async def create(services: Services, **options: object) -> int:
 
 
 async def actions(services: Services, guild: int = GUILD) -> list[str]:
-    async with services.database.read() as connection:
+    async with services.store.database.read() as connection:
         return [a.kind for a in await list_actions(connection, guild_id=guild)]
 
 
@@ -284,10 +284,10 @@ async def test_the_full_flow_ends_with_verify_agreeing_and_naming_a_hand_edit(
     await services.rounds.confirm(player(second - 100), paired.tournament.id, 1, 1)
     await services.rounds.extend(judge(), None, 2, 5)
     await services.rounds.drop(player(paired.round.matches[1].players[0] - 100), None)
-    async with services.database.read() as connection:
+    async with services.store.database.read() as connection:
         (verdict,) = await verify_all(connection)
     assert verdict.agrees, verdict
-    path = services.database.path
+    path = services.store.database.path
 
     def cli() -> subprocess.CompletedProcess[str]:
         return subprocess.run(

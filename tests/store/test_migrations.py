@@ -149,3 +149,37 @@ async def test_the_action_log_is_append_only(tmp_path: Path) -> None:
                 await connection.execute("DELETE FROM action_log")
     finally:
         await database.close()
+
+
+async def test_the_clock_record_moves_into_the_outbox(tmp_path: Path) -> None:
+    """0009: a database written mid-round by the previous version keeps what its clock
+    posted (and skipped), so the new version does not post it again."""
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    for migration in discover_migrations():
+        if migration.version < 9:
+            (earlier / migration.path.name).write_text(migration.sql, encoding="utf-8")
+    path = tmp_path / "bot.sqlite3"
+    connection = await connect(path)
+    try:
+        await migrate(connection, earlier)
+        await connection.executescript(
+            "INSERT INTO tournaments (id, guild_id, name, format, regulation, titles,"
+            " event_date, created_by, created_at) VALUES (7, 70, 'Old Cup', 'swiss', 'single',"
+            " '[]', '2026-11-01', 1, '2026-11-01T00:00:00+00:00');"
+            "INSERT INTO notices VALUES (7, 2, 'reminder:10:2026-11-01T05:30:00+00:00:', 1,"
+            " '2026-11-01T05:30:01+00:00');"
+            "INSERT INTO notices VALUES (7, 2, 'time_up:0:2026-11-01T05:40:00+00:00:', 0,"
+            " '2026-11-01T05:55:00+00:00');"
+        )
+        await migrate(connection)
+        rows = await connection.execute_fetchall(
+            "SELECT guild_id, say, dedupe_key, state FROM outbox ORDER BY id"
+        )
+    finally:
+        await connection.close()
+    assert [tuple(row) for row in rows] == [
+        (70, "reminder", "clock:7:2:reminder:10:2026-11-01T05:30:00+00:00:", "sent"),
+        (70, "time_up", "clock:7:2:time_up:0:2026-11-01T05:40:00+00:00:", "skipped"),
+    ]
+    assert "notices" not in tables(path)

@@ -38,6 +38,7 @@ from .state import (
     Guild,
     InteractionRecord,
     Member,
+    RequestHook,
     Role,
     StoredFile,
     User,
@@ -525,6 +526,26 @@ class FakeDiscord:
         assert code == -signal.SIGKILL, f"the bot exited with {code}, not by SIGKILL"
         self.assert_token_not_logged(bot)
         return bot
+
+    def kill_on(
+        self, method: str, path_suffix: str, *, after: bool = False, count: int = 1
+    ) -> None:
+        """SIGKILL the bot when it sends the `count`-th request `method … path_suffix`: with
+        `after=False` the request is lost with the bot (a crash before the post reached
+        Discord), with `after=True` Discord handles it first (the bot dies before it hears
+        back). Then `await fake.wait_exit()` and `start_bot()`."""
+        bot = self.bot
+        assert bot is not None, "no bot to kill"
+        assert bot.alive, "the bot is not running"
+        process = bot.process
+
+        def kill() -> None:
+            if process.poll() is None:
+                process.send_signal(signal.SIGKILL)
+
+        hook = RequestHook(method, path_suffix, kill, after=after, skip=count - 1)
+        with self.world.lock:
+            self.world.request_hooks.append(hook)
 
     async def restart_bot(self, *, kill: bool = False) -> BotProcess:
         """Stop the bot (SIGTERM, or SIGKILL with `kill=True`) and start it again on the

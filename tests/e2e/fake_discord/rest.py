@@ -26,6 +26,7 @@ from .state import (
     Guild,
     InteractionRecord,
     RecordedRequest,
+    RequestHook,
     Role,
     StoredFile,
     World,
@@ -137,13 +138,19 @@ class Rest:
         needs_auth = request.path.startswith(API) and not path.startswith(
             ("/interactions/", "/webhooks/", "/gateway")
         )
-        if needs_auth and request.headers.get("Authorization") != f"Bot {world.token}":
-            response: web.StreamResponse = error(401, "401: Unauthorized")
+        trap = self._trap(request.method, path)
+        if trap is not None and not trap.after:
+            trap.action()  # the request never reaches Discord
+            response: web.StreamResponse = error(503, "Service Unavailable")
+        elif needs_auth and request.headers.get("Authorization") != f"Bot {world.token}":
+            response = error(401, "401: Unauthorized")
         else:
             try:
                 response = await handler(request)
             except web.HTTPException as exc:  # aiohttp's own 405 and friends
                 response = error(exc.status, f"{exc.status}: {exc.reason}")
+            if trap is not None:
+                trap.action()  # Discord did it; the bot never hears back
         record.status = response.status
         if request.path.startswith(API):
             bucket = hashlib.sha1(f"{request.method} {path}".encode()).hexdigest()[:16]
@@ -159,6 +166,18 @@ class Rest:
             )
         world.last_activity = time.monotonic()
         return response
+
+    def _trap(self, method: str, path: str) -> RequestHook | None:
+        with self.world.lock:
+            for hook in self.world.request_hooks:
+                if not hook.matches(method, path):
+                    continue
+                if hook.skip > 0:
+                    hook.skip -= 1
+                    continue
+                hook.sprung = True
+                return hook
+        return None
 
     # -- request bodies ------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import itertools
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -427,6 +428,24 @@ class RecordedRequest:
     files: list[StoredFile] = field(default_factory=list)
 
 
+@dataclass
+class RequestHook:
+    """A test's trap, sprung once: after `skip` requests matching `method` and a path that
+    ends with `path_suffix` have gone through, the next one runs `action` — before Discord
+    handles it (the request is lost, as when the bot dies mid-request) or after (Discord did
+    it; the bot never hears back)."""
+
+    method: str
+    path_suffix: str
+    action: Callable[[], None]
+    after: bool
+    skip: int = 0
+    sprung: bool = False
+
+    def matches(self, method: str, path: str) -> bool:
+        return not self.sprung and method == self.method and path.endswith(self.path_suffix)
+
+
 class World:
     """All state of the fake Discord."""
 
@@ -452,6 +471,7 @@ class World:
         # (channel id, nonce) → message id: a message sent again with the same nonce and
         # `enforce_nonce` is the same message, as on Discord.
         self.nonces: dict[tuple[int, str], int] = {}
+        self.request_hooks: list[RequestHook] = []
 
     # -- users, guilds -------------------------------------------------------------------
 

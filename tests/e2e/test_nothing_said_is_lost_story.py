@@ -1,0 +1,190 @@
+"""Issue 17: nothing the bot had to say is lost to a crash.
+
+The bot is SIGKILLed at the worst moments — right after the commit of /round pair, before
+its pairings post reached Discord; after Discord made the post but before the bot heard
+back; after the reports thread was opened; and in the middle of a burst of reports, between
+the opponents' Confirm notices — and started again on the same database. After each
+restart, the pairings post, the thread and every Confirm notice appear, each exactly once.
+
+A 32-player event is prepared through the services before the bot first starts (its round 1
+pairing waits in the outbox and goes out when the bot starts); the kills come from the fake
+Discord (`fake.kill_on`), at the request where a crash would hurt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import pytest
+
+from bot.services import Services
+from bot.services.actors import Actor
+from bot.store.database import Database
+from tests.e2e.conftest import bot_fixture
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.story import database_rows
+from tests.support.big_event import running_event
+
+pytestmark = pytest.mark.e2e
+
+PLAYERS = 32
+TABLES = PLAYERS // 2
+JSON = dict[str, Any]
+
+
+def actor(fake: FakeDiscord, name: str, **extra: Any) -> Actor:
+    return Actor(int(fake.member(name).id), fake.guild.id, name, **extra)
+
+
+async def prepare(fake: FakeDiscord) -> None:
+    assert fake.database is not None
+    database = await Database.open(fake.database)
+    try:
+        await running_event(
+            Services(database, seeds=lambda: 17),
+            admin=actor(fake, "owner", manages_guild=True),
+            organizer=actor(fake, "organizer", role_ids=frozenset({fake.role("Organizer").id})),
+            players=[actor(fake, f"q{n:02d}") for n in range(1, PLAYERS + 1)],
+            organizer_role=fake.role("Organizer").id,
+            judge_role=fake.role("Judge").id,
+            name="Crash Cup",
+            pairings_channel_id=fake.channel("pairings").id,
+            standings_channel_id=fake.channel("standings").id,
+            log_channel_id=fake.channel("log").id,
+        )
+    finally:
+        await database.close()
+
+
+def members_and_round_1(fake: FakeDiscord) -> None:
+    for number in range(1, PLAYERS + 1):
+        fake.world.add_member(fake.guild, f"q{number:02d}")
+    asyncio.run(prepare(fake))
+
+
+fake = bot_fixture("crash", before_start=members_and_round_1)
+
+
+def pairings_posts(fake: FakeDiscord, round_number: int) -> list[JSON]:
+    title = re.compile(rf"^\*\*.*第 {round_number} 回戦")
+    return [m for m in fake.messages("pairings") if title.search(m.get("content") or "")]
+
+
+def threads(fake: FakeDiscord, round_number: int) -> list[Any]:
+    return [t for t in fake.threads("pairings") if t.name == f"第 {round_number} 回戦 結果報告"]
+
+
+def tables(fake: FakeDiscord, round_number: int) -> list[tuple[int, int]]:
+    rows = database_rows(
+        fake,
+        "SELECT player1, player2 FROM matches m JOIN rounds r ON r.tournament_id ="
+        " m.tournament_id AND r.number = m.round WHERE m.round = ? ORDER BY m.table_no",
+        round_number,
+    )
+    return [(int(a), int(b)) for a, b in rows if b is not None]
+
+
+def name_of(fake: FakeDiscord, user_id: int) -> str:
+    return next(
+        f"q{n:02d}" for n in range(1, PLAYERS + 1) if fake.member(f"q{n:02d}").id == user_id
+    )
+
+
+def assert_posted_once(fake: FakeDiscord, round_number: int) -> None:
+    posts = pairings_posts(fake, round_number)
+    assert len(posts) == 1, [p["content"][:60] for p in posts]
+    (thread,) = threads(fake, round_number)
+    assert thread.id == int(posts[0]["id"])  # opened on the pairings post
+    ((channel, thread_id),) = database_rows(
+        fake, "SELECT channel_id, thread_id FROM round_posts WHERE round = ?", round_number
+    )
+    assert (channel, thread_id) == (fake.channel("pairings").id, thread.id)
+    assert database_rows(fake, "SELECT COUNT(*) FROM outbox WHERE state = 'pending'") == [(0,)]
+
+
+async def settle_round(fake: FakeDiscord, round_number: int) -> None:
+    for first, second in tables(fake, round_number):
+        await fake.slash(
+            "report result", user=name_of(fake, first), options={"result": "win"}, locale="ja"
+        )
+        await fake.slash(
+            "report result", user=name_of(fake, second), options={"result": "lose"}, locale="ja"
+        )
+
+
+async def pair_and_crash(fake: FakeDiscord, path: str, *, after: bool) -> None:
+    """/round pair, with the bot killed at the first `POST path` of the delivery."""
+    fake.kill_on("POST", path, after=after)
+    await fake.slash("round pair", user="organizer", locale="ja", wait=False)
+    await fake.wait_exit(within=15)
+    await fake.start_bot()
+    await fake.settled()
+
+
+async def test_round_1_paired_while_the_bot_was_down_is_posted_when_it_starts(
+    fake: FakeDiscord,
+) -> None:
+    await fake.settled()
+    assert_posted_once(fake, 1)
+    assert len(pairings_posts(fake, 1)[0]["content"].splitlines()) >= TABLES
+
+
+async def test_a_crash_after_the_commit_of_round_pair_loses_nothing(fake: FakeDiscord) -> None:
+    await settle_round(fake, 1)
+    pairings = fake.channel("pairings").id
+    await pair_and_crash(fake, f"/channels/{pairings}/messages", after=False)
+    assert database_rows(fake, "SELECT COUNT(*) FROM rounds WHERE number = 2") == [(1,)]
+    assert_posted_once(fake, 2)
+
+
+async def test_a_crash_after_discord_made_the_post_does_not_post_it_twice(
+    fake: FakeDiscord,
+) -> None:
+    await settle_round(fake, 2)
+    pairings = fake.channel("pairings").id
+    await pair_and_crash(fake, f"/channels/{pairings}/messages", after=True)
+    assert_posted_once(fake, 3)
+
+
+async def test_a_crash_after_the_thread_was_opened_does_not_open_it_twice(
+    fake: FakeDiscord,
+) -> None:
+    await settle_round(fake, 3)
+    await pair_and_crash(fake, "/threads", after=True)
+    assert_posted_once(fake, 4)
+
+
+async def test_a_crash_in_a_burst_of_reports_leaves_every_opponent_asked_once(
+    fake: FakeDiscord,
+) -> None:
+    (thread,) = threads(fake, 4)
+    fake.kill_on("POST", f"/channels/{thread.id}/messages", count=5)
+    seats = tables(fake, 4)
+    for first, _ in seats:
+        await fake.slash(
+            "report result",
+            user=name_of(fake, first),
+            options={"result": "win"},
+            locale="ja",
+            wait=False,
+        )
+    await fake.wait_exit(within=30)
+    await fake.start_bot()
+    await fake.settled()
+
+    reported = {
+        int(row[0])
+        for row in database_rows(
+            fake,
+            "SELECT json_extract(payload, '$.player_id') FROM action_log"
+            " WHERE kind = 'report_result' AND json_extract(payload, '$.round') = 4",
+        )
+    }
+    assert len(reported) >= 5  # the crash came after some reports were stored
+    notices = [m for m in fake.messages(thread.id) if "確認 / Confirm" in str(m["components"])]
+    for first, second in seats:
+        asked = [m for m in notices if f"<@{second}>" in m["content"]]
+        assert len(asked) == (1 if first in reported else 0), (name_of(fake, second), asked)
+    assert database_rows(fake, "SELECT COUNT(*) FROM outbox WHERE state = 'pending'") == [(0,)]

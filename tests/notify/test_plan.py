@@ -1,0 +1,128 @@
+"""The notifier's plan: every domain event has a row (a test fails when one is added
+without), and the rows say who is told what, where."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.notify.plan import PLAN, Context, Place, Say, missing_rows, plan, plan_clock
+from domain.tournament import events as ev
+from domain.tournament.clock import NoticeKind, clock_notices
+from domain.tournament.model import Tournament
+from domain.tournament.operations import (
+    ChangeSettings,
+    ConfirmResult,
+    GivePenalty,
+    PairRound,
+    Register,
+    ReportResult,
+    SettingsChange,
+    StartRound,
+    StartTournament,
+)
+from domain.tournament.penalties import Infraction, PenaltyType
+from domain.tournament.play import propose_round
+from domain.tournament.rounds import Claim
+from tests.domain.tournament.support import JUDGE, ORGANIZER, Clock, new_tournament, player
+
+
+def event_classes() -> list[type[ev.Event]]:
+    return [
+        member
+        for _, member in inspect.getmembers(ev, inspect.isclass)
+        if issubclass(member, ev.Event) and member is not ev.Event
+    ]
+
+
+def test_every_event_of_the_domain_has_a_row_in_the_plan() -> None:
+    assert len(event_classes()) >= 25
+    assert missing_rows(event_classes()) == []
+    assert set(PLAN) == set(event_classes())
+
+
+def test_an_event_added_without_a_row_is_named() -> None:
+    @dataclass(frozen=True)
+    class SomethingNew(ev.Event):
+        pass
+
+    assert missing_rows([*event_classes(), SomethingNew]) == [SomethingNew]
+
+
+def test_a_row_that_tells_nobody_says_why() -> None:
+    silent = [row for row in PLAN.values() if row.__name__ == "told_to_nobody"]
+    assert len(silent) >= 5
+    assert all(row.__doc__ and len(row.__doc__) > 10 for row in silent)
+
+
+def running(players: int = 4) -> Clock:
+    clock = Clock(new_tournament())
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    for number in range(1, players + 1):
+        clock.apply(Register(player(number).user_id, f"Player {number}"), player(number))
+    clock.apply(StartTournament(seed=5))
+    clock.apply(propose_round(clock.tournament, 9).operation())
+    return clock
+
+
+def context(clock: Clock, before: Tournament | None, kind: str, name: str = "Org") -> Context:
+    return Context(before, clock.tournament, kind, ORGANIZER.user_id, name)
+
+
+def test_a_pairing_goes_to_the_pairings_channel_or_where_the_command_was_used() -> None:
+    clock = running()
+    (told,) = plan(clock.events, context(clock, None, PairRound.kind))
+    assert told.say is Say.PAIRINGS
+    assert told.places == (Place.PAIRINGS, Place.ORIGIN)
+    assert told.data == {"round": 1}
+
+
+def test_a_report_asks_the_opponent_in_the_round_thread_else_by_dm() -> None:
+    clock = running()
+    match = clock.tournament.rounds[0].matches[0]
+    first, second = match.players
+    before = clock.tournament
+    clock.apply(ReportResult(first, 1, Claim.WIN), player(first - 100))
+    (told,) = plan(clock.events, context(clock, before, ReportResult.kind))
+    assert told.say is Say.ASK_OPPONENT
+    assert told.places == (Place.ROUND_THREAD, Place.PLAYER)
+    assert told.user == second  # the opponent, never the reporter
+    assert told.data == {"round": 1, "table": match.table, "reporter": first}
+
+
+def test_the_result_that_completes_the_round_also_posts_the_standings() -> None:
+    clock = running()
+    said: list[list[Say]] = []
+    for match in clock.tournament.rounds[0].matches:
+        first, second = match.players
+        clock.apply(ReportResult(first, 1, Claim.WIN), player(first - 100))
+        before = clock.tournament
+        clock.apply(ConfirmResult(second, 1, match.table), player(second - 100))
+        said.append([n.say for n in plan(clock.events, context(clock, before, "confirm"))])
+    assert said[:-1] == [[Say.RESULT_CONFIRMED]] * (len(said) - 1)
+    assert said[-1] == [Say.RESULT_CONFIRMED, Say.STANDINGS]
+
+
+def test_a_penalty_tells_the_player_privately_and_the_log_who_gave_it() -> None:
+    clock = running()
+    before = clock.tournament
+    given = GivePenalty(101, PenaltyType.WARNING, Infraction.STALLING, "slow play")
+    clock.apply(given, JUDGE)
+    told = plan(clock.events, Context(before, clock.tournament, given.kind, JUDGE.user_id, "J"))
+    assert [(n.say, n.places, n.user) for n in told] == [
+        (Say.PENALTY_TO_PLAYER, (Place.PLAYER,), 101),
+        (Say.PENALTY_GIVEN, (Place.LOG,), None),
+    ]
+    assert told[1].data == {"penalty": 1, "judge": "J"}
+
+
+def test_the_clock_notices_are_keyed_so_each_is_planned_once() -> None:
+    clock = running()
+    clock.apply(StartRound(1))
+    notices = clock_notices(clock.tournament.rounds[0], unconfirmed_after=timedelta(minutes=10))
+    planned = [plan_clock(notice, clock.tournament) for notice in notices]
+    assert len({p.key for p in planned}) == len(planned) == len(notices)
+    assert {p.say for p in planned} == {Say.REMINDER, Say.TIME_UP}
+    reminder = next(n for n in notices if n.kind is NoticeKind.REMINDER)
+    assert plan_clock(reminder, clock.tournament).key == planned[notices.index(reminder)].key

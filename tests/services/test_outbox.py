@@ -1,0 +1,123 @@
+"""The outbox on real SQLite: what must be told about an operation is written in the same
+transaction as the operation; a refusal writes nothing; the clock's notices are planned
+once; and every commit is published on the one subscription point."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from bot.services import Services
+from bot.store.commits import Committed
+from bot.store.database import Database
+from domain.errors import PermissionDenied
+from tests.services.conftest import LEGAL_DECK, NOW, admin, organizer, player
+
+CHANNEL = 555
+
+
+async def outbox(database: Database) -> list[dict[str, Any]]:
+    async with database.read() as connection:
+        rows = await connection.execute_fetchall(
+            "SELECT o.say, o.places, o.user_id, o.payload, o.state, a.kind AS operation"
+            " FROM outbox o LEFT JOIN action_log a ON a.id = o.action_id ORDER BY o.id"
+        )
+    return [
+        {
+            "say": row["say"],
+            "places": json.loads(row["places"]),
+            "user": row["user_id"],
+            "data": json.loads(row["payload"]),
+            "state": row["state"],
+            "operation": row["operation"],
+        }
+        for row in rows
+    ]
+
+
+@pytest.fixture
+async def event(configured: Services) -> Services:
+    await configured.tournaments.create(
+        replace(organizer(), channel_id=CHANNEL),
+        name="Told Cup",
+        format="swiss",
+        regulation="single",
+    )
+    for number in range(1, 5):
+        await configured.registration.register(player(number), None)
+        await configured.decks.submit(player(number), None, LEGAL_DECK, "deck.csv")
+    await configured.lifecycle.start(organizer(), None)
+    return configured
+
+
+async def test_each_operation_writes_its_notices_with_it(event: Services) -> None:
+    told = await outbox(event.store.database)
+    assert [(n["operation"], n["say"]) for n in told] == [
+        ("create_tournament", "registration_post"),
+        ("start_tournament", "started"),
+    ]
+    # The command's channel rides along for a place that falls back to it.
+    assert told[0]["places"] == ["announcements", "origin"]
+    assert told[0]["data"] == {"origin": CHANNEL}
+    assert told[1]["data"]["players"] == 4
+
+    await event.rounds.pair(organizer(), None)
+    mine = await event.rounds.my_match(player(1), None)
+    await event.rounds.report(player(1), None, "win")
+    told = await outbox(event.store.database)
+    assert [(n["operation"], n["say"]) for n in told[2:]] == [
+        ("pair_round", "pairings"),
+        ("report_result", "ask_opponent"),
+    ]
+    ask = told[-1]
+    assert ask["user"] == mine.match.opponent_of(player(1).user_id)
+    assert ask["data"] == {"round": 1, "table": mine.match.table, "reporter": player(1).user_id}
+    assert {n["state"] for n in told} == {"pending"}
+
+
+async def test_a_refusal_writes_no_notice(event: Services) -> None:
+    before = await outbox(event.store.database)
+    with pytest.raises(PermissionDenied):
+        await event.rounds.pair(player(1), None)
+    assert await outbox(event.store.database) == before
+
+
+async def test_the_clock_plans_each_notice_once_even_when_asked_twice(event: Services) -> None:
+    await event.rounds.pair(organizer(), None)
+    await event.rounds.start_clock(organizer(), None)
+    clock = event.round_clock
+    clock.clock = lambda: NOW + timedelta(minutes=30, seconds=5)
+    due = await clock.due()
+    assert [d.notice.minutes_left for d in due] == [10]
+    assert await clock.claim(due[0]) is True
+    assert await clock.claim(due[0]) is False  # a second process, or a second look
+    assert await clock.tick() == 0
+    reminders = [n for n in await outbox(event.store.database) if n["say"] == "reminder"]
+    assert len(reminders) == 1
+    assert reminders[0]["places"] == ["round_channel", "pairings"]
+
+
+async def test_every_commit_is_published_once_committed(event: Services) -> None:
+    heard: list[Committed] = []
+    event.store.commits.subscribe(heard.append)
+    await event.rounds.pair(organizer(), None)
+    with pytest.raises(PermissionDenied):
+        await event.rounds.pair(player(2), None)  # refused: nothing committed, nothing heard
+    (committed,) = heard
+    assert committed.kinds == ("pair_round",)
+    assert committed.notices == 1
+    assert committed.version is not None
+    assert [type(e).__name__ for e in committed.events] == ["RoundPaired"]
+
+
+async def test_the_language_of_a_notice_is_the_servers(database: Database) -> None:
+    services = Services(database, clock=lambda: NOW, default_locale="en")
+    await services.guilds.configure(admin(), locale="ja")
+    await services.tournaments.create(admin(), name="JA", format="swiss", regulation="single")
+    async with database.read() as connection:
+        rows = await connection.execute_fetchall("SELECT lang FROM outbox")
+    assert [row[0] for row in rows] == ["ja"]
