@@ -35,15 +35,21 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imported_modules(path: Path) -> set[str]:
+def import_statements(path: Path) -> list[tuple[str, tuple[str, ...]]]:
+    """(module, names imported from it) of every absolute import in the file, at any depth:
+    `import a.b` gives ("a.b", ()), `from a import b, c` gives ("a", ("b", "c"))."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found: set[str] = set()
+    found: list[tuple[str, tuple[str, ...]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            found += [(alias.name, ()) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
+            found.append((node.module, tuple(alias.name for alias in node.names)))
     return found
+
+
+def imported_modules(path: Path) -> set[str]:
+    return {module for module, _ in import_statements(path)}
 
 
 def violations(folder: str, forbidden: tuple[str, ...]) -> list[str]:
@@ -78,17 +84,12 @@ def import_graph(folder: str) -> dict[str, set[str]]:
     modules = {module_name(path) for path in paths}
     graph: dict[str, set[str]] = {}
     for path in paths:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         found: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    submodule = f"{node.module}.{alias.name}"
-                    # A submodule's package is imported first anyway, as for any import.
-                    found.add(submodule if submodule in modules else node.module)
-        graph[module_name(path)] = {name for name in found if name in modules}
+        for module, names in import_statements(path):
+            # A submodule's package is imported first anyway, as for any import.
+            submodules = {f"{module}.{name}" for name in names} & modules
+            found |= submodules or {module}
+        graph[module_name(path)] = found & modules
     return graph
 
 

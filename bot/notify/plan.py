@@ -318,8 +318,9 @@ def plan(events: Sequence[ev.Event], context: Context) -> list[Notice]:
 # -- the round clock's notices ------------------------------------------------------------
 
 
-def plan_clock(notice: ClockNotice, tournament: Tournament) -> Notice:
-    """A notice of the round clock: posted once, whatever process or restart sees it due."""
+def plan_clock(notice: ClockNotice, tournament: Tournament, unconfirmed_minutes: int = 0) -> Notice:
+    """A notice of the round clock: posted once, whatever process or restart sees it due.
+    `unconfirmed_minutes` is how long a report waits before the judges hear of it."""
     key = f"clock:{tournament.id}:{notice.round}:{notice.key}"
     data: dict[str, Any] = {"round": notice.round, "tables": list(notice.tables)}
     if notice.kind is NoticeKind.REMINDER:
@@ -331,6 +332,7 @@ def plan_clock(notice: ClockNotice, tournament: Tournament) -> Notice:
         data["call"] = notice.call_id
         return Notice(Say.CALL_REPING, (Place.JUDGES,), data, key=key)
     (table,) = notice.tables
+    data["minutes"] = unconfirmed_minutes
     data["claims"] = [
         [report.player_id, codec.encode(report.result)]
         for report in _reports(tournament, notice.round, table)

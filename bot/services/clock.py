@@ -55,7 +55,7 @@ class ClockService(Service):
             notices = clock_notices(current, unconfirmed_after=self.unconfirmed_after)
             notices += [n for n in call_notices(tournament.calls) if n.round == current.number]
             for notice in notices:
-                if notice.due > now or plan_clock(notice, tournament).key in planned:
+                if notice.due > now or self._planned(notice, tournament).key in planned:
                     continue
                 late = now - notice.due > self.grace
                 found.append(DueNotice(tournament, current, notice, late))
@@ -64,9 +64,13 @@ class ClockService(Service):
     async def claim(self, due: DueNotice) -> bool:
         """Plan the notice (a late one as skipped): False when it was planned already."""
         async with self.bookkeeping(due.tournament.guild_id) as tx:
-            told = plan_clock(due.notice, due.tournament)
+            told = self._planned(due.notice, due.tournament)
             written = await tx.tell(due.tournament, [told], sent=not due.late)
         return written == 1
+
+    def _planned(self, notice: ClockNotice, tournament: Tournament) -> Notice:
+        minutes = int(self.unconfirmed_after.total_seconds() // 60)
+        return plan_clock(notice, tournament, unconfirmed_minutes=minutes)
 
     async def tick(self) -> int:
         """Plan every notice due now; how many go out."""

@@ -246,22 +246,26 @@ def result_confirmed(telling: Telling) -> Said:
 
 
 def dispute(telling: Telling) -> Said:
-    tournament, lang = telling.tournament, telling.lang
-    found = _round_match(tournament, telling.data)
+    found = _round_match(telling.tournament, telling.data)
     if found is None or len(found[1].players) != 2:
         return _said()
-    played, match = found
+    return _said(Message(_table_for_judges("ui.report.judge_dispute", telling, *found)))
+
+
+def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, **extra: Any) -> str:
+    """A table the judges must look at: its players, and what each reported."""
+    tournament, lang = telling.tournament, telling.lang
     first, second = match.players
-    text = t(
-        "ui.report.judge_dispute",
+    return t(
+        key,
         lang,
         round=played.number,
         table=match.table,
         first=name_of(tournament, first),
         second=name_of(tournament, second),
         claims=claim_lines(tournament, match, _claims(telling.data), lang),
+        **extra,
     )
-    return _said(Message(text))
 
 
 def result_set(telling: Telling) -> Said:
@@ -413,24 +417,14 @@ def time_up(telling: Telling) -> Said:
 
 
 def unconfirmed(telling: Telling) -> Said:
-    tournament, lang = telling.tournament, telling.lang
-    played = tournament.round(int(telling.data["round"]))
+    played = telling.tournament.round(int(telling.data["round"]))
     (table,) = telling.data["tables"]
     match = played.match_at(int(table)) if played else None
     if played is None or match is None or len(match.players) != 2 or played.finished(match):
         return _said()
-    first, second = match.players
-    text = t(
-        "ui.report.judge_unconfirmed",
-        lang,
-        round=played.number,
-        table=match.table,
-        first=name_of(tournament, first),
-        second=name_of(tournament, second),
-        minutes=telling.data["minutes"],
-        claims=claim_lines(tournament, match, _claims(telling.data), lang),
-    )
-    return _said(Message(text))
+    minutes = telling.data["minutes"]
+    key = "ui.report.judge_unconfirmed"
+    return _said(Message(_table_for_judges(key, telling, played, match, minutes=minutes)))
 
 
 def reping(telling: Telling) -> Said:

@@ -1,12 +1,20 @@
-"""The argument a staff listing's page buttons carry: the tournament, an optional player
-(0: everyone) and the reader's language, as `12.0.ja`."""
+"""The staff's paginated listings (/penalty list, /log): one way to show the first page and
+to turn pages, whatever the lines are. A page button carries the tournament, an optional
+player (0: everyone) and the reader's language, as `12.0.ja`."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
+
+import discord
 
 from bot.i18n import Lang, normalise_locale
+from bot.ui.messages import interaction_lang, reply
+from bot.ui.pagination import Page, PageRenderer, lines_page, page_view
 from domain.errors import IllegalTransition
+from domain.tournament.model import Tournament
 
 
 @dataclass(frozen=True)
@@ -26,3 +34,35 @@ class Listing:
             raise IllegalTransition("errors.stale_button")
         tournament, player, lang = parts
         return cls(int(tournament), int(player) or None, normalise_locale(lang))
+
+
+# (interaction, tournament reference, player or None, lang) → the tournament, title, lines
+Lines = Callable[
+    [discord.Interaction[Any], str | None, int | None, Lang],
+    Awaitable[tuple[Tournament, str, list[str]]],
+]
+
+
+async def show_first_page(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    lines_of: Lines,
+    reference: str | None,
+    player: discord.Member | None,
+) -> None:
+    lang = interaction_lang(interaction)
+    player_id = player.id if player else None
+    tournament, title, lines = await lines_of(interaction, reference, player_id, lang)
+    arg = Listing(tournament.id, player_id, lang).encode()
+    page = lines_page(title, lines, 0)
+    await reply(interaction, embed=page.embed, view=page_view(kind, arg, page))
+
+
+def page_turner(lines_of: Lines) -> PageRenderer:
+    async def render(interaction: discord.Interaction[Any], arg: str, page: int) -> Page:
+        listing = Listing.parse(arg)
+        reference = str(listing.tournament_id)
+        _, title, lines = await lines_of(interaction, reference, listing.player_id, listing.lang)
+        return lines_page(title, lines, page)
+
+    return render

@@ -8,21 +8,21 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.ui.buttons import pending_view
 from bot.ui.judges import action_time, action_what, log_lines
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.pagination import Page, lines_page, page_view
 from bot.ui.render import safe
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
-from cogs.judges._listing import Listing
+from cogs.judges._listing import page_turner, show_first_page
+from domain.tournament.model import Tournament
 
 
 class ActionLog(RoutedCog):
     async def cog_load(self) -> None:
         await super().cog_load()
-        self.bot.page_renderers["log"] = self.render_log_page
+        self.bot.page_renderers["log"] = page_turner(self.log_lines)
 
     @app_commands.command(
         name="log", description="The tournament's action log: who, what, when (judges)"
@@ -36,23 +36,18 @@ class ActionLog(RoutedCog):
         player: discord.Member | None = None,
         tournament: str | None = None,
     ) -> None:
-        lang = interaction_lang(interaction)
-        found, _ = await self.services.judges.log(
-            actor_of(interaction), tournament, player.id if player else None
-        )
-        arg = Listing(found.id, player.id if player else None, lang).encode()
-        page = await self.render_log_page(interaction, arg, 0)
-        await reply(interaction, embed=page.embed, view=page_view("log", arg, page))
+        await show_first_page(interaction, "log", self.log_lines, tournament, player)
 
-    async def render_log_page(
-        self, interaction: discord.Interaction[Any], arg: str, page: int
-    ) -> Page:
-        listing = Listing.parse(arg)
-        found, actions = await self.services.judges.log(
-            actor_of(interaction), str(listing.tournament_id), listing.player_id
-        )
-        title = t("ui.log.title", listing.lang, tournament=safe(found.name))
-        return lines_page(title, log_lines(found, actions, listing.lang), page)
+    async def log_lines(
+        self,
+        interaction: discord.Interaction[Any],
+        reference: str | None,
+        player: int | None,
+        lang: Lang,
+    ) -> tuple[Tournament, str, list[str]]:
+        found, actions = await self.services.judges.log(actor_of(interaction), reference, player)
+        title = t("ui.log.title", lang, tournament=safe(found.name))
+        return found, title, log_lines(found, actions, lang)
 
     @app_commands.command(
         name="undo", description="Undo the last undoable action, after a confirmation (organizers)"

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.app import ButtonHandler
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.services.judging import UndoOutcome
 from bot.ui.buttons import CANCEL_PENDING, CONFIRM_PENDING, CustomId, pending_view
 from bot.ui.judges import (
@@ -22,11 +22,11 @@ from bot.ui.judges import (
 )
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PenaltyNumber
-from bot.ui.pagination import Page, lines_page, page_view
 from bot.ui.render import safe
 from bot.ui.rounds import name_of
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
-from cogs.judges._listing import Listing
+from cogs.judges._listing import page_turner, show_first_page
+from domain.tournament.model import Tournament
 from domain.tournament.penalties import Infraction, PenaltyType
 
 PENALTY_TYPES = [app_commands.Choice(name=p.value, value=p.value) for p in PenaltyType]
@@ -41,7 +41,7 @@ class Penalties(RoutedCog):
 
     async def cog_load(self) -> None:
         await super().cog_load()
-        self.bot.page_renderers["penalties"] = self.render_penalties_page
+        self.bot.page_renderers["penalties"] = page_turner(self.penalty_lines)
 
     @penalty.command(
         name="give",
@@ -109,27 +109,22 @@ class Penalties(RoutedCog):
         player: discord.Member | None = None,
         tournament: str | None = None,
     ) -> None:
-        lang = interaction_lang(interaction)
-        found, _ = await self.services.judges.penalties(
-            actor_of(interaction), tournament, player.id if player else None
-        )
-        arg = Listing(found.id, player.id if player else None, lang).encode()
-        page = await self.render_penalties_page(interaction, arg, 0)
-        await reply(interaction, embed=page.embed, view=page_view("penalties", arg, page))
+        await show_first_page(interaction, "penalties", self.penalty_lines, tournament, player)
 
-    async def render_penalties_page(
-        self, interaction: discord.Interaction[Any], arg: str, page: int
-    ) -> Page:
-        listing = Listing.parse(arg)
-        lang = listing.lang
+    async def penalty_lines(
+        self,
+        interaction: discord.Interaction[Any],
+        reference: str | None,
+        player: int | None,
+        lang: Lang,
+    ) -> tuple[Tournament, str, list[str]]:
         found, penalties = await self.services.judges.penalties(
-            actor_of(interaction), str(listing.tournament_id), listing.player_id
+            actor_of(interaction), reference, player
         )
         lines = [penalty_line(found, p, lang) for p in penalties] or [
             t("ui.penalty.list_empty", lang)
         ]
-        title = t("ui.penalty.list_title", lang, tournament=safe(found.name))
-        return lines_page(title, lines, page)
+        return found, t("ui.penalty.list_title", lang, tournament=safe(found.name)), lines
 
     @penalty.command(
         name="revoke", description="Revoke a penalty and its effect on results (organizers)"

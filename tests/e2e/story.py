@@ -13,8 +13,12 @@ import sqlite3
 import subprocess
 from typing import Any, TypedDict
 
+from bot.services import Services
+from bot.services.actors import Actor
+from bot.store.database import Database
 from tests.conftest import PYTHON, REPO_ROOT, cli_env
 from tests.e2e.fake_discord import FakeDiscord, Reply
+from tests.support.big_event import running_event
 
 JSON = dict[str, Any]
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
@@ -182,3 +186,32 @@ def run_cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         timeout=60,
         check=False,
     )
+
+
+def member_actor(fake: FakeDiscord, name: str, **extra: Any) -> Actor:
+    """A member of the fake guild as the services see them."""
+    return Actor(int(fake.member(name).id), fake.guild.id, name, **extra)
+
+
+async def prepare_running_event(
+    fake: FakeDiscord, players: list[str], *, name: str, seed: int, **channels: int
+) -> None:
+    """Round 1 of a Swiss event for `players`, paired through the services on the bot's
+    database before the bot starts (for events too large to register one by one)."""
+    assert fake.database is not None
+    database = await Database.open(fake.database)
+    try:
+        await running_event(
+            Services(database, seeds=lambda: seed),
+            admin=member_actor(fake, "owner", manages_guild=True),
+            organizer=member_actor(
+                fake, "organizer", role_ids=frozenset({fake.role("Organizer").id})
+            ),
+            players=[member_actor(fake, player) for player in players],
+            organizer_role=fake.role("Organizer").id,
+            judge_role=fake.role("Judge").id,
+            name=name,
+            **channels,
+        )
+    finally:
+        await database.close()

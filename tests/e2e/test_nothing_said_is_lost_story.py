@@ -19,13 +19,9 @@ from typing import Any
 
 import pytest
 
-from bot.services import Services
-from bot.services.actors import Actor
-from bot.store.database import Database
 from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.story import database_rows
-from tests.support.big_event import running_event
+from tests.e2e.story import database_rows, prepare_running_event
 
 pytestmark = pytest.mark.e2e
 
@@ -34,34 +30,14 @@ TABLES = PLAYERS // 2
 JSON = dict[str, Any]
 
 
-def actor(fake: FakeDiscord, name: str, **extra: Any) -> Actor:
-    return Actor(int(fake.member(name).id), fake.guild.id, name, **extra)
-
-
-async def prepare(fake: FakeDiscord) -> None:
-    assert fake.database is not None
-    database = await Database.open(fake.database)
-    try:
-        await running_event(
-            Services(database, seeds=lambda: 17),
-            admin=actor(fake, "owner", manages_guild=True),
-            organizer=actor(fake, "organizer", role_ids=frozenset({fake.role("Organizer").id})),
-            players=[actor(fake, f"q{n:02d}") for n in range(1, PLAYERS + 1)],
-            organizer_role=fake.role("Organizer").id,
-            judge_role=fake.role("Judge").id,
-            name="Crash Cup",
-            pairings_channel_id=fake.channel("pairings").id,
-            standings_channel_id=fake.channel("standings").id,
-            log_channel_id=fake.channel("log").id,
-        )
-    finally:
-        await database.close()
-
-
 def members_and_round_1(fake: FakeDiscord) -> None:
     for number in range(1, PLAYERS + 1):
         fake.world.add_member(fake.guild, f"q{number:02d}")
-    asyncio.run(prepare(fake))
+    players = [f"q{n:02d}" for n in range(1, PLAYERS + 1)]
+    channels = {
+        f"{kind}_channel_id": fake.channel(kind).id for kind in ("pairings", "standings", "log")
+    }
+    asyncio.run(prepare_running_event(fake, players, name="Crash Cup", seed=17, **channels))
 
 
 fake = bot_fixture("crash", before_start=members_and_round_1)

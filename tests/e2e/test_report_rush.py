@@ -13,49 +13,24 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-from typing import Any
 
 import pytest
 
-from bot.services import Services
-from bot.services.actors import Actor
-from bot.store.database import Database
 from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.story import database_rows
-from tests.support.big_event import running_event
+from tests.e2e.story import database_rows, prepare_running_event
 
 pytestmark = pytest.mark.e2e
 
 PLAYERS = 400
 
 
-def actor(fake: FakeDiscord, name: str, **extra: Any) -> Actor:
-    return Actor(int(fake.member(name).id), fake.guild.id, name, **extra)
-
-
-async def prepare(fake: FakeDiscord) -> None:
-    assert fake.database is not None
-    database = await Database.open(fake.database)
-    try:
-        await running_event(
-            Services(database, seeds=lambda: 12),
-            admin=actor(fake, "owner", manages_guild=True),
-            organizer=actor(fake, "organizer", role_ids=frozenset({fake.role("Organizer").id})),
-            players=[actor(fake, f"p{n:03d}") for n in range(1, PLAYERS + 1)],
-            organizer_role=fake.role("Organizer").id,
-            judge_role=fake.role("Judge").id,
-            name="Rush Cup",
-        )
-    finally:
-        await database.close()
-
-
 def members_and_a_running_event(fake: FakeDiscord) -> None:
     """400 members, and round 1 of their event paired on the bot's database."""
     for number in range(1, PLAYERS + 1):
         fake.world.add_member(fake.guild, f"p{number:03d}")
-    asyncio.run(prepare(fake))
+    players = [f"p{n:03d}" for n in range(1, PLAYERS + 1)]
+    asyncio.run(prepare_running_event(fake, players, name="Rush Cup", seed=12))
 
 
 rush = bot_fixture(
