@@ -28,7 +28,7 @@ _DIGITS = "0-9０-９"
 _KANJI_DIGITS = "一二三四五六七八九"
 _KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
 _KANJI = f"〇{_KANJI_DIGITS}{''.join(_KANJI_UNITS)}"
-_MAX_KANJI = 9999  # 第九千九百九十九回 is followed by 第10000回, in digits
+_MAX_KANJI = 9999
 _MAX_TRIES = 1000  # next free name: a guild never has this many copies of one event
 
 _ORDINAL = re.compile(rf"第(?P<n>[{_DIGITS}]+|[{_KANJI}]+)(?=[回弾戦期節])")
@@ -67,8 +67,9 @@ def _next(name: str) -> str:
     if counter is None:
         return f"{name}（2）" if _JAPANESE.search(name) else f"{name} (2)"
     old = name[counter.start : counter.end]
-    if counter.kanji and counter.value < _MAX_KANJI:
-        new = to_kanji(counter.value + 1)
+    if counter.kanji:
+        # 第九千九百九十九回 is followed by 第10000回: kanji are written up to 9999.
+        new = to_kanji(counter.value + 1) if counter.value < _MAX_KANJI else str(counter.value + 1)
     else:
         new = str(counter.value + 1).zfill(len(old))
         if old != old.translate(_TO_ASCII):  # full-width digits stay full-width

@@ -171,12 +171,10 @@ def _places(key: str, folded: str, line: int, bands: list[Band]) -> tuple[int, i
         first, last = int(match["m"]), int(match["n"])
     else:
         raise InvalidInput("series.points.unknown_key", line=line, key=key)
-    if not 1 <= first <= last <= MAX_PLACE:
+    if first != expected or last < expected:
+        raise InvalidInput("series.points.out_of_order", line=line, key=key, expected=expected)
+    if not first <= last <= MAX_PLACE:
         raise InvalidInput("series.points.bad_places", line=line, key=key, limit=MAX_PLACE)
-    if first != expected:
-        raise InvalidInput(
-            "series.points.out_of_order", line=line, key=key, expected=expected, first=first
-        )
     return first, last
 
 
