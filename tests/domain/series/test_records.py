@@ -99,3 +99,18 @@ def test_the_same_player_in_two_events_sums_up() -> None:
     record = player_record(104, [first, second])
     assert record.swiss == record.events[0].swiss + record.events[1].swiss
     assert record.swiss.wins == 0
+
+
+def test_a_lists_titles_come_most_cards_first() -> None:
+    from domain.decks import parse_decklist
+    from tests.conftest import REPO_ROOT
+
+    mix_two = parse_decklist(
+        (REPO_ROOT / "data/examples/mix-two.txt").read_text(), filename="x.txt"
+    )
+    cards = {
+        t: sum(e.count for e in mix_two.all_entries if e.key.title == t) for t in mix_two.titles
+    }
+    assert len(mix_two.titles) == 2
+    assert list(cards.values()) == sorted(cards.values(), reverse=True)
+    assert sum(cards.values()) == mix_two.total + mix_two.ex_total
