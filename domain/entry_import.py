@@ -167,7 +167,8 @@ def plan_import(
                 raise InvalidInput("entry_import.row.duplicate", first=first_line[player])
             first_line[player] = line
             if barred and player in barred:
-                raise barred[player]
+                refused.append(RowProblem.of(line, barred[player]))
+                continue
             handle = _handle(row, columns, player, taken_handles, handle_line)
             if capacity is not None and len(entries) >= capacity:
                 raise InvalidInput("entry_import.row.over_capacity", limit=capacity)

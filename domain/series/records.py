@@ -49,10 +49,10 @@ class Tally:
 
     def counting(self, outcome: Outcome) -> Tally:
         return self + Tally(
-            wins=outcome in _WINS,
-            losses=outcome in _LOSSES,
-            draws=outcome is Outcome.DRAW,
-            byes=outcome is Outcome.BYE,
+            wins=int(outcome in _WINS),
+            losses=int(outcome in _LOSSES),
+            draws=int(outcome is Outcome.DRAW),
+            byes=int(outcome is Outcome.BYE),
         )
 
     @property
