@@ -164,3 +164,12 @@ def test_a_repeat_keeps_the_japan_time_of_day_and_the_weekday(
     assert later.date() == next_date(local.date(), repeat)
     assert later.weekday() == local.weekday()
     assert following - start == repeat.interval
+
+
+def test_every_setting_can_be_carried_by_the_operation() -> None:
+    # A setting the operation cannot carry would be dropped silently from the copy.
+    from dataclasses import fields
+
+    from domain.tournament.operations import SETTING_NAMES
+
+    assert set(SETTING_NAMES) == {spec.name for spec in fields(Settings)}
