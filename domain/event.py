@@ -58,24 +58,48 @@ def clean_name(text: str, *, max_length: int, field: str) -> str:
     return name
 
 
-def clean_display_name(text: str, *, max_length: int = MAX_DISPLAY_NAME) -> str:
+def clean_display_name(
+    text: str,
+    *,
+    max_length: int = MAX_DISPLAY_NAME,
+    field: str = "display_name",
+    chosen: bool = False,
+) -> str:
     """A member's Discord name as the bot keeps it: one line, at most `max_length` long.
 
     Unlike an organizer's names, it is not refused for what Discord itself allows in a
     name: mention-like text (`@everyone`), zero-width joiners of emoji, RTL marks, flags.
     It is the member's name; every place that shows it escapes it and posts ping nobody.
     Only what breaks the line or the text is refused: control characters (whitespace
-    ones, newlines included, are folded to one space) and lone surrogates."""
+    ones, newlines included, are folded to one space) and lone surrogates.
+
+    `chosen=True` is for a name a player picks for the bot (a tournament handle), which the
+    bot then publishes in posts, standings and exports in place of the Discord name: there
+    mention-like text is refused too, and so are the invisible characters and the bidi
+    embeddings, overrides and isolates that reorder or hide the text around them
+    (`HIDDEN_FORMAT`). Emoji joiners and flags stay."""
     name = " ".join(text.split())
     if not name:
-        raise InvalidInput("event.name_empty", field="display_name")
+        raise InvalidInput("event.name_empty", field=field)
     if len(name) > max_length:
-        raise InvalidInput(
-            "event.name_too_long", field="display_name", length=len(name), limit=max_length
-        )
+        raise InvalidInput("event.name_too_long", field=field, length=len(name), limit=max_length)
     if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
-        raise InvalidInput("event.name_control_characters", field="display_name")
+        raise InvalidInput("event.name_control_characters", field=field)
+    if chosen and any(char in HIDDEN_FORMAT for char in name):
+        raise InvalidInput("event.name_hidden_characters", field=field)
+    if chosen and _MENTION.search(name):
+        raise InvalidInput("event.name_mentions", field=field)
     return name
+
+
+# Bidi embeddings, overrides and isolates (they reorder what follows them: the "Trojan
+# Source" characters), and invisible characters that make two names look the same.
+HIDDEN_FORMAT = frozenset(
+    [chr(code) for code in range(0x202A, 0x202F)]  # LRE RLE PDF LRO RLO
+    + [chr(code) for code in range(0x2066, 0x206A)]  # LRI RLI FSI PDI
+    + ["\u200b", "\u2060", "\u2061", "\u2062", "\u2063", "\u2064", "\ufeff", "\u00ad"]
+    + ["\u180e", "\u061c", "\u115f", "\u1160", "\u3164", "\uffa0"]
+)
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,15 @@ class Decklist:
         """One entry per card, main and EX deck counted together."""
         return _group((*self.lines, *self.ex_lines))
 
+    @property
+    def titles(self) -> tuple[str, ...]:
+        """The titles the list plays, most cards first (main and EX deck together), then by
+        name: what a player's record shows of a published list."""
+        cards: dict[str, int] = {}
+        for entry in self.all_entries:
+            cards[entry.key.title] = cards.get(entry.key.title, 0) + entry.count
+        return tuple(sorted(cards, key=lambda title: (-cards[title], title)))
+
     def counts(self) -> dict[CardKey, int]:
         """Copies of each card: the list's content without names, line numbers or order."""
         return {entry.key: entry.count for entry in self.entries}

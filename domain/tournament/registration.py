@@ -52,7 +52,7 @@ def _register(tournament: Tournament, op: Register, at: datetime, actor: Actor) 
     joined_round = _entry_round(tournament)
     existing = tournament.players.get(op.player_id)
     if existing is not None:
-        _check_may_register_again(tournament, existing)
+        check_may_register_again(tournament, existing)
     full = tournament.config.max_players is not None and (
         tournament.count(PlayerStatus.REGISTERED, PlayerStatus.ACTIVE)
         >= tournament.config.max_players
@@ -92,7 +92,7 @@ def _entry_round(tournament: Tournament) -> int:
     raise IllegalTransition("registration.closed", tournament=tournament.name)
 
 
-def _check_may_register_again(tournament: Tournament, existing: Entry) -> None:
+def check_may_register_again(tournament: Tournament, existing: Entry) -> None:
     """Registering again: after unregistering, yes; a player dropped at the start (no deck or
     no check-in, never paired) may come back as a late entrant; anyone else may not."""
     status = existing.status

@@ -3,14 +3,18 @@
 An in-process `discord.Client` with probe commands (nested groups, every option type,
 autocomplete, a modal, a select menu and a button, channel posts with files, threads,
 DMs, member and role fetches) connects to the fake, so the harness's payloads are checked
-by the same library the bot uses. The bot's own flows are tested in the other modules.
+by the same library the bot uses; the client also drives the server's calendar (scheduled
+events) directly. The bot's own flows are tested in the other modules.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -20,6 +24,7 @@ import yarl
 from discord import app_commands
 
 from tests.e2e.fake_discord import FakeDiscord, Upload
+from tests.e2e.fake_discord.state import CREATE_EVENTS, MANAGE_EVENTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -151,8 +156,22 @@ class Probe(discord.Client):
         self.tree.add_command(probe, guild=discord.Object(self.guild_id))
 
 
+@dataclass
+class Probed:
+    """The fake and the in-process client connected to it."""
+
+    fake: FakeDiscord
+    client: Probe
+
+    @property
+    def guild(self) -> discord.Guild:
+        guild = self.client.get_guild(self.fake.guild.id)
+        assert guild is not None
+        return guild
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def probe_fake() -> AsyncIterator[FakeDiscord]:
+async def probed() -> AsyncIterator[Probed]:
     fake = FakeDiscord().start()
     base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     discord.http.Route.BASE = fake.api_url
@@ -164,7 +183,7 @@ async def probe_fake() -> AsyncIterator[FakeDiscord]:
         await client.tree.sync(guild=discord.Object(fake.guild.id))
         task = asyncio.create_task(client.connect())
         await asyncio.wait_for(client.wait_until_ready(), 10)
-        yield fake
+        yield Probed(fake, client)
         fake.assert_no_unknown_routes()
     finally:
         await client.close()
@@ -173,6 +192,11 @@ async def probe_fake() -> AsyncIterator[FakeDiscord]:
         discord.http.Route.BASE = base
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
         fake.close()
+
+
+@pytest.fixture
+def probe_fake(probed: Probed) -> FakeDiscord:
+    return probed.fake
 
 
 async def test_nested_subcommand_with_every_option_type(probe_fake: FakeDiscord) -> None:
@@ -266,3 +290,202 @@ async def test_a_repeated_nonce_and_a_second_thread_are_refused_as_discord_does(
     reply = await probe_fake.slash("probe twice", user="alice")
     assert reply.content == "True|160004"
     assert [m["content"] for m in probe_fake.messages("general")[before:]] == ["once", "once"]
+
+
+async def test_a_dm_to_a_member_with_closed_dms_fails_with_50007(probed: Probed) -> None:
+    fake = probed.fake
+    shy = await fake.add_member("shy", accepts_dms=False)
+    user = await probed.client.fetch_user(shy.id)
+    with pytest.raises(discord.Forbidden) as refused:
+        await user.send("hello")
+    assert refused.value.code == 50007
+    assert refused.value.status == 403
+    assert fake.dms("shy") == []
+
+
+# -- scheduled events (the server's calendar) ----------------------------------------------
+
+
+@contextmanager
+def bot_permissions(fake: FakeDiscord, granted: int) -> Iterator[None]:
+    """The bot's role with `granted` added for the block (the README's invite has none of
+    the event permissions yet)."""
+    role = fake.role("PM Bot")
+    before = role.permissions
+    with fake.world.lock:
+        role.permissions = before | granted
+    try:
+        yield
+    finally:
+        with fake.world.lock:
+            role.permissions = before
+
+
+def soon(hours: float = 24) -> Any:
+    return discord.utils.utcnow() + timedelta(hours=hours)
+
+
+async def create_external(probed: Probed, name: str = "第14回 交流会", **options: Any) -> Any:
+    values: dict[str, Any] = {
+        "name": name,
+        "start_time": soon(),
+        "end_time": soon(27),
+        "entity_type": discord.EntityType.external,
+        "privacy_level": discord.PrivacyLevel.guild_only,
+        "location": "Discord #pairings",
+        "description": "スイスドロー 3 回戦",
+    }
+    values.update(options)
+    return await probed.guild.create_scheduled_event(**values)
+
+
+async def wait_for_cache(probed: Probed, event_id: int, status: discord.EventStatus) -> None:
+    """The client's own cache follows the gateway events the fake sends."""
+    for _ in range(100):
+        cached = probed.guild.get_scheduled_event(event_id)
+        if cached is not None and cached.status is status:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the client never saw event {event_id} as {status}")
+
+
+async def test_an_external_event_is_created_listed_and_fetched(probed: Probed) -> None:
+    fake = probed.fake
+    with bot_permissions(fake, CREATE_EVENTS):
+        start, end = soon(48), soon(51)
+        event = await create_external(probed, start_time=start, end_time=end)
+    assert event.name == "第14回 交流会"
+    assert event.entity_type is discord.EntityType.external
+    assert event.location == "Discord #pairings"
+    assert event.status is discord.EventStatus.scheduled
+    assert probed.client.user is not None
+    assert event.creator_id == probed.client.user.id
+    assert abs(event.start_time - start) < timedelta(seconds=1)
+    assert event.end_time is not None
+    stored = fake.scheduled_event(event.id)
+    assert stored is not None
+    assert stored["privacy_level"] == 2
+    assert stored["entity_metadata"] == {"location": "Discord #pairings"}
+    assert stored["channel_id"] is None
+    await wait_for_cache(probed, event.id, discord.EventStatus.scheduled)
+    listed = await probed.guild.fetch_scheduled_events(with_counts=True)
+    assert event.id in [e.id for e in listed]
+    one = await probed.guild.fetch_scheduled_event(event.id)
+    assert (one.name, one.description, one.user_count) == (event.name, event.description, 0)
+
+
+async def test_an_event_is_edited_started_and_ended(probed: Probed) -> None:
+    fake = probed.fake
+    with bot_permissions(fake, CREATE_EVENTS):
+        event = await create_external(probed, name="第15回 交流会")
+        edited = await event.edit(
+            name="第15回 交流会（延期）", start_time=soon(72), end_time=soon(75)
+        )
+        assert edited.name == "第15回 交流会（延期）"
+        assert edited.location == "Discord #pairings"  # kept: edit sends no metadata
+        moved = await edited.edit(location="Discord #standings")
+        assert moved.location == "Discord #standings"
+        started = await moved.start()
+        assert started.status is discord.EventStatus.active
+        ended = await started.end()
+        assert ended.status is discord.EventStatus.completed
+        await wait_for_cache(probed, event.id, discord.EventStatus.completed)
+        # Once completed, nothing changes any more.
+        with pytest.raises(discord.HTTPException) as finished:
+            await ended.edit(name="again")
+    assert finished.value.code == 180000
+    assert fake.scheduled_event_history(event.id) == [1, 2, 3]
+
+
+async def test_an_event_is_cancelled_and_deleted(probed: Probed) -> None:
+    fake = probed.fake
+    with bot_permissions(fake, CREATE_EVENTS):
+        event = await create_external(probed, name="第16回 交流会")
+        cancelled = await event.cancel()
+        assert cancelled.status is discord.EventStatus.cancelled
+        await cancelled.delete()
+        with pytest.raises(discord.NotFound) as gone:
+            await probed.guild.fetch_scheduled_event(event.id)
+    assert gone.value.code == 10070
+    assert fake.scheduled_event(event.id) is None
+    deleted = [e for e in fake.scheduled_events(include_deleted=True) if e["id"] == str(event.id)]
+    assert [e["status"] for e in deleted] == [4]
+    for _ in range(100):
+        if probed.guild.get_scheduled_event(event.id) is None:
+            break
+        await asyncio.sleep(0.02)
+    assert probed.guild.get_scheduled_event(event.id) is None
+
+
+async def test_discord_moves_an_external_event_by_itself(probed: Probed) -> None:
+    fake = probed.fake
+    with bot_permissions(fake, CREATE_EVENTS):
+        event = await create_external(probed, name="自動", start_time=soon(1), end_time=soon(2))
+    assert await fake.run_scheduled_event_automation(soon(0.5)) == []
+    (active,) = await fake.run_scheduled_event_automation(soon(1.5))
+    assert (active["id"], active["status"]) == (str(event.id), 2)
+    await wait_for_cache(probed, event.id, discord.EventStatus.active)
+    (completed,) = await fake.run_scheduled_event_automation(soon(3))
+    assert completed["status"] == 3
+    await wait_for_cache(probed, event.id, discord.EventStatus.completed)
+
+
+async def test_what_discord_refuses_the_fake_refuses(probed: Probed) -> None:
+    fake = probed.fake
+    guild = probed.guild
+    with bot_permissions(fake, CREATE_EVENTS):
+        # discord.py sends neither entity_type nor privacy_level unless told: Discord says
+        # both are required, so the bot must pass them.
+        with pytest.raises(discord.HTTPException) as bare:
+            await guild.create_scheduled_event(
+                name="x", start_time=soon(), end_time=soon(2), location="Discord"
+            )
+        assert bare.value.status == 400
+        assert bare.value.code == 50035
+        assert "privacy_level" in bare.value.text
+        assert "entity_type" in bare.value.text
+        for options, field in (
+            ({"start_time": soon(-1)}, "scheduled_start_time"),  # in the past
+            ({"end_time": soon(20)}, "scheduled_end_time"),  # ends before it starts
+            ({"location": "x" * 101}, "entity_metadata.location"),
+            ({"name": "x" * 101}, "name"),
+        ):
+            with pytest.raises(discord.HTTPException) as refused:
+                await create_external(probed, **options)
+            assert refused.value.code == 50035
+            assert field in refused.value.text
+        event = await create_external(probed, name="遷移")
+        with pytest.raises(discord.HTTPException) as jump:
+            await event.edit(status=discord.EventStatus.completed)  # SCHEDULED → COMPLETED
+        assert jump.value.code == 50035
+        assert "status" in jump.value.text
+        # A field Discord would ignore is refused, so a typo in the bot shows.
+        route = discord.http.Route(
+            "PATCH",
+            "/guilds/{guild_id}/scheduled-events/{event_id}",
+            guild_id=guild.id,
+            event_id=event.id,
+        )
+        with pytest.raises(discord.HTTPException) as unknown:
+            await probed.client.http.request(route, json={"nmae": "typo"})
+        assert "nmae" in unknown.value.text
+        with pytest.raises(discord.HTTPException) as private:
+            await probed.client.http.request(route, json={"privacy_level": 1})
+        assert "privacy_level" in private.value.text
+    assert fake.scheduled_event(event.id) is not None
+    assert fake.scheduled_event_history(event.id) == [1]
+
+
+async def test_the_bot_needs_the_event_permissions(probed: Probed) -> None:
+    fake = probed.fake
+    with pytest.raises(discord.Forbidden) as missing:
+        await create_external(probed, name="権限なし")
+    assert missing.value.code == 50013
+    with bot_permissions(fake, CREATE_EVENTS):
+        own = await create_external(probed, name="自分の")
+    # The bot's own event: CREATE_EVENTS or MANAGE_EVENTS lets it change it.
+    with pytest.raises(discord.Forbidden):
+        await own.edit(name="権限なし")
+    with bot_permissions(fake, MANAGE_EVENTS):
+        renamed = await own.edit(name="管理できる")
+    assert renamed.name == "管理できる"

@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Coroutine, Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,6 +32,7 @@ from tests.conftest import cli_env
 
 from .gateway import Gateway
 from .rest import Rest
+from .scheduled_events import automation
 from .state import (
     DM,
     EPHEMERAL,
@@ -680,6 +682,50 @@ class FakeDiscord:
                 for c in guild.channels.values()
                 if c.is_thread and (parent_id is None or c.parent_id == parent_id)
             ]
+
+    def scheduled_events(
+        self, guild: Guild | None = None, *, include_deleted: bool = False
+    ) -> list[JSON]:
+        """A guild's scheduled events as `GET /guilds/{id}/scheduled-events` answers them,
+        oldest first; with `include_deleted`, the deleted ones too (as they were deleted)."""
+        guild = guild or self.guild
+        with self.world.lock:
+            found = [event.payload() for event in guild.scheduled_events.values()]
+            if include_deleted:
+                found += [
+                    copy.deepcopy(data)
+                    for data in self.world.deleted_scheduled_events.values()
+                    if data["guild_id"] == str(guild.id)
+                ]
+            return sorted(found, key=lambda data: int(data["id"]))
+
+    def scheduled_event(self, event_id: int | str, guild: Guild | None = None) -> JSON | None:
+        """One scheduled event as it is now, or None once deleted (or never made)."""
+        with self.world.lock:
+            found = (guild or self.guild).scheduled_events.get(int(event_id))
+            return found.payload() if found is not None else None
+
+    def scheduled_event_history(self, event_id: int | str, guild: Guild | None = None) -> list[int]:
+        """The statuses an event went through, in order (1 scheduled, 2 active, …)."""
+        with self.world.lock:
+            found = (guild or self.guild).scheduled_events.get(int(event_id))
+            return list(found.history) if found is not None else []
+
+    async def run_scheduled_event_automation(
+        self, now: datetime, guild: Guild | None = None
+    ) -> list[JSON]:
+        """Do what Discord does by itself as of `now` (aware): an EXTERNAL event becomes
+        ACTIVE at its start and COMPLETED at its end; each change is sent to the bot as
+        GUILD_SCHEDULED_EVENT_UPDATE. Returns the events that changed."""
+        with self.world.lock:
+            changed = [
+                event.payload()
+                for event in (guild or self.guild).scheduled_events.values()
+                if automation(event, now)
+            ]
+        for data in changed:
+            await self._server.call(self.gateway.dispatch("GUILD_SCHEDULED_EVENT_UPDATE", data))
+        return changed
 
     @property
     def requests(self) -> list[Any]:

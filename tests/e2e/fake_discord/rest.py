@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import scheduled_events as events
 from .state import (
+    ADMINISTRATOR,
+    CREATE_EVENTS,
     DM,
     EPHEMERAL,
     LOADING,
+    MANAGE_EVENTS,
     PUBLIC_THREAD,
     Callback,
     Channel,
@@ -118,6 +122,11 @@ class Rest:
             ("GET", "/guilds/{guild_id}/members/{user_id}", self.guild_member),
             ("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self.add_role),
             ("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self.remove_role),
+            ("GET", "/guilds/{guild_id}/scheduled-events", self.list_events),
+            ("POST", "/guilds/{guild_id}/scheduled-events", self.create_event),
+            ("GET", "/guilds/{guild_id}/scheduled-events/{event_id}", self.get_event),
+            ("PATCH", "/guilds/{guild_id}/scheduled-events/{event_id}", self.modify_event),
+            ("DELETE", "/guilds/{guild_id}/scheduled-events/{event_id}", self.delete_event),
         ]
         for method, path, handler in table:
             app.router.add_route(method, API + path, handler)
@@ -736,6 +745,118 @@ class Rest:
                 member.role_ids.remove(role_id)
             data = dict(member.payload(), guild_id=str(guild.id))
         await self.gateway.dispatch("GUILD_MEMBER_UPDATE", data)
+        return no_content()
+
+    # -- scheduled events (the server's calendar) ---------------------------------------
+
+    def _bot_may(self, guild: Guild, *, create: bool, event: events.ScheduledEvent | None) -> bool:
+        """Discord's rule for EXTERNAL events: creating needs CREATE_EVENTS; changing or
+        deleting one's own event CREATE_EVENTS or MANAGE_EVENTS, anyone's MANAGE_EVENTS."""
+        bot = guild.members.get(self.world.app_id)
+        if bot is None:
+            return False
+        granted = guild.permissions_of(bot)
+        if granted & ADMINISTRATOR:
+            return True
+        if create:
+            return bool(granted & CREATE_EVENTS)
+        own = event is not None and event.creator_id == self.world.app_id
+        return bool(granted & MANAGE_EVENTS) or (own and bool(granted & CREATE_EVENTS))
+
+    def _event(self, request: web.Request) -> tuple[Guild | None, events.ScheduledEvent | None]:
+        guild = self._guild(request)
+        if guild is None:
+            return None, None
+        raw = request.match_info["event_id"]
+        event = guild.scheduled_events.get(int(raw)) if raw.isdigit() else None
+        return guild, event
+
+    @staticmethod
+    def _with_user_count(request: web.Request) -> bool:
+        return request.query.get("with_user_count", "").lower() in ("1", "true")
+
+    async def list_events(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            guild = self._guild(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            counted = self._with_user_count(request)
+            found = sorted(guild.scheduled_events.values(), key=lambda e: e.id)
+            return json_response([e.payload(with_user_count=counted) for e in found])
+
+    async def get_event(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            guild, event = self._event(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            if event is None:
+                return error(404, "Unknown Guild Scheduled Event", 10070)
+            return json_response(event.payload(with_user_count=self._with_user_count(request)))
+
+    async def create_event(self, request: web.Request) -> web.Response:
+        body, _ = await self.body(request)
+        with self.world.lock:
+            guild = self._guild(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            if not self._bot_may(guild, create=True, event=None):
+                return error(403, "Missing Permissions", 50013)
+            if sum(1 for e in guild.scheduled_events.values() if e.open) >= (
+                events.MAX_OPEN_EVENTS
+            ):
+                return error(
+                    400,
+                    "Maximum number of uncompleted guild scheduled events reached (100)",
+                    30038,
+                )
+            try:
+                event = events.create_event(
+                    body,
+                    event_id=self.world.ids.next(),
+                    guild_id=guild.id,
+                    creator=self.world.bot_user.payload(),
+                    now=self.world.clock(),
+                )
+            except events.FormErrors as invalid:
+                return json_response(invalid.body(), 400)
+            guild.scheduled_events[event.id] = event
+            data = event.payload()
+        await self.gateway.dispatch("GUILD_SCHEDULED_EVENT_CREATE", data)
+        return json_response(data)
+
+    async def modify_event(self, request: web.Request) -> web.Response:
+        body, _ = await self.body(request)
+        with self.world.lock:
+            guild, event = self._event(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            if event is None:
+                return error(404, "Unknown Guild Scheduled Event", 10070)
+            if not self._bot_may(guild, create=False, event=event):
+                return error(403, "Missing Permissions", 50013)
+            try:
+                events.modify_event(event, body, now=self.world.clock())
+            except events.FinishedEvent:
+                return error(400, "Cannot update a finished event", 180000)
+            except events.FormErrors as invalid:
+                return json_response(invalid.body(), 400)
+            data = event.payload()
+        await self.gateway.dispatch("GUILD_SCHEDULED_EVENT_UPDATE", data)
+        return json_response(data)
+
+    async def delete_event(self, request: web.Request) -> web.Response:
+        with self.world.lock:
+            guild, event = self._event(request)
+            if guild is None:
+                return error(404, "Unknown Guild", 10004)
+            if event is None:
+                return error(404, "Unknown Guild Scheduled Event", 10070)
+            if not self._bot_may(guild, create=False, event=event):
+                return error(403, "Missing Permissions", 50013)
+            del guild.scheduled_events[event.id]
+            data = event.payload()
+            self.world.deleted_scheduled_events[event.id] = data
+        await self.gateway.dispatch("GUILD_SCHEDULED_EVENT_DELETE", data)
         return no_content()
 
     # -- the CDN and everything else -----------------------------------------------------

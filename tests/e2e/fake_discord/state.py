@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from .scheduled_events import ScheduledEvent
+
 JSON = dict[str, Any]
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -37,10 +39,12 @@ USE_EXTERNAL_EMOJIS = 1 << 18
 CHANGE_NICKNAME = 1 << 26
 MANAGE_ROLES = 1 << 28
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_EVENTS = 1 << 33  # edit and delete anyone's scheduled events
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+CREATE_EVENTS = 1 << 44  # create scheduled events, and edit and delete one's own
 ALL_PERMISSIONS = (1 << 51) - 1
 
 EVERYONE_PERMISSIONS = (
@@ -274,6 +278,7 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
+    scheduled_events: dict[int, ScheduledEvent] = field(default_factory=dict)
 
     @property
     def everyone(self) -> Role:
@@ -359,7 +364,7 @@ class Guild:
                 threads=[c.payload() for c in self.channels.values() if c.is_thread],
                 presences=[],
                 stage_instances=[],
-                guild_scheduled_events=[],
+                guild_scheduled_events=[e.payload() for e in self.scheduled_events.values()],
                 soundboard_sounds=[],
             )
         return data
@@ -461,6 +466,10 @@ class World:
         self.dm_channels: dict[int, Channel] = {}
         self.messages: dict[int, JSON] = {}
         self.deleted_messages: dict[int, JSON] = {}
+        self.deleted_scheduled_events: dict[int, JSON] = {}
+        # The fake's "now" for scheduled events (an event may not start in the past); a
+        # test may set it to the bot's clock.
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.interactions: dict[int, InteractionRecord] = {}
         self.files: dict[int, StoredFile] = {}
         # Synced command trees: None → global, guild id → that guild's commands.
