@@ -39,6 +39,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.decks",
     "cogs.rounds",
     "cogs.judges",
+    "cogs.panel",
 )
 
 

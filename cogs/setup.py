@@ -33,6 +33,7 @@ class Setup(
         standings="Channel for standings",
         judge_calls="Channel where judge calls arrive",
         log="Channel for the log of organizer and judge actions",
+        staff="Staff-only channel for the organizer's panel (default: the log channel)",
         language="Language of the bot's posts in channels",
     )
     @app_commands.choices(
@@ -51,6 +52,7 @@ class Setup(
         standings: discord.TextChannel | None = None,
         judge_calls: discord.TextChannel | None = None,
         log: discord.TextChannel | None = None,
+        staff: discord.TextChannel | None = None,
         language: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
@@ -63,6 +65,7 @@ class Setup(
             standings_channel_id=standings.id if standings else None,
             judge_calls_channel_id=judge_calls.id if judge_calls else None,
             log_channel_id=log.id if log else None,
+            staff_channel_id=staff.id if staff else None,
             locale=language.value if language else None,
         )
         await interaction.response.send_message(

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
+from bot.services import Services
 from bot.ui.buttons import START, CustomId, start_view
 from bot.ui.entry import start_preview_text
 from bot.ui.messages import fit_or_attach, interaction_lang, reply
@@ -229,11 +230,7 @@ class Tournaments(
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         """Shows what the start would do, with Start / Cancel buttons; changes nothing."""
-        lang = interaction_lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        preview = await self.services.lifecycle.preview(actor_of(interaction), tournament)
-        content, file = fit_or_attach(start_preview_text(preview, lang), "start.txt", lang)
-        await reply(interaction, content, file=file, view=start_view(preview.tournament.id, lang))
+        await show_start_preview(self.services, interaction, tournament)
 
     async def start_pressed(
         self, interaction: discord.Interaction[Any], choice: str, tournament: int
@@ -262,10 +259,7 @@ class Tournaments(
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def finish(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
-        lang = interaction_lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        final = await self.services.rounds.finish(actor_of(interaction), tournament)
-        await reply(interaction, t("ui.finish.reply", lang, tournament=safe(final.tournament.name)))
+        await finish_event(self.services, interaction, tournament)
 
     @app_commands.command(
         name="export", description="Standings as CSV and the tournament record as JSON"
@@ -274,20 +268,58 @@ class Tournaments(
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     @costly_command
     async def export(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        await send_export(self.services, interaction, tournament)
+
+    @app_commands.command(
+        name="panel", description="Post the organizer panel here: the state and the next steps"
+    )
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def panel(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
         lang = interaction_lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        standings, record = await self.services.rounds.export(actor_of(interaction), tournament)
-        found = standings.tournament
-        table = standings_csv(standing_rows(standings.lines), lang)
-        stem = f"tournament-{found.id}"
-        await reply(
-            interaction,
-            t("ui.export.reply", lang, tournament=safe(found.name)),
-            files=[
-                discord.File(io.BytesIO(table), filename=f"{stem}-standings.csv"),
-                discord.File(io.BytesIO(record), filename=f"{stem}.json"),
-            ],
-        )
+        await self.services.tournaments.post_panel(actor_of(interaction), tournament)
+        await reply(interaction, t("ui.panel.posted", lang))
+
+
+async def show_start_preview(
+    services: Services, interaction: discord.Interaction[Any], reference: str | None
+) -> None:
+    """/tournament start and the panel's 開始: what the start would do, before it does."""
+    lang = interaction_lang(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    preview = await services.lifecycle.preview(actor_of(interaction), reference)
+    content, file = fit_or_attach(start_preview_text(preview, lang), "start.txt", lang)
+    await reply(interaction, content, file=file, view=start_view(preview.tournament.id, lang))
+
+
+async def finish_event(
+    services: Services, interaction: discord.Interaction[Any], reference: str | None
+) -> None:
+    """/tournament finish and the panel's 終了; the final standings post is the notifier's."""
+    lang = interaction_lang(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    final = await services.rounds.finish(actor_of(interaction), reference)
+    await reply(interaction, t("ui.finish.reply", lang, tournament=safe(final.tournament.name)))
+
+
+async def send_export(
+    services: Services, interaction: discord.Interaction[Any], reference: str | None
+) -> None:
+    """/tournament export and the panel's 書き出し: the files, to the person who asked."""
+    lang = interaction_lang(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    standings, record = await services.rounds.export(actor_of(interaction), reference)
+    found = standings.tournament
+    table = standings_csv(standing_rows(standings.lines), lang)
+    stem = f"tournament-{found.id}"
+    await reply(
+        interaction,
+        t("ui.export.reply", lang, tournament=safe(found.name)),
+        files=[
+            discord.File(io.BytesIO(table), filename=f"{stem}-standings.csv"),
+            discord.File(io.BytesIO(record), filename=f"{stem}.json"),
+        ],
+    )
 
 
 async def setup(bot: TournamentBot) -> None:

@@ -15,6 +15,7 @@ class GuildConfig:
     standings_channel_id: int | None = None
     judge_calls_channel_id: int | None = None
     log_channel_id: int | None = None
+    staff_channel_id: int | None = None  # the organizer's panel; else the log channel
     locale: str | None = None  # None until /setup: the DEFAULT_LOCALE setting applies
 
     @property

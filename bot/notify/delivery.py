@@ -49,6 +49,8 @@ ANYONE = Actor(0)
 THREAD_EXISTS = 160004  # Discord: a thread has already been created for this message
 MAX_ATTEMPTS = 12  # Discord failing this often (over about an hour) means it will not work
 CONCURRENT_TOURNAMENTS = 4
+# Edits of one post that always show the tournament as it is now: only the newest counts.
+REFRESHES = frozenset({Say.PANEL_REFRESH, Say.REGISTRATION_REFRESH})
 
 Job = Callable[[], Awaitable[object]]
 Clock = Callable[[], datetime]
@@ -158,6 +160,7 @@ class Delivery:
             ]
             if not batch:
                 return done
+            batch = await self._newest_refreshes(batch)
             groups: dict[object, list[Outgoing]] = {}
             for notice in batch:
                 key = notice.tournament_id if notice.tournament_id is not None else -notice.id
@@ -169,6 +172,21 @@ class Delivery:
             done += finished
             if not finished:  # everything left is waiting for a retry
                 return done
+
+    async def _newest_refreshes(self, batch: list[Outgoing]) -> list[Outgoing]:
+        """An edit that brings a post up to date makes every earlier one of the same post
+        pointless: a burst of results edits the panel once, not once per result."""
+        newest: dict[tuple[int | None, Say], int] = {}
+        for notice in batch:
+            if notice.say in REFRESHES:
+                newest[(notice.tournament_id, notice.say)] = notice.id
+        stale = [
+            notice.id
+            for notice in batch
+            if notice.say in REFRESHES and newest[(notice.tournament_id, notice.say)] != notice.id
+        ]
+        await self.store.outbox.supersede(stale, self.clock())
+        return [notice for notice in batch if notice.id not in set(stale)]
 
     async def _deliver_in_order(self, notices: list[Outgoing], limit: asyncio.Semaphore) -> int:
         """One tournament's notices, one after the other: a later one may need an earlier
@@ -269,6 +287,9 @@ class Delivery:
         if place is Place.REGISTRATION_POST:
             post = await self.store.posts.entry_post(tournament.id)
             return Target(post.channel_id, post.message_id) if post else None
+        if place is Place.PANEL:
+            newest = await self.store.outbox.latest_post(tournament.id, Say.PANEL)
+            return Target(newest[0], newest[1]) if newest else None
         if place is Place.JUDGES:
             channel = config.judge_calls_channel_id or config.log_channel_id
             return Target(channel, ping_role=config.judge_role_id) if channel else None
@@ -277,6 +298,7 @@ class Delivery:
             Place.STANDINGS: config.standings_channel_id,
             Place.ANNOUNCEMENTS: config.announcements_channel_id,
             Place.LOG: config.log_channel_id,
+            Place.STAFF: config.staff_channel_id or config.log_channel_id,
             Place.ORIGIN: notice.data.get("origin"),
         }[place]
         return Target(int(channel_id)) if channel_id else None

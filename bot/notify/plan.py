@@ -21,6 +21,7 @@ from domain.tournament import events as ev
 from domain.tournament.clock import Notice as ClockNotice
 from domain.tournament.clock import NoticeKind
 from domain.tournament.model import Tournament
+from domain.tournament.rounds import RoundKind
 
 
 class Place(StrEnum):
@@ -35,16 +36,20 @@ class Place(StrEnum):
     JUDGES = "judges"  # the judge-call channel, else the log channel; pings the judge role
     LOG = "log"  # the record of staff actions
     ORIGIN = "origin"  # the channel the command was used in
+    STAFF = "staff"  # the staff's channel (/setup), else the log channel
     REGISTRATION_POST = "registration_post"  # an edit of the tournament's registration post
+    PANEL = "panel"  # an edit of the tournament's newest panel
 
 
 class Say(StrEnum):
     """What is said: each has one renderer in `bot.ui.notices`."""
 
     REGISTRATION_POST = "registration_post"
-    REGISTRATION_REFRESH = (
-        "registration_refresh"  # the post's embed and buttons, brought up to date
-    )
+    # the registration post's embed and buttons, brought up to date
+    REGISTRATION_REFRESH = "registration_refresh"
+    PANEL = "panel"  # the organizer's panel: the state, and the next steps as buttons
+    PANEL_REFRESH = "panel_refresh"  # the panel, brought up to date
+    ROUND_COMPLETE = "round_complete"  # every result is in: the button for the next step
     PROMOTED = "promoted"
     STARTED = "started"
     DECKS_PUBLISHED = "decks_published"
@@ -110,15 +115,6 @@ def nobody(why: str) -> Row:
     return told_to_nobody
 
 
-def _standings_if_complete(context: Context, number: int) -> list[Notice]:
-    """When a result completes the current round, the standings are posted."""
-    after = context.after
-    played = after.round(number)
-    if played is None or not played.complete or number != after.current_round:
-        return []
-    return [Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": number})]
-
-
 def _claims(context: Context, number: int, table: int) -> list[list[Any]]:
     """Both players' reports as they stand now (a judge's decision clears them later)."""
     played = context.after.round(number)
@@ -130,8 +126,11 @@ def _claims(context: Context, number: int, table: int) -> list[list[Any]]:
 
 def _created(event: ev.TournamentCreated, context: Context) -> list[Notice]:
     # R-FMT-6: the format and time limit are announced before the event, on a post whose
-    # buttons are all a player needs to take part.
-    return [Notice(Say.REGISTRATION_POST, (Place.ANNOUNCEMENTS, Place.ORIGIN))]
+    # buttons are all a player needs to take part; the staff get their panel.
+    return [
+        Notice(Say.REGISTRATION_POST, (Place.ANNOUNCEMENTS, Place.ORIGIN)),
+        Notice(Say.PANEL, (Place.STAFF,)),
+    ]
 
 
 def _promoted(event: ev.Promoted, context: Context) -> list[Notice]:
@@ -161,6 +160,16 @@ def _published(event: ev.DecksPublished, context: Context) -> list[Notice]:
 
 def _paired(event: ev.RoundPaired, context: Context) -> list[Notice]:
     return [Notice(Say.PAIRINGS, (Place.PAIRINGS, Place.ORIGIN), {"round": event.round})]
+
+
+def _round_completed(event: ev.RoundCompleted, context: Context) -> list[Notice]:
+    """The staff are prompted for the next step; after a Swiss round, everyone gets the
+    standings (the top cut's progress is its pairings and bracket, not the Swiss table)."""
+    told = [Notice(Say.ROUND_COMPLETE, (Place.STAFF,), {"round": event.round})]
+    played = context.after.round(event.round)
+    if played is not None and played.kind is RoundKind.SWISS:
+        told.append(Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": event.round}))
+    return told
 
 
 def _clock_started(event: ev.ClockStarted, context: Context) -> list[Notice]:
@@ -204,7 +213,7 @@ def _confirmed(event: ev.ResultConfirmed, context: Context) -> list[Notice]:
         (Place.ROUND_THREAD, Place.ROUND_CHANNEL, Place.PAIRINGS),
         {"round": event.round, "table": event.table},
     )
-    return [told, *_standings_if_complete(context, event.round)]
+    return [told]
 
 
 def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
@@ -218,7 +227,7 @@ def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
             "judge": context.actor_name,
         }
         told.append(Notice(Say.RESULT_SET, (Place.LOG,), data))
-    return told + _standings_if_complete(context, event.round)
+    return told
 
 
 def _dropped(event: ev.Dropped, context: Context) -> list[Notice]:
@@ -283,6 +292,7 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.DecksPublished: _published,
     ev.RoundPaired: _paired,
     ev.RoundUnpaired: nobody("the organizer pairs again at once; the new post replaces it"),
+    ev.RoundCompleted: _round_completed,
     ev.ClockStarted: _clock_started,
     ev.ReportFiled: _report_filed,
     ev.ReportsDisagree: _disagree,
@@ -308,10 +318,13 @@ def missing_rows(kinds: Iterable[type[ev.Event]]) -> list[type[ev.Event]]:
 
 
 def plan(events: Sequence[ev.Event], context: Context) -> list[Notice]:
-    """Every notice of one operation, in the order its events happened."""
+    """Every notice of one operation, in the order its events happened; then the staff's
+    panel, brought up to date (the delivery sends only the newest of these)."""
     notices: list[Notice] = []
     for event in events:
         notices += PLAN[type(event)](event, context)
+    if events and not isinstance(events[0], ev.TournamentCreated):
+        notices.append(Notice(Say.PANEL_REFRESH, (Place.PANEL,)))
     return notices
 
 
@@ -344,3 +357,17 @@ def _reports(tournament: Tournament, number: int, table: int) -> Sequence[Any]:
     played = tournament.round(number)
     match = played.match_at(table) if played else None
     return match.reports if match else ()
+
+
+# -- what the staff ask for, outside any operation -----------------------------------------
+
+
+def panel_here(channel_id: int | None) -> Notice:
+    """/tournament panel: a new panel where the command was used (the newest is kept up to
+    date)."""
+    return Notice(Say.PANEL, (Place.ORIGIN,), {"origin": channel_id})
+
+
+def standings_now(number: int) -> Notice:
+    """The standings after round `number`, posted when the staff ask for them."""
+    return Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": number})

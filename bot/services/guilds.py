@@ -22,6 +22,7 @@ class GuildService(Service):
         standings_channel_id: int | None = None,
         judge_calls_channel_id: int | None = None,
         log_channel_id: int | None = None,
+        staff_channel_id: int | None = None,
         locale: str | None = None,
     ) -> GuildConfig:
         """Set the given values; options left out keep their current value."""
@@ -35,6 +36,7 @@ class GuildService(Service):
             "standings_channel_id": standings_channel_id,
             "judge_calls_channel_id": judge_calls_channel_id,
             "log_channel_id": log_channel_id,
+            "staff_channel_id": staff_channel_id,
             "locale": locale,
         }
         changes: dict[str, Any] = {

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from bot.notify.plan import standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service
 from domain.engine.results import MatchResult
-from domain.errors import InvalidInput, NotFound, one_of
+from domain.errors import IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import (
@@ -21,11 +22,13 @@ from domain.tournament.operations import (
     FinishTournament,
     PairRound,
     ReportResult,
+    Role,
     SetResult,
     StartRound,
     Undrop,
     UnpairRound,
 )
+from domain.tournament.permissions import require_role
 from domain.tournament.play import (
     Proposal,
     judged_result,
@@ -37,6 +40,7 @@ from domain.tournament.views import (
     StandingLine,
     export_record,
     final_standings,
+    standings_after,
     standings_lines,
 )
 
@@ -111,6 +115,30 @@ class RoundService(Service):
         paired = tournament.current
         assert paired is not None
         return Paired(tournament, paired, proposal, points)
+
+    async def next_round(self, actor: Actor, reference: str | None) -> Paired:
+        """Pair the next round and start its clock, in one press of the panel."""
+        async with self.uow(actor) as tx:
+            tx.authorize(PairRound)
+            tournament = await tx.tournament(reference)
+            points = {line.user_id: line.points for line in standings_lines(tournament)}
+            proposal = propose_round(tournament, self.seeds())
+            tournament, _ = await tx.apply(tournament, proposal.operation())
+            tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
+        paired = tournament.current
+        assert paired is not None
+        return Paired(tournament, paired, proposal, points)
+
+    async def post_standings(self, actor: Actor, reference: str | None) -> Tournament:
+        """The standings, posted to the standings channel now (the staff's choice)."""
+        async with self.uow(actor) as tx:
+            require_role(tx.actor, Role.JUDGE)
+            tournament = await tx.tournament(reference)
+            number = standings_after(tournament)
+            if number == 0:
+                raise IllegalTransition("rounds.no_standings_yet", tournament=tournament.name)
+            await tx.tell(tournament, [standings_now(number)])
+        return tournament
 
     async def repair(self, actor: Actor, reference: str | None) -> tuple[Tournament, int]:
         """Take back the latest round's pairings; returns the round number taken back."""
@@ -261,8 +289,7 @@ class RoundService(Service):
     async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference)
-        finished = [r.number for r in tournament.swiss_rounds if r.complete]
-        return Standings(tournament, standings_lines(tournament), max(finished, default=0))
+        return Standings(tournament, standings_lines(tournament), standings_after(tournament))
 
     async def finish(self, actor: Actor, reference: str | None) -> Final:
         async with self.uow(actor) as tx:

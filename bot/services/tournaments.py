@@ -7,14 +7,15 @@ from datetime import date, datetime
 from typing import Any
 
 from bot.i18n import Lang, t
+from bot.notify.plan import panel_here
 from bot.services.actors import Actor
 from bot.services.base import Service
-from bot.store.guilds import GuildConfig
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
 from domain.errors import one_of
 from domain.event import make_event_config
+from domain.guild import GuildConfig
 from domain.timeparse import JST, parse_date, parse_local_datetime
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
@@ -22,8 +23,10 @@ from domain.tournament.operations import (
     CreateTournament,
     MissingDeckPolicy,
     NoShowTiebreak,
+    Role,
     SettingsChange,
 )
+from domain.tournament.permissions import require_role
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
 CHOICE_LABEL_LIMIT = 100  # Discord's limit of a choice's name
@@ -173,6 +176,19 @@ class TournamentService(Service):
             )
             updated, _ = await tx.apply(tournament, ChangeSettings(change))
         return updated
+
+    async def may_use_panel(self, actor: Actor) -> None:
+        """The panel's buttons are the staff's (each step then checks its own role)."""
+        async with self.reader_as(actor) as tx:
+            require_role(tx.actor, Role.JUDGE)
+
+    async def post_panel(self, actor: Actor, reference: str | None) -> Tournament:
+        """The organizer's panel, posted where the command was used (staff only)."""
+        async with self.uow(actor) as tx:
+            require_role(tx.actor, Role.JUDGE)
+            tournament = await tx.tournament(reference)
+            await tx.tell(tournament, [panel_here(actor.channel_id)])
+        return tournament
 
     async def may_change_settings(self, actor: Actor) -> None:
         """Refuse a non-organizer before their uploads are even downloaded."""

@@ -109,6 +109,32 @@ class OutboxStore:
             )
         return [_outgoing(row) for row in rows]
 
+    async def latest_post(self, tournament_id: int, say: Say) -> tuple[int, int] | None:
+        """(channel id, message id) of the first message of the newest notice of `say` the
+        tournament sent: the post an edit brings up to date."""
+        async with self.database.read() as connection:
+            rows = list(
+                await connection.execute_fetchall(
+                    "SELECT m.channel_id, m.message_id FROM outbox o JOIN outbox_messages m"
+                    " ON m.notice_id = o.id AND m.part = 0"
+                    " WHERE o.tournament_id = ? AND o.say = ? ORDER BY o.id DESC LIMIT 1",
+                    (tournament_id, say.value),
+                )
+            )
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    async def supersede(self, notice_ids: Sequence[int], at: datetime) -> None:
+        """Mark notices skipped because a newer one says the same, up to date."""
+        if not notice_ids:
+            return
+        marks = ", ".join("?" for _ in notice_ids)
+        async with self.database.write() as connection:
+            await connection.execute(
+                f"UPDATE outbox SET state = 'skipped', done_at = ?, last_error = 'superseded'"
+                f" WHERE id IN ({marks})",
+                (at.isoformat(), *notice_ids),
+            )
+
     async def parts(self, notice_id: int) -> dict[int, tuple[int, int]]:
         """The messages this notice already made: part → (channel id, message id)."""
         async with self.database.read() as connection:

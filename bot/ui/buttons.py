@@ -15,6 +15,7 @@ import discord
 
 from bot.i18n import Lang, t
 from domain.tournament.rounds import Claim
+from domain.tournament.steps import Step
 
 Style = discord.ButtonStyle
 NUMBER = r"\d{1,20}"  # ids are 64-bit at most: longer runs of digits are refused as ids
@@ -88,6 +89,7 @@ CANCEL_PENDING = CustomId.of("px", pending=NUMBER)
 CLAIM_CALL = CustomId.of("jc", tournament=NUMBER, call=NUMBER)
 RESOLVE_CALL = CustomId.of("jr", tournament=NUMBER, call=NUMBER, minutes=r"\d{1,2}|x")
 MINUTES_FORM = CustomId.of("jm", tournament=NUMBER, call=NUMBER)
+PANEL_STEP = CustomId.of("pn", step=_choice(*(step.value for step in Step)), tournament=NUMBER)
 
 
 # -- building them ------------------------------------------------------------------------

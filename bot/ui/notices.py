@@ -29,6 +29,7 @@ from bot.ui.judges import (
     penalty_type,
 )
 from bot.ui.pagination import page_view
+from bot.ui.panel import panel, round_complete
 from bot.ui.render import announcement_created, rounds_text, safe
 from bot.ui.rounds import (
     bracket_picture,
@@ -438,9 +439,25 @@ def reping(telling: Telling) -> Said:
     return _said(Message(text, view=claim_call_view(tournament.id, call.id)))
 
 
+# -- the staff -----------------------------------------------------------------------------
+
+
+def organizer_panel(telling: Telling) -> Said:
+    embed, view = panel(telling.tournament, telling.now, telling.lang)
+    return _said(Message(embeds=[embed], view=view))
+
+
+def round_completed(telling: Telling) -> Said:
+    text, view = round_complete(telling.tournament, int(telling.data["round"]), telling.lang)
+    return _said(Message(text, view=view))
+
+
 RENDERERS: Mapping[Say, Renderer] = {
     Say.REGISTRATION_POST: registration_post,
     Say.REGISTRATION_REFRESH: registration_refresh,
+    Say.PANEL: organizer_panel,
+    Say.PANEL_REFRESH: organizer_panel,
+    Say.ROUND_COMPLETE: round_completed,
     Say.PROMOTED: promoted,
     Say.STARTED: started,
     Say.DECKS_PUBLISHED: decks_published,

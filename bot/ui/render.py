@@ -78,6 +78,7 @@ def setup_embed(config: GuildConfig, lang: Lang) -> discord.Embed:
         ("standings", config.standings_channel_id),
         ("judge_calls", config.judge_calls_channel_id),
         ("log", config.log_channel_id),
+        ("staff", config.staff_channel_id),
     ):
         embed.add_field(name=t(f"ui.setup.{key}", lang), value=channel(value))
     embed.add_field(name=t("ui.setup.language", lang), value=config.locale or none)

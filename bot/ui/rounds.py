@@ -28,6 +28,7 @@ from domain.tournament.views import (
     display_name,
     display_names,
     final_standings,
+    standings_after,
     standings_lines,
 )
 
@@ -312,11 +313,6 @@ def final_standings_embeds(tournament: Tournament, lang: Lang) -> list[discord.E
 
 
 STANDINGS_PER_PAGE = 20
-
-
-def standings_after(tournament: Tournament) -> int:
-    """The last Swiss round with every result in: what the standings are "after"."""
-    return max((r.number for r in tournament.swiss_rounds if r.complete), default=0)
 
 
 def standings_page_of(tournament: Tournament, lang: Lang, page: int) -> Page:

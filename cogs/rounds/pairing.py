@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
 from bot.i18n import t
+from bot.services import Services
 from bot.ui.messages import fit_or_attach, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.rounds import my_match_text, pairing_reply, status_embed
@@ -21,11 +24,7 @@ class Pairing(RoutedCog):
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def pair(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
-        lang = interaction_lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        paired = await self.services.rounds.pair(actor_of(interaction), tournament)
-        text, file = fit_or_attach(pairing_reply(paired, lang), "pairing-explanation.txt", lang)
-        await reply(interaction, text, file=file)
+        await pair_next_round(self.services, interaction, tournament)
 
     @round.command(
         name="repair",
@@ -42,11 +41,7 @@ class Pairing(RoutedCog):
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def start(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
-        lang = interaction_lang(interaction)
-        _, current = await self.services.rounds.start_clock(actor_of(interaction), tournament)
-        assert current.ends_at is not None
-        end = int(current.ends_at.timestamp())
-        await reply(interaction, t("ui.rounds.clock_reply", lang, round=current.number, end=end))
+        await start_round_clock(self.services, interaction, tournament)
 
     @round.command(name="status", description="Time left and the tables still playing")
     @app_commands.describe(tournament=TOURNAMENT)
@@ -68,3 +63,26 @@ class Pairing(RoutedCog):
         mine = await self.services.rounds.my_match(actor_of(interaction), tournament)
         text = my_match_text(mine.tournament, mine.round, mine.match, interaction.user.id, lang)
         await reply(interaction, text)
+
+
+async def pair_next_round(
+    services: Services, interaction: discord.Interaction[Any], reference: str | None
+) -> None:
+    """/round pair and the panel's 組み合わせ: the organizer reads the engine's explanation;
+    the pairings post is the notifier's."""
+    lang = interaction_lang(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    paired = await services.rounds.pair(actor_of(interaction), reference)
+    text, file = fit_or_attach(pairing_reply(paired, lang), "pairing-explanation.txt", lang)
+    await reply(interaction, text, file=file)
+
+
+async def start_round_clock(
+    services: Services, interaction: discord.Interaction[Any], reference: str | None
+) -> None:
+    """/round start and the panel's 時計開始."""
+    lang = interaction_lang(interaction)
+    _, current = await services.rounds.start_clock(actor_of(interaction), reference)
+    assert current.ends_at is not None
+    end = int(current.ends_at.timestamp())
+    await reply(interaction, t("ui.rounds.clock_reply", lang, round=current.number, end=end))

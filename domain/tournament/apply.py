@@ -32,7 +32,17 @@ def apply(tournament: Tournament, operation: Operation, at: datetime, actor: Act
     handler = HANDLERS.get(type(operation))
     if handler is None:
         raise IllegalTransition("tournament.operation_not_applicable", kind=operation.kind)
-    return handler(tournament, operation, at, actor)
+    updated, events = handler(tournament, operation, at, actor)
+    return updated, events + _round_completed(tournament, updated)
+
+
+def _round_completed(before: Tournament, after: Tournament) -> tuple[ev.Event, ...]:
+    """Whatever operation brings in a round's last result (a confirmation, a judge's result,
+    a game loss, a no-show), the round is complete: said once, by the one dispatcher."""
+    was, now = before.current, after.current
+    if now is None or was is None or was.number != now.number:
+        return ()
+    return (ev.RoundCompleted(now.number),) if now.complete and not was.complete else ()
 
 
 def create(

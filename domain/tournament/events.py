@@ -90,6 +90,13 @@ class RoundUnpaired(Event):
 
 
 @dataclass(frozen=True)
+class RoundCompleted(Event):
+    """The last result of the current round came in: the next step is the organizer's."""
+
+    round: int
+
+
+@dataclass(frozen=True)
 class ClockStarted(Event):
     round: int
     ends_at: datetime

@@ -19,7 +19,7 @@ from domain.engine.results import MatchResult, RecordedMatch, ResultKind
 from domain.engine.standings import Standing, build_standings, strict_order
 from domain.engine.state import Phase
 from domain.engine.swiss import pair_swiss_round
-from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
+from domain.errors import DomainError, IllegalTransition, InvalidInput, PermissionDenied
 from domain.event import EventFormat
 from domain.tournament import events as ev
 from domain.tournament.handlers import Applied, Handler
@@ -118,6 +118,24 @@ def propose_round(tournament: Tournament, seed: int) -> Proposal:
     if kind is RoundKind.SWISS:
         return _propose_swiss(tournament, number, seed)
     return _propose_elimination(tournament, number, seed)
+
+
+def pairing_kind(tournament: Tournament) -> RoundKind | None:
+    """The kind of round the rules would pair next, or None when none may be paired now."""
+    try:
+        _require_pairable(tournament)
+        return _next_kind(tournament)
+    except DomainError:
+        return None
+
+
+def finish_allowed(tournament: Tournament) -> bool:
+    """Whether `FinishTournament` would be accepted now."""
+    try:
+        _finish(tournament, FinishTournament(), tournament.created_at, Actor(0))
+    except DomainError:
+        return False
+    return True
 
 
 def _require_pairable(tournament: Tournament) -> None:

@@ -77,6 +77,11 @@ def _lines(tournament: Tournament, standings: tuple[Standing, ...]) -> list[Stan
     ]
 
 
+def standings_after(tournament: Tournament) -> int:
+    """The last Swiss round with every result in: what the standings are "after"."""
+    return max((r.number for r in tournament.swiss_rounds if r.complete), default=0)
+
+
 def standings_lines(tournament: Tournament) -> list[StandingLine]:
     """The Swiss standings (R-FMT-4, R-FMT-5: ties share a rank)."""
     return _lines(tournament, swiss_standings(tournament))

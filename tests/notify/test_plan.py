@@ -7,7 +7,9 @@ import inspect
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.notify.plan import PLAN, Context, Place, Say, missing_rows, plan, plan_clock
+from bot.notify.plan import PLAN, Context, Notice, Place, Say, missing_rows, plan, plan_clock
+from domain.engine.results import MatchResult
+from domain.event import EventFormat
 from domain.tournament import events as ev
 from domain.tournament.clock import NoticeKind, clock_notices
 from domain.tournament.model import Tournament
@@ -18,6 +20,7 @@ from domain.tournament.operations import (
     PairRound,
     Register,
     ReportResult,
+    SetResult,
     SettingsChange,
     StartRound,
     StartTournament,
@@ -70,12 +73,21 @@ def context(clock: Clock, before: Tournament | None, kind: str, name: str = "Org
     return Context(before, clock.tournament, kind, ORGANIZER.user_id, name)
 
 
+def told(clock: Clock, context: Context) -> list[Notice]:
+    """The operation's own notices (every operation also brings the staff's panel up to
+    date: that last notice is checked once, below)."""
+    notices = plan(clock.events, context)
+    assert notices[-1].say is Say.PANEL_REFRESH
+    assert notices[-1].places == (Place.PANEL,)
+    return notices[:-1]
+
+
 def test_a_pairing_goes_to_the_pairings_channel_or_where_the_command_was_used() -> None:
     clock = running()
-    (told,) = plan(clock.events, context(clock, None, PairRound.kind))
-    assert told.say is Say.PAIRINGS
-    assert told.places == (Place.PAIRINGS, Place.ORIGIN)
-    assert told.data == {"round": 1}
+    (told_,) = told(clock, context(clock, None, PairRound.kind))
+    assert told_.say is Say.PAIRINGS
+    assert told_.places == (Place.PAIRINGS, Place.ORIGIN)
+    assert told_.data == {"round": 1}
 
 
 def test_a_report_asks_the_opponent_in_the_round_thread_else_by_dm() -> None:
@@ -84,14 +96,14 @@ def test_a_report_asks_the_opponent_in_the_round_thread_else_by_dm() -> None:
     first, second = match.players
     before = clock.tournament
     clock.apply(ReportResult(first, 1, Claim.WIN), player(first - 100))
-    (told,) = plan(clock.events, context(clock, before, ReportResult.kind))
-    assert told.say is Say.ASK_OPPONENT
-    assert told.places == (Place.ROUND_THREAD, Place.PLAYER)
-    assert told.user == second  # the opponent, never the reporter
-    assert told.data == {"round": 1, "table": match.table, "reporter": first}
+    (asked,) = told(clock, context(clock, before, ReportResult.kind))
+    assert asked.say is Say.ASK_OPPONENT
+    assert asked.places == (Place.ROUND_THREAD, Place.PLAYER)
+    assert asked.user == second  # the opponent, never the reporter
+    assert asked.data == {"round": 1, "table": match.table, "reporter": first}
 
 
-def test_the_result_that_completes_the_round_also_posts_the_standings() -> None:
+def test_the_result_that_completes_the_round_prompts_the_staff_and_posts_the_standings() -> None:
     clock = running()
     said: list[list[Say]] = []
     for match in clock.tournament.rounds[0].matches:
@@ -99,9 +111,9 @@ def test_the_result_that_completes_the_round_also_posts_the_standings() -> None:
         clock.apply(ReportResult(first, 1, Claim.WIN), player(first - 100))
         before = clock.tournament
         clock.apply(ConfirmResult(second, 1, match.table), player(second - 100))
-        said.append([n.say for n in plan(clock.events, context(clock, before, "confirm"))])
+        said.append([n.say for n in told(clock, context(clock, before, "confirm"))])
     assert said[:-1] == [[Say.RESULT_CONFIRMED]] * (len(said) - 1)
-    assert said[-1] == [Say.RESULT_CONFIRMED, Say.STANDINGS]
+    assert said[-1] == [Say.RESULT_CONFIRMED, Say.ROUND_COMPLETE, Say.STANDINGS]
 
 
 def test_a_penalty_tells_the_player_privately_and_the_log_who_gave_it() -> None:
@@ -109,12 +121,12 @@ def test_a_penalty_tells_the_player_privately_and_the_log_who_gave_it() -> None:
     before = clock.tournament
     given = GivePenalty(101, PenaltyType.WARNING, Infraction.STALLING, "slow play")
     clock.apply(given, JUDGE)
-    told = plan(clock.events, Context(before, clock.tournament, given.kind, JUDGE.user_id, "J"))
-    assert [(n.say, n.places, n.user) for n in told] == [
+    notices = told(clock, Context(before, clock.tournament, given.kind, JUDGE.user_id, "J"))
+    assert [(n.say, n.places, n.user) for n in notices] == [
         (Say.PENALTY_TO_PLAYER, (Place.PLAYER,), 101),
         (Say.PENALTY_GIVEN, (Place.LOG,), None),
     ]
-    assert told[1].data == {"penalty": 1, "judge": "J"}
+    assert notices[1].data == {"penalty": 1, "judge": "J"}
 
 
 def test_the_clock_notices_are_keyed_so_each_is_planned_once() -> None:
@@ -126,3 +138,25 @@ def test_the_clock_notices_are_keyed_so_each_is_planned_once() -> None:
     assert {p.say for p in planned} == {Say.REMINDER, Say.TIME_UP}
     reminder = next(n for n in notices if n.kind is NoticeKind.REMINDER)
     assert plan_clock(reminder, clock.tournament).key == planned[notices.index(reminder)].key
+
+
+def test_the_top_cut_does_not_repost_the_swiss_standings() -> None:
+    clock = Clock(new_tournament(format=EventFormat.SWISS_TOP_CUT, top_cut=4, rounds=1))
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    for number in range(1, 5):
+        clock.apply(Register(player(number).user_id, f"Player {number}"), player(number))
+    clock.apply(StartTournament(seed=5))
+    for _ in range(2):  # the Swiss round, then the top cut's first round
+        clock.apply(propose_round(clock.tournament, 9).operation())
+        played = clock.tournament.rounds[-1]
+        said: list[Say] = []
+        for match in played.matches:
+            before = clock.tournament
+            result = MatchResult.win(str(match.players[0]))
+            clock.apply(SetResult(played.number, match.table, result), JUDGE)
+            said += [n.say for n in told(clock, context(clock, before, "set_result"))]
+        if played.number == 1:
+            assert said.count(Say.STANDINGS) == 1
+        else:
+            assert Say.ROUND_COMPLETE in said
+            assert Say.STANDINGS not in said

@@ -135,6 +135,8 @@ MATRIX: dict[str, Row] = {
     "tournament start": staff("registered", lambda s, a, c: s.lifecycle.start(a, c.ref)),
     "tournament finish": staff("done", lambda s, a, c: s.rounds.finish(a, c.ref)),
     "tournament export": anyone("done", lambda s, a, c: s.rounds.export(a, c.ref)),
+    # The panel is the staff's: judges see it and press what their role allows.
+    "tournament panel": staff("open", lambda s, a, c: s.tournaments.post_panel(a, c.ref), judge=OK),
     "register": anyone("open", lambda s, a, c: s.registration.register(a, c.ref)),
     "unregister": Row(
         "registered", OK, NONE, NONE, lambda s, a, c: s.registration.unregister(a, c.ref)

@@ -1,0 +1,107 @@
+"""The organizer's panel: where the event stands, and its next steps as buttons, each
+enabled only when the rules allow it (domain.tournament.steps). Presentation only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.ui.buttons import PANEL_STEP, Style, button, stateless_view
+from bot.ui.render import safe
+from domain.engine.players import PlayerStatus
+from domain.engine.state import Phase
+from domain.event import EventFormat
+from domain.tournament.model import Tournament
+from domain.tournament.steps import Step, next_steps
+
+# The buttons a phase shows (greyed out while the rules do not allow them yet).
+SHOWN: dict[Phase, tuple[Step, ...]] = {
+    Phase.REGISTRATION: (Step.START,),
+    Phase.RUNNING: (
+        Step.PAIR,
+        Step.START_CLOCK,
+        Step.NEXT_ROUND,
+        Step.TOP_CUT,
+        Step.POST_STANDINGS,
+        Step.FINISH,
+        Step.EXPORT,
+    ),
+    Phase.TOP_CUT: (Step.PAIR, Step.START_CLOCK, Step.NEXT_ROUND, Step.FINISH, Step.EXPORT),
+    Phase.FINISHED: (Step.POST_STANDINGS, Step.EXPORT),
+}
+STYLES = {Step.START: Style.danger, Step.NEXT_ROUND: Style.primary, Step.FINISH: Style.danger}
+
+
+def step_buttons(
+    tournament: Tournament, steps: Iterable[Step], lang: Lang, *, only_allowed: bool = False
+) -> discord.ui.View:
+    allowed = next_steps(tournament)
+    shown = [
+        step
+        for step in steps
+        if (step is not Step.TOP_CUT or tournament.format is EventFormat.SWISS_TOP_CUT)
+        and (step in allowed or not only_allowed)
+    ]
+    return stateless_view(
+        *(
+            button(
+                PANEL_STEP(step=step.value, tournament=tournament.id),
+                t(f"ui.panel.step.{step.value}", lang),
+                STYLES.get(step, Style.secondary),
+                disabled=step not in allowed,
+            )
+            for step in shown
+        )
+    )
+
+
+def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Embed:
+    embed = discord.Embed(
+        title=t("ui.panel.title", lang, tournament=safe(tournament.name)), timestamp=now
+    )
+
+    def field(key: str, value: str) -> None:
+        embed.add_field(name=t(f"ui.panel.{key}", lang), value=value)
+
+    field("state", t(f"ui.state.{tournament.phase.value}", lang))
+    if tournament.phase is Phase.REGISTRATION:
+        registered = tournament.count(PlayerStatus.REGISTERED)
+        field("registered", t("ui.panel.registered_value", lang, count=registered))
+        if tournament.settings.uses_checkin:
+            checked = sum(1 for e in tournament.entries(PlayerStatus.REGISTERED) if e.checked_in_at)
+            field("checked_in", t("ui.panel.count_of", lang, done=checked, total=registered))
+        return embed
+    current = tournament.current
+    field("playing", str(tournament.count(PlayerStatus.ACTIVE)))
+    if current is None:
+        field("round", t("ui.panel.no_round", lang))
+        return embed
+    field("round", t("ui.panel.round_value", lang, round=current.number))
+    tables = [m for m in current.matches if len(m.players) == 2]
+    finished = sum(1 for m in tables if current.finished(m))
+    field("results", t("ui.panel.count_of", lang, done=finished, total=len(tables)))
+    field("disputes", str(sum(1 for m in tables if m.disputed and not current.finished(m))))
+    field("calls", str(sum(1 for call in tournament.calls if call.open)))
+    if current.ends_at is None:
+        field("time", t("ui.panel.clock_not_started", lang))
+    elif tournament.phase is not Phase.FINISHED:
+        field("time", t("ui.panel.time_value", lang, end=int(current.ends_at.timestamp())))
+    return embed
+
+
+def panel(
+    tournament: Tournament, now: datetime, lang: Lang
+) -> tuple[discord.Embed, discord.ui.View]:
+    """The panel's embed and buttons, as they should be now."""
+    steps = SHOWN[tournament.phase]
+    return panel_embed(tournament, now, lang), step_buttons(tournament, steps, lang)
+
+
+def round_complete(tournament: Tournament, number: int, lang: Lang) -> tuple[str, discord.ui.View]:
+    """「第 3 回戦の結果がすべて揃いました」, with the buttons for what comes next."""
+    nexts = (Step.NEXT_ROUND, Step.TOP_CUT, Step.PAIR, Step.POST_STANDINGS, Step.FINISH)
+    text = t("ui.panel.round_complete", lang, round=number)
+    return text, step_buttons(tournament, nexts, lang, only_allowed=True)

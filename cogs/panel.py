@@ -1,0 +1,58 @@
+"""The organizer's panel: its buttons run the same steps as the commands (the service decides
+who may: a player pressing one is refused), so an event runs without typing a command."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+
+from bot.app import ButtonHandler, TournamentBot
+from bot.i18n import t
+from bot.ui.buttons import PANEL_STEP, CustomId
+from bot.ui.messages import interaction_lang, reply
+from cogs.common import RoutedCog, actor_of
+from cogs.rounds.pairing import pair_next_round, start_round_clock
+from cogs.tournaments import finish_event, send_export, show_start_preview
+from domain.tournament.steps import Step
+
+
+class Panel(RoutedCog):
+    def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        return [(PANEL_STEP, self.step_pressed)]
+
+    async def step_pressed(
+        self, interaction: discord.Interaction[Any], step: str, tournament: int
+    ) -> None:
+        await self.services.tournaments.may_use_panel(actor_of(interaction))
+        reference = str(tournament)
+        chosen = Step(step)
+        if chosen is Step.START:
+            await show_start_preview(self.services, interaction, reference)
+        elif chosen in (Step.PAIR, Step.TOP_CUT):
+            await pair_next_round(self.services, interaction, reference)
+        elif chosen is Step.START_CLOCK:
+            await start_round_clock(self.services, interaction, reference)
+        elif chosen is Step.NEXT_ROUND:
+            await self.next_round(interaction, reference)
+        elif chosen is Step.POST_STANDINGS:
+            await self.services.rounds.post_standings(actor_of(interaction), reference)
+            await reply(interaction, t("ui.panel.standings_posted", interaction_lang(interaction)))
+        elif chosen is Step.FINISH:
+            await finish_event(self.services, interaction, reference)
+        else:
+            await send_export(self.services, interaction, reference)
+
+    async def next_round(self, interaction: discord.Interaction[Any], reference: str) -> None:
+        """次の回戦: the next round paired and its clock started, in one press."""
+        lang = interaction_lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        paired = await self.services.rounds.next_round(actor_of(interaction), reference)
+        assert paired.round.ends_at is not None
+        end = int(paired.round.ends_at.timestamp())
+        await reply(interaction, t("ui.panel.next_round", lang, round=paired.round.number, end=end))
+
+
+async def setup(bot: TournamentBot) -> None:
+    await bot.add_cog(Panel(bot))
