@@ -11,7 +11,7 @@ entry (staff may act for a player), `JudgeOperation`s need a judge or an organiz
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum, StrEnum
 from typing import Any, ClassVar
@@ -314,6 +314,10 @@ class GivePenalty(JudgeOperation):
     penalty: PenaltyType
     infraction: Infraction
     reason: str
+    # R-PEN-4, line 271 「以降」: a disqualification leaves a finished match standing. The
+    # payloads logged before this field were applied when it still turned that match into a
+    # loss; they read back as False and so fold to the tables they wrote.
+    finished_match_stands: bool = field(default=True, metadata=codec.when_absent(False))
 
 
 @dataclass(frozen=True)

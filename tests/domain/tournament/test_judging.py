@@ -10,6 +10,7 @@ import pytest
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
 from domain.errors import IllegalTransition, InvalidInput
+from domain.event import EventFormat
 from domain.tournament.apply import apply
 from domain.tournament.operations import (
     Actor,
@@ -191,3 +192,68 @@ def test_a_penalty_needs_a_reason() -> None:
     with pytest.raises(InvalidInput) as empty:
         clock.apply(GivePenalty(101, PenaltyType.CAUTION, Infraction.OTHER, "  "), JUDGE)
     assert empty.value.rule == "R-PEN-7"
+
+
+def test_a_disqualification_after_a_finished_match_leaves_it_standing_r_pen_4() -> None:
+    # Line 271: 「このペナルティを課せられたプレイヤーは、以降その大会で対戦を続けることが
+    # できなくなります」: from then on. The match the player already won stands (R-PEN-4).
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    clock.apply(ConfirmResult(second, 1, 1), as_player(second))
+    give(clock, first, PenaltyType.DISQUALIFICATION)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(first))
+    assert clock.tournament.players[first].status is PlayerStatus.DISQUALIFIED
+    (penalty,) = clock.tournament.penalties
+    assert penalty.effect is None
+    # Revoking puts the player back in the event; the result was never touched.
+    clock.apply(RevokePenalty(1), ORGANIZER)
+    assert clock.tournament.players[first].status is PlayerStatus.ACTIVE
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(first))
+
+
+def test_a_disqualification_mid_match_is_a_loss_and_revoking_restores_it_r_pen_4() -> None:
+    # RULES.md (R-PEN-4): a match in progress, without a final result, is lost.
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))  # not confirmed yet
+    give(clock, first, PenaltyType.DISQUALIFICATION)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(second))
+    clock.apply(RevokePenalty(1), ORGANIZER)
+    assert clock.tournament.rounds[0].matches[0].result is None
+    assert clock.tournament.players[first].status is PlayerStatus.ACTIVE
+
+
+def test_a_knockout_disqualification_after_the_match_does_not_send_the_loser_on_r_pen_4() -> None:
+    # Line 271 in a knockout round: the finished semifinal stands; the disqualified winner
+    # is not paired again and the other finalist advances with a bye (R-FMT-7).
+    clock = started(4, format=EventFormat.ELIMINATION)
+    pair(clock)
+    for match in clock.tournament.rounds[0].matches:
+        clock.apply(SetResult(1, match.table, MatchResult.win(str(match.players[0]))), JUDGE)
+    first, second = clock.tournament.rounds[0].advancing()
+    assert first is not None and second is not None
+    give(clock, first, PenaltyType.DISQUALIFICATION)
+    assert clock.tournament.rounds[0].advancing() == [first, second]
+    pair(clock, 2)
+    (final,) = clock.tournament.rounds[1].matches
+    assert final.players == (second,)
+
+
+def test_a_logged_disqualification_from_before_line_271_was_applied_folds_as_it_was() -> None:
+    # The log is replayed (`verify`, undo) to the tables the code of its day wrote: a
+    # give_penalty payload without `finished_match_stands` was applied when a
+    # disqualification still turned a finished match into a loss.
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(SetResult(1, 1, MatchResult.win(str(first))), JUDGE)
+    payload = GivePenalty(first, PenaltyType.DISQUALIFICATION, Infraction.OTHER, "x").to_payload()
+    assert payload.pop("finished_match_stands") is True
+    old = GivePenalty.from_payload(payload)
+    assert isinstance(old, GivePenalty)
+    assert old.finished_match_stands is False
+    clock.apply(old, JUDGE)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(second))
