@@ -779,15 +779,16 @@ def _preview_embed(preview: PenaltyPreview, lang: Lang) -> discord.Embed:
     else:
         lines.append(t("ui.penalty.earlier_none", lang))
     suggestion = preview.suggestion
-    lines += [
-        "",
-        t(
-            "ui.penalty.suggestion",
-            lang,
-            type=t(f"ui.penalty.type.{suggestion.type.value}", lang),
-            rule=suggestion.rule,
-        ),
-    ]
+    if suggestion is not None:
+        lines += [
+            "",
+            t(
+                "ui.penalty.suggestion",
+                lang,
+                type=t(f"ui.penalty.type.{suggestion.type.value}", lang),
+                rule=suggestion.rule,
+            ),
+        ]
     description = "\n".join(lines)
     if len(description) > 4000:
         description = description[: description.rfind("\n", 0, 3990)] + "\n…"
