@@ -306,7 +306,8 @@ def test_a_knockout_disqualification_after_the_match_does_not_send_the_loser_on_
     for match in clock.tournament.rounds[0].matches:
         clock.apply(SetResult(1, match.table, MatchResult.win(str(match.players[0]))), JUDGE)
     first, second = clock.tournament.rounds[0].advancing()
-    assert first is not None and second is not None
+    assert first is not None
+    assert second is not None
     give(clock, first, PenaltyType.DISQUALIFICATION)
     assert clock.tournament.rounds[0].advancing() == [first, second]
     pair(clock, 2)

@@ -38,7 +38,8 @@ def test_a_winner_who_dropped_is_not_seated_in_the_final_r_fmt_7() -> None:
     pair(clock)
     win_all(clock)
     first, second = clock.tournament.rounds[0].advancing()
-    assert first is not None and second is not None
+    assert first is not None
+    assert second is not None
     clock.apply(Drop(first), as_player(first))
     pair(clock, 2)
     (final,) = clock.tournament.rounds[1].matches
@@ -59,12 +60,14 @@ def test_a_top_cut_winner_who_dropped_gives_the_next_opponent_a_bye_r_fmt_7() ->
     pair(clock, 4)
     win_all(clock, first_wins=False)
     gone, stays = clock.tournament.rounds[3].advancing()
-    assert gone is not None and stays is not None
+    assert gone is not None
+    assert stays is not None
     clock.apply(Drop(gone), as_player(gone))
     pair(clock, 5)
     (final,) = clock.tournament.rounds[4].matches
     assert final.players == (stays,)
-    assert final.result is not None and final.result.kind is ResultKind.BYE
+    assert final.result is not None
+    assert final.result.kind is ResultKind.BYE
 
 
 def test_a_disqualified_winner_gives_the_next_opponent_a_bye_r_pen_4() -> None:
@@ -73,7 +76,8 @@ def test_a_disqualified_winner_gives_the_next_opponent_a_bye_r_pen_4() -> None:
     pair(clock)
     win_all(clock)
     first, second = clock.tournament.rounds[0].advancing()
-    assert first is not None and second is not None
+    assert first is not None
+    assert second is not None
     clock.apply(GivePenalty(first, PenaltyType.DISQUALIFICATION, Infraction.OTHER, "備品"), JUDGE)
     pair(clock, 2)
     (final,) = clock.tournament.rounds[1].matches
@@ -119,5 +123,6 @@ def test_nobody_out_of_the_event_is_ever_seated_in_a_later_knockout_round(
         number += 1
     clock.apply(FinishTournament())
     (winner,) = clock.tournament.rounds[-1].advancing()
-    assert winner is not None and winner not in out
+    assert winner is not None
+    assert winner not in out
     assert clock.tournament.players[winner].status is PlayerStatus.ACTIVE
