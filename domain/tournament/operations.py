@@ -17,6 +17,7 @@ from enum import IntEnum, StrEnum
 from typing import Any, ClassVar
 
 from domain.engine.results import MatchResult
+from domain.engine.standings import NoShowTiebreak as NoShowTiebreak  # a setting
 from domain.event import EventConfig
 from domain.tournament import codec
 from domain.tournament.penalties import Infraction, PenaltyType
@@ -74,14 +75,6 @@ class JudgeOperation(Operation):
 @dataclass(frozen=True)
 class OrganizerOperation(Operation):
     role: ClassVar[Role] = Role.ORGANIZER
-
-
-class NoShowTiebreak(StrEnum):
-    """How a win against an absent opponent counts in the winner's opponents' points
-    (the open question of R-MATCH-6 with R-FMT-4)."""
-
-    REAL_POINTS = "real_points"  # the absent player's points, like any opponent (default)
-    BYE_VALUE = "bye_value"  # 3 × rounds ÷ 2, like a bye
 
 
 class MissingDeckPolicy(StrEnum):

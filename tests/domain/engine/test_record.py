@@ -67,9 +67,13 @@ def test_result_tokens_round_trip(token: str, kind: ResultKind) -> None:
     assert result_token(result, ("alice", "bob")) == token
 
 
-def test_a_no_show_is_written_as_the_other_players_win() -> None:
-    # R-MATCH-6
-    assert result_token(MatchResult.no_show("bob"), ("alice", "bob")) == "alice"
+def test_a_no_show_keeps_its_own_token_and_an_old_export_reads_as_a_win() -> None:
+    # R-MATCH-6 with R-FMT-4: the no-show tiebreak setting needs to know which wins were
+    # against an absent player, so the token says so.
+    assert result_token(MatchResult.no_show("bob"), ("alice", "bob")) == "no_show:bob"
+    assert parse_result("no_show:bob", ("alice", "bob")) == MatchResult.no_show("bob")
+    # Exports written before wrote the other player's win: they still read (as a win).
+    assert parse_result("alice", ("alice", "bob")) == MatchResult.win("alice")
 
 
 def broken(path: str, value: object) -> dict[str, Any]:
