@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
 from domain.event import EventFormat
-from domain.tournament.operations import Drop, FinishTournament, GivePenalty, SetResult
+from domain.tournament.operations import Drop, FinishTournament, GivePenalty, PairRound, SetResult
 from domain.tournament.penalties import Infraction, PenaltyType
 from domain.tournament.rounds import RoundKind
 from tests.domain.tournament.support import JUDGE, Clock
@@ -126,3 +126,18 @@ def test_nobody_out_of_the_event_is_ever_seated_in_a_later_knockout_round(
     assert winner is not None
     assert winner not in out
     assert clock.tournament.players[winner].status is PlayerStatus.ACTIVE
+
+
+def test_a_knockout_pairing_logged_before_this_rule_still_folds() -> None:
+    # `verify` and undo fold the action log: a pair_round the older code logged, seating a
+    # finalist who had dropped, is applied as logged (its tables are in the operation), so
+    # the log still agrees with the tables it wrote. Only new proposals follow R-FMT-7.
+    clock = started(4, format=EventFormat.ELIMINATION)
+    pair(clock)
+    win_all(clock)
+    first, second = clock.tournament.rounds[0].advancing()
+    assert first is not None
+    assert second is not None
+    clock.apply(Drop(first), as_player(first))
+    clock.apply(PairRound(2, RoundKind.ELIMINATION, 2, ((first, second),)))
+    assert clock.tournament.rounds[1].matches[0].players == (first, second)
