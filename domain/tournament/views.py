@@ -119,25 +119,28 @@ def final_standings(tournament: Tournament) -> tuple[list[StandingLine], list[St
     return shared, strict
 
 
-def knockout_rounds(tournament: Tournament) -> list[tuple[KnockoutMatch, ...]]:
+def knockout_rounds(tournament: Tournament) -> tuple[TopCutRound, ...]:
     """The knockout rounds as the engine places them, slots in bracket order."""
-    return [
-        tuple(
-            KnockoutMatch(
-                match.ids,
-                match.result,
-                str(match.advancing) if match.advancing is not None else None,
-            )
-            for match in played.matches
+    return tuple(
+        TopCutRound(
+            played.number,
+            tuple(
+                KnockoutMatch(
+                    match.ids,
+                    match.result,
+                    str(match.advancing) if match.advancing is not None else None,
+                )
+                for match in played.matches
+            ),
         )
         for played in tournament.rounds
         if played.kind is RoundKind.ELIMINATION
-    ]
+    )
 
 
 def _placings(tournament: Tournament, swiss: Sequence[Standing]) -> tuple[Placing, ...]:
     finished = tournament.phase is Phase.FINISHED
-    knockout = knockout_rounds(tournament) if finished else []
+    knockout = [r.matches for r in knockout_rounds(tournament)] if finished else []
     return final_placings(swiss, knockout)
 
 
@@ -174,15 +177,14 @@ def export_record(tournament: Tournament) -> TournamentRecord:
             played.number,
             tuple(
                 KnockoutMatch(
-                    tuple(names[p] for p in match.players),
+                    tuple(names[int(p)] for p in match.players),
                     _named(match.result, names) if match.result is not None else None,
-                    names[match.advancing] if match.advancing is not None else None,
+                    names[int(match.decided)] if match.decided is not None else None,
                 )
                 for match in played.matches
             ),
         )
-        for played in tournament.rounds
-        if played.kind is RoundKind.ELIMINATION
+        for played in knockout_rounds(tournament)
     )
     return TournamentRecord(
         rounds=tournament.state.planned_rounds or max(len(tournament.swiss_rounds), 1),
