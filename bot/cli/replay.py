@@ -1,4 +1,5 @@
-"""`python -m bot replay FILE [--json]`: the standings a tournament record leads to.
+"""`python -m bot replay FILE [--json]`: the standings a tournament record leads to, and
+for a finished event its final placings (the top cut first).
 
 Organizers use it to check the engine against results kept elsewhere. The whole file is
 checked before anything is printed: a bad entry exits with code 2 and a message (Japanese,
@@ -18,6 +19,7 @@ from bot.cli import Subcommands
 from bot.errors import StartupError
 from bot.i18n import LANGUAGES, Lang, normalise_locale, t
 from domain.engine import PlayerStatus, Standing, TournamentRecord
+from domain.engine.placings import Placing, TopCutPlace
 from domain.engine.record import read_record
 from domain.errors import DomainError
 
@@ -38,8 +40,8 @@ def register(subcommands: Subcommands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     record = load_record(args.file)
-    standings = record.standings()
-    print(standings_json(standings) if args.json else standings_table(standings))
+    placings = record.placings()  # a finished event's final placings, top cut first
+    print(standings_json(placings) if args.json else standings_table(placings))
     return 0
 
 
@@ -68,50 +70,73 @@ def domain_message(key: str, error: DomainError, /, **params: object) -> str:
     return "\n".join(lines)
 
 
-def standings_rows(standings: Sequence[Standing]) -> list[dict[str, object]]:
-    return [
-        {
+def standings_rows(standings: Sequence[Standing | Placing]) -> list[dict[str, object]]:
+    """One JSON row per line; a line of the top cut also says where it finished there."""
+    rows: list[dict[str, object]] = []
+    for line in map(_placing, standings):
+        row = line.standing
+        shown: dict[str, object] = {
             "rank": row.rank,
             "player": row.player,
             "points": row.points,
             "opponents_points": float(row.opponents_points),
             "dropped": row.dropped,
         }
-        for row in standings
-    ]
+        if line.top_cut is not None:
+            shown["top_cut"] = {"place": line.top_cut.kind.value, "best": line.top_cut.best}
+        if line.explanation is not None:
+            shown["explanation"] = line.explanation.value
+        rows.append(shown)
+    return rows
 
 
-def standings_json(standings: Sequence[Standing]) -> str:
+def standings_json(standings: Sequence[Standing | Placing]) -> str:
     return json.dumps({"standings": standings_rows(standings)}, ensure_ascii=False)
 
 
-def standings_table(standings: Sequence[Standing], lang: Lang | None = None) -> str:
-    """A plain-text table, in the terminal's language (LANG), aligned for wide characters."""
+def standings_table(standings: Sequence[Standing | Placing], lang: Lang | None = None) -> str:
+    """A plain-text table, in the terminal's language (LANG), aligned for wide characters;
+    with a column for the top cut's placings when the record has them."""
     lang = lang or output_language()
-    header = [
-        t(f"engine.cli.col_{name}", lang)
-        for name in ("rank", "player", "points", "opponents_points", "status")
-    ]
-    body = [
-        [
+    lines = [_placing(line) for line in standings]
+    with_top_cut = any(line.top_cut is not None for line in lines)
+    names = ("rank", "player", "points", "opponents_points", "status")
+    header = [t(f"engine.cli.col_{name}", lang) for name in names]
+    if with_top_cut:
+        header.insert(1, t("engine.cli.col_top_cut", lang))
+    body = []
+    for line in lines:
+        row = line.standing
+        cells = [
             str(row.rank),
             row.player,
             str(row.points),
             _number(float(row.opponents_points)),
             _status(row.status, lang),
         ]
-        for row in standings
-    ]
+        if with_top_cut:
+            cells.insert(1, _top_cut(line.top_cut, lang))
+        body.append(cells)
     widths = [max(_width(cells[i]) for cells in [header, *body]) for i in range(len(header))]
-    right_aligned = {0, 2, 3}
-    lines = []
+    right_aligned = {0, 3, 4} if with_top_cut else {0, 2, 3}
+    table = []
     for cells in [header, *body]:
         padded = [
             _pad(cell, width, right=index in right_aligned and cells is not header)
             for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
         ]
-        lines.append("  ".join(padded).rstrip())
-    return "\n".join(lines)
+        table.append("  ".join(padded).rstrip())
+    return "\n".join(table)
+
+
+def _placing(line: Standing | Placing) -> Placing:
+    return line if isinstance(line, Placing) else Placing(line)
+
+
+def _top_cut(place: TopCutPlace | None, lang: Lang) -> str:
+    if place is None:
+        return ""
+    return t(f"engine.cli.place_{place.kind.value}", lang, best=place.best)
 
 
 def output_language() -> Lang:

@@ -40,7 +40,7 @@ class PenaltyPreview:
     player: Entry
     operation: GivePenalty
     earlier: list[Penalty]
-    suggestion: Suggestion
+    suggestion: Suggestion | None  # None: the domain has nothing to suggest
     pending_id: int
 
 

@@ -111,15 +111,16 @@ def preview_embed(preview: PenaltyPreview, lang: Lang) -> discord.Embed:
     else:
         lines.append(t("ui.penalty.earlier_none", lang))
     suggestion = preview.suggestion
-    lines += [
-        "",
-        t(
-            "ui.penalty.suggestion",
-            lang,
-            type=penalty_type(suggestion.type, lang),
-            rule=suggestion.rule,
-        ),
-    ]
+    if suggestion is not None:  # the regulation gives no level here, and nothing earlier
+        lines += [
+            "",
+            t(
+                "ui.penalty.suggestion",
+                lang,
+                type=penalty_type(suggestion.type, lang),
+                rule=suggestion.rule,
+            ),
+        ]
     return discord.Embed(
         title=t(
             "ui.penalty.preview_title", lang, player=name_of(tournament, preview.player.user_id)

@@ -4,13 +4,24 @@
 {"rounds": 5, "players": ["alice", "bob", "carol"],
  "matches": [{"round": 1, "players": ["alice", "bob"], "result": "alice"},
              {"round": 1, "players": ["carol"], "result": "bye"}],
- "drops": [{"player": "bob", "after_round": 2}]}
+ "drops": [{"player": "bob", "after_round": 2}],
+ "noshow_tiebreak": "real_points",
+ "top_cut": [{"round": 6, "matches": [{"players": ["alice", "carol"], "result": "carol"}]}],
+ "finished": true}
 ```
 
 A result token is a player's name (they won), `judge:NAME` (judgement win, R-MATCH-2),
 `draw` (a time-out with equal counts, R-MATCH-2; never an agreed draw, R-MATCH-3), `bye`,
-`double_loss` (R-PEN-3) or `concede:NAME` (NAME conceded, R-MATCH-4). Parsing checks the
-whole record before anything is computed, and every error names the bad entry.
+`double_loss` (R-PEN-3), `concede:NAME` (NAME conceded, R-MATCH-4) or `no_show:NAME` (NAME
+was not seated, R-MATCH-6). Parsing checks the whole record before anything is computed,
+and every error names the bad entry.
+
+Later fields are optional, so that older records read as they always did: a drop may say
+`"disqualified": true` (R-PEN-4); `noshow_tiebreak` is the organizer's setting for a win
+against an absent player (default `real_points`); `top_cut` lists the knockout rounds in
+order, each round's slots in bracket order (a slot of one player is a bye, of none an
+empty slot after a double loss; a drawn match names who `advancing`, R-FMT-1); `finished`
+says the event was finished, so the replay gives the final placings (R-FMT-1, R-FMT-5).
 """
 
 from __future__ import annotations
@@ -19,13 +30,23 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from domain.engine.placings import KnockoutMatch, Placing, final_placings
 from domain.engine.players import Player, PlayerStatus
 from domain.engine.results import MatchResult, RecordedMatch, ResultKind
-from domain.engine.standings import Standing, build_standings
+from domain.engine.standings import NoShowTiebreak, Standing, build_standings
 from domain.errors import InvalidInput
 
 JUDGE_PREFIX = "judge:"
 CONCEDE_PREFIX = "concede:"
+NO_SHOW_PREFIX = "no_show:"
+
+
+@dataclass(frozen=True)
+class TopCutRound:
+    """One knockout round of the record: its number and its slots in bracket order."""
+
+    number: int
+    matches: tuple[KnockoutMatch, ...]
 
 
 @dataclass(frozen=True)
@@ -34,17 +55,35 @@ class TournamentRecord:
     players: tuple[str, ...]
     matches: tuple[RecordedMatch, ...]
     drops: Mapping[str, int] = field(default_factory=dict)  # player → after which round
+    disqualified: frozenset[str] = frozenset()  # of the dropped: out by R-PEN-4
+    no_show_tiebreak: NoShowTiebreak = NoShowTiebreak.REAL_POINTS
+    top_cut: tuple[TopCutRound, ...] = ()
+    finished: bool = False
 
     def standings(self) -> tuple[Standing, ...]:
-        """The standings the record leads to; dropped players stay, marked (R-FMT-7)."""
-        players = [
-            Player(name, PlayerStatus.DROPPED if name in self.drops else PlayerStatus.ACTIVE)
-            for name in self.players
-        ]
-        return build_standings(players, self.matches, self.rounds)
+        """The Swiss standings the record leads to; players who left stay, marked (R-FMT-7,
+        R-PEN-4)."""
+        players = [Player(name, self._status(name)) for name in self.players]
+        return build_standings(
+            players,
+            self.matches,
+            self.rounds,
+            no_show_as_bye=self.no_show_tiebreak is NoShowTiebreak.BYE_VALUE,
+        )
+
+    def placings(self) -> tuple[Placing, ...]:
+        """The final placings once the event was finished (the top cut first), before that
+        the Swiss standings."""
+        knockout = [r.matches for r in self.top_cut] if self.finished else []
+        return final_placings(self.standings(), knockout)
+
+    def _status(self, name: str) -> PlayerStatus:
+        if name in self.disqualified:
+            return PlayerStatus.DISQUALIFIED
+        return PlayerStatus.DROPPED if name in self.drops else PlayerStatus.ACTIVE
 
     def to_json(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "rounds": self.rounds,
             "players": list(self.players),
             "matches": [
@@ -55,12 +94,33 @@ class TournamentRecord:
                 }
                 for match in self.matches
             ],
-            "drops": [{"player": p, "after_round": r} for p, r in self.drops.items()],
+            "drops": [
+                {"player": p, "after_round": r}
+                | ({"disqualified": True} if p in self.disqualified else {})
+                for p, r in self.drops.items()
+            ],
+            "noshow_tiebreak": self.no_show_tiebreak.value,
         }
+        if self.top_cut:
+            data["top_cut"] = [
+                {"round": r.number, "matches": [_knockout_json(m) for m in r.matches]}
+                for r in self.top_cut
+            ]
+        data["finished"] = self.finished
+        return data
+
+
+def _knockout_json(match: KnockoutMatch) -> dict[str, object]:
+    data: dict[str, object] = {"players": list(match.players)}
+    if match.result is not None:
+        data["result"] = result_token(match.result, match.players)
+    if match.decided is not None:
+        data["advancing"] = match.decided
+    return data
 
 
 def result_token(result: MatchResult, players: tuple[str, ...]) -> str:
-    """The record's word for `result` (a no-show loss is written as the other player's win)."""
+    """The record's word for `result`."""
     if result.kind in (ResultKind.BYE, ResultKind.DOUBLE_LOSS):
         return result.kind.value
     if result.kind is ResultKind.TIME_DRAW:
@@ -69,8 +129,11 @@ def result_token(result: MatchResult, players: tuple[str, ...]) -> str:
         return f"{JUDGE_PREFIX}{result.player}"
     if result.kind is ResultKind.CONCESSION:
         return f"{CONCEDE_PREFIX}{result.player}"
+    if result.kind is ResultKind.NO_SHOW:
+        # Kept apart from a win: the no-show tiebreak setting needs it (R-MATCH-6, R-FMT-4).
+        return f"{NO_SHOW_PREFIX}{result.player}"
     winner = result.winner(players)
-    assert winner is not None  # WIN and NO_SHOW always have one
+    assert winner is not None  # a WIN always has one
     return winner
 
 
@@ -86,6 +149,8 @@ def parse_result(token: str, players: tuple[str, ...]) -> MatchResult:
         result = MatchResult.judgement(token.removeprefix(JUDGE_PREFIX))
     elif token.startswith(CONCEDE_PREFIX):
         result = MatchResult.concession(token.removeprefix(CONCEDE_PREFIX))
+    elif token.startswith(NO_SHOW_PREFIX):
+        result = MatchResult.no_show(token.removeprefix(NO_SHOW_PREFIX))
     elif token in players:
         result = MatchResult.win(token)
     else:
@@ -121,7 +186,9 @@ def parse_record(data: object) -> TournamentRecord:
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
         raise InvalidInput("engine.record.bad_rounds", value=repr(rounds))
     players = _parse_players(data.get("players"))
-    drops = _parse_drops(data.get("drops", []), players, rounds)
+    top_cut = _parse_top_cut(data.get("top_cut", []), players)
+    last_round = max([rounds, *(r.number for r in top_cut)])
+    drops, disqualified = _parse_drops(data.get("drops", []), players, last_round)
     raw_matches = data.get("matches")
     if not isinstance(raw_matches, list):
         raise InvalidInput("engine.record.bad_matches")
@@ -130,7 +197,29 @@ def parse_record(data: object) -> TournamentRecord:
         _parse_match(index, entry, players, rounds, drops, seen)
         for index, entry in enumerate(raw_matches)
     )
-    return TournamentRecord(rounds, tuple(players), matches, drops)
+    if top_cut and seen and top_cut[0].number <= max(seen):
+        raise InvalidInput("engine.record.top_cut_before_swiss", round=top_cut[0].number)
+    tiebreak = data.get("noshow_tiebreak", NoShowTiebreak.REAL_POINTS.value)
+    if tiebreak not in tuple(NoShowTiebreak):
+        choices = ", ".join(NoShowTiebreak)
+        raise InvalidInput(
+            "engine.record.bad_noshow_tiebreak", value=repr(tiebreak), choices=choices
+        )
+    finished = data.get("finished", False)
+    if not isinstance(finished, bool):
+        raise InvalidInput("engine.record.bad_finished", value=repr(finished))
+    if finished and top_cut and not _bracket_finished(top_cut):
+        raise InvalidInput("engine.record.top_cut_unfinished", round=top_cut[-1].number)
+    return TournamentRecord(
+        rounds,
+        tuple(players),
+        matches,
+        drops,
+        frozenset(disqualified),
+        NoShowTiebreak(tiebreak),
+        top_cut,
+        finished,
+    )
 
 
 def _parse_players(raw: object) -> list[str]:
@@ -143,20 +232,126 @@ def _parse_players(raw: object) -> list[str]:
     return names
 
 
-def _parse_drops(raw: object, players: Sequence[str], rounds: int) -> dict[str, int]:
+def _parse_drops(
+    raw: object, players: Sequence[str], rounds: int
+) -> tuple[dict[str, int], set[str]]:
     if not isinstance(raw, list):
         raise InvalidInput("engine.record.bad_drops")
     drops: dict[str, int] = {}
+    disqualified: set[str] = set()
     for index, entry in enumerate(raw):
         player = entry.get("player") if isinstance(entry, Mapping) else None
         after = entry.get("after_round") if isinstance(entry, Mapping) else None
+        out = entry.get("disqualified", False) if isinstance(entry, Mapping) else False
         if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= rounds:
+            raise InvalidInput("engine.record.bad_drop", index=index)
+        if not isinstance(out, bool):
             raise InvalidInput("engine.record.bad_drop", index=index)
         if player not in players:
             raise InvalidInput("engine.record.unknown_drop", index=index, player=str(player))
         assert isinstance(player, str)
         drops[player] = after
-    return drops
+        if out:
+            disqualified.add(player)
+    return drops, disqualified
+
+
+def _parse_top_cut(raw: object, players: Sequence[str]) -> tuple[TopCutRound, ...]:
+    """The knockout rounds, checked as a bracket: each round half the slots of the one
+    before, and everyone in a slot sent on from one of the two slots that feed it."""
+    if not isinstance(raw, list):
+        raise InvalidInput("engine.record.bad_top_cut")
+    parsed: list[TopCutRound] = []
+    for index, entry in enumerate(raw):
+        number = entry.get("round") if isinstance(entry, Mapping) else None
+        slots = entry.get("matches") if isinstance(entry, Mapping) else None
+        if (
+            not isinstance(number, int)
+            or isinstance(number, bool)
+            or number < 1
+            or not isinstance(slots, list)
+            or not slots
+        ):
+            raise InvalidInput("engine.record.bad_top_cut_round", index=index)
+        if parsed and number <= parsed[-1].number:
+            raise InvalidInput("engine.record.top_cut_out_of_order", round=number)
+        seen: set[str] = set()
+        matches = tuple(
+            _parse_knockout(number, slot, entry, players, seen)
+            for slot, entry in enumerate(slots, start=1)
+        )
+        if parsed:
+            before = parsed[-1].matches
+            if 2 * len(matches) != len(before):
+                raise InvalidInput("engine.record.top_cut_not_a_bracket", round=number)
+            for slot, match in enumerate(matches):
+                feeding = {before[2 * slot].advancing, before[2 * slot + 1].advancing}
+                for player in match.players:
+                    if player not in feeding:
+                        raise InvalidInput(
+                            "engine.record.top_cut_not_advanced",
+                            player=player,
+                            round=number,
+                            slot=slot + 1,
+                            rule="R-FMT-1",
+                        )
+        parsed.append(TopCutRound(number, matches))
+    return tuple(parsed)
+
+
+def _parse_knockout(
+    number: int, slot: int, entry: object, players: Sequence[str], seen: set[str]
+) -> KnockoutMatch:
+    names = entry.get("players") if isinstance(entry, Mapping) else None
+    token = entry.get("result") if isinstance(entry, Mapping) else None
+    decided = entry.get("advancing") if isinstance(entry, Mapping) else None
+    if (
+        not isinstance(names, list)
+        or len(names) > 2
+        or not all(isinstance(n, str) for n in names)
+        or not (token is None or isinstance(token, str))
+        or not (decided is None or isinstance(decided, str))
+    ):
+        raise InvalidInput("engine.record.bad_top_cut_match", round=number, slot=slot)
+    for name in names:
+        if name not in players:
+            raise InvalidInput(
+                "engine.record.unknown_top_cut_player", player=name, round=number, slot=slot
+            )
+        if name in seen:
+            raise InvalidInput(
+                "engine.record.top_cut_player_twice", player=name, round=number, slot=slot
+            )
+        seen.add(name)
+    pair = tuple(names)
+    result = None
+    if token is not None:
+        try:
+            result = parse_result(token, pair)
+        except InvalidInput as error:
+            raise InvalidInput(
+                "engine.record.bad_top_cut_result", result=token, round=number, slot=slot
+            ) from error
+    drawn = result is not None and result.kind is ResultKind.TIME_DRAW
+    if decided is not None and (not drawn or decided not in pair):
+        # R-FMT-1: only a drawn match needs the judge to say who goes on, one of its players.
+        raise InvalidInput(
+            "engine.record.bad_top_cut_advancing", player=decided, round=number, slot=slot
+        )
+    return KnockoutMatch(pair, result, decided)
+
+
+def _bracket_finished(top_cut: Sequence[TopCutRound]) -> bool:
+    """The final was played: one slot left, and every match of every round decided."""
+    return len(top_cut[-1].matches) == 1 and all(
+        len(m.players) < 2 or m.advancing is not None or _double_loss(m)
+        for r in top_cut
+        for m in r.matches
+    )
+
+
+def _double_loss(match: KnockoutMatch) -> bool:
+    return match.result is not None and match.result.kind is ResultKind.DOUBLE_LOSS
 
 
 def _parse_match(

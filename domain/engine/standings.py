@@ -12,11 +12,20 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from fractions import Fraction
 
 from domain.engine.history import tally_history
 from domain.engine.players import Player, PlayerStatus
 from domain.engine.results import RecordedMatch, ResultKind
+
+
+class NoShowTiebreak(StrEnum):
+    """How a win against an absent opponent counts in the winner's opponents' points
+    (the open question of R-MATCH-6 with R-FMT-4): the organizer's setting."""
+
+    REAL_POINTS = "real_points"  # the absent player's points, like any opponent (default)
+    BYE_VALUE = "bye_value"  # 3 × rounds ÷ 2, like a bye
 
 
 @dataclass(frozen=True)
@@ -77,9 +86,9 @@ def build_standings(
             rank=0,
             player=player.id,
             points=points[player.id],
-            opponents_points=sum(
-                (Fraction(points[o]) for o in opponents[player.id]), byes[player.id] * bye_value
-            )
+            # Whole points summed as integers; one exact fraction for the byes' share.
+            opponents_points=sum(points[o] for o in opponents[player.id])
+            + byes[player.id] * bye_value
             + adjust[player.id],
             status=player.status,
         )

@@ -4,6 +4,10 @@ The operations of the action log are stored with this, so a payload read back gi
 operation equal to the one applied. Supported field types: `int`, `str`, `bool`, `datetime`
 (ISO 8601 with its offset), `date`, `StrEnum`s, nested frozen dataclasses, `tuple[X, ...]`,
 `tuple[X, Y]` and `X | None` of those.
+
+A field added to an operation after payloads were logged says, in its metadata
+(`when_absent`), what an older payload without it meant, so the old log still folds to
+the tables it wrote.
 """
 
 from __future__ import annotations
@@ -19,6 +23,13 @@ from typing import Any, TypeVar
 from domain.errors import InvalidInput
 
 T = TypeVar("T")
+
+_WHEN_ABSENT = "when_absent"
+
+
+def when_absent(value: Any) -> dict[str, Any]:
+    """Field metadata: the value a payload logged before the field existed stands for."""
+    return {_WHEN_ABSENT: value}
 
 
 @cache
@@ -74,7 +85,14 @@ def _decode(hint: Any, data: Any) -> Any:
         if not isinstance(data, dict):
             raise TypeError(f"expected an object for {hint.__name__}")
         hints = _hints(hint)
-        return hint(**{f.name: _decode(hints[f.name], data[f.name]) for f in _fields(hint)})
+        return hint(
+            **{
+                f.name: f.metadata[_WHEN_ABSENT]
+                if f.name not in data and _WHEN_ABSENT in f.metadata
+                else _decode(hints[f.name], data[f.name])
+                for f in _fields(hint)
+            }
+        )
     if isinstance(hint, type) and issubclass(hint, Enum):
         return hint(data)
     if hint is datetime:

@@ -28,7 +28,7 @@ from domain.tournament.operations import (
 )
 from domain.tournament.penalties import CALL_COOLDOWN, JudgeCall, MatchEffect, Penalty, PenaltyType
 from domain.tournament.play import MAX_EXTENSION_MINUTES
-from domain.tournament.rounds import Match
+from domain.tournament.rounds import Match, Round
 
 MAX_REASON = 500
 
@@ -45,7 +45,7 @@ def _give_penalty(tournament: Tournament, op: GivePenalty, at: datetime, actor: 
     effect = None
     current = tournament.current
     match = current.match_of(op.player_id) if current else None
-    if op.penalty.loses_the_match and current and match and len(match.players) == 2:
+    if current and match and _loses_the_match(op, current, match):
         # R-PEN-3: the match is lost; when both players get one, both lose.
         effect = MatchEffect(current.number, match.table, match.result)
         penalised = {op.player_id} | _losers_by_penalty(tournament, current.number, match.table)
@@ -69,6 +69,16 @@ def _give_penalty(tournament: Tournament, op: GivePenalty, at: datetime, actor: 
         )
         updated = replace(updated, players={**updated.players, op.player_id: dq})
     return updated, (ev.PenaltyGiven(penalty),)
+
+
+def _loses_the_match(op: GivePenalty, current: Round, match: Match) -> bool:
+    """Whether the penalty turns the player's match of the current round into a loss."""
+    if not op.penalty.loses_the_match or len(match.players) != 2:
+        return False
+    if op.penalty is PenaltyType.GAME_LOSS or not op.finished_match_stands:
+        return True  # R-PEN-3: 「その対戦は負けとなります」, even a match already reported
+    # R-PEN-4, line 271: 「以降」, from then on: only a match without a final result is lost.
+    return not current.finished(match)
 
 
 def _losers_by_penalty(tournament: Tournament, number: int, table: int) -> set[int]:

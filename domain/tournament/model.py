@@ -67,7 +67,9 @@ class Settings:
     card_database: str | None = None
     ex_deck: bool = False  # R-DECK-6: later products' EX deck; the 2014 regulation has none
     ex_copies_shared: bool = True  # the 4-copy rule counts both decks together
-    noshow_minutes: int = 10  # R-MATCH-6: a no-show is recorded within this of the start
+    # R-MATCH-6: a no-show is recorded within this of the start. The bot's default, not the
+    # regulation's: line 165 leaves it to the judge, so the organizer sets it.
+    noshow_minutes: int = 10
     noshow_tiebreak: NoShowTiebreak = NoShowTiebreak.REAL_POINTS
 
     @property

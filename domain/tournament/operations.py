@@ -11,12 +11,13 @@ entry (staff may act for a player), `JudgeOperation`s need a judge or an organiz
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum, StrEnum
 from typing import Any, ClassVar
 
 from domain.engine.results import MatchResult
+from domain.engine.standings import NoShowTiebreak as NoShowTiebreak  # a setting
 from domain.event import EventConfig
 from domain.tournament import codec
 from domain.tournament.penalties import Infraction, PenaltyType
@@ -74,14 +75,6 @@ class JudgeOperation(Operation):
 @dataclass(frozen=True)
 class OrganizerOperation(Operation):
     role: ClassVar[Role] = Role.ORGANIZER
-
-
-class NoShowTiebreak(StrEnum):
-    """How a win against an absent opponent counts in the winner's opponents' points
-    (the open question of R-MATCH-6 with R-FMT-4)."""
-
-    REAL_POINTS = "real_points"  # the absent player's points, like any opponent (default)
-    BYE_VALUE = "bye_value"  # 3 × rounds ÷ 2, like a bye
 
 
 class MissingDeckPolicy(StrEnum):
@@ -314,6 +307,10 @@ class GivePenalty(JudgeOperation):
     penalty: PenaltyType
     infraction: Infraction
     reason: str
+    # R-PEN-4, line 271 「以降」: a disqualification leaves a finished match standing. The
+    # payloads logged before this field were applied when it still turned that match into a
+    # loss; they read back as False and so fold to the tables they wrote.
+    finished_match_stands: bool = field(default=True, metadata=codec.when_absent(False))
 
 
 @dataclass(frozen=True)

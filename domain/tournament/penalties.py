@@ -1,9 +1,10 @@
 """Penalties (R-PEN) and judge calls (R-MATCH-7, R-MATCH-8): the data and the pure rules.
 
-A judge decides every penalty (R-PEN-7); the bot only suggests an escalation from the
-player's earlier penalties in the event (R-PEN-2). A game loss turns the player's match of
-the current round into a loss, and when both players receive one, both lose (R-PEN-3); a
-disqualification does the same and ends the player's event (R-PEN-4).
+A judge decides every penalty (R-PEN-7); the bot only suggests one, from the regulation's
+examples and the player's earlier penalties in the event (line 231, R-PEN-2). A game loss
+turns the player's match of the current round into a loss, and when both players receive
+one, both lose (R-PEN-3); a disqualification ends the player's event from then on, and
+loses only a match without a final result (R-PEN-4, line 271).
 """
 
 from __future__ import annotations
@@ -125,17 +126,38 @@ class Suggestion:
     earlier: int  # earlier penalties of the player in this event
 
 
-def suggest_penalty(earlier: Sequence[Penalty], infraction: Infraction) -> Suggestion:
-    """R-PEN-2's escalation, as a suggestion only: after several cautions a warning, after
-    several warnings a game loss; an illegal deck is a game loss (R-DECK-5, R-PEN-3), and
-    colluding on a result an example of one (R-MATCH-3)."""
+# The regulation's own examples of each level (lines 239-274): where such an infraction
+# starts. The others have no example, so only their repeats get a suggestion. Line 256
+# also lists a card used at the wrong timing under 警告: a rules error starts at the
+# lighter of its two examples.
+STARTING_LEVEL: dict[Infraction, PenaltyType] = {
+    Infraction.RULES_ERROR: PenaltyType.CAUTION,  # line 240: wrong cost or timing
+    Infraction.EXTRA_CARDS: PenaltyType.WARNING,  # line 250: 「誤って、余分にカードを引いて」
+    Infraction.ILLEGAL_DECK: PenaltyType.GAME_LOSS,  # line 266, R-DECK-5
+    Infraction.COLLUSION: PenaltyType.GAME_LOSS,  # line 267, R-MATCH-3
+}
+LEVELS = tuple(PenaltyType)  # lightest first
+SEVERAL = 2  # line 247: 「①注意が複数回課せられた後」
+
+
+def suggest_penalty(earlier: Sequence[Penalty], infraction: Infraction) -> Suggestion | None:
+    """A suggestion for the judge, who decides (R-PEN-7), or None when the bot has nothing
+    to go on: the heaviest of the infraction's starting level in the regulation's examples,
+    one level above the heaviest standing penalty already given for the same infraction
+    (line 231: a repeat may bring 「より厳しい罰則」), and a warning for a caution-level
+    violation after several cautions (line 247, R-PEN-2)."""
     standing = [p for p in earlier if not p.revoked]
+    candidates: list[PenaltyType] = []
+    start = STARTING_LEVEL.get(infraction)
+    if start is not None:
+        candidates.append(start)
+    repeated = [LEVELS.index(p.type) for p in standing if p.infraction is infraction]
+    if repeated:
+        candidates.append(LEVELS[min(max(repeated) + 1, len(LEVELS) - 1)])
     cautions = sum(1 for p in standing if p.type is PenaltyType.CAUTION)
-    warnings = sum(1 for p in standing if p.type is PenaltyType.WARNING)
-    if infraction in (Infraction.ILLEGAL_DECK, Infraction.COLLUSION):
-        return Suggestion(PenaltyType.GAME_LOSS, "R-PEN-3", len(standing))
-    if warnings >= 2:
-        return Suggestion(PenaltyType.GAME_LOSS, "R-PEN-3", len(standing))
-    if cautions >= 2:
-        return Suggestion(PenaltyType.WARNING, "R-PEN-2", len(standing))
-    return Suggestion(PenaltyType.CAUTION, "R-PEN-1", len(standing))
+    if start is PenaltyType.CAUTION and cautions >= SEVERAL:
+        candidates.append(PenaltyType.WARNING)
+    if not candidates:
+        return None
+    suggested = max(candidates, key=LEVELS.index)
+    return Suggestion(suggested, suggested.rule, len(standing))

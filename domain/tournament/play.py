@@ -217,7 +217,10 @@ def _propose_elimination(tournament: Tournament, number: int, seed: int) -> Prop
     current = tournament.current
     if current is not None and current.kind is RoundKind.ELIMINATION:
         # The bracket goes on: who advanced from each slot meets the next slot's winner.
-        slots = next_round([str(p) if p is not None else None for p in current.advancing()])
+        # Line 180, R-FMT-7 and R-PEN-4: a player who dropped or was disqualified since is
+        # never paired again; their next opponent advances with a bye (不戦勝).
+        still_in = {entry.user_id for entry in tournament.entries(PlayerStatus.ACTIVE)}
+        slots = next_round([str(p) if p in still_in else None for p in current.advancing()])
         tables = tuple(tuple(int(p) for p in slot.players) for slot in slots)
         return Proposal(number, RoundKind.ELIMINATION, seed, tables)
     if tournament.format is EventFormat.ELIMINATION:

@@ -1,15 +1,25 @@
 """What people read about a running or finished event: standings with names, the final
-order (top cut first), and the record that `python -m bot replay` reads back."""
+placings (top cut first), and the record that `python -m bot replay` reads back."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from domain.engine.placings import (
+    KnockoutMatch,
+    Placing,
+    PlacingExplanation,
+    TopCutPlace,
+    final_placings,
+)
+from domain.engine.placings import prize_order as final_prize_order
 from domain.engine.players import PlayerStatus
-from domain.engine.record import TournamentRecord
-from domain.engine.results import Outcome, RecordedMatch
+from domain.engine.record import TopCutRound, TournamentRecord
+from domain.engine.results import MatchResult, Outcome, RecordedMatch
 from domain.engine.standings import Standing, strict_order
+from domain.engine.state import Phase
 from domain.tournament.model import Tournament
 from domain.tournament.play import recorded_matches, swiss_standings
 from domain.tournament.rounds import RoundKind
@@ -24,6 +34,8 @@ class StandingLine:
     opponents_points: Fraction
     status: PlayerStatus
     record: str  # wins-losses-draws over the Swiss rounds, e.g. "2-1-0"
+    top_cut: TopCutPlace | None = None  # the final placings: 優勝, 準優勝, ベスト4, …
+    explanation: PlacingExplanation | None = None  # why above a line with more points
 
 
 def display_names(tournament: Tournament) -> dict[int, str]:
@@ -87,60 +99,68 @@ def standings_lines(tournament: Tournament) -> list[StandingLine]:
     return _lines(tournament, swiss_standings(tournament))
 
 
+def placings(tournament: Tournament) -> list[StandingLine]:
+    """What every standings view shows: the Swiss standings until the event is finished,
+    then the final placings, the top cut first (R-FMT-1, R-FMT-5)."""
+    return _placed_lines(tournament, _placings(tournament, swiss_standings(tournament)))
+
+
+def prize_order(tournament: Tournament) -> list[StandingLine]:
+    """`placings` in a strict order for prizes: each shared rank broken by a draw from the
+    recorded seed (R-FMT-5)."""
+    return final_standings(tournament)[1]
+
+
 def final_standings(tournament: Tournament) -> tuple[list[StandingLine], list[StandingLine]]:
-    """The final standings with shared ranks, and a strict order for prizes drawn from the
-    recorded seed (R-FMT-5). With a top cut, its placings come first: the winner, the
-    finalist, then each round's losers sharing a rank; everyone else follows in the Swiss
-    standings' order, where ties still share a rank."""
+    """`placings`, and the same lines in the strict order for prizes (`prize_order`)."""
     swiss = swiss_standings(tournament)
-    strict = strict_order(swiss, tournament.seed or 0)
-    groups = _placement_groups(tournament)
-    if not groups:
-        return _lines(tournament, swiss), _lines(tournament, strict)
-    by_id = {row.player: row for row in swiss}
-    strict_index = {row.player: index for index, row in enumerate(strict)}
-    top_cut: set[str] = set().union(*groups)
-    shared: list[Standing] = []
-    position = 1
-    for group in groups:
-        for player in sorted(group, key=lambda p: strict_index[p]):
-            shared.append(_ranked(by_id[player], position))
-        position += len(group)
-    rest = [row for row in swiss if row.player not in top_cut]
-    for row in rest:
-        first_tied = next(i for i, other in enumerate(rest) if other.sort_key == row.sort_key)
-        shared.append(_ranked(row, position + first_tied))
-    strict_players = [row.player for row in shared[: len(top_cut)]]
-    strict_players += [row.player for row in strict if row.player not in top_cut]
-    ordered = tuple(_ranked(by_id[p], index) for index, p in enumerate(strict_players, start=1))
-    return _lines(tournament, tuple(shared)), _lines(tournament, ordered)
+    placed = _placings(tournament, swiss)
+    shared = _placed_lines(tournament, placed)
+    by_player = {str(line.user_id): line for line in shared}
+    strict = [
+        replace(by_player[line.player], rank=line.rank)
+        for line in final_prize_order(placed, strict_order(swiss, tournament.seed or 0))
+    ]
+    return shared, strict
 
 
-def _placement_groups(tournament: Tournament) -> list[list[str]]:
-    """The top cut's placings, best first: the winner, the finalist, each round's losers."""
-    bracket = [r for r in tournament.rounds if r.kind is RoundKind.ELIMINATION]
-    if not bracket:
-        return []
-    groups = [[str(p) for p in bracket[-1].advancing() if p is not None]]
-    for played in reversed(bracket):
-        losers = [
-            str(player)
-            for match, advancing in zip(played.matches, played.advancing(), strict=True)
-            for player in match.players
-            if player != advancing
-        ]
-        if losers:
-            groups.append(losers)
-    return [group for group in groups if group]
+def knockout_rounds(tournament: Tournament) -> tuple[TopCutRound, ...]:
+    """The knockout rounds as the engine places them, slots in bracket order."""
+    return tuple(
+        TopCutRound(
+            played.number,
+            tuple(
+                KnockoutMatch(
+                    match.ids,
+                    match.result,
+                    str(match.advancing) if match.advancing is not None else None,
+                )
+                for match in played.matches
+            ),
+        )
+        for played in tournament.rounds
+        if played.kind is RoundKind.ELIMINATION
+    )
 
 
-def _ranked(row: Standing, rank: int) -> Standing:
-    return replace(row, rank=rank)
+def _placings(tournament: Tournament, swiss: Sequence[Standing]) -> tuple[Placing, ...]:
+    finished = tournament.phase is Phase.FINISHED
+    knockout = [r.matches for r in knockout_rounds(tournament)] if finished else []
+    return final_placings(swiss, knockout)
+
+
+def _placed_lines(tournament: Tournament, placed: Sequence[Placing]) -> list[StandingLine]:
+    lines = _lines(tournament, tuple(line.standing for line in placed))
+    return [
+        replace(line, top_cut=place.top_cut, explanation=place.explanation)
+        for line, place in zip(lines, placed, strict=True)
+    ]
 
 
 def export_record(tournament: Tournament) -> TournamentRecord:
-    """The Swiss rounds as a replay record, players by name in arrival order (the order
-    ties keep), so that `python -m bot replay` of an export gives the posted standings."""
+    """The event as a replay record, players by name in arrival order (the order ties
+    keep), so that `python -m bot replay` of an export gives the posted placings: the
+    Swiss rounds, the no-show tiebreak setting, the top cut and whether it was finished."""
     names = display_names(tournament)
     in_standings = {line.user_id: line for line in standings_lines(tournament)}
     players = tuple(names[e.user_id] for e in tournament.entries() if e.user_id in in_standings)
@@ -148,21 +168,41 @@ def export_record(tournament: Tournament) -> TournamentRecord:
         RecordedMatch(
             match.round,
             tuple(names[int(p)] for p in match.players),
-            replace(
-                match.result,
-                player=names[int(match.result.player)] if match.result.player else None,
-            ),
+            _named(match.result, names),
         )
         for match in recorded_matches(tournament.swiss_rounds)
     )
-    drops = {
-        names[user]: tournament.players[user].dropped_round or 0
-        for user, line in in_standings.items()
-        if line.status is not PlayerStatus.ACTIVE
-    }
+    left = {user for user, line in in_standings.items() if line.status is not PlayerStatus.ACTIVE}
+    drops = {names[user]: tournament.players[user].dropped_round or 0 for user in left}
+    disqualified = frozenset(
+        names[user] for user in left if in_standings[user].status is PlayerStatus.DISQUALIFIED
+    )
+    top_cut = tuple(
+        TopCutRound(
+            played.number,
+            tuple(
+                KnockoutMatch(
+                    tuple(names[int(p)] for p in match.players),
+                    _named(match.result, names) if match.result is not None else None,
+                    names[int(match.decided)] if match.decided is not None else None,
+                )
+                for match in played.matches
+            ),
+        )
+        for played in knockout_rounds(tournament)
+    )
     return TournamentRecord(
         rounds=tournament.state.planned_rounds or max(len(tournament.swiss_rounds), 1),
         players=players,
         matches=matches,
         drops=drops,
+        disqualified=disqualified,
+        no_show_tiebreak=tournament.settings.noshow_tiebreak,
+        top_cut=top_cut,
+        finished=tournament.phase is Phase.FINISHED,
     )
+
+
+def _named(result: MatchResult, names: Mapping[int, str]) -> MatchResult:
+    """`result` naming its player by name instead of id."""
+    return replace(result, player=names[int(result.player)] if result.player else None)

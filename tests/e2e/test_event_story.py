@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from domain.engine.record import read_record
 from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, Upload
 from tests.e2e.story import (
@@ -300,14 +301,26 @@ async def test_the_export_replays_to_the_posted_standings_and_verify_agrees(
     replayed = await asyncio.to_thread(run_cli, "replay", str(record), "--json")
     assert replayed.returncode == 0, replayed.stderr
     rows = json.loads(replayed.stdout)["standings"]
-    after_round_3 = [
-        m for m in fake.messages("standings") if "第 3 回戦終了時点" in m["embeds"][0]["title"]
+    # The event is finished: the replay gives the posted final placings, top cut first.
+    final_post = [
+        m
+        for m in fake.messages("standings")
+        if m.get("embeds") and m["embeds"][0]["title"].endswith("最終順位")
     ][-1]
-    posted = standings_rows(after_round_3)
+    posted = standings_rows(final_post)
     assert [(r["rank"], r["player"].lower(), r["points"]) for r in rows] == [
         (rank, name, points) for rank, name, points, _ in posted
     ]
     assert [str(r["opponents_points"]).removesuffix(".0") for r in rows] == [o for *_, o in posted]
+    assert rows[0]["top_cut"] == {"place": "winner", "best": 1}
+    # The record's Swiss standings are the ones posted after the last Swiss round.
+    after_round_3 = [
+        m for m in fake.messages("standings") if "第 3 回戦終了時点" in m["embeds"][0]["title"]
+    ][-1]
+    swiss = read_record(record.read_text(encoding="utf-8")).standings()
+    assert [(r.rank, r.player.lower(), r.points) for r in swiss] == [
+        (rank, name, points) for rank, name, points, _ in standings_rows(after_round_3)
+    ]
     assert fake.database is not None
     # The shell's export writes the same record as the command's attachment.
     shell = tmp_path / "shell.json"

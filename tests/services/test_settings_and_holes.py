@@ -109,6 +109,6 @@ async def test_the_same_interaction_applies_once(configured: Services) -> None:
     with pytest.raises(IllegalTransition) as again:
         await configured.registration.register(once, None)
     assert again.value.key == "errors.already_done"
-    async with configured.database.read() as connection:
+    async with configured.store.database.read() as connection:
         kinds = [a.kind for a in await list_actions(connection, guild_id=GUILD)]
     assert kinds.count("register") == 1

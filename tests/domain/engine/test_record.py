@@ -67,9 +67,13 @@ def test_result_tokens_round_trip(token: str, kind: ResultKind) -> None:
     assert result_token(result, ("alice", "bob")) == token
 
 
-def test_a_no_show_is_written_as_the_other_players_win() -> None:
-    # R-MATCH-6
-    assert result_token(MatchResult.no_show("bob"), ("alice", "bob")) == "alice"
+def test_a_no_show_keeps_its_own_token_and_an_old_export_reads_as_a_win() -> None:
+    # R-MATCH-6 with R-FMT-4: the no-show tiebreak setting needs to know which wins were
+    # against an absent player, so the token says so.
+    assert result_token(MatchResult.no_show("bob"), ("alice", "bob")) == "no_show:bob"
+    assert parse_result("no_show:bob", ("alice", "bob")) == MatchResult.no_show("bob")
+    # Exports written before wrote the other player's win: they still read (as a win).
+    assert parse_result("alice", ("alice", "bob")) == MatchResult.win("alice")
 
 
 def broken(path: str, value: object) -> dict[str, Any]:
@@ -241,3 +245,123 @@ def test_replay_of_deeply_nested_json_exits_2_in_both_languages(tmp_path: Path) 
     assert "Traceback" not in result.stderr
     assert "入れ子が深すぎます" in result.stderr
     assert "nested too deeply" in result.stderr
+
+
+# --- the top cut, the no-show tiebreak and disqualifications (R-FMT-1, R-MATCH-6) --------
+
+TOP_CUT: dict[str, Any] = {
+    "rounds": 2,
+    "players": ["alice", "bob", "carol", "dave"],
+    "matches": [
+        {"round": 1, "players": ["alice", "bob"], "result": "alice"},
+        {"round": 1, "players": ["carol", "dave"], "result": "no_show:dave"},
+        {"round": 2, "players": ["alice", "carol"], "result": "alice"},
+        {"round": 2, "players": ["bob", "dave"], "result": "bob"},
+    ],
+    "drops": [{"player": "dave", "after_round": 3, "disqualified": True}],
+    "noshow_tiebreak": "bye_value",
+    "top_cut": [
+        {
+            "round": 3,
+            "matches": [
+                {"players": ["alice", "dave"], "result": "draw", "advancing": "dave"},
+                {"players": ["bob", "carol"], "result": "carol"},
+            ],
+        },
+        {"round": 4, "matches": [{"players": ["carol"], "result": "bye"}]},
+    ],
+    "finished": True,
+}
+
+
+def test_a_finished_top_cut_replays_to_its_final_placings_r_fmt_1() -> None:
+    # dave went on from a drawn semifinal (the judge's choice, R-FMT-1), then was
+    # disqualified (R-PEN-4): carol won the final with a bye, dave is the runner-up.
+    record = parse_record(TOP_CUT)
+    placed = [(p.player, p.rank, p.top_cut.best if p.top_cut else None) for p in record.placings()]
+    assert placed == [("carol", 1, 1), ("dave", 2, 2), ("alice", 3, 4), ("bob", 3, 4)]
+    rows = {row.player: row for row in record.standings()}
+    assert rows["dave"].status.value == "disqualified"
+    # R-MATCH-6 with R-FMT-4, `bye_value`: carol's absent opponent counts 3 × 2 ÷ 2.
+    assert rows["carol"].opponents_points == 3 + rows["alice"].points
+    assert parse_record(record.to_json()).placings() == record.placings()
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "key"),
+    [
+        ("noshow_tiebreak", "half", "engine.record.bad_noshow_tiebreak"),
+        ("finished", "yes", "engine.record.bad_finished"),
+        ("top_cut", {}, "engine.record.bad_top_cut"),
+        ("top_cut.1.round", 3, "engine.record.top_cut_out_of_order"),
+        ("top_cut.0.round", 2, "engine.record.top_cut_before_swiss"),
+        (
+            "top_cut.1.matches",
+            [{"players": []}, {"players": []}],
+            "engine.record.top_cut_not_a_bracket",
+        ),
+        ("top_cut.1.matches.0.players", ["alice"], "engine.record.top_cut_not_advanced"),
+        ("top_cut.0.matches.1.advancing", "bob", "engine.record.bad_top_cut_advancing"),
+        ("top_cut.0.matches.1.players", ["bob", "zed"], "engine.record.unknown_top_cut_player"),
+        ("top_cut.0.matches.1.players", ["alice", "carol"], "engine.record.top_cut_player_twice"),
+        ("top_cut.0.matches.1.result", "dave", "engine.record.bad_top_cut_result"),
+        ("top_cut.1.matches.0", {"players": ["dave", "carol"]}, "engine.record.top_cut_unfinished"),
+        ("drops.0.disqualified", "yes", "engine.record.bad_drop"),
+    ],
+)
+def test_bad_top_cut_entries_are_named(path: str, value: object, key: str) -> None:
+    record = copy.deepcopy(TOP_CUT)
+    target: Any = record
+    *parents, last = path.split(".")
+    for part in parents:
+        target = target[int(part)] if part.isdigit() else target[part]
+    target[int(last) if last.isdigit() else last] = value
+    with pytest.raises(InvalidInput) as caught:
+        parse_record(record)
+    assert caught.value.key == key
+
+
+_top_cut_like = st.fixed_dictionaries(
+    {"rounds": st.just(2), "players": st.just(["alice", "bob", "carol", "dave"])},
+    optional={
+        "noshow_tiebreak": st.sampled_from(["real_points", "bye_value", "x"]) | _json,
+        "finished": st.booleans() | _json,
+        "top_cut": st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "round": st.integers(0, 5) | _json,
+                    "matches": st.lists(
+                        st.fixed_dictionaries(
+                            {},
+                            optional={
+                                "players": st.lists(
+                                    st.sampled_from(["alice", "bob", "carol", "zed"]), max_size=3
+                                )
+                                | _json,
+                                "result": st.sampled_from(
+                                    ["alice", "draw", "bye", "double_loss", "no_show:bob"]
+                                )
+                                | _json,
+                                "advancing": st.sampled_from(["alice", "bob"]) | _json,
+                            },
+                        ),
+                        max_size=4,
+                    )
+                    | _json,
+                },
+            ),
+            max_size=3,
+        )
+        | _json,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_top_cut_like.map(lambda d: {**d, "matches": []}))
+def test_any_top_cut_is_a_record_or_a_typed_error(data: object) -> None:
+    try:
+        parse_record(data).placings()
+    except InvalidInput as error:
+        assert error.key.startswith("engine.")  # noqa: PT017

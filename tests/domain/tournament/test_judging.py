@@ -6,10 +6,13 @@ import random
 from datetime import timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
 from domain.errors import IllegalTransition, InvalidInput
+from domain.event import EventFormat
 from domain.tournament.apply import apply
 from domain.tournament.operations import (
     Actor,
@@ -30,15 +33,17 @@ from domain.tournament.operations import (
     StartRound,
     StartTournament,
 )
-from domain.tournament.penalties import Infraction, PenaltyType, suggest_penalty
+from domain.tournament.penalties import Infraction, Penalty, PenaltyType, suggest_penalty
 from domain.tournament.play import propose_round, swiss_standings
 from domain.tournament.replay import LoggedOperation
 from domain.tournament.rounds import Claim
 from domain.tournament.undo import plan_undo
-from tests.domain.tournament.support import JUDGE, ORGANIZER, Clock, new_tournament
+from tests.domain.tournament.support import JUDGE, ORGANIZER, T0, Clock, new_tournament
 from tests.domain.tournament.test_play import as_player, pair, play_round, started
 
 GAME_LOSS = PenaltyType.GAME_LOSS
+# R-PEN-1 to R-PEN-4, lightest first.
+LEVELS = (PenaltyType.CAUTION, PenaltyType.WARNING, GAME_LOSS, PenaltyType.DISQUALIFICATION)
 
 
 def give(
@@ -92,16 +97,84 @@ def test_a_disqualification_mid_round_ends_the_event_r_pen_4() -> None:
     assert marked[0].status is PlayerStatus.DISQUALIFIED
 
 
+def suggested(earlier: list[Penalty], infraction: Infraction) -> PenaltyType | None:
+    suggestion = suggest_penalty(earlier, infraction)
+    return suggestion.type if suggestion else None
+
+
 def test_escalation_is_suggested_after_two_cautions_r_pen_2() -> None:
+    # Line 247: 「①注意が複数回課せられた後、再度①注意相当のルール違反が繰り返された場合」.
     clock = started(4)
     first = 101
-    assert suggest_penalty([], Infraction.RULES_ERROR).type is PenaltyType.CAUTION
+    assert suggested([], Infraction.RULES_ERROR) is PenaltyType.CAUTION  # line 240, R-PEN-1
     give(clock, first, PenaltyType.CAUTION, Infraction.RULES_ERROR)
     give(clock, first, PenaltyType.CAUTION, Infraction.RULES_ERROR)
     suggestion = suggest_penalty(clock.tournament.penalties, Infraction.RULES_ERROR)
+    assert suggestion is not None
     assert suggestion.type is PenaltyType.WARNING
     assert suggestion.rule == "R-PEN-2"
-    assert suggest_penalty([], Infraction.ILLEGAL_DECK).type is GAME_LOSS  # R-DECK-5
+    assert suggested([], Infraction.ILLEGAL_DECK) is GAME_LOSS  # line 266, R-DECK-5
+
+
+def test_drawing_an_extra_card_starts_at_a_warning_r_pen_2() -> None:
+    # Line 250, the regulation's own example of 警告: 「誤って、余分にカードを引いてしまった」.
+    assert suggested([], Infraction.EXTRA_CARDS) is PenaltyType.WARNING
+    # Line 267: colluding on a result is its example of 敗北 (R-PEN-3, R-MATCH-3).
+    assert suggested([], Infraction.COLLUSION) is GAME_LOSS
+
+
+def test_a_repeat_after_a_penalty_suggests_a_heavier_one_r_pen_2() -> None:
+    # Line 231: 「罰則が課せられた後もルール違反が繰り返し行われた場合は、より厳しい罰則」.
+    clock = started(4)
+    give(clock, 101, PenaltyType.WARNING, Infraction.STALLING)
+    assert suggested(list(clock.tournament.penalties), Infraction.STALLING) is GAME_LOSS
+    # Only the same infraction escalates, and a revoked penalty counts for nothing.
+    give(clock, 102, PenaltyType.CAUTION, Infraction.RULES_ERROR)
+    give(clock, 102, PenaltyType.WARNING, Infraction.RULES_ERROR)
+    mine = [p for p in clock.tournament.penalties if p.player_id == 102]
+    assert suggested(mine, Infraction.RULES_ERROR) is GAME_LOSS
+    clock.apply(RevokePenalty(mine[-1].id), ORGANIZER)
+    mine = [p for p in clock.tournament.penalties if p.player_id == 102]
+    assert suggested(mine, Infraction.RULES_ERROR) is PenaltyType.WARNING
+    # A game loss repeated: the next level is a disqualification (R-PEN-4).
+    give(clock, 103, GAME_LOSS, Infraction.DECK_MANIPULATION)
+    mine = [p for p in clock.tournament.penalties if p.player_id == 103]
+    assert suggested(mine, Infraction.DECK_MANIPULATION) is PenaltyType.DISQUALIFICATION
+
+
+def test_nothing_is_suggested_without_an_example_or_an_earlier_penalty_r_pen_7() -> None:
+    # R-PEN-7: the judge decides. With no infraction chosen (OTHER) and nothing to
+    # escalate from, the bot has no suggestion, rather than 「注意」 beside a judge's 敗北.
+    assert suggest_penalty([], Infraction.OTHER) is None
+    clock = started(4)
+    give(clock, 101, PenaltyType.CAUTION, Infraction.OTHER)
+    assert suggested(list(clock.tournament.penalties), Infraction.OTHER) is PenaltyType.WARNING
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(PenaltyType), st.sampled_from(Infraction), st.booleans()),
+        max_size=8,
+    ),
+    st.sampled_from(Infraction),
+)
+def test_a_repeat_is_always_suggested_above_the_heaviest_for_that_infraction_r_pen_2(
+    history: list[tuple[PenaltyType, Infraction, bool]], infraction: Infraction
+) -> None:
+    # Line 231 for any history: never lighter than the heaviest standing penalty for the
+    # same infraction, strictly heavier unless that was already a disqualification.
+    earlier = [
+        Penalty(n, 101, kind, given_for, "x", 1, 2, T0, revoked=revoked)
+        for n, (kind, given_for, revoked) in enumerate(history, start=1)
+    ]
+    same = [LEVELS.index(p.type) for p in earlier if p.infraction is infraction and not p.revoked]
+    suggestion = suggest_penalty(earlier, infraction)
+    if same:
+        assert suggestion is not None
+        assert LEVELS.index(suggestion.type) >= min(max(same) + 1, len(LEVELS) - 1)
+    if suggestion is not None:
+        assert suggestion.rule == suggestion.type.rule
+        assert suggestion.earlier == sum(1 for p in earlier if not p.revoked)
 
 
 def test_a_no_show_only_within_the_window_r_match_6() -> None:
@@ -191,3 +264,69 @@ def test_a_penalty_needs_a_reason() -> None:
     with pytest.raises(InvalidInput) as empty:
         clock.apply(GivePenalty(101, PenaltyType.CAUTION, Infraction.OTHER, "  "), JUDGE)
     assert empty.value.rule == "R-PEN-7"
+
+
+def test_a_disqualification_after_a_finished_match_leaves_it_standing_r_pen_4() -> None:
+    # Line 271: 「このペナルティを課せられたプレイヤーは、以降その大会で対戦を続けることが
+    # できなくなります」: from then on. The match the player already won stands (R-PEN-4).
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    clock.apply(ConfirmResult(second, 1, 1), as_player(second))
+    give(clock, first, PenaltyType.DISQUALIFICATION)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(first))
+    assert clock.tournament.players[first].status is PlayerStatus.DISQUALIFIED
+    (penalty,) = clock.tournament.penalties
+    assert penalty.effect is None
+    # Revoking puts the player back in the event; the result was never touched.
+    clock.apply(RevokePenalty(1), ORGANIZER)
+    assert clock.tournament.players[first].status is PlayerStatus.ACTIVE
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(first))
+
+
+def test_a_disqualification_mid_match_is_a_loss_and_revoking_restores_it_r_pen_4() -> None:
+    # RULES.md (R-PEN-4): a match in progress, without a final result, is lost.
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))  # not confirmed yet
+    give(clock, first, PenaltyType.DISQUALIFICATION)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(second))
+    clock.apply(RevokePenalty(1), ORGANIZER)
+    assert clock.tournament.rounds[0].matches[0].result is None
+    assert clock.tournament.players[first].status is PlayerStatus.ACTIVE
+
+
+def test_a_knockout_disqualification_after_the_match_does_not_send_the_loser_on_r_pen_4() -> None:
+    # Line 271 in a knockout round: the finished semifinal stands; the disqualified winner
+    # is not paired again and the other finalist advances with a bye (R-FMT-7).
+    clock = started(4, format=EventFormat.ELIMINATION)
+    pair(clock)
+    for match in clock.tournament.rounds[0].matches:
+        clock.apply(SetResult(1, match.table, MatchResult.win(str(match.players[0]))), JUDGE)
+    first, second = clock.tournament.rounds[0].advancing()
+    assert first is not None
+    assert second is not None
+    give(clock, first, PenaltyType.DISQUALIFICATION)
+    assert clock.tournament.rounds[0].advancing() == [first, second]
+    pair(clock, 2)
+    (final,) = clock.tournament.rounds[1].matches
+    assert final.players == (second,)
+
+
+def test_a_logged_disqualification_from_before_line_271_was_applied_folds_as_it_was() -> None:
+    # The log is replayed (`verify`, undo) to the tables the code of its day wrote: a
+    # give_penalty payload without `finished_match_stands` was applied when a
+    # disqualification still turned a finished match into a loss.
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(SetResult(1, 1, MatchResult.win(str(first))), JUDGE)
+    payload = GivePenalty(first, PenaltyType.DISQUALIFICATION, Infraction.OTHER, "x").to_payload()
+    assert payload.pop("finished_match_stands") is True
+    old = GivePenalty.from_payload(payload)
+    assert isinstance(old, GivePenalty)
+    assert old.finished_match_stands is False
+    clock.apply(old, JUDGE)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(second))
