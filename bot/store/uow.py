@@ -137,6 +137,7 @@ class Transaction:
         self.events: dict[int, list[Event]] = {}
         self.kinds: dict[int, list[str]] = {}
         self.notices = 0  # outbox rows written
+        self.told: dict[int, int] = {}  # tournaments with notices written: their guild
 
     def authorize(self, kind: type[Operation]) -> None:
         """Refuse early, before any work, an actor whose role may not make `kind`."""
@@ -358,13 +359,10 @@ class Transaction:
         )
         self.notices += written
         if written:
-            self.changed.setdefault(tournament.id, tournament)
-            self.versions.setdefault(tournament.id, await self._version(tournament.id))
+            # Heard after the commit. Only what this transaction changed goes to the cache:
+            # `tournament` may have been read before it began (the clock's jobs).
+            self.told[tournament.id] = tournament.guild_id
         return written
-
-    async def _version(self, tournament_id: int) -> int:
-        version = await tournament_version(self._connection, self.guild_id, tournament_id)
-        return version or 0
 
     async def planned(self, tournament_id: int, prefix: str) -> set[str]:
         """The keys of this tournament's notices that start with `prefix`."""
@@ -473,6 +471,9 @@ class Store:
                     kinds=tuple(tx.kinds.get(tournament_id, ())),
                 )
             )
+        for tournament_id, guild_id in tx.told.items():
+            if tournament_id not in tx.changed:  # only notices: the tournament is as it was
+                self.commits.publish(Committed(guild_id, tournament_id, None, notices=tx.notices))
 
     @asynccontextmanager
     async def read(

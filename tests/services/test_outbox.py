@@ -15,7 +15,10 @@ from bot.services import Services
 from bot.store.commits import Committed
 from bot.store.database import Database
 from domain.errors import PermissionDenied
-from tests.services.conftest import LEGAL_DECK, NOW, admin, organizer, player
+from domain.tournament.operations import Actor as TournamentActor
+from tests.services.conftest import GUILD, LEGAL_DECK, NOW, admin, organizer, player
+
+ORGANIZER_ACTOR = TournamentActor(2)
 
 CHANNEL = 555
 
@@ -122,3 +125,21 @@ async def test_the_language_of_a_notice_is_the_servers(database: Database) -> No
     async with database.read() as connection:
         rows = await connection.execute_fetchall("SELECT lang FROM outbox")
     assert {row[0] for row in rows} == {"ja"}
+
+
+async def test_a_timed_job_telling_about_an_older_copy_never_stales_the_cache(
+    event: Services,
+) -> None:
+    """The clock's jobs read a tournament, then write a notice about it; a change committed
+    in between must survive (a stale copy once went back into the cache under the new
+    version: a deck accepted a moment before was missing at the start's preview)."""
+    await event.rounds.pair(organizer(), None)
+    await event.rounds.start_clock(organizer(), None)
+    clock = event.round_clock
+    clock.clock = lambda: NOW + timedelta(minutes=30, seconds=5)
+    (due,) = await clock.due()  # read now …
+    await event.rounds.report(player(1), None, "win")  # … changed meanwhile …
+    assert await clock.claim(due)  # … and told about the copy read before
+    async with event.store.read(GUILD, NOW, lambda _: ORGANIZER_ACTOR) as tx:
+        fresh = await tx.tournament(None)
+    assert any(m.reports for m in fresh.rounds[0].matches)
