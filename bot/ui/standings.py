@@ -11,8 +11,6 @@ this module only shows them.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -24,6 +22,7 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.ui.emoji import ZWJ, is_skin_tone, joins_emoji, without_stray_joiners
+from bot.ui.spreadsheet import spreadsheet_csv
 from bot.ui.text import code_block
 
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -241,33 +240,24 @@ def standings_page(
     return embed, len(pages)
 
 
-# Excel runs a cell that starts with one of these as a formula (CSV injection).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _csv_text(text: str) -> str:
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
 def standings_csv(rows: Sequence[StandingRow], lang: Lang) -> bytes:
-    """Every row as CSV in UTF-8 with a byte-order mark, which Japanese Excel needs to read
-    it as UTF-8 rather than Shift_JIS. The header is in the reader's language; names are
-    complete, and a name that looks like a formula is quoted with ' so Excel shows it."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(
+    """Every row as CSV for Excel (`spreadsheet_csv`: UTF-8 with a BOM, no formulas). The
+    header is in the reader's language; names are complete."""
+    header = [
         t(f"standings.csv.{column}", lang)
         for column in ("rank", "name", "points", "opponents", "record", "status")
-    )
-    for row in rows:
-        writer.writerow(
+    ]
+    return spreadsheet_csv(
+        header,
+        (
             [
                 row.rank,
-                _csv_text(clean_name(row.name)),
+                clean_name(row.name),
                 row.points,
                 format_points(row.opponents_points),
                 row.record or "",
                 _status_word(row.status, lang, short=False),
             ]
-        )
-    return "\ufeff".encode() + out.getvalue().encode("utf-8")
+            for row in rows
+        ),
+    )
