@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import string
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -157,12 +157,23 @@ def both(key: str, /, **params: object) -> str:
     return f"{t(key, 'ja', **params)}\n{t(key, 'en', **params)}"
 
 
-def describe_error(error: DomainError, lang: Lang) -> str:
+def describe_error(
+    error: DomainError, lang: Lang, *, escape: Callable[[str], str] | None = None
+) -> str:
     """A typed error as text: its message, every bad line of an unreadable decklist, and the
-    rule broken, if any. Shared by the Discord replies and the command line."""
-    lines = [t(error.key, lang, **error.params)]
+    rule broken, if any. Shared by the Discord replies and the command line.
+
+    `escape` is applied to every text parameter: names, lines of a decklist and values come
+    from players and organizers (Discord escapes them; the command line shows them as is)."""
+
+    def params(values: Mapping[str, object]) -> dict[str, object]:
+        if escape is None:
+            return dict(values)
+        return {k: escape(v) if isinstance(v, str) else v for k, v in values.items()}
+
+    lines = [t(error.key, lang, **params(error.params))]
     if isinstance(error, DecklistError):
-        lines += [f"• {t(p.key, lang, **p.message_params())}" for p in error.problems]
+        lines += [f"• {t(p.key, lang, **params(p.message_params()))}" for p in error.problems]
     if error.rule:
         lines.append(t("errors.rule_suffix", lang, rule=error.rule))
     return "\n".join(lines)

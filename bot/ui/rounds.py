@@ -21,8 +21,9 @@ from domain.engine.explanation import Explanation
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
 from domain.tournament.model import Tournament
+from domain.tournament.names import display_name, display_names
 from domain.tournament.rounds import Match, Round, RoundKind
-from domain.tournament.views import StandingLine, display_name, display_names
+from domain.tournament.views import StandingLine
 
 if TYPE_CHECKING:
     from bot.services.rounds import Final

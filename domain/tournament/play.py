@@ -24,6 +24,7 @@ from domain.event import EventFormat
 from domain.tournament import events as ev
 from domain.tournament.handlers import Applied, Handler
 from domain.tournament.model import Entry, Tournament
+from domain.tournament.names import display_name
 from domain.tournament.operations import (
     Actor,
     ConfirmResult,
@@ -283,7 +284,9 @@ def _start_round(tournament: Tournament, op: StartRound, at: datetime, actor: Ac
     return tournament.with_round(started), (ev.ClockStarted(op.round, ends),)
 
 
-def claim_result(match: Match, reporter: int, op: ReportResult) -> MatchResult:
+def claim_result(
+    tournament: Tournament, match: Match, reporter: int, op: ReportResult
+) -> MatchResult:
     """A player's report as a result in table order (R-MATCH-2 to R-MATCH-4)."""
     opponent = match.opponent_of(reporter)
     assert opponent is not None
@@ -297,7 +300,21 @@ def claim_result(match: Match, reporter: int, op: ReportResult) -> MatchResult:
         raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
     counts = {reporter: op.my_points, opponent: op.opponent_points}
     first, second = match.players
-    return MatchResult.from_point_zone((str(first), str(second)), (counts[first], counts[second]))
+    return _point_zone_result(tournament, match, (counts[first], counts[second]))
+
+
+def _point_zone_result(
+    tournament: Tournament, match: Match, counts: tuple[int, int]
+) -> MatchResult:
+    """R-MATCH-2 from both point-zone counts in table order. A refusal names the player
+    as people know them, not by their Discord id."""
+    try:
+        return MatchResult.from_point_zone((match.ids[0], match.ids[1]), counts)
+    except InvalidInput as refused:
+        player = str(refused.params.get("player"))
+        name = display_name(tournament, int(player)) if player.isdecimal() else None
+        params = {**refused.params, "player": name or player}
+        raise InvalidInput(refused.key, rule=refused.rule, **params) from None
 
 
 # How a judge names a result in /result set.
@@ -305,7 +322,12 @@ JUDGED_RESULTS = ("win", "judgement", "time", "concede", "double_loss", "no_show
 
 
 def judged_result(
-    choice: str, match: Match, player: int | None, first: int | None, second: int | None
+    tournament: Tournament,
+    choice: str,
+    match: Match,
+    player: int | None,
+    first: int | None,
+    second: int | None,
 ) -> MatchResult:
     """A judge's /result set choice as a result in table order (R-MATCH-2 to R-MATCH-6)."""
     ids = match.ids
@@ -325,13 +347,13 @@ def judged_result(
     if choice == "time":
         if first is None or second is None:
             raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
-        return MatchResult.from_point_zone((ids[0], ids[1]), (first, second))
+        return _point_zone_result(tournament, match, (first, second))
     raise InvalidInput("result.unknown_choice", value=choice, choices=", ".join(JUDGED_RESULTS))
 
 
 def _report(tournament: Tournament, op: ReportResult, at: datetime, actor: Actor) -> Applied:
     current, match = _own_open_match(tournament, op.player_id, op.round)
-    result = claim_result(match, op.player_id, op)
+    result = claim_result(tournament, match, op.player_id, op)
     others = [r for r in match.reports if r.player_id != op.player_id]
     report = Report(op.player_id, result, at)
     if others and _same_outcome(others[0].result, result, match):

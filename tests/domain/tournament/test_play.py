@@ -33,7 +33,7 @@ from domain.tournament.operations import (
     Undrop,
     UnpairRound,
 )
-from domain.tournament.play import propose_round, swiss_standings
+from domain.tournament.play import judged_result, propose_round, swiss_standings
 from domain.tournament.rounds import Claim, RoundKind
 from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
 
@@ -111,6 +111,26 @@ def test_time_reports_compute_the_judgement_win_or_the_draw_r_match_2() -> None:
     with pytest.raises(InvalidInput) as missing:
         clock.apply(ReportResult(third, 1, Claim.TIME), as_player(third))
     assert missing.value.rule == "R-MATCH-2"
+
+
+def test_an_impossible_point_zone_count_names_the_player_not_their_id_r_match_2() -> None:
+    clock = started(4)
+    pair(clock)
+    match = clock.tournament.rounds[0].matches[0]
+    first, second = match.players
+    names = {user: entry.display_name for user, entry in clock.tournament.players.items()}
+    # A player's report: 7 cards in the opponent's point zone cannot happen (0 to 6).
+    with pytest.raises(InvalidInput) as reported:
+        clock.apply(ReportResult(first, 1, Claim.TIME, 2, 7), as_player(first))
+    assert reported.value.key == "engine.result.point_zone_out_of_range"
+    assert reported.value.rule == "R-MATCH-2"
+    assert reported.value.params["player"] == names[second]
+    assert reported.value.params["count"] == 7
+    # A judge's /result set: counts in table order.
+    with pytest.raises(InvalidInput) as judged:
+        judged_result(clock.tournament, "time", match, None, 9, 1)
+    assert judged.value.params["player"] == names[first]
+    assert judged.value.params["count"] == 9
 
 
 def test_a_dispute_waits_for_a_judge() -> None:
