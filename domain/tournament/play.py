@@ -41,6 +41,7 @@ from domain.tournament.operations import (
     Undrop,
     UnpairRound,
 )
+from domain.tournament.penalties import PenaltyType
 from domain.tournament.rounds import Claim, Match, Report, Round, RoundKind
 
 MAX_EXTENSION_MINUTES = 60
@@ -481,6 +482,25 @@ def _drop(tournament: Tournament, op: Drop, at: datetime, actor: Actor) -> Appli
 
 def _undrop(tournament: Tournament, op: Undrop, at: datetime, actor: Actor) -> Applied:
     entry = tournament.players.get(op.player_id)
+    disqualification = next(
+        (
+            penalty.id
+            for penalty in tournament.penalties
+            if penalty.player_id == op.player_id
+            and penalty.type is PenaltyType.DISQUALIFICATION
+            and not penalty.revoked
+        ),
+        None,
+    )
+    disqualified = entry is not None and entry.status is PlayerStatus.DISQUALIFIED
+    if disqualified and disqualification is not None:
+        # R-PEN-4: a disqualification is not a drop; only revoking the penalty lifts it.
+        raise IllegalTransition(
+            "drop.disqualified",
+            rule="R-PEN-4",
+            player=display_name(tournament, op.player_id),
+            penalty=disqualification,
+        )
     if entry is None or entry.status is not PlayerStatus.DROPPED or entry.dropped_round is None:
         raise InvalidInput("drop.not_dropped", tournament=tournament.name)
     if entry.dropped_round != tournament.current_round:

@@ -12,14 +12,17 @@ from bot.ui.render import safe
 from domain.errors import DomainError
 from domain.tournament.operations import (
     ChangeSettings,
+    GivePenalty,
     Register,
     ReportResult,
     SettingsChange,
     StartTournament,
+    Undrop,
 )
+from domain.tournament.penalties import Infraction, PenaltyType
 from domain.tournament.play import propose_round
 from domain.tournament.rounds import Claim
-from tests.domain.tournament.support import Clock, new_tournament, player
+from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
 
 ODD_NAME = "*Yui*_@everyone"
 
@@ -65,3 +68,21 @@ def test_an_impossible_point_zone_count_names_the_player(
     assert safe(ODD_NAME) in text  # the name, escaped: no markdown, no ping
     assert "@everyone" not in text
     assert "101" not in text  # not the Discord id
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("ja", ("P2", "失格", "罰則 #1", "/罰則 取り消し")),
+        ("en", ("P2", "disqualified", "penalty #1", "/penalty revoke")),
+    ],
+)
+def test_undrop_of_a_disqualified_player_points_to_revoking_the_penalty(
+    lang: Lang, words: tuple[str, ...]
+) -> None:
+    clock = paired()
+    clock.apply(GivePenalty(102, PenaltyType.DISQUALIFICATION, Infraction.OTHER, "暴言"), JUDGE)
+    text = render_error(refusal(clock, Undrop(102), None), lang)
+    assert all(word in text for word in words), text
+    assert "ドロップしているプレイヤーではありません" not in text
+    assert "has not dropped" not in text

@@ -24,8 +24,10 @@ from domain.tournament.operations import (
     Drop,
     ExtendTable,
     FinishTournament,
+    GivePenalty,
     Register,
     ReportResult,
+    RevokePenalty,
     SetResult,
     SettingsChange,
     StartRound,
@@ -33,6 +35,7 @@ from domain.tournament.operations import (
     Undrop,
     UnpairRound,
 )
+from domain.tournament.penalties import Infraction, PenaltyType
 from domain.tournament.play import judged_result, propose_round, swiss_standings
 from domain.tournament.rounds import Claim, RoundKind
 from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
@@ -208,6 +211,21 @@ def test_a_dropped_player_is_not_paired_again_and_undrop_works_before_the_next_p
     assert late.value.rule == "R-FMT-7"
     # The dropped player stays in the standings, marked.
     assert any(row.player == "101" and row.dropped for row in swiss_standings(clock.tournament))
+
+
+def test_undrop_of_a_disqualified_player_says_only_revoking_the_penalty_lifts_it_r_pen_4() -> None:
+    clock = started(4)
+    pair(clock)
+    clock.apply(GivePenalty(102, PenaltyType.DISQUALIFICATION, Infraction.OTHER, "暴言"), JUDGE)
+    (penalty,) = clock.tournament.penalties
+    with pytest.raises(IllegalTransition) as refused:
+        clock.apply(Undrop(102))
+    assert refused.value.key == "drop.disqualified"
+    assert refused.value.rule == "R-PEN-4"
+    assert refused.value.params == {"player": "P2", "penalty": penalty.id}
+    # Revoking the penalty is what brings the player back.
+    clock.apply(RevokePenalty(penalty.id))
+    assert clock.tournament.players[102].status is PlayerStatus.ACTIVE
 
 
 def play_round(clock: Clock, rng: random.Random) -> None:
