@@ -237,7 +237,7 @@ def test_every_violation_kind_has_a_scenario() -> None:
 
 PARSE_CASES: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
     (
-        "# けいおん！\nfour 01-001\n",
+        "# けいおん！\nfour of them\n",
         "decks.parse.unrecognised",
         ("2行目", "# けいおん！"),
         ("Line 2", "“4 01-001 name”"),
@@ -253,6 +253,12 @@ PARSE_CASES: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
         "decks.parse.missing_count",
         ("2行目", "枚数がありません"),
         ("Line 2", "has no count"),
+    ),
+    (
+        "# けいおん！\n西住みほ 02-001\n",
+        "decks.parse.name_before_number",
+        ("2行目", "カード番号より前", "「4 02-001 西住みほ」"),
+        ("Line 2", "before the card number", "“4 02-001 西住みほ”"),
     ),
     (
         "# けいおん！\n99 01-001\n",
