@@ -177,11 +177,9 @@ def _count(index: int, text: str, problems: list[LineProblem]) -> int | None:
         return None
     count = int(digits) if len(digits) <= 4 else MAX_LINE_COUNT + 1
     if not 1 <= count <= MAX_LINE_COUNT:
-        problems.append(
-            LineProblem(
-                index, "decks.parse.count_range", {"text": _snippet(text), "max": MAX_LINE_COUNT}
-            )
-        )
+        # R-DECK-1: one line cannot hold more copies than a whole deck.
+        params = {"text": _snippet(text), "max": MAX_LINE_COUNT}
+        problems.append(LineProblem(index, "decks.parse.count_range", params, rule="R-DECK-1"))
         return None
     return count
 

@@ -19,7 +19,7 @@ from domain.decks import (
     parse_decklist,
 )
 from domain.decks.cards import normalise_number
-from domain.decks.errors import MAX_REPORTED_PROBLEMS
+from domain.decks.errors import MAX_REPORTED_GROUPS
 from domain.errors import InvalidInput
 from tests.domain.decks.helpers import EXAMPLES, KEION, REPO_ROOT, YURUYURI
 
@@ -322,11 +322,23 @@ def test_a_csv_file_without_header_is_told_what_header_to_add() -> None:
     assert (problem.line, problem.key) == (1, "decks.parse.csv_header")
 
 
-def test_the_number_of_reported_problems_is_capped() -> None:
+def test_many_bad_lines_of_one_kind_are_one_group() -> None:
     with pytest.raises(DecklistError) as caught:
         parse_decklist("# けいおん！\n" + "nonsense\n" * 150)
-    assert len(caught.value.problems) == MAX_REPORTED_PROBLEMS
+    assert len(caught.value.problems) == 150
+    (group,) = caught.value.groups
+    assert tuple(group.lines) == tuple(range(2, 152))
     assert caught.value.params["count"] == 150
+
+
+def test_the_number_of_reported_kinds_is_capped() -> None:
+    # Every line its own kind: each is short of columns by a different number.
+    header = ",".join(f"note{column}" for column in range(40)) + ",count,title,number\n"
+    rows = "".join(",".join("x" * width) + "\n" for width in range(1, 40))
+    with pytest.raises(DecklistError) as caught:
+        parse_decklist(header + rows)
+    assert len(caught.value.groups) == MAX_REPORTED_GROUPS
+    assert caught.value.params["count"] == len(caught.value.problems) > MAX_REPORTED_GROUPS
 
 
 def test_unquoted_commas_in_a_trailing_name_stay_in_the_name() -> None:
@@ -354,7 +366,7 @@ def test_parsing_arbitrary_text_raises_only_the_parse_error(text: str) -> None:
     outcome = _parse_or_error(text, None)
     if isinstance(outcome, DecklistError):
         assert outcome.key.startswith("decks.parse.")
-        assert len(outcome.problems) <= MAX_REPORTED_PROBLEMS
+        assert len(outcome.groups) <= MAX_REPORTED_GROUPS
     else:
         assert outcome.total > 0
 
