@@ -8,6 +8,7 @@ Besides `str.format`, templates know three things, all rendered here so that no 
 builds lists, plurals or command names by hand:
 
 - a list or tuple param is joined for the language: 「A、B、C」 / "A, B, C" (`join_list`);
+  decklist line numbers (`LineNumbers`) with neighbours as a range: 「3–17、20」;
 - `{n:one|many}` picks the singular or plural form by `n` (a number, or a list's length),
   and `#` in the form stands for the value: `{lines:line #|lines #}` → "line 2", "lines 2, 3";
 - `[[deck submit]]` names a slash command the way the reader sees it: a clickable mention
@@ -20,12 +21,12 @@ from __future__ import annotations
 import re
 import string
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from domain.decks.errors import DecklistError
+from domain.decks.errors import DecklistError, LineNumbers
 from domain.errors import DomainError
 
 Lang = Literal["ja", "en"]
@@ -80,6 +81,17 @@ def join_list(items: Iterable[object], lang: Lang) -> str:
     return LIST_SEPARATOR[lang].join(str(item) for item in items)
 
 
+def line_ranges(lines: Iterable[int], lang: Lang) -> str:
+    """Line numbers with neighbours as a range: 「3–17、20」 / "3–17, 20"."""
+    spans: list[list[int]] = []
+    for line in sorted(set(lines)):
+        if spans and line == spans[-1][1] + 1:
+            spans[-1][1] = line
+        else:
+            spans.append([line, line])
+    return join_list((f"{a}–{b}" if a != b else str(a) for a, b in spans), lang)
+
+
 def plural(count: int, one: str, many: str) -> str:
     """The English form for `count` things ("1 player", "2 players"); Japanese has one form,
     so pass the same word twice."""
@@ -97,6 +109,8 @@ class _CatalogFormatter(string.Formatter):
             one, _, many = format_spec.partition("|")
             count = len(value) if isinstance(value, list | tuple) else int(str(value))
             return plural(count, one, many).replace("#", self.format_field(value, ""))
+        if isinstance(value, LineNumbers):
+            return line_ranges(value, self.lang)
         if isinstance(value, list | tuple):
             return join_list(value, self.lang)
         return str(super().format_field(value, format_spec))
@@ -157,12 +171,33 @@ def both(key: str, /, **params: object) -> str:
     return f"{t(key, 'ja', **params)}\n{t(key, 'en', **params)}"
 
 
-def describe_error(error: DomainError, lang: Lang) -> str:
+def rule_label(rule: str, lang: Lang) -> str:
+    """The rule a deck message cites, once, in words: 「（規定 R-DECK-1: デッキ枚数）」."""
+    name_key = f"decks.rule_names.{rule}"
+    name = t(name_key, lang) if name_key in catalog(lang) else rule
+    return t("decks.rule_label", lang, rule=rule, name=name)
+
+
+def describe_error(
+    error: DomainError, lang: Lang, *, escape: Callable[[str], str] | None = None
+) -> str:
     """A typed error as text: its message, every bad line of an unreadable decklist, and the
-    rule broken, if any. Shared by the Discord replies and the command line."""
-    lines = [t(error.key, lang, **error.params)]
+    rule broken, if any. Shared by the Discord replies and the command line.
+
+    `escape` is applied to every text parameter: names, lines of a decklist and values come
+    from players and organizers (Discord escapes them; the command line shows them as is)."""
+
+    def params(values: Mapping[str, object]) -> dict[str, object]:
+        if escape is None:
+            return dict(values)
+        return {k: escape(v) if isinstance(v, str) else v for k, v in values.items()}
+
+    lines = [t(error.key, lang, **params(error.params))]
     if isinstance(error, DecklistError):
-        lines += [f"• {t(p.key, lang, **p.message_params())}" for p in error.problems]
+        # One line per kind of problem, with every line number that has it.
+        for group in error.groups:
+            rule = rule_label(group.rule, lang) if group.rule else ""
+            lines.append(f"• {t(group.key, lang, **params(group.message_params()))}{rule}")
     if error.rule:
         lines.append(t("errors.rule_suffix", lang, rule=error.rule))
     return "\n".join(lines)

@@ -251,7 +251,7 @@ class RoundService(Service):
             match = target.match_at(table) if target else None
             if target is None or match is None or len(match.players) != 2:
                 raise InvalidInput("result.no_such_table", round=number, table=table)
-            result = judged_result(choice, match, player, first_points, second_points)
+            result = judged_result(tournament, choice, match, player, first_points, second_points)
             operation = SetResult(number, table, result, advancing)
             tournament, events = await tx.apply(tournament, operation)
         change = ev.only(events, ev.ResultSet)

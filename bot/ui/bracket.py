@@ -18,33 +18,25 @@ round is drawn empty. A `None` player in round 0 is a bye's empty side; in a lat
 is "to be decided", or nobody when the match feeding it ended in a double loss.
 
 Text is set in Noto Sans CJK JP, which the `noto-cjk-sans-jp-regular` package ships, so
-Japanese names render on any machine that installed the bot. The font is located when a
-picture is drawn, never at import; a missing font raises `BracketFontMissing`.
-Characters the font lacks (emoji) and invisible format characters (zero-width, bidi
-controls) are left out of names rather than drawn as empty boxes.
+Japanese names render on any machine that installed the bot; what it lacks (emoji, Arabic,
+Thai, …) in the Noto fonts of `manimgx-fonts` (see `bot/ui/picture_text.py`). The fonts
+are located when a picture is drawn, never at import; a missing Japanese font raises
+`FontMissing`. Invisible format characters (zero-width, bidi controls) are left out of
+names, and so is a character no installed font has: a name with nothing left to draw
+shows the player's seed (「#3」), never "?" or an empty box.
 """
 
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from pathlib import Path
 
 import discord
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.i18n import Lang, t
-
-FONT_PACKAGE = "noto_cjk_sans_jp_regular"
-FONT_FILE = "NotoSansCJKjp-Regular.otf"
-
-
-class BracketFontMissing(RuntimeError):
-    """The Japanese font the bracket is drawn with is not installed."""
+from bot.ui.picture_text import Run, draw_runs, fit_runs, font, layout, line_width
 
 
 @dataclass(frozen=True)
@@ -108,79 +100,19 @@ SEED_TEXT = (190, 195, 206)
 CHAMPION_BG = (58, 49, 24)
 
 
-def locate_font(package: str = FONT_PACKAGE, filename: str = FONT_FILE) -> Path | bytes:
-    """The font file's path (or its bytes, if the package is installed zipped)."""
-    hint = f"pip install {package.replace('_', '-')}"
-    try:
-        resource = resources.files(package).joinpath(filename)
-    except ModuleNotFoundError as exc:
-        raise BracketFontMissing(
-            f"The bracket font package {package!r} is not installed ({hint})."
-        ) from exc
-    if not resource.is_file():
-        raise BracketFontMissing(f"{filename} is missing from {package!r} ({hint}).")
-    if isinstance(resource, Path):
-        return resource
-    return resource.read_bytes()
+def _line(text: str, size: int, limit: float) -> tuple[Run, ...]:
+    """`text` laid out in the fonts that draw it, cut to `limit` pixels."""
+    return fit_runs(layout(text), size, limit)
 
 
-@cache
-def _font_source() -> Path | bytes:
-    return locate_font()
-
-
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """The bracket font at `size` px. The basic layout engine gives the same metrics on
-    every machine (raqm depends on system libraries)."""
-    source = _font_source()
-    handle = io.BytesIO(source) if isinstance(source, bytes) else str(source)
-    return ImageFont.truetype(handle, size, layout_engine=ImageFont.Layout.BASIC)
-
-
-@cache
-def _notdef_mask() -> tuple[tuple[int, int], bytes]:
-    mask = font(NAME_SIZE).getmask("\uffff")  # a noncharacter: always the .notdef glyph
-    return mask.size, bytes(mask)
-
-
-@cache
-def has_glyph(char: str) -> bool:
-    """Whether the font draws `char` as itself rather than as its .notdef box."""
-    mask = font(NAME_SIZE).getmask(char)
-    return (mask.size, bytes(mask)) != _notdef_mask()
-
-
-_INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-
-
-def drawable(text: str) -> str:
-    """`text` without characters that would draw as boxes or reorder the line: emoji the
-    font lacks, zero-width and bidi control characters. Runs of spaces become one."""
-    kept = []
-    for char in text:
-        category = unicodedata.category(char)
-        if category in _INVISIBLE:
-            continue
-        if category == "Zs":
-            kept.append(" ")
-        elif has_glyph(char):
-            kept.append(char)
-    return " ".join("".join(kept).split())
-
-
-def fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
-    """`text`, cut with "…" so that it measures at most `width` pixels in `face`."""
-    if face.getlength(text) <= width:
-        return text
-    low, high = 0, len(text)  # the longest prefix that fits with the ellipsis
-    while low < high:
-        middle = (low + high + 1) // 2
-        if face.getlength(text[:middle].rstrip() + "…") <= width:
-            low = middle
-        else:
-            high = middle - 1
-    return text[:low].rstrip() + "…"
+def _name(player: SlotPlayer, size: int, limit: float, lang: Lang) -> tuple[Run, ...]:
+    """The player's name as drawn; their seed (「#3」) when no installed font draws any of it,
+    so that two such players never look the same."""
+    runs = layout(player.name)
+    if not runs:
+        fallback = t("bracket.unnamed", lang) if player.seed is None else f"#{player.seed}"
+        runs = layout(fallback)
+    return fit_runs(runs, size, limit)
 
 
 def _normalised(picture: BracketPicture) -> tuple[tuple[BracketSlot, ...], ...]:
@@ -289,6 +221,7 @@ def _draw_row(
     side: int,
     state: str,  # "won", "lost", "open"
     note: str,
+    lang: Lang,
 ) -> None:
     if state == "won":
         top_row = side == 0
@@ -313,25 +246,19 @@ def _draw_row(
         )
     name_x = seed_x + SEED_W
     right = x + width - 12
-    if note:
+    note_runs = _line(note, NOTE_SIZE, (right - name_x) / 2)
+    if note_runs:
         # The note (「判定勝ち」, 「不戦勝」) takes at most half the row; the name gets the rest.
-        note_face = font(NOTE_SIZE)
-        note = fit(note, note_face, (right - name_x) / 2)
-        draw.text(
-            (right, text_y),
-            note,
-            font=note_face,
-            fill=ACCENT if state == "won" else TEXT_DIM,
-            anchor="rm",
-        )
-        right -= round(note_face.getlength(note)) + 10
-    face = font(NAME_SIZE)
+        fill = ACCENT if state == "won" else TEXT_DIM
+        draw_runs(draw, (right, text_y), note_runs, NOTE_SIZE, anchor="rm", fill=fill)
+        right -= round(line_width(note_runs, NOTE_SIZE)) + 10
     if player is None:
+        face = font(NAME_SIZE)
         draw.text((name_x, text_y), empty_label, font=face, fill=TEXT_FAINT, anchor="lm")
         return
-    name = fit(drawable(player.name) or "?", face, right - name_x)
+    name = _name(player, NAME_SIZE, right - name_x, lang)
     colour = {"won": (255, 255, 255), "lost": TEXT_DIM, "open": TEXT}[state]
-    draw.text((name_x, text_y), name, font=face, fill=colour, anchor="lm")
+    draw_runs(draw, (name_x, text_y), name, NAME_SIZE, anchor="lm", fill=colour)
 
 
 def _connector(
@@ -356,14 +283,12 @@ def render_bracket(picture: BracketPicture) -> bytes:
     content_w = geometry.width - 2 * MARGIN
 
     y = MARGIN
-    title = fit(drawable(picture.title) or "?", font(TITLE_SIZE), content_w)
-    draw.text(
-        (MARGIN, y), title, font=font(TITLE_SIZE), fill=TEXT, stroke_width=1, stroke_fill=TEXT
-    )
+    title = _line(picture.title, TITLE_SIZE, content_w)
+    draw_runs(draw, (MARGIN, y), title, TITLE_SIZE, fill=TEXT, stroke_width=1)
     y += TITLE_SIZE + 14
     if picture.subtitle:
-        subtitle = fit(drawable(picture.subtitle), font(SUBTITLE_SIZE), content_w)
-        draw.text((MARGIN, y), subtitle, font=font(SUBTITLE_SIZE), fill=TEXT_DIM)
+        subtitle = _line(picture.subtitle, SUBTITLE_SIZE, content_w)
+        draw_runs(draw, (MARGIN, y), subtitle, SUBTITLE_SIZE, fill=TEXT_DIM)
         y += SUBTITLE_SIZE + 10
     draw.line((MARGIN, y + 4, geometry.width - MARGIN, y + 4), fill=DIVIDER, width=2)
     header_y = y + 18
@@ -397,7 +322,7 @@ def render_bracket(picture: BracketPicture) -> bytes:
             box_top = round(centres[index][number] - BOX_H / 2)
             box = (x, box_top, x + geometry.box_w, box_top + BOX_H)
             draw.rounded_rectangle(box, radius=RADIUS, fill=BOX, outline=BOX_BORDER, width=1)
-            note = drawable(_note(slot, index, lang))
+            note = _note(slot, index, lang)
             # The note goes on the winner's row; without a winner, on the second row.
             note_side = 1 if slot.winner is None else slot.winner
             for side in (0, 1):
@@ -417,6 +342,7 @@ def render_bracket(picture: BracketPicture) -> bytes:
                     side,
                     state,
                     note if side == note_side else "",
+                    lang,
                 )
             draw.line(
                 (x + 8, box_top + ROW_H, x + geometry.box_w - 8, box_top + ROW_H),
@@ -459,13 +385,5 @@ def _draw_champion(
         draw.text((x + 16, centre), label, font=face, fill=TEXT_FAINT, anchor="lm")
         return
     draw.rounded_rectangle(box, radius=RADIUS, fill=CHAMPION_BG, outline=ACCENT, width=3)
-    name = fit(drawable(champion.name) or "?", face, geometry.box_w - 32)
-    draw.text(
-        (x + 16, centre),
-        name,
-        font=face,
-        fill=ACCENT,
-        anchor="lm",
-        stroke_width=1,
-        stroke_fill=ACCENT,
-    )
+    name = _name(champion, NAME_SIZE + 2, geometry.box_w - 32, lang)
+    draw_runs(draw, (x + 16, centre), name, NAME_SIZE + 2, anchor="lm", fill=ACCENT, stroke_width=1)

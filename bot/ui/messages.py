@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang, describe_error, normalise_locale, set_command_ids, t
+from bot.ui.render import safe
 from domain.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -23,7 +24,9 @@ def interaction_lang(interaction: discord.Interaction) -> Lang:
 
 
 def render_error(error: DomainError, lang: Lang) -> str:
-    return fit_message(describe_error(error, lang))
+    """The error for a Discord reply: names and other user text in it escaped like names
+    everywhere (no markdown, no pings)."""
+    return fit_message(describe_error(error, lang, escape=safe))
 
 
 def fit_message(text: str, limit: int = MESSAGE_LIMIT) -> str:

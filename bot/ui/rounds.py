@@ -22,11 +22,10 @@ from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
 from domain.tournament.events import Dropped
 from domain.tournament.model import Tournament
+from domain.tournament.names import display_name, display_names
 from domain.tournament.rounds import Match, Round, RoundKind
 from domain.tournament.views import (
     StandingLine,
-    display_name,
-    display_names,
     final_standings,
     standings_after,
     standings_lines,

@@ -11,8 +11,6 @@ this module only shows them.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -23,6 +21,8 @@ from typing import Literal
 import discord
 
 from bot.i18n import Lang, t
+from bot.ui.emoji import ZWJ, is_skin_tone, joins_emoji, without_stray_joiners
+from bot.ui.spreadsheet import spreadsheet_csv
 from bot.ui.text import code_block
 
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -42,29 +42,34 @@ class StandingRow:
     record: str | None = None  # "2-1-0"; the column shows only when some row has one
 
 
+def _width_at(text: str, index: int) -> int:
+    """Columns `text[index]` adds: wide and full-width characters two, combining marks,
+    format characters (zero-width space, joiners) and what merges into the emoji before it
+    (a skin tone, the next emoji of 👨‍👩‍👧) none."""
+    char = text[index]
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Cf", "Mn", "Me"):
+        return 0
+    if is_skin_tone(char) or (index and joins_emoji(text, index - 1)):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
 def display_width(text: str) -> int:
-    """Columns `text` takes in a monospace block: wide and full-width characters take two,
-    combining marks and format characters (zero-width space, joiners) none."""
-    width = 0
-    for char in text:
-        if unicodedata.combining(char) or unicodedata.category(char) == "Cf":
-            continue
-        width += 2 if unicodedata.east_asian_width(char) in "WF" else 1
-    return width
+    """Columns `text` takes in a monospace block (see `_width_at`)."""
+    return sum(_width_at(text, index) for index in range(len(text)))
 
 
 def truncate(text: str, columns: int) -> str:
     """`text` cut to at most `columns` display columns, ending in "…" when cut."""
     if display_width(text) <= columns:
         return text
-    kept, used = [], 0
-    for char in text:
-        width = display_width(char)
-        if used + width > columns - 1:
-            break
-        kept.append(char)
-        used += width
-    return "".join(kept).rstrip() + "…"
+    used = 0
+    for index in range(len(text)):
+        used += _width_at(text, index)
+        if used > columns - 1:
+            # A cut between a joiner and its emoji would leave the joiner joining nothing.
+            return without_stray_joiners(text[:index]).rstrip() + "…"
+    return text
 
 
 def pad(text: str, columns: int, *, right: bool = False) -> str:
@@ -74,15 +79,16 @@ def pad(text: str, columns: int, *, right: bool = False) -> str:
 
 def clean_name(name: str) -> str:
     """A name that keeps to its line: no control characters, line breaks, zero-width or
-    bidi characters (which would reorder the row), runs of spaces made one."""
+    bidi characters (which would reorder the row), runs of spaces made one. Zero-width
+    joiners between two emoji stay: they make 👨‍👩‍👧 one family."""
     kept = []
     for char in name:
         category = unicodedata.category(char)
         if category in ("Zs", "Zl", "Zp") or char in "\t\n\r":
             kept.append(" ")
-        elif category not in ("Cc", "Cf"):
+        elif category not in ("Cc", "Cf") or char == ZWJ:
             kept.append(char)
-    return " ".join("".join(kept).split()) or "?"
+    return " ".join(without_stray_joiners("".join(kept)).split()) or "?"
 
 
 _MENTION_WORD = re.compile(r"@(everyone|here)", re.IGNORECASE)
@@ -234,33 +240,24 @@ def standings_page(
     return embed, len(pages)
 
 
-# Excel runs a cell that starts with one of these as a formula (CSV injection).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _csv_text(text: str) -> str:
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
 def standings_csv(rows: Sequence[StandingRow], lang: Lang) -> bytes:
-    """Every row as CSV in UTF-8 with a byte-order mark, which Japanese Excel needs to read
-    it as UTF-8 rather than Shift_JIS. The header is in the reader's language; names are
-    complete, and a name that looks like a formula is quoted with ' so Excel shows it."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(
+    """Every row as CSV for Excel (`spreadsheet_csv`: UTF-8 with a BOM, no formulas). The
+    header is in the reader's language; names are complete."""
+    header = [
         t(f"standings.csv.{column}", lang)
         for column in ("rank", "name", "points", "opponents", "record", "status")
-    )
-    for row in rows:
-        writer.writerow(
+    ]
+    return spreadsheet_csv(
+        header,
+        (
             [
                 row.rank,
-                _csv_text(clean_name(row.name)),
+                clean_name(row.name),
                 row.points,
                 format_points(row.opponents_points),
                 row.record or "",
                 _status_word(row.status, lang, short=False),
             ]
-        )
-    return "\ufeff".encode() + out.getvalue().encode("utf-8")
+            for row in rows
+        ),
+    )

@@ -4,7 +4,9 @@ The text format, for pasting in Discord (see docs/decklists.md):
 
     # けいおん！              ← a title section; also [けいおん！], 【けいおん！】, 作品: けいおん！
     4 01-001 平沢 唯          ← count, card number, name (optional)
-    4x 01-002 秋山 澪         ← also 4枚, x4, ×4, full-width digits, count at the end: 01-003 ×2
+    4x 01-002 秋山 澪         ← also 4枚, x4, ×4, ×4枚, full-width digits
+    01-003 田井中 律 ×2        ← the count at the end (with ×, x, * or 枚)
+    琴吹 紬 01-004 ×4         ← the name first: then the count at the end
     // a comment              ← also ; comment, and `// …` after a card line
     # EX                      ← the cards below are the EX deck (also エクストラ, EXデッキ);
     # けいおん！                 title sections go on as before; `# メイン` goes back
@@ -87,11 +89,18 @@ _NUMBER = rf"(?P<number>{NUMBER_PATTERN})"
 # A name follows the number after a space, or directly when it starts with a non-ASCII
 # character (`01-001平沢 唯`).
 _NAME = r"(?:\s+(?P<name>.+)|(?P<tight>[^\x00-\x7f].*))?"
+# A count at the end of a line needs its mark: `x4`, `×4`, `*4`, `4枚`, `×4枚`. An `x` ending
+# a word is the word's (`Max 4枚` is 4 of Max).
+_COUNT_AT_END = r"(?:(?:(?<![a-z])x|[×*])\s*(?P<count>\d+)(?:\s*枚)?|(?P<count2>\d+)\s*枚)"
 _COUNT_FIRST_RE = re.compile(rf"{_COUNT}\s*:?\s+{_NUMBER}{_NAME}", re.IGNORECASE)
-_COUNT_LAST_RE = re.compile(
-    rf"{_NUMBER}(?:\s+(?P<name>.*?))?\s*(?:[x×*]\s*(?P<count>\d+)|(?P<count2>\d+)\s*枚)",
-    re.IGNORECASE,
-)
+_COUNT_LAST_RE = re.compile(rf"{_NUMBER}(?:\s+(?P<name>.*?))?\s*{_COUNT_AT_END}", re.IGNORECASE)
+# The name first (`西住みほ 02-001 ×4`), then the number after a space, or directly after a
+# non-ASCII character (`西住みほ02-001×4`), then the count at the end. The lines above are
+# tried first, so a count or a number at the start keeps its meaning; a line starting like a
+# title section is never a card.
+_NAME_THEN_NUMBER = rf"(?P<name>(?![#\[【■◆●])\S.*?)(?:\s+|(?<=[^\x00-\x7f])){_NUMBER}"
+_NAME_FIRST_RE = re.compile(rf"{_NAME_THEN_NUMBER}\s*{_COUNT_AT_END}", re.IGNORECASE)
+_NAME_BEFORE_NUMBER_RE = re.compile(rf"{_NAME_THEN_NUMBER}(?:\s.*)?", re.IGNORECASE)
 _COUNT_FIELD_RE = re.compile(_COUNT, re.IGNORECASE)
 _STARTS_WITH_COUNT_RE = re.compile(r"(?:[x×*]\s*)?\d+\s*(?:[x×*]|枚)?(?:\s|$)", re.IGNORECASE)
 _STARTS_WITH_NUMBER_RE = re.compile(rf"{_NUMBER}(?:\s|$)", re.IGNORECASE)
@@ -168,11 +177,9 @@ def _count(index: int, text: str, problems: list[LineProblem]) -> int | None:
         return None
     count = int(digits) if len(digits) <= 4 else MAX_LINE_COUNT + 1
     if not 1 <= count <= MAX_LINE_COUNT:
-        problems.append(
-            LineProblem(
-                index, "decks.parse.count_range", {"text": _snippet(text), "max": MAX_LINE_COUNT}
-            )
-        )
+        # R-DECK-1: one line cannot hold more copies than a whole deck.
+        params = {"text": _snippet(text), "max": MAX_LINE_COUNT}
+        problems.append(LineProblem(index, "decks.parse.count_range", params, rule="R-DECK-1"))
         return None
     return count
 
@@ -317,7 +324,11 @@ def _parse_text(
     title: str | None = None
     ex = False
     for index, line in _content_lines(lines):
-        card = _COUNT_FIRST_RE.fullmatch(line) or _COUNT_LAST_RE.fullmatch(line)
+        card = (
+            _COUNT_FIRST_RE.fullmatch(line)
+            or _COUNT_LAST_RE.fullmatch(line)
+            or _NAME_FIRST_RE.fullmatch(line)
+        )
         if card is not None:
             groups = card.groupdict()
             count = _count(index, groups.get("count") or groups.get("count2") or "", problems)
@@ -348,8 +359,21 @@ def _parse_text(
 def _explain(index: int, line: str) -> LineProblem:
     """The most helpful reading of a line that is neither a card, a section nor a comment."""
     text = {"text": _snippet(line)}
-    if _STARTS_WITH_COUNT_RE.match(line):
-        return LineProblem(index, "decks.parse.bad_number", text)
     if _STARTS_WITH_NUMBER_RE.match(line):
         return LineProblem(index, "decks.parse.missing_count", text)
+    named = _NAME_BEFORE_NUMBER_RE.fullmatch(line)
+    if named is not None:
+        # `西住みほ 02-001` or `4 西住みほ 02-001`: show the line in the order it is read.
+        name = named["name"]
+        count = _STARTS_WITH_COUNT_RE.match(name)
+        digits = _COUNT_FIELD_RE.fullmatch(count[0].strip()) if count else None
+        if count is not None:
+            name = name[count.end() :]
+        number = normalise_number(named["number"])
+        example = f"{digits['count'] if digits else 4} {number} {name}".strip()
+        return LineProblem(
+            index, "decks.parse.name_before_number", {**text, "example": _snippet(example)}
+        )
+    if _STARTS_WITH_COUNT_RE.match(line):
+        return LineProblem(index, "decks.parse.bad_number", text)
     return LineProblem(index, "decks.parse.unrecognised", text)

@@ -24,6 +24,7 @@ from domain.event import EventFormat
 from domain.tournament import events as ev
 from domain.tournament.handlers import Applied, Handler
 from domain.tournament.model import Entry, Tournament
+from domain.tournament.names import display_name
 from domain.tournament.operations import (
     Actor,
     ConfirmResult,
@@ -40,6 +41,7 @@ from domain.tournament.operations import (
     Undrop,
     UnpairRound,
 )
+from domain.tournament.penalties import PenaltyType
 from domain.tournament.rounds import Claim, Match, Report, Round, RoundKind
 
 MAX_EXTENSION_MINUTES = 60
@@ -304,7 +306,9 @@ def _start_round(tournament: Tournament, op: StartRound, at: datetime, actor: Ac
     return tournament.with_round(started), (ev.ClockStarted(op.round, ends),)
 
 
-def claim_result(match: Match, reporter: int, op: ReportResult) -> MatchResult:
+def claim_result(
+    tournament: Tournament, match: Match, reporter: int, op: ReportResult
+) -> MatchResult:
     """A player's report as a result in table order (R-MATCH-2 to R-MATCH-4)."""
     opponent = match.opponent_of(reporter)
     assert opponent is not None
@@ -318,7 +322,21 @@ def claim_result(match: Match, reporter: int, op: ReportResult) -> MatchResult:
         raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
     counts = {reporter: op.my_points, opponent: op.opponent_points}
     first, second = match.players
-    return MatchResult.from_point_zone((str(first), str(second)), (counts[first], counts[second]))
+    return _point_zone_result(tournament, match, (counts[first], counts[second]))
+
+
+def _point_zone_result(
+    tournament: Tournament, match: Match, counts: tuple[int, int]
+) -> MatchResult:
+    """R-MATCH-2 from both point-zone counts in table order. A refusal names the player
+    as people know them, not by their Discord id."""
+    try:
+        return MatchResult.from_point_zone((match.ids[0], match.ids[1]), counts)
+    except InvalidInput as refused:
+        player = str(refused.params.get("player"))
+        name = display_name(tournament, int(player)) if player.isdecimal() else None
+        params = {**refused.params, "player": name or player}
+        raise InvalidInput(refused.key, rule=refused.rule, **params) from None
 
 
 # How a judge names a result in /result set.
@@ -326,7 +344,12 @@ JUDGED_RESULTS = ("win", "judgement", "time", "concede", "double_loss", "no_show
 
 
 def judged_result(
-    choice: str, match: Match, player: int | None, first: int | None, second: int | None
+    tournament: Tournament,
+    choice: str,
+    match: Match,
+    player: int | None,
+    first: int | None,
+    second: int | None,
 ) -> MatchResult:
     """A judge's /result set choice as a result in table order (R-MATCH-2 to R-MATCH-6)."""
     ids = match.ids
@@ -346,13 +369,13 @@ def judged_result(
     if choice == "time":
         if first is None or second is None:
             raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
-        return MatchResult.from_point_zone((ids[0], ids[1]), (first, second))
+        return _point_zone_result(tournament, match, (first, second))
     raise InvalidInput("result.unknown_choice", value=choice, choices=", ".join(JUDGED_RESULTS))
 
 
 def _report(tournament: Tournament, op: ReportResult, at: datetime, actor: Actor) -> Applied:
     current, match = _own_open_match(tournament, op.player_id, op.round)
-    result = claim_result(match, op.player_id, op)
+    result = claim_result(tournament, match, op.player_id, op)
     others = [r for r in match.reports if r.player_id != op.player_id]
     report = Report(op.player_id, result, at)
     if others and _same_outcome(others[0].result, result, match):
@@ -491,6 +514,25 @@ def _drop(tournament: Tournament, op: Drop, at: datetime, actor: Actor) -> Appli
 
 def _undrop(tournament: Tournament, op: Undrop, at: datetime, actor: Actor) -> Applied:
     entry = tournament.players.get(op.player_id)
+    disqualification = next(
+        (
+            penalty.id
+            for penalty in tournament.penalties
+            if penalty.player_id == op.player_id
+            and penalty.type is PenaltyType.DISQUALIFICATION
+            and not penalty.revoked
+        ),
+        None,
+    )
+    disqualified = entry is not None and entry.status is PlayerStatus.DISQUALIFIED
+    if disqualified and disqualification is not None:
+        # R-PEN-4: a disqualification is not a drop; only revoking the penalty lifts it.
+        raise IllegalTransition(
+            "drop.disqualified",
+            rule="R-PEN-4",
+            player=display_name(tournament, op.player_id),
+            penalty=disqualification,
+        )
     if entry is None or entry.status is not PlayerStatus.DROPPED or entry.dropped_round is None:
         raise InvalidInput("drop.not_dropped", tournament=tournament.name)
     if entry.dropped_round != tournament.current_round:

@@ -13,18 +13,21 @@ from PIL import Image, ImageChops, ImageFont
 
 from bot.ui.bracket import (
     NAME_SIZE,
-    BracketFontMissing,
     BracketPicture,
     BracketSlot,
     SlotPlayer,
     bracket_file,
-    drawable,
-    fit,
-    font,
-    has_glyph,
-    locate_font,
     render_bracket,
     round_label,
+)
+from bot.ui.picture_text import (
+    FontMissing,
+    fit_runs,
+    font,
+    has_glyph,
+    layout,
+    line_width,
+    locate_font,
 )
 from domain.engine.elimination import bracket_order
 
@@ -136,28 +139,40 @@ def test_two_names_differing_in_one_kanji_give_different_pictures() -> None:
     assert ImageChops.difference(yui, ui).getbbox() is not None
 
 
-def test_emoji_and_invisible_characters_are_left_out_not_drawn_as_boxes() -> None:
-    assert drawable("🎸ギター担当🎸") == "ギター担当"
-    assert drawable("\u202eevil\u202c zero\u200bwidth") == "evil zerowidth"
-    assert drawable("😀") == ""
+def test_invisible_characters_are_left_out_not_drawn_as_boxes() -> None:
+    # Emoji are drawn (tests/bot/test_bracket_scripts.py); format characters are not.
+    def drawn(text: str) -> str:
+        return "".join(run.text for run in layout(text))
+
+    assert drawn("\u202eevil\u202c zero\u200bwidth") == "evil zerowidth"
+    assert drawn("🎸ギター担当🎸") == "🎸ギター担当🎸"
 
     def picture(name: str) -> Image.Image:
         slot = BracketSlot((SlotPlayer(name, 1), SlotPlayer("秋山 澪", 2)))
         return png(BracketPicture("大会", [[slot]])).convert("RGB")
 
-    assert ImageChops.difference(picture("中野 梓🎸"), picture("中野 梓")).getbbox() is None
+    plain = picture("中野 梓")
+    assert ImageChops.difference(picture("中野\u200b \u2066梓\u2069"), plain).getbbox() is None
 
 
 def test_long_names_are_cut_by_measured_width_with_an_ellipsis() -> None:
-    face = font(NAME_SIZE)
+    def cut(text: str, limit: float) -> str:
+        runs = fit_runs(layout(text), NAME_SIZE, limit)
+        assert line_width(runs, NAME_SIZE) <= limit
+        return "".join(run.text for run in runs)
+
     long_kanji = NAMES[12]
-    cut = fit(long_kanji, face, 200)
-    assert cut.endswith("…")
-    assert face.getlength(cut) <= 200
-    assert long_kanji.startswith(cut[:-1])
+    shown = cut(long_kanji, 200)
+    assert shown.endswith("…")
+    assert long_kanji.startswith(shown[:-1])
     # Measured, not counted: narrow letters fit more characters than wide kanji.
-    assert len(fit("i" * 200, face, 200)) > len(fit("寿" * 200, face, 200))
-    assert fit("平沢 唯", face, 200) == "平沢 唯"
+    assert len(cut("i" * 200, 200)) > len(cut("寿" * 200, 200))
+    assert cut("平沢 唯", 200) == "平沢 唯"
+    # Across fonts, and never leaving half an emoji sequence's joiner behind.
+    mixed = cut("平沢🎸唯" + "👨\u200d👩\u200d👧" * 20, 200)
+    assert mixed.startswith("平沢🎸唯")
+    assert mixed.endswith("…")
+    assert "\u200d…" not in mixed
 
 
 def test_byes_double_losses_and_unknown_players_render() -> None:
@@ -200,7 +215,7 @@ def test_rounds_are_named_from_the_final_backwards() -> None:
 
 
 def test_a_missing_font_is_a_clear_error_at_render_time_not_at_import() -> None:
-    with pytest.raises(BracketFontMissing, match="pip install no-such-font-package"):
+    with pytest.raises(FontMissing, match="pip install no-such-font-package"):
         locate_font("no_such_font_package")
     # In a fresh interpreter where the font package cannot be imported: the module still
     # imports, and only drawing fails, with the package to install.
@@ -208,10 +223,11 @@ def test_a_missing_font_is_a_clear_error_at_render_time_not_at_import() -> None:
         """
         import sys
         sys.modules["noto_cjk_sans_jp_regular"] = None
-        from bot.ui.bracket import BracketFontMissing, BracketPicture, BracketSlot, render_bracket
+        from bot.ui.bracket import BracketPicture, BracketSlot, render_bracket
+        from bot.ui.picture_text import FontMissing
         try:
             render_bracket(BracketPicture("x", [[BracketSlot()]]))
-        except BracketFontMissing as error:
+        except FontMissing as error:
             print("missing:", error)
         """
     )

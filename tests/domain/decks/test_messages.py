@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import Lang, catalog, placeholders, t
+from bot.i18n import Lang, catalog, describe_error, placeholders, t
+from bot.ui.text import rule_label
 from domain.decks import (
     DeckCheck,
     DecklistError,
@@ -237,7 +238,7 @@ def test_every_violation_kind_has_a_scenario() -> None:
 
 PARSE_CASES: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
     (
-        "# けいおん！\nfour 01-001\n",
+        "# けいおん！\nfour of them\n",
         "decks.parse.unrecognised",
         ("2行目", "# けいおん！"),
         ("Line 2", "“4 01-001 name”"),
@@ -253,6 +254,12 @@ PARSE_CASES: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
         "decks.parse.missing_count",
         ("2行目", "枚数がありません"),
         ("Line 2", "has no count"),
+    ),
+    (
+        "# けいおん！\n西住みほ 02-001\n",
+        "decks.parse.name_before_number",
+        ("2行目", "カード番号より前", "「4 02-001 西住みほ」"),
+        ("Line 2", "before the card number", "“4 02-001 西住みほ”"),
     ),
     (
         "# けいおん！\n99 01-001\n",
@@ -329,3 +336,78 @@ def test_whole_input_errors_in_both_languages(
         parse_decklist(data)
     assert japanese in t(caught.value.key, "ja", **caught.value.params)
     assert english in t(caught.value.key, "en", **caught.value.params)
+
+
+# --- bad lines of one kind, told once ---------------------------------------------------------
+
+
+def _refusal(text: str) -> DecklistError:
+    with pytest.raises(DecklistError) as caught:
+        parse_decklist(text)
+    return caught.value
+
+
+NAMES_FIRST = [f"西住みほ{n} 02-{n:03d}" for n in range(1, 16)]  # the count left out
+
+
+def test_fifteen_lines_with_the_same_problem_are_one_line_of_the_message() -> None:
+    error = _refusal("# ガールズ＆パンツァー\n4 02-099\n" + "\n".join(NAMES_FIRST) + "\n")
+    assert len(error.problems) == 15
+    (group,) = error.groups
+    assert group.key == "decks.parse.name_before_number"
+    assert tuple(group.lines) == tuple(range(3, 18))
+    ja = describe_error(error, "ja").splitlines()
+    en = describe_error(error, "en").splitlines()
+    assert len(ja) == len(en) == 2  # the header and one line for the fifteen
+    assert ja[0].startswith("デッキリストに読めない行が15行あります（3–17行目）")
+    assert ja[1].startswith("• 3–17行目: カード名がカード番号より前にあります")
+    assert "（「西住みほ1 02-001」など）" in ja[1]
+    assert "「4 02-001 西住みほ1」のように" in ja[1]
+    assert en[0].startswith("The decklist has 15 lines that could not be read (lines 3–17)")
+    assert en[1].startswith("• Lines 3–17: the card name comes before the card number")
+    assert "“西住みほ1 02-001” and similar lines" in en[1]
+
+
+def test_lines_apart_are_listed_and_neighbours_make_a_range() -> None:
+    lines = ["# けいおん！", "4 01-001", "hello", "4 01-002", "hello again", "huh", "4 01-003"]
+    lines += ["oops", "4 01-004", "what"]  # bad: 3, 5, 6, 8, 10
+    error = _refusal("\n".join(lines) + "\n")
+    ((group_lines, key),) = [(tuple(g.lines), g.key) for g in error.groups]
+    assert (group_lines, key) == ((3, 5, 6, 8, 10), "decks.parse.unrecognised")
+    ja, en = (describe_error(error, lang).splitlines()[1] for lang in ("ja", "en"))
+    assert ja.startswith("• 3、5–6、8、10行目: 「hello」など")
+    assert en.startswith("• Lines 3, 5–6, 8, 10: “hello”")
+
+
+def test_one_bad_line_reads_as_before() -> None:
+    error = _refusal("# けいおん！\n4 01-001\nhello\n")
+    ja, en = (describe_error(error, lang).splitlines()[1] for lang in ("ja", "en"))
+    assert ja.startswith("• 3行目: 「hello」を読み取れません")
+    assert en.startswith("• Line 3: “hello” is not")
+
+
+def test_different_problems_stay_apart_in_line_order() -> None:
+    error = _refusal("# けいおん！\n99 01-001\nhello\n70 01-002\n西住みほ 02-001\n")
+    assert [(g.key, tuple(g.lines)) for g in error.groups] == [
+        ("decks.parse.count_range", (2, 4)),
+        ("decks.parse.unrecognised", (3,)),
+        ("decks.parse.name_before_number", (5,)),
+    ]
+
+
+def test_a_group_that_breaks_a_deck_rule_names_it_as_the_deck_messages_do() -> None:
+    error = _refusal("# けいおん！\n99 01-001\n70 01-002\n")
+    (ja_line,) = describe_error(error, "ja").splitlines()[1:]
+    (en_line,) = describe_error(error, "en").splitlines()[1:]
+    assert ja_line.startswith("• 2–3行目: 枚数「99」など")
+    assert ja_line.endswith("（規定 R-DECK-1: デッキ枚数）")
+    assert en_line.endswith(rule_label("R-DECK-1", "en"))
+
+
+def test_the_documented_grouped_message_is_what_the_bot_says() -> None:
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "decklists.md").read_text("utf-8")
+    shown = doc.split("Every bad line is reported at once", 1)[1].split("```text\n", 1)[1]
+    lines = ["# ガールズ＆パンツァー", "4 02-099", *(f"西住みほ 02-{n:03d}" for n in range(1, 16))]
+    lines += ["4 02-098", "99 02-100", "01-002 秋山", "99 02-101"]
+    error = _refusal("\n".join(lines) + "\n")
+    assert shown.split("```", 1)[0].rstrip("\n") == describe_error(error, "ja")

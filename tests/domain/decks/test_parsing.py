@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import unicodedata
 
 import pytest
 from hypothesis import assume, given, settings
@@ -17,7 +18,8 @@ from domain.decks import (
     default_titles,
     parse_decklist,
 )
-from domain.decks.errors import MAX_REPORTED_PROBLEMS
+from domain.decks.cards import normalise_number
+from domain.decks.errors import MAX_REPORTED_GROUPS
 from domain.errors import InvalidInput
 from tests.domain.decks.helpers import EXAMPLES, KEION, REPO_ROOT, YURUYURI
 
@@ -65,6 +67,80 @@ def test_text_format_sections_counts_and_comments() -> None:
 def test_text_format_is_forgiving_about_counts(line: str) -> None:
     decklist = parse_decklist(f"# けいおん！\n{line}\n")
     assert decklist.counts() == {CardKey("けいおん!", "01-001"): 4}
+
+
+@pytest.mark.parametrize(
+    ("line", "count", "name"),
+    [
+        # The name first, then the number and the count (how many players write a list).
+        ("西住みほ 02-001 ×5", 5, "西住みほ"),
+        ("西住みほ 02-001 ×4", 4, "西住みほ"),
+        ("西住みほ 02-001 x4", 4, "西住みほ"),
+        ("西住みほ 02-001 X4", 4, "西住みほ"),
+        ("西住みほ 02-001 *4", 4, "西住みほ"),
+        ("西住みほ 02-001 4枚", 4, "西住みほ"),
+        ("西住みほ 02-001 ×4枚", 4, "西住みほ"),
+        ("西住みほ 02-001 ×４", 4, "西住みほ"),
+        ("西住みほ　０２－００１　×４枚", 4, "西住みほ"),
+        ("西住みほ02-001×4", 4, "西住みほ"),
+        ("西住 みほ（パンツァー） 02-001 x 3", 3, "西住 みほ(パンツァー)"),  # NFKC, as all text
+        ("2号車 02-001 ×2", 2, "2号車"),  # a name that starts with digits
+        ("Team 8 02-001 x1", 1, "Team 8"),  # a name that ends with one
+        ("4 Seasons 02-001 x2", 2, "4 Seasons"),  # the count at the end decides
+        # The number first, the count at the end, in every count form.
+        ("02-001 西住みほ x4", 4, "西住みほ"),
+        ("02-001 西住みほ X4", 4, "西住みほ"),
+        ("02-001 西住みほ ×4", 4, "西住みほ"),
+        ("02-001 西住みほ 4枚", 4, "西住みほ"),
+        ("02-001 西住みほ ×4枚", 4, "西住みほ"),
+        ("02-001 西住みほ ４枚", 4, "西住みほ"),
+        ("02-001 西住みほ×4枚", 4, "西住みほ"),
+        # The count first, in every count form.
+        ("×4枚 02-001 西住みほ", 4, "西住みほ"),
+        ("X4 02-001 西住みほ", 4, "西住みほ"),
+        ("４枚 ０２－００１ 西住みほ", 4, "西住みほ"),
+    ],
+)
+def test_name_first_lines_and_every_count_form(line: str, count: int, name: str) -> None:
+    decklist = parse_decklist(f"# ガールズ＆パンツァー\n{line}\n")
+    (card,) = decklist.lines
+    assert (card.count, card.number, card.name) == (count, "02-001", name)
+
+
+@pytest.mark.parametrize(
+    ("line", "count", "number", "name"),
+    [
+        # A count first still wins over a count at the end: the end is part of the name.
+        ("4 02-001 西住みほ x2", 4, "02-001", "西住みほ x2"),
+        # A number first still wins: what follows it is the name.
+        ("02-001 02-002 x4", 4, "02-001", "02-002"),
+        ("4 02-001 2号車", 4, "02-001", "2号車"),
+    ],
+)
+def test_existing_forms_keep_their_reading(line: str, count: int, number: str, name: str) -> None:
+    (card,) = parse_decklist(f"# ガールズ＆パンツァー\n{line}\n").lines
+    assert (card.count, card.number, card.name) == (count, number, name)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "西住みほ 02-001",  # no count: which count was meant is unknown
+        "4 西住みほ 02-001",  # the count first and the name before the number
+        "けいおん！,01-001,x4",  # a CSV row without its header is not a text line
+        "4,けいおん！,01-001",
+        "01-001,4",
+    ],
+)
+def test_lines_that_stay_unreadable(line: str) -> None:
+    with pytest.raises(DecklistError):
+        parse_decklist(f"# ガールズ＆パンツァー\n4 02-002\n{line}\n")
+
+
+@pytest.mark.parametrize("line", ["# 大洗 02-001 x4", "【大洗 02-001 x4】", "[大洗 02-001 x4]"])
+def test_a_title_line_is_never_read_as_a_name_first_card(line: str) -> None:
+    decklist = parse_decklist(f"{line}\n4 02-002\n")
+    assert [(card.title, card.number) for card in decklist.lines] == [("大洗 02-001 x4", "02-002")]
 
 
 @pytest.mark.parametrize(
@@ -246,11 +322,23 @@ def test_a_csv_file_without_header_is_told_what_header_to_add() -> None:
     assert (problem.line, problem.key) == (1, "decks.parse.csv_header")
 
 
-def test_the_number_of_reported_problems_is_capped() -> None:
+def test_many_bad_lines_of_one_kind_are_one_group() -> None:
     with pytest.raises(DecklistError) as caught:
         parse_decklist("# けいおん！\n" + "nonsense\n" * 150)
-    assert len(caught.value.problems) == MAX_REPORTED_PROBLEMS
+    assert len(caught.value.problems) == 150
+    (group,) = caught.value.groups
+    assert tuple(group.lines) == tuple(range(2, 152))
     assert caught.value.params["count"] == 150
+
+
+def test_the_number_of_reported_kinds_is_capped() -> None:
+    # Every line its own kind: each is short of columns by a different number.
+    header = ",".join(f"note{column}" for column in range(40)) + ",count,title,number\n"
+    rows = "".join(",".join("x" * width) + "\n" for width in range(1, 40))
+    with pytest.raises(DecklistError) as caught:
+        parse_decklist(header + rows)
+    assert len(caught.value.groups) == MAX_REPORTED_GROUPS
+    assert caught.value.params["count"] == len(caught.value.problems) > MAX_REPORTED_GROUPS
 
 
 def test_unquoted_commas_in_a_trailing_name_stay_in_the_name() -> None:
@@ -278,7 +366,7 @@ def test_parsing_arbitrary_text_raises_only_the_parse_error(text: str) -> None:
     outcome = _parse_or_error(text, None)
     if isinstance(outcome, DecklistError):
         assert outcome.key.startswith("decks.parse.")
-        assert len(outcome.problems) <= MAX_REPORTED_PROBLEMS
+        assert len(outcome.groups) <= MAX_REPORTED_GROUPS
     else:
         assert outcome.total > 0
 
@@ -344,6 +432,49 @@ def test_canonical_text_round_trips(cards: list[tuple[int, str, str, str]]) -> N
     assume(all(entry.count <= 60 for entry in decklist.entries))
     again = parse_decklist(decklist.canonical_text())
     assert again.counts() == decklist.counts()
+
+
+# Card names of words that hold digits, x and 枚 (but no card number, and not starting with
+# a bare number, which would read as a count first).
+_WORDS = ["西住", "みほ", "Max", "Alex", "2号車", "Team", "8", "x線", "枚数", "ボコ", "(限定)", "Ⅱ"]
+_card_names = st.builds(
+    lambda first, rest: " ".join([first, *rest]),
+    st.sampled_from([word for word in _WORDS if not word.isdigit()]),
+    st.lists(st.sampled_from(_WORDS), max_size=3),
+)
+_COUNT_FORMS = ["{}", "x{}", "X{}", "×{}", "*{}", "x {}", "{}枚", "×{}枚", "{} 枚"]
+_FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(1, 60),
+    _numbers,
+    _card_names,
+    st.sampled_from(_COUNT_FORMS),
+    st.sampled_from(["count first", "count last", "name first"]),
+    st.booleans(),
+)
+def test_every_line_form_reads_back_its_count_card_and_name(
+    count: int, number: str, name: str, form: str, order: str, full_width: bool
+) -> None:
+    # A count at the end needs its mark (x, ×, * or 枚): a bare number there could be
+    # part of the name.
+    assume(order == "count first" or form != "{}")
+    written = form.format(count)
+    if full_width:
+        written = written.translate(_FULL_WIDTH)
+    line = {
+        "count first": f"{written} {number} {name}",
+        "count last": f"{number} {name} {written}",
+        "name first": f"{name} {number} {written}",
+    }[order]
+    (card,) = parse_decklist(f"# ガールズ＆パンツァー\n{line}\n").lines
+    assert (card.count, card.number, card.name) == (
+        count,
+        normalise_number(number),
+        unicodedata.normalize("NFKC", name),
+    )
 
 
 def _doc_block(language: str, after: str) -> str:

@@ -24,8 +24,10 @@ from domain.tournament.operations import (
     Drop,
     ExtendTable,
     FinishTournament,
+    GivePenalty,
     Register,
     ReportResult,
+    RevokePenalty,
     SetResult,
     SettingsChange,
     StartRound,
@@ -33,7 +35,8 @@ from domain.tournament.operations import (
     Undrop,
     UnpairRound,
 )
-from domain.tournament.play import propose_round, swiss_standings
+from domain.tournament.penalties import Infraction, PenaltyType
+from domain.tournament.play import judged_result, propose_round, swiss_standings
 from domain.tournament.rounds import Claim, RoundKind
 from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
 
@@ -113,6 +116,26 @@ def test_time_reports_compute_the_judgement_win_or_the_draw_r_match_2() -> None:
     assert missing.value.rule == "R-MATCH-2"
 
 
+def test_an_impossible_point_zone_count_names_the_player_not_their_id_r_match_2() -> None:
+    clock = started(4)
+    pair(clock)
+    match = clock.tournament.rounds[0].matches[0]
+    first, second = match.players
+    names = {user: entry.display_name for user, entry in clock.tournament.players.items()}
+    # A player's report: 7 cards in the opponent's point zone cannot happen (0 to 6).
+    with pytest.raises(InvalidInput) as reported:
+        clock.apply(ReportResult(first, 1, Claim.TIME, 2, 7), as_player(first))
+    assert reported.value.key == "engine.result.point_zone_out_of_range"
+    assert reported.value.rule == "R-MATCH-2"
+    assert reported.value.params["player"] == names[second]
+    assert reported.value.params["count"] == 7
+    # A judge's /result set: counts in table order.
+    with pytest.raises(InvalidInput) as judged:
+        judged_result(clock.tournament, "time", match, None, 9, 1)
+    assert judged.value.params["player"] == names[first]
+    assert judged.value.params["count"] == 9
+
+
 def test_a_dispute_waits_for_a_judge() -> None:
     clock = started(4)
     pair(clock)
@@ -188,6 +211,21 @@ def test_a_dropped_player_is_not_paired_again_and_undrop_works_before_the_next_p
     assert late.value.rule == "R-FMT-7"
     # The dropped player stays in the standings, marked.
     assert any(row.player == "101" and row.dropped for row in swiss_standings(clock.tournament))
+
+
+def test_undrop_of_a_disqualified_player_says_only_revoking_the_penalty_lifts_it_r_pen_4() -> None:
+    clock = started(4)
+    pair(clock)
+    clock.apply(GivePenalty(102, PenaltyType.DISQUALIFICATION, Infraction.OTHER, "暴言"), JUDGE)
+    (penalty,) = clock.tournament.penalties
+    with pytest.raises(IllegalTransition) as refused:
+        clock.apply(Undrop(102))
+    assert refused.value.key == "drop.disqualified"
+    assert refused.value.rule == "R-PEN-4"
+    assert refused.value.params == {"player": "P2", "penalty": penalty.id}
+    # Revoking the penalty is what brings the player back.
+    clock.apply(RevokePenalty(penalty.id))
+    assert clock.tournament.players[102].status is PlayerStatus.ACTIVE
 
 
 def play_round(clock: Clock, rng: random.Random) -> None:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from domain.engine.players import PlayerStatus
 from domain.tournament.model import Entry
-from domain.tournament.views import display_name, display_names
+from domain.tournament.names import display_name, display_names
 from tests.domain.tournament.support import new_tournament
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
