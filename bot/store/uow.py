@@ -34,6 +34,7 @@ from bot.store.tournaments import (
     find_tournament_id,
     insert_tournament,
     load_tournament,
+    page_versions,
     save_tournament,
     tournament_ids,
     tournament_version,
@@ -342,6 +343,12 @@ class Store:
                     kinds=tuple(tx.kinds.get(tournament_id, ())),
                 )
             )
+
+    async def page_versions(self, slug: str | None = None) -> list[tuple[str, int, int, int]]:
+        """(slug, guild id, tournament id, version) of the public live pages (or the one at
+        `slug`), across guilds: the page's address is all its reader brings."""
+        async with self.database.read() as connection:
+            return await page_versions(connection, slug)
 
     @asynccontextmanager
     async def read(

@@ -96,6 +96,9 @@ class Tournament:
     seed: int | None = None
     started_at: datetime | None = None
     decks_published: bool = False
+    # The live web page: its unguessable address once made, and whether it is on.
+    page_slug: str | None = None
+    page_public: bool = False
     players: Mapping[int, Entry] = field(default_factory=dict)
     decks: Mapping[int, StoredDeck] = field(default_factory=dict)
     rounds: tuple[Round, ...] = ()
