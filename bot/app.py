@@ -22,6 +22,7 @@ from bot.ui.messages import interaction_lang, render_error, reply_ephemeral
 from bot.ui.pagination import PageButton, PageRenderer
 from bot.ui.stateless import ModalRoutes, submitted_values
 from bot.ui.translator import CatalogTranslator
+from bot.web.server import WebServer, limits_from
 from domain.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -117,12 +118,29 @@ class TournamentBot(commands.Bot):
         self.page_renderers: dict[str, PageRenderer] = {}
         # Modals routed by custom id, so they survive a restart; see bot/ui/stateless.py.
         self.modal_routes = ModalRoutes()
+        # The live web page (issue 22), when WEB_PORT is set.
+        self.web: WebServer | None = None
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(PageButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        if self.settings.web_port is not None:
+            self.web = WebServer(
+                self.services.live,
+                self.settings.web_host,
+                self.settings.web_port,
+                limits=limits_from(self.settings),
+            )
+            await self.web.start()
+
+    async def close(self) -> None:
+        # The page stops first: it reads the database, which closes after the bot.
+        if self.web is not None:
+            await self.web.stop()
+            self.web = None
+        await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:

@@ -50,6 +50,12 @@ class Settings(BaseSettings):
     web_port: int | None = Field(default=None, ge=1, le=65535)
     web_host: str = Field(default="127.0.0.1")
     web_base_url: str | None = Field(default=None)
+    # Requests a second per client address (a burst of 4 times that is allowed), and event
+    # streams one address may keep open; behind a reverse proxy, the client's address is
+    # the last X-Forwarded-For entry (set WEB_BEHIND_PROXY=true only then).
+    web_rate_limit: float = Field(default=10.0, gt=0.0, le=100000.0)
+    web_streams_per_ip: int = Field(default=4, ge=1, le=100000)
+    web_behind_proxy: bool = Field(default=False)
     # Test-only: the fake Discord API of tests/e2e points the bot at loopback.
     discord_api_base_url: str = Field(default=DISCORD_API_BASE_URL)
     discord_gateway_url: str = Field(default=DISCORD_GATEWAY_URL)

@@ -553,3 +553,29 @@ def title_distribution(tournament: Tournament) -> TitleDistribution:
     ]
     shares.sort(key=lambda s: (-s.decks, s.best or 1 << 30, s.title))
     return TitleDistribution(total, tuple(shares))
+
+
+# -- which parts of the page a change touched -----------------------------------------------
+
+PARTS = ("overview", "pairings", "standings", "bracket", "decklists", "titles")
+
+
+def changed_parts(before: Tournament, after: Tournament) -> set[str]:
+    """The parts of the page whose views may differ between two versions of a tournament
+    (cheap: unchanged rounds and entries are the same objects from one version to the
+    next). A part named here is fetched again by the readers; one left out must not have
+    changed."""
+    players = before.players is not after.players and before.players != after.players
+    rounds = before.rounds != after.rounds
+    phase = before.phase is not after.phase
+    changed = set()
+    if overview(before) != overview(after):
+        changed.add("overview")
+    if rounds or players:
+        changed.add("pairings")
+    if rounds or players or phase:
+        changed |= {"standings", "bracket"}
+    decks = before.decks != after.decks or decks_public(before) != decks_public(after)
+    if decks or (decks_public(after) and (rounds or players or phase)):
+        changed |= {"decklists", "titles"}
+    return changed
