@@ -23,6 +23,8 @@ from domain.tournament.rounds import Round
 
 STEP_SECONDS = 3.0
 GUILD = 1
+# Discord-sized ids, so a test can tell at a glance that none reached the page.
+FIRST_PLAYER_ID = 345_678_901_234_567_000
 ORGANIZER_ROLE = 11
 JUDGE_ROLE = 12
 NAME = "プレメモ交流会（デモ）"
@@ -69,7 +71,7 @@ class DemoEvent:
         self.admin = Actor(1, GUILD, "運営", manages_guild=True)
         self.judge = Actor(2, GUILD, "ジャッジ", frozenset({JUDGE_ROLE}))
         self.entrants = [
-            Actor(1000 + n, GUILD, PLAYER_NAMES[n % len(PLAYER_NAMES)])
+            Actor(FIRST_PLAYER_ID + n, GUILD, PLAYER_NAMES[n % len(PLAYER_NAMES)])
             for n in range(self.players)
         ]
         self.by_id = {actor.user_id: actor for actor in self.entrants}
