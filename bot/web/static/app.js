@@ -136,7 +136,10 @@
         ? tr("top_cut_round", { round: overview.current_round })
         : tr("round", { round: overview.current_round });
     box.append(el("div", { class: "clock-round", text: label }));
-    if (!overview.ends_at) {
+    const over = overview.phase === "finished" || (overview.tables && overview.tables_finished === overview.tables);
+    if (over) {
+      box.append(el("div", { class: "clock-state", text: tr("state_finished") }));
+    } else if (!overview.ends_at) {
       box.append(el("div", { class: "clock-state", text: tr("clock_not_started") }));
     } else {
       box.append(
@@ -144,7 +147,7 @@
         el("div", { class: "clock-state", text: tr("clock_ends", { time: clockTime(overview.ends_at) }) }),
       );
     }
-    for (const extra of overview.extended) {
+    for (const extra of over ? [] : overview.extended) {
       box.append(
         el("div", {
           class: "clock-extra",
@@ -271,6 +274,19 @@
     return item;
   }
 
+  // The name box is made once: a redraw while someone types keeps the box, its text and
+  // the keyboard's composition (Japanese input) as they are.
+  const filter = el("input", {
+    id: "pm-filter",
+    type: "search",
+    placeholder: tr("filter_placeholder"),
+    "aria-label": tr("filter"),
+    autocomplete: "off",
+    value: localStorage.getItem(nameKey) || "",
+  });
+  let filterApply = () => {};
+  filter.addEventListener("input", () => filterApply());
+
   function drawPairings() {
     const o = parts.overview;
     const pairing = parts.pairings;
@@ -293,14 +309,6 @@
       await load("pairings");
       drawPairings();
     });
-    const filter = el("input", {
-      id: "pm-filter",
-      type: "search",
-      placeholder: tr("filter_placeholder"),
-      "aria-label": tr("filter"),
-      autocomplete: "off",
-      value: localStorage.getItem(nameKey) || "",
-    });
     const empty = el("p", { class: "note hidden", id: "pm-filter-none" });
     const list = el("ul", { class: "tables", id: "pm-tables" }, ...pairing.tables.map(tableItem));
     const apply = () => {
@@ -316,12 +324,10 @@
       if (wanted) localStorage.setItem(nameKey, filter.value.trim());
       else localStorage.removeItem(nameKey);
     };
-    filter.addEventListener("input", apply);
+    filterApply = apply;
     content.push(el("div", { class: "controls" }, picker, el("label", { class: "filter" }, el("span", { text: tr("filter") }), filter)), empty, list);
-    const focused = document.activeElement && document.activeElement.id === "pm-filter";
     main.replaceChildren(...content);
     apply();
-    if (focused) filter.focus();
   }
 
   function pager(page, pages, go) {
