@@ -19,6 +19,8 @@ FORBIDDEN: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("bot/store", ("discord", "cogs", "bot.services", "bot.ui")),
     ("bot/ui", ("bot.store", "bot.services.base", "aiosqlite", "cogs")),
     ("cogs", ("bot.store", "aiosqlite", "sqlite3")),
+    # The live page reads through the services only, and knows nothing of Discord.
+    ("bot/web", ("discord", "cogs", "bot.ui", "bot.store", "aiosqlite", "sqlite3", "bot.cli")),
 )
 
 
