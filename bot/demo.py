@@ -135,7 +135,7 @@ class DemoEvent:
         await self.pause()
         final = await services.rounds.finish(self.admin, self.ref)
         self.say("tournament finished")
-        return final.tournament if tournament is not None else final.tournament
+        return final.tournament
 
     async def play_round(self, current: Round) -> None:
         services = self.services

@@ -30,7 +30,7 @@ from domain.engine.state import Phase
 from domain.errors import NotFound, PermissionDenied
 from domain.tournament.model import IN_EVENT, Tournament
 from domain.tournament.operations import Actor as TournamentActor
-from domain.tournament.operations import Role
+from domain.tournament.operations import Role, SetLivePage
 from domain.tournament.permissions import require_deck_visible
 from domain.tournament.rounds import Match, Round, RoundKind
 from domain.tournament.views import StandingLine, final_standings, standings_lines
@@ -43,7 +43,8 @@ NOBODY = -1  # an owner who is not the reader, to ask the rule when there is no 
 STANDINGS_PER_PAGE = 100
 DECKLISTS_PER_PAGE = 50
 
-VersionListener = Callable[[int, int], None]
+# (tournament id, its new version, whether the commit switched its page on or off)
+VersionListener = Callable[[int, int, bool], None]
 
 
 def public_url(tournament: Tournament, base_url: str | None) -> str | None:
@@ -77,12 +78,14 @@ class LiveService(Service):
     """Read-only: finds a public page's tournament; the views below say what it shows."""
 
     def watch(self, listener: VersionListener) -> Callable[[], None]:
-        """`listener(tournament_id, version)` after each commit in this process; returns the
-        function that stops it. Across processes the same pair comes from `pages()`."""
+        """`listener(tournament_id, version, switched)` after each commit in this process;
+        returns the function that stops it. Across processes the same comes from `pages()`
+        (a page switched off is one that is no longer listed)."""
 
         def on_commit(committed: Committed) -> None:
             if committed.tournament_id is not None and committed.version is not None:
-                listener(committed.tournament_id, committed.version)
+                switched = SetLivePage.kind in committed.kinds
+                listener(committed.tournament_id, committed.version, switched)
 
         return self.store.commits.subscribe(on_commit)
 

@@ -26,6 +26,10 @@ from bot.services.live import PARTS, LivePage, LiveService, changed_parts
 log = logging.getLogger(__name__)
 
 COALESCE_SECONDS = 0.25  # many commits in a burst make one notice (the page allows 2 s)
+# A page load may be answered from a version this much older than the newest: in a busy
+# round (a commit every few milliseconds) the views are rebuilt a few times a second, not
+# per commit. A reader who was told a version asks for it (`at_least`) and gets it.
+FRESH_SECONDS = 0.5
 POLL_SECONDS = 1.0  # another process than the bot's looks at the versions this often
 RENDERED_PER_PAGE = 512  # answers kept per page and version (rounds × pages × languages)
 
@@ -50,6 +54,8 @@ class PageState:
     page: LivePage
     stamps: dict[str, int]
     rendered: dict[tuple[Any, ...], Rendered] = field(default_factory=dict)
+    loaded_at: float = field(default_factory=time.monotonic)
+    parts: dict[tuple[Any, ...], str] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -62,6 +68,15 @@ class PageState:
     def notice(self) -> dict[str, Any]:
         """What a reader needs to know what to fetch again."""
         return {"version": self.version, "stamps": self.stamps}
+
+    def part(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+        """A part's JSON text at this version (shared by the API and the page's island)."""
+        found = self.parts.get(key)
+        if found is None:
+            if len(self.parts) >= RENDERED_PER_PAGE:
+                self.parts.clear()
+            found = self.parts[key] = make()
+        return found
 
     def answer(self, key: tuple[Any, ...], make: Callable[[], bytes]) -> Rendered:
         found = self.rendered.get(key)
@@ -102,13 +117,17 @@ class LivePages:
 
     # -- versions in ------------------------------------------------------------------------
 
-    def heard(self, tournament_id: int, version: int) -> None:
-        """Tournament `tournament_id` is now at `version`. Called on the event loop right
-        after a commit: it only notes the change (the work is done later, coalesced)."""
+    def heard(self, tournament_id: int, version: int, switched: bool = False) -> None:
+        """Tournament `tournament_id` is now at `version` (`switched`: its page was turned
+        on or off). Called on the event loop right after a commit: it only notes the change
+        (the work is done later, coalesced)."""
         if version <= self._newest.get(tournament_id, -1):
             return
         self._newest[tournament_id] = version
         slug = self._slugs.get(tournament_id)
+        if switched and slug is not None:
+            # Hidden means hidden now: no answer from the page as it was.
+            self._states.pop(slug, None)
         if slug is None or not self._readers.get(slug):
             return
         self._due.add(tournament_id)
@@ -132,20 +151,21 @@ class LivePages:
                 for tournament_id, slug in list(self._slugs.items()):
                     if tournament_id not in public and slug in self._states:
                         # Turned off: its version moved too, but a hidden page has no row.
-                        self.heard(tournament_id, self._states[slug].version + 1)
+                        self.heard(tournament_id, self._states[slug].version + 1, True)
             await asyncio.sleep(every)
 
     # -- pages out --------------------------------------------------------------------------
 
-    async def state(self, slug: str) -> PageState | None:
-        """The page at its newest version, or None when there is no public page there."""
+    async def state(self, slug: str, at_least: int | None = None) -> PageState | None:
+        """The page at its newest version (or one at most `FRESH_SECONDS` older, but never
+        older than `at_least`), or None when there is no public page there."""
         current = self._states.get(slug)
-        if current is not None and not self._stale(current):
+        if current is not None and self._fresh(current, at_least):
             return current
         lock = self._loading.setdefault(slug, asyncio.Lock())
         async with lock:
             current = self._states.get(slug)
-            if current is not None and not self._stale(current):
+            if current is not None and self._fresh(current, at_least):
                 return current
             page = await self.live.open(slug)
             if page is None:
@@ -161,17 +181,24 @@ class LivePages:
             self._newest[page.tournament.id] = max(newest, page.version)
             return state
 
-    def _stale(self, state: PageState) -> bool:
-        return self._newest.get(state.tournament_id, state.version) > state.version
+    def _fresh(self, state: PageState, at_least: int | None) -> bool:
+        if at_least is not None and state.version < at_least:
+            return False
+        newest = self._newest.get(state.tournament_id, state.version)
+        if newest <= state.version:
+            return True
+        # Behind the newest commit: good enough for a moment (nobody asked for newer).
+        return time.monotonic() - state.loaded_at < FRESH_SECONDS
+
+    def newest(self, tournament_id: int) -> int | None:
+        return self._newest.get(tournament_id)
 
     @staticmethod
     def _stamps(previous: PageState | None, page: LivePage) -> dict[str, int]:
         if previous is None:
             return dict.fromkeys(PARTS, page.version)
         changed = changed_parts(previous.page.tournament, page.tournament)
-        return {
-            part: page.version if part in changed else previous.stamps[part] for part in PARTS
-        }
+        return {part: page.version if part in changed else previous.stamps[part] for part in PARTS}
 
     # -- event streams ----------------------------------------------------------------------
 
@@ -215,7 +242,7 @@ class LivePages:
             if slug is None or not self._readers.get(slug):
                 continue
             try:
-                state = await self.state(slug)
+                state = await self.state(slug, self._newest.get(tournament_id))
             except Exception:
                 log.exception("could not reload the live page of tournament %s", tournament_id)
                 continue

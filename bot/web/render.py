@@ -54,10 +54,26 @@ def html_text(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
+class RawJson(str):
+    """JSON text made earlier (a part's cached answer), put into a larger document as is."""
+
+
+def json_text(value: Any) -> str:
+    """`value` as JSON, with any `RawJson` inside spliced in rather than encoded again."""
+    if isinstance(value, RawJson):
+        return str(value)
+    if isinstance(value, dict):
+        items = (
+            f"{json.dumps(str(k), ensure_ascii=False)}:{json_text(v)}" for k, v in value.items()
+        )
+        return "{" + ",".join(items) + "}"
+    return json.dumps(plain(value), ensure_ascii=False, separators=(",", ":"))
+
+
 def script_json(value: Any) -> str:
     """Data for a `<script type="application/json">` island: nothing in it can close the
     element or start a comment."""
-    text = json.dumps(plain(value), ensure_ascii=False, separators=(",", ":"))
+    text = json_text(value)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -126,7 +142,7 @@ def choose_lang(asked: str | None, accept_language: str | None) -> Lang:
     """`?lang=` when given, else the first of Japanese and English the browser prefers
     (Japanese when it names neither)."""
     if asked in LANGS:
-        return asked  # type: ignore[return-value]
+        return asked
     ranked: list[tuple[float, int, Lang]] = []
     for index, part in enumerate((accept_language or "").split(",")):
         tag, _, params = part.strip().partition(";")
@@ -138,5 +154,5 @@ def choose_lang(asked: str | None, accept_language: str | None) -> Lang:
                 quality = 0.0
         primary = tag.strip().lower().split("-")[0]
         if primary in LANGS and quality > 0:
-            ranked.append((-quality, index, primary))  # type: ignore[arg-type]
+            ranked.append((-quality, index, primary))
     return min(ranked)[2] if ranked else "ja"

@@ -44,6 +44,7 @@ from bot.web.fonts import font_slices
 from bot.web.pages import LivePages, PageState, Reader, event_message, now_ms
 from bot.web.render import (
     STATIC_DIR,
+    RawJson,
     choose_lang,
     json_bytes,
     not_found_html,
@@ -184,7 +185,8 @@ async def page_state(request: web.Request) -> PageState:
     slug = request.match_info["slug"]
     if not SLUG.fullmatch(slug):
         raise web.HTTPNotFound()
-    state = await request.app[PAGES_KEY].state(slug)
+    # `v`: the version the reader was told of; the answer is at least that new.
+    state = await request.app[PAGES_KEY].state(slug, number_param(request, "v"))
     if state is None:
         raise web.HTTPNotFound()
     return state
@@ -205,7 +207,10 @@ def lang_of(request: web.Request) -> Lang:
 
 
 def send(
-    request: web.Request, state: PageState, key: tuple[Any, ...], make: Callable[[], bytes],
+    request: web.Request,
+    state: PageState,
+    key: tuple[Any, ...],
+    make: Callable[[], bytes],
     content_type: str,
 ) -> web.Response:
     """A rendered answer of this version, gzipped when the reader accepts it."""
@@ -233,10 +238,9 @@ def translate_not_found(make: Callable[[], Any]) -> Any:
 # -- the JSON API ---------------------------------------------------------------------------
 
 
-def part_json(state: PageState, part: str, request: web.Request) -> Callable[[], bytes]:
+def part_text(state: PageState, part: str, number: int | None, page: int) -> str:
+    """A part's JSON at this version, made once; NotFound (404) when it has none."""
     tournament = state.page.tournament
-    number = number_param(request, "round")
-    page = number_param(request, "page") or 1
     views: dict[str, Callable[[], Any]] = {
         "overview": lambda: overview(tournament),
         "pairings": lambda: pairings(tournament, number),
@@ -249,20 +253,27 @@ def part_json(state: PageState, part: str, request: web.Request) -> Callable[[],
     make = views.get(part)
     if make is None:
         raise web.HTTPNotFound()
-    data = translate_not_found(make)  # refuse before caching anything
-    return lambda: json_bytes(data)
+    if part == "version":
+        return json_bytes(make()).decode()
+    key = (part, number, page)
+    failed = ("failed", *key)
+    if failed in state.parts:  # this version has no such part: answered the same each time
+        raise web.HTTPNotFound()
+    try:
+        return state.part(key, lambda: json_bytes(make()).decode())
+    except NotFound:
+        state.part(failed, str)
+        raise web.HTTPNotFound() from None
 
 
 async def api_part(request: web.Request) -> web.StreamResponse:
     state = await page_state(request)
     part = request.match_info["part"]
-    key = ("api", part, request.query.get("round"), request.query.get("page"))
-    found = state.rendered.get(key)
-    if found is None:
-        make = part_json(state, part, request)
-    else:
-        make = lambda: found.body  # noqa: E731 (already rendered at this version)
-    return send(request, state, key, make, "application/json")
+    number = number_param(request, "round")
+    page = number_param(request, "page") or 1
+    text = part_text(state, part, number, page)
+    key = ("api", part, number, page)
+    return send(request, state, key, text.encode, "application/json")
 
 
 async def api_decklist(request: web.Request) -> web.StreamResponse:
@@ -286,18 +297,11 @@ def initial_data(state: PageState, section: str, lang: Lang) -> dict[str, Any]:
     """What the page's script starts from: its texts, the version and stamps, the
     overview, and the section's own data when it has any yet."""
     tournament = state.page.tournament
-    first: dict[str, Any] = {"overview": overview(tournament)}
+    first: dict[str, Any] = {"overview": RawJson(part_text(state, "overview", None, 1))}
     if section in ("pairings", "standings", "bracket", "decklists", "titles"):
-        view = {
-            "pairings": lambda: pairings(tournament),
-            "standings": lambda: standings(tournament),
-            "bracket": lambda: bracket(tournament),
-            "decklists": lambda: decklists(tournament),
-            "titles": lambda: title_distribution(tournament),
-        }[section]
         try:
-            first[section] = view()
-        except NotFound:
+            first[section] = RawJson(part_text(state, section, None, 1))
+        except web.HTTPNotFound:
             first[section] = None
     return {
         "slug": state.page.slug,
@@ -379,7 +383,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     try:
         await response.prepare(request)
         # The version now, in case it moved while the page loaded.
-        current = await pages.state(slug)
+        current = await pages.state(slug, pages.newest(state.tournament_id))
         hello = {**(current or state).notice(), "now": now_ms()}
         await response.write(b"retry: 2000\n" + event_message("version", hello))
         while not reader.gone:
@@ -392,9 +396,7 @@ async def events(request: web.Request) -> web.StreamResponse:
             if reader.gone:
                 break
             if reader.notice is not None:
-                await response.write(
-                    event_message("version", {**reader.notice, "now": now_ms()})
-                )
+                await response.write(event_message("version", {**reader.notice, "now": now_ms()}))
         if reader.gone:
             await response.write(event_message("gone", {}))
     except (ConnectionResetError, asyncio.CancelledError):
@@ -496,7 +498,8 @@ class WebServer:
     async def start(self) -> None:
         self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, self.port)
+        # A deep backlog: a crowd opening the page at once waits, never gets refused.
+        site = web.TCPSite(self.runner, self.host, self.port, backlog=1024)
         await site.start()
         if self.port == 0:  # a free port was chosen (tests)
             server = site._server

@@ -208,9 +208,7 @@ def _publish(tournament: Tournament, op: PublishDecks, at: datetime, actor: Acto
 PAGE_SLUG = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
-def _set_live_page(
-    tournament: Tournament, op: SetLivePage, at: datetime, actor: Actor
-) -> Applied:
+def _set_live_page(tournament: Tournament, op: SetLivePage, at: datetime, actor: Actor) -> Applied:
     """The organizer shows or hides the tournament's public page; nothing else changes."""
     if not PAGE_SLUG.fullmatch(op.slug):
         raise InvalidInput("web.bad_slug")

@@ -21,11 +21,16 @@ async def test_the_switch_is_logged_with_its_address_and_replays(configured: Ser
         await services.tournaments.set_page(player(1), None, True)
     on = await services.tournaments.set_page(organizer(), None, True)
     slug = on.tournament.page_slug
-    assert on.changed and slug is not None and len(slug) >= 22
-    assert public_url(on.tournament, "https://pm.example/live/") == f"https://pm.example/live/t/{slug}"
+    assert on.changed
+    assert slug is not None
+    assert len(slug) >= 22
+    assert (
+        public_url(on.tournament, "https://pm.example/live/") == f"https://pm.example/live/t/{slug}"
+    )
     assert public_url(on.tournament, None) is None
     same = await services.tournaments.set_page(organizer(), None, True)
-    assert not same.changed and same.tournament.page_slug == slug
+    assert not same.changed
+    assert same.tournament.page_slug == slug
     off = await services.tournaments.set_page(organizer(), None, False)
     assert public_url(off.tournament, "https://pm.example") is None
     assert await services.live.open(slug) is None
@@ -42,7 +47,8 @@ async def test_the_switch_is_logged_with_its_address_and_replays(configured: Ser
     ]
     assert all(verdict.agrees for verdict in verdicts)
     page = await services.live.open(slug)
-    assert page is not None and page.tournament.id == on.tournament.id
+    assert page is not None
+    assert page.tournament.id == on.tournament.id
 
 
 async def test_lists_are_public_exactly_when_deck_show_says_so(configured: Services) -> None:

@@ -120,8 +120,12 @@ def run_demo(factory: pytest.TempPathFactory, *, speed: float) -> Iterator[str]:
 def sized(driver: Any, width: int) -> None:
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": 844 if width < 600 else 900, "deviceScaleFactor": 1,
-         "mobile": width < 600},
+        {
+            "width": width,
+            "height": 844 if width < 600 else 900,
+            "deviceScaleFactor": 1,
+            "mobile": width < 600,
+        },
     )
 
 
@@ -150,8 +154,10 @@ def test_the_page_updates_live_when_a_result_is_confirmed(browser: Any, demo: st
     finished = len(browser.find_elements("css selector", "#pm-tables li.finished"))
     # The demo confirms results as it goes: the page follows without a reload.
     wait_for(
-        lambda: len(browser.find_elements("css selector", "#pm-tables li.finished")) != finished
-        or browser.execute_script("return Number(document.body.dataset.version)") > version + 2,
+        lambda: (
+            len(browser.find_elements("css selector", "#pm-tables li.finished")) != finished
+            or browser.execute_script("return Number(document.body.dataset.version)") > version + 2
+        ),
         20,
         "a confirmed result on the page",
     )
@@ -168,10 +174,14 @@ def test_the_name_filter_finds_a_player(browser: Any, demo: str) -> None:
     box = browser.find_element("id", "pm-filter")
     box.clear()
     box.send_keys(name)
-    visible = "return [...document.querySelectorAll('#pm-tables li')].filter(li => li.offsetParent).map(li => li.textContent)"
+    visible = (
+        "return [...document.querySelectorAll('#pm-tables li')]"
+        ".filter(li => li.offsetParent).map(li => li.textContent)"
+    )
     count = "return document.querySelectorAll('#pm-tables li').length"
     shown = browser.execute_script(visible)
-    assert shown and all(name in text for text in shown)
+    assert shown
+    assert all(name in text for text in shown)
     assert len(shown) < browser.execute_script(count)
     box.clear()
     box.send_keys("存在しない名前")

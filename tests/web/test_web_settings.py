@@ -13,7 +13,8 @@ def settings(**values: object) -> Settings:
 
 
 def test_the_page_is_off_unless_a_port_is_set() -> None:
-    assert settings().web_port is None and settings().web_public_url is None
+    assert settings().web_port is None
+    assert settings().web_public_url is None
     assert settings(web_port="").web_port is None
     assert settings(web_port=8080).web_public_url == "http://127.0.0.1:8080"
     assert settings(web_port=8080, web_host="::1").web_public_url == "http://[::1]:8080"

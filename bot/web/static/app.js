@@ -86,6 +86,8 @@
 
   async function load(part) {
     const [path, params] = partPath[part]();
+    // At least the version we were told of (the server may otherwise answer a moment late).
+    if (notice.version > 0) params.v = notice.version;
     parts[part] = await fetchJson(path, params);
   }
 

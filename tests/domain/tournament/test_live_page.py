@@ -20,7 +20,8 @@ def test_the_organizer_turns_the_page_on_and_off_keeping_its_address() -> None:
     assert clock.events == (ev.LivePageChanged(True),)
     hidden = clock.apply(SetLivePage(False, SLUG))
     assert (hidden.page_public, hidden.page_slug) == (False, SLUG)
-    assert hidden.players == shown.players and hidden.rounds == shown.rounds
+    assert hidden.players == shown.players
+    assert hidden.rounds == shown.rounds
 
 
 @pytest.mark.parametrize("actor", [JUDGE, player(1)])
