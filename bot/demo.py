@@ -114,7 +114,6 @@ class DemoEvent:
     async def play(self) -> Tournament:
         """Every round to the end, then the lists published and the event finished."""
         services = self.services
-        tournament = None
         number = 0
         while True:
             paired = await services.rounds.pair(self.admin, self.ref)
@@ -126,8 +125,6 @@ class DemoEvent:
             self.say(f"round {number} started")
             await self.pause()
             await self.play_round(current)
-            status = await services.rounds.status(self.admin, self.ref)
-            tournament = status[0]
             if paired.round.kind.value == "elimination" and len(paired.round.matches) == 1:
                 break
         await services.decks.publish(self.admin, self.ref)

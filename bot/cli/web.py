@@ -64,7 +64,7 @@ async def serve(settings: object, host: str, port: int) -> None:
                 both("web.cli.port_in_use", host=host, port=port, details=error), exit_code=2
             ) from None
         url = settings.web_base_url or f"http://{host}:{server.port}"
-        print(both("web.cli.serving", url=url), flush=True)
+        print(both("web.cli.serving", url=f"{url}/t/"), flush=True)
         stop = asyncio.Event()
         remove = install_stop_handlers(asyncio.get_running_loop(), lambda name: stop.set())
         try:

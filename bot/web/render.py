@@ -133,7 +133,8 @@ def not_found_html(lang: Lang) -> bytes:
     return (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f'<title>{title}</title><link rel="stylesheet" href="/static/style.css?v={asset_version()}">'
+        f"<title>{title}</title>"
+        f'<link rel="stylesheet" href="/static/style.css?v={asset_version()}">'
         f'</head><body class="notfound"><main><h1>{title}</h1><p>{body}</p></main></body></html>'
     ).encode()
 
