@@ -8,6 +8,7 @@ it) a missing browser fails instead. Screenshots are kept under `test-artifacts/
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -114,7 +115,11 @@ def run_demo(factory: pytest.TempPathFactory, *, speed: float) -> Iterator[str]:
         yield url
     finally:
         process.terminate()
-        process.wait(10)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:  # a font slice still being cut: no need to wait
+            process.kill()
+            process.wait(10)
 
 
 def sized(driver: Any, width: int) -> None:
@@ -192,6 +197,8 @@ def test_the_name_filter_finds_a_player(browser: Any, demo: str) -> None:
 
 
 def test_no_horizontal_scroll_at_390_and_1280(browser: Any, finished_demo: str) -> None:
+    from selenium.common.exceptions import TimeoutException
+
     demo = finished_demo
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots: {ARTIFACTS}")
@@ -206,9 +213,11 @@ def test_no_horizontal_scroll_at_390_and_1280(browser: Any, finished_demo: str) 
                 10,
                 f"{section or '/'} drawn",
             )
-            # The Japanese glyphs of a machine without a Japanese font: the served slices.
-            browser.set_script_timeout(30)
-            browser.execute_async_script("document.fonts.ready.then(arguments[0])")
+            # The Japanese glyphs of a machine without a Japanese font come from the served
+            # slices, cut on first use: wait for them a while, for the screenshots' sake.
+            browser.set_script_timeout(20)
+            with contextlib.suppress(TimeoutException):
+                browser.execute_async_script("document.fonts.ready.then(arguments[0])")
             widths = browser.execute_script(
                 "return [document.scrollingElement.scrollWidth, innerWidth]"
             )
