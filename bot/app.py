@@ -26,6 +26,7 @@ from bot.ui.messages import interaction_lang, render_error, reply_ephemeral
 from bot.ui.pagination import PageRenderer, page_view
 from bot.ui.stateless import ModalRoutes, submitted_values
 from bot.ui.translator import CatalogTranslator
+from bot.web.server import WebServer, limits_from
 from domain.errors import DomainError, IllegalTransition
 
 log = logging.getLogger(__name__)
@@ -166,7 +167,10 @@ class TournamentBot(commands.Bot):
             clock=clock.clock,
             jobs=(clock.tick, clock.refresh_entry_posts),
             tick_seconds=settings.clock_tick_seconds,
+            page_base=settings.web_public_url,
         )
+        # The live web page (issue 22), when WEB_PORT is set.
+        self.web: WebServer | None = None
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
@@ -174,9 +178,21 @@ class TournamentBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.delivery.start()
+        if self.settings.web_port is not None:
+            self.web = WebServer(
+                self.services.live,
+                self.settings.web_host,
+                self.settings.web_port,
+                limits=limits_from(self.settings),
+            )
+            await self.web.start()
 
     async def close(self) -> None:
-        # What is still to be said goes out first; anything left waits in the outbox.
+        # The page stops first: it reads the database, which closes after the bot. What is
+        # still to be said goes out; anything left waits in the outbox for the next start.
+        if self.web is not None:
+            await self.web.stop()
+            self.web = None
         await self.delivery.stop(flush_seconds=2.0)
         await super().close()
 

@@ -45,6 +45,17 @@ class Settings(BaseSettings):
     # Test-only: how many times faster than real time the bot's clock runs (1 in production),
     # so the end-to-end tests can play a 40-minute round in seconds.
     clock_speed: float = Field(default=1.0, ge=1.0, le=10000.0)
+    # The live web page (issue 22): off unless WEB_PORT is set; WEB_BASE_URL is the address
+    # the public uses (behind a reverse proxy), else http://WEB_HOST:WEB_PORT.
+    web_port: int | None = Field(default=None, ge=1, le=65535)
+    web_host: str = Field(default="127.0.0.1")
+    web_base_url: str | None = Field(default=None)
+    # Requests a second per client address (a burst of 4 times that is allowed), and event
+    # streams one address may keep open; behind a reverse proxy, the client's address is
+    # the last X-Forwarded-For entry (set WEB_BEHIND_PROXY=true only then).
+    web_rate_limit: float = Field(default=10.0, gt=0.0, le=100000.0)
+    web_streams_per_ip: int = Field(default=4, ge=1, le=100000)
+    web_behind_proxy: bool = Field(default=False)
     # Test-only: the fake Discord API of tests/e2e points the bot at loopback.
     discord_api_base_url: str = Field(default=DISCORD_API_BASE_URL)
     discord_gateway_url: str = Field(default=DISCORD_GATEWAY_URL)
@@ -63,6 +74,33 @@ class Settings(BaseSettings):
             return None
         return value
 
+    @field_validator("web_port", "web_base_url", mode="before")
+    @classmethod
+    def _blank_web_setting_is_missing(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("web_host")
+    @classmethod
+    def _web_host_is_a_host(cls, value: str) -> str:
+        value = value.strip()
+        if not value or any(c.isspace() or c in "/?#@" for c in value):
+            raise ValueError(f"{value!r} is not a host name or address (e.g. 127.0.0.1)")
+        return value
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _web_base_url_is_http(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")) or len(value.split("/")) < 3:
+            raise ValueError(f"{value!r} is not an http(s) URL (e.g. https://example.org/pm)")
+        if "?" in value or "#" in value:
+            raise ValueError(f"{value!r} must not carry a query or a fragment")
+        return value
+
     @field_validator("log_level")
     @classmethod
     def _known_log_level(cls, value: str) -> str:
@@ -79,6 +117,17 @@ class Settings(BaseSettings):
         if not value.startswith(("http://", "https://", "ws://", "wss://")):
             raise ValueError(f"{value!r} is not an http(s) or ws(s) URL")
         return value
+
+    @property
+    def web_public_url(self) -> str | None:
+        """Where the public reaches the live pages: WEB_BASE_URL, else the bot's own server
+        when it runs one, else None (no page is served)."""
+        if self.web_base_url:
+            return self.web_base_url
+        if self.web_port is None:
+            return None
+        host = f"[{self.web_host}]" if ":" in self.web_host else self.web_host
+        return f"http://{host}:{self.web_port}"
 
     @property
     def api_base_url(self) -> str:

@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
 from bot.services import Services
+from bot.services.live import public_url
 from bot.ui.buttons import START, CustomId, start_view
 from bot.ui.entry import start_preview_text
 from bot.ui.messages import fit_or_attach, interaction_lang, reply
@@ -60,6 +61,10 @@ REGULATIONS = [
 MISSING_DECK_POLICIES = [
     app_commands.Choice(name="Drop players without a legal deck", value="drop"),
     app_commands.Choice(name="Start anyway", value="start_anyway"),
+]
+PAGE_STATES = [
+    app_commands.Choice(name="on: make it public", value="on"),
+    app_commands.Choice(name="off: hide it", value="off"),
 ]
 NOSHOW_TIEBREAKS = [
     app_commands.Choice(name="the absent player's real points", value="real_points"),
@@ -251,6 +256,38 @@ class Tournaments(
         content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
         await interaction.edit_original_response(
             content=content, attachments=[file] if file else [], view=None
+        )
+
+    @app_commands.command(
+        name="page", description="Show or hide the tournament's live web page (organizers)"
+    )
+    @app_commands.describe(
+        state="on: public at an unguessable address; off: hidden",
+        tournament="Tournament (optional when only one is open)",
+    )
+    @app_commands.choices(state=PAGE_STATES)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def page(
+        self,
+        interaction: discord.Interaction,
+        state: app_commands.Choice[str],
+        tournament: str | None = None,
+    ) -> None:
+        lang = interaction_lang(interaction)
+        public = state.value == "on"
+        switch = await self.bot.services.tournaments.set_page(
+            actor_of(interaction), tournament, public
+        )
+        found = switch.tournament
+        url = public_url(found, self.bot.settings.web_public_url)
+        if not public:
+            key = "web.reply.off" if switch.changed else "web.reply.already_off"
+        elif url is None:
+            key = "web.reply.on_no_server"
+        else:
+            key = "web.reply.on" if switch.changed else "web.reply.already_on"
+        await interaction.response.send_message(
+            t(key, lang, name=safe(found.name), url=url or ""), ephemeral=True
         )
 
     @app_commands.command(

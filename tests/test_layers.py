@@ -21,6 +21,8 @@ FORBIDDEN: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("bot/ui", ("bot.store", "bot.services.base", "aiosqlite", "cogs")),
     ("bot/notify", ("cogs", "bot.services")),
     ("cogs", ("bot.store", "bot.notify", "aiosqlite", "sqlite3")),
+    # The live page reads through the services only, and knows nothing of Discord.
+    ("bot/web", ("discord", "cogs", "bot.ui", "bot.store", "aiosqlite", "sqlite3", "bot.cli")),
 )
 # The plan is pure: it reads the domain's events and says who is told what.
 PURE_MODULES = ("bot/notify/plan.py",)

@@ -27,4 +27,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bot.cli.replay",
     "bot.cli.export",
     "bot.cli.simulate",
+    "bot.cli.web",
+    "bot.cli.demo",
 )

@@ -81,12 +81,14 @@ class Delivery:
         clock: Clock,
         jobs: Sequence[Job] = (),
         tick_seconds: float = 5.0,
+        page_base: str | None = None,
     ) -> None:
         self.client = client
         self.store = store
         self.clock = clock
         self.jobs = tuple(jobs)
         self.tick_seconds = tick_seconds
+        self.page_base = page_base  # the live pages' public address, for their links
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._retry_at: dict[int, float] = {}
@@ -240,7 +242,7 @@ class Delivery:
             return SKIPPED
         lang = normalise_locale(notice.lang)
         said = RENDERERS[notice.say](
-            Telling(tournament, notice.data, notice.user, lang, self.clock())
+            Telling(tournament, notice.data, notice.user, lang, self.clock(), self.page_base)
         )
         if not said.messages:
             return SKIPPED

@@ -309,6 +309,9 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.CallClaimed: nobody("the judge's press edits the call's own post"),
     ev.CallResolved: nobody("the judge's press edits the call's own post"),
     ev.Undone: _undone,
+    ev.LivePageChanged: nobody(
+        "the organizer's answer carries the link; posts and the panel carry it from then on"
+    ),
 }
 
 

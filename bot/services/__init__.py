@@ -11,6 +11,7 @@ from bot.services.decks import DeckService
 from bot.services.guilds import GuildService
 from bot.services.judging import JudgeService
 from bot.services.lifecycle import LifecycleService
+from bot.services.live import LiveService
 from bot.services.registration import RegistrationService
 from bot.services.rounds import RoundService
 from bot.services.tournaments import TournamentService
@@ -45,3 +46,4 @@ class Services:
         self.rounds = build(RoundService)
         self.round_clock = build(ClockService)
         self.judges = build(JudgeService)
+        self.live = build(LiveService)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -24,6 +25,7 @@ from domain.tournament.operations import (
     MissingDeckPolicy,
     NoShowTiebreak,
     Role,
+    SetLivePage,
     SettingsChange,
 )
 from domain.tournament.permissions import require_role
@@ -59,6 +61,17 @@ def choice_label(tournament: Tournament, lang: Lang) -> str:
     room = CHOICE_LABEL_LIMIT - len(frame) + len("{name}")
     name = tournament.name if len(tournament.name) <= room else tournament.name[: room - 1] + "…"
     return frame.replace("{name}", name, 1)
+
+
+def new_page_slug() -> str:
+    """A live page's address: 128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class PageSwitch:
+    tournament: Tournament
+    changed: bool  # False: the page already was as asked, nothing was written
 
 
 class TournamentService(Service):
@@ -199,3 +212,16 @@ class TournamentService(Service):
         """`2026/12/01 13:00` as people type it (Japan time unless a zone is given), or
         empty to clear."""
         return parse_local_datetime(text) if text.strip() else None
+
+    async def set_page(self, actor: Actor, reference: str | None, public: bool) -> PageSwitch:
+        """/tournament page on|off (organizers). The first time on makes the page's
+        unguessable address; off hides the page and keeps the address for the next on.
+        Asking for the state it already has changes nothing (and logs nothing)."""
+        async with self.uow(actor) as tx:
+            tx.authorize(SetLivePage)
+            tournament = await tx.tournament(reference)
+            if tournament.page_public == public:
+                return PageSwitch(tournament, changed=False)
+            slug = tournament.page_slug or new_page_slug()
+            updated, _ = await tx.apply(tournament, SetLivePage(public, slug))
+        return PageSwitch(updated, changed=True)

@@ -74,6 +74,8 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "noshow_minutes": settings.noshow_minutes,
         "noshow_tiebreak": settings.noshow_tiebreak,
         "decks_published": tournament.decks_published,
+        "page_slug": tournament.page_slug,
+        "page_public": tournament.page_public,
         "created_by": tournament.created_by,
         "created_at": tournament.created_at,
         "started_at": tournament.started_at,
@@ -124,6 +126,8 @@ def _tournament(
         seed=row["seed"],
         started_at=_time(row["started_at"]),
         decks_published=bool(row["decks_published"]),
+        page_slug=row["page_slug"],
+        page_public=bool(row["page_public"]),
         players=players,
         decks=decks,
     )
@@ -229,6 +233,23 @@ async def tournament_ids(
         query += " AND state != 'finished'"
     rows = await _rows(connection, query + " ORDER BY id DESC", params)
     return [(row["guild_id"], row["id"]) for row in rows]
+
+
+async def page_versions(
+    connection: aiosqlite.Connection, slug: str | None = None
+) -> list[tuple[str, int, int, int]]:
+    """(slug, guild id, tournament id, version) of every tournament with a public live page,
+    or only of the one at `slug`: the live page finds its tournament across guilds."""
+    query = (
+        "SELECT page_slug, guild_id, id, version FROM tournaments"
+        " WHERE page_slug IS NOT NULL AND page_public = 1"
+    )
+    params: tuple[Any, ...] = ()
+    if slug is not None:
+        query += " AND page_slug = ?"
+        params = (slug,)
+    rows = await _rows(connection, query, params)
+    return [(row["page_slug"], row["guild_id"], row["id"], row["version"]) for row in rows]
 
 
 async def find_tournament_id(

@@ -48,6 +48,7 @@ from bot.store.tournaments import (
     find_tournament_id,
     insert_tournament,
     load_tournament,
+    page_versions,
     save_tournament,
     tournament_ids,
     tournament_version,
@@ -474,6 +475,12 @@ class Store:
         for tournament_id, guild_id in tx.told.items():
             if tournament_id not in tx.changed:  # only notices: the tournament is as it was
                 self.commits.publish(Committed(guild_id, tournament_id, None, notices=tx.notices))
+
+    async def page_versions(self, slug: str | None = None) -> list[tuple[str, int, int, int]]:
+        """(slug, guild id, tournament id, version) of the public live pages (or the one at
+        `slug`), across guilds: the page's address is all its reader brings."""
+        async with self.database.read() as connection:
+            return await page_versions(connection, slug)
 
     @asynccontextmanager
     async def read(

@@ -82,6 +82,11 @@ class Telling:
     user: int | None
     lang: Lang
     now: datetime
+    page_base: str | None = None  # where the live pages are served (WEB_BASE_URL)
+
+    @property
+    def page_url(self) -> str | None:
+        return self.tournament.page_url(self.page_base)
 
 
 Renderer = Callable[[Telling], Said]
@@ -106,6 +111,13 @@ def _claims(data: Mapping[str, Any]) -> list[tuple[int, MatchResult]]:
 def _penalty(tournament: Tournament, data: Mapping[str, Any]) -> Penalty | None:
     found = [p for p in tournament.penalties if p.id == data["penalty"]]
     return found[0] if found else None
+
+
+def with_link(embed: discord.Embed, url: str | None, lang: Lang) -> None:
+    """The live page's link on a post, while the page is public."""
+    if url is not None:
+        embed.url = url
+        embed.add_field(name=t("ui.live_page", lang), value=url, inline=False)
 
 
 # -- registration and the start -----------------------------------------------------------
@@ -297,6 +309,7 @@ def standings(telling: Telling) -> Said:
     if number != tournament.current_round:
         return _said()  # the next round was paired since: its standings will follow
     page = standings_page_of(tournament, lang, 0)
+    with_link(page.embed, telling.page_url, lang)
     view = page_view("standings", f"{tournament.id}.{lang}", page)
     return _said(Message(embeds=[page.embed], view=view))
 
@@ -325,6 +338,7 @@ def table_extended(telling: Telling) -> Said:
 
 def final(telling: Telling) -> Said:
     embeds = final_standings_embeds(telling.tournament, telling.lang)
+    with_link(embeds[0], telling.page_url, telling.lang)
     return _said(*(Message(embeds=[embed]) for embed in embeds))
 
 
@@ -444,6 +458,7 @@ def reping(telling: Telling) -> Said:
 
 def organizer_panel(telling: Telling) -> Said:
     embed, view = panel(telling.tournament, telling.now, telling.lang)
+    with_link(embed, telling.page_url, telling.lang)
     return _said(Message(embeds=[embed], view=view))
 
 

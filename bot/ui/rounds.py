@@ -96,7 +96,12 @@ def describe_result(
 
 
 def pairings_posts(
-    tournament: Tournament, paired: Round, points: dict[int, int], lang: Lang
+    tournament: Tournament,
+    paired: Round,
+    points: dict[int, int],
+    lang: Lang,
+    *,
+    page_url: str | None = None,
 ) -> list[Post]:
     """The pairings as messages within Discord's limits (2000 characters, 100 pings each),
     every table in them: split, never cut."""
@@ -128,6 +133,8 @@ def pairings_posts(
     )
     title = t(key, lang, tournament=safe(tournament.name), round=paired.number)
     footer = t("ui.rounds.how_to_report", lang)
+    if page_url is not None:
+        footer += "\n" + t("ui.rounds.live_page", lang, url=page_url)
     # Room for the title with its "(part/parts)" and the footer on every message.
     budget = MESSAGE_LIMIT - len(title) - len(footer) - 40
     chunks: list[list[tuple[str, tuple[int, ...]]]] = [[]]

@@ -80,6 +80,13 @@ class DecksPublished(Event):
 
 
 @dataclass(frozen=True)
+class LivePageChanged(Event):
+    """The public live page was turned on or off."""
+
+    public: bool
+
+
+@dataclass(frozen=True)
 class RoundPaired(Event):
     round: int
 

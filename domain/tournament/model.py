@@ -98,6 +98,9 @@ class Tournament:
     seed: int | None = None
     started_at: datetime | None = None
     decks_published: bool = False
+    # The live web page: its unguessable address once made, and whether it is on.
+    page_slug: str | None = None
+    page_public: bool = False
     players: Mapping[int, Entry] = field(default_factory=dict)
     decks: Mapping[int, StoredDeck] = field(default_factory=dict)
     rounds: tuple[Round, ...] = ()
@@ -221,6 +224,13 @@ class Tournament:
         """Whether players can check in now: from the window's opening until the start."""
         opens = self.settings.checkin_opens
         return self.phase is Phase.REGISTRATION and opens is not None and at >= opens
+
+    def page_url(self, base_url: str | None) -> str | None:
+        """The live page as the public reaches it (`WEB_BASE_URL` and its unguessable
+        address), or None while the page is off or the bot serves no page."""
+        if not self.page_public or self.page_slug is None or not base_url:
+            return None
+        return f"{base_url.rstrip('/')}/t/{self.page_slug}"
 
     def deck_rules(self) -> DeckRules:
         settings = self.settings

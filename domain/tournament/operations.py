@@ -166,6 +166,17 @@ class PublishDecks(OrganizerOperation):
     kind: ClassVar[str] = "publish_decks"
 
 
+@dataclass(frozen=True)
+class SetLivePage(OrganizerOperation):
+    """Turn the tournament's public live page on or off (/tournament page). The page's
+    unguessable address (`slug`) is made by the service and carried here, so a replay of
+    the log gives the same address; turning the page off keeps it for the next time on."""
+
+    kind: ClassVar[str] = "set_live_page"
+    public: bool
+    slug: str
+
+
 # -- players ------------------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ new tournament and what happened; a refusal raises a typed, keyed error naming t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -32,6 +33,7 @@ from domain.tournament.operations import (
     Operation,
     PublishDecks,
     Register,
+    SetLivePage,
     StartTournament,
     SubmitDeck,
     Unregister,
@@ -202,6 +204,21 @@ def _publish(tournament: Tournament, op: PublishDecks, at: datetime, actor: Acto
     return published, (ev.DecksPublished(len(tournament.decks)),)
 
 
+# The address of a live page: at least 128 random bits in URL-safe base64 (22 characters).
+PAGE_SLUG = re.compile(r"[A-Za-z0-9_-]{22,64}")
+
+
+def _set_live_page(tournament: Tournament, op: SetLivePage, at: datetime, actor: Actor) -> Applied:
+    """The organizer shows or hides the tournament's public page; nothing else changes."""
+    if not PAGE_SLUG.fullmatch(op.slug):
+        raise InvalidInput("web.bad_slug")
+    if op.public == tournament.page_public:
+        key = "web.page_already_on" if op.public else "web.page_already_off"
+        raise IllegalTransition(key, name=tournament.name)
+    updated = replace(tournament, page_slug=op.slug, page_public=op.public)
+    return updated, (ev.LivePageChanged(op.public),)
+
+
 # -- settings and the start ---------------------------------------------------------------
 
 
@@ -324,6 +341,7 @@ HANDLERS: dict[type[Operation], Handler] = {
     CheckIn: _check_in,
     SubmitDeck: _submit_deck,
     PublishDecks: _publish,
+    SetLivePage: _set_live_page,
     ChangeSettings: _change_settings,
     StartTournament: _start,
 }

@@ -132,6 +132,8 @@ MATRIX: dict[str, Row] = {
             a, c.ref, restricted_list=("r.toml", RESTRICTED), checkin_minutes=30
         ),
     ),
+    # The live page is the organizers' to show or hide (issue 22), in any phase.
+    "tournament page": staff("open", lambda s, a, c: s.tournaments.set_page(a, c.ref, True)),
     "tournament start": staff("registered", lambda s, a, c: s.lifecycle.start(a, c.ref)),
     "tournament finish": staff("done", lambda s, a, c: s.rounds.finish(a, c.ref)),
     "tournament export": anyone("done", lambda s, a, c: s.rounds.export(a, c.ref)),

@@ -1,0 +1,99 @@
+"""`python -m bot demo`: a simulated 32-player event on the live page, without Discord.
+
+It plays through the real services on a temporary database (deleted at the end) at a speed
+a person can follow (`--speed` multiplies it), serves the page on 127.0.0.1 and prints its
+address.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import tempfile
+from pathlib import Path
+
+from bot.cli import Subcommands
+from bot.cli.run import install_stop_handlers
+from bot.errors import StartupError
+from bot.i18n import both, t
+from bot.logging_setup import configure_logging
+
+DEFAULT_PORT = 8765
+
+
+def register(subcommands: Subcommands) -> None:
+    parser = subcommands.add_parser(
+        "demo",
+        help="watch a simulated event on the live page, no token needed / デモ大会",
+        description=(
+            "Play a simulated 32-player event (5 Swiss rounds and a top 8) through the real "
+            "services on a temporary database, and serve its live page on 127.0.0.1."
+        ),
+    )
+    parser.add_argument(
+        "--speed", type=float, default=1.0, help="how much faster than the default pace (1)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
+    )
+    parser.add_argument(
+        "--exit", action="store_true", help="stop when the event is over instead of waiting"
+    )
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    if not 0.05 <= args.speed <= 1000:
+        raise StartupError("--speed: 0.05–1000", exit_code=2)
+    configure_logging("WARNING")
+    asyncio.run(demo(args.speed, args.port, wait=not args.exit))
+    return 0
+
+
+async def demo(speed: float, port: int, *, wait: bool) -> None:
+    from bot.demo import DemoEvent
+    from bot.services import Services
+    from bot.store.database import Database
+    from bot.web.server import WebLimits, WebServer
+
+    stop = asyncio.Event()
+    remove = install_stop_handlers(asyncio.get_running_loop(), lambda name: stop.set())
+    with tempfile.TemporaryDirectory(prefix="pm-demo-") as folder:
+        database = await Database.open(Path(folder) / "demo.sqlite3")
+        try:
+            services = Services(database)
+            server = WebServer(services.live, "127.0.0.1", port, limits=WebLimits(burst=200))
+            try:
+                await server.start()
+            except OSError:
+                if port == 0:
+                    raise
+                server = WebServer(services.live, "127.0.0.1", 0, limits=WebLimits(burst=200))
+                await server.start()
+            try:
+                print(both("web.cli.demo_start", speed=speed), flush=True)
+                event = DemoEvent(services, speed=speed, say=lambda text: say(text))
+                started = await event.set_up()
+                url = f"http://127.0.0.1:{server.port}/t/{started.page_slug}"
+                print(both("web.cli.demo_url", url=url), flush=True)
+                playing = asyncio.ensure_future(event.play())
+                stopping = asyncio.ensure_future(stop.wait())
+                await asyncio.wait({playing, stopping}, return_when=asyncio.FIRST_COMPLETED)
+                if playing.done():
+                    playing.result()
+                    print(both("web.cli.demo_done"), flush=True)
+                    if wait:
+                        await stopping
+                playing.cancel()
+                stopping.cancel()
+            finally:
+                remove()
+                await server.stop()
+        finally:
+            await database.close()
+
+
+def say(text: str) -> None:
+    print(t("web.cli.demo_step", "en", text=text), flush=True)
+    logging.getLogger("bot.demo").info(text)

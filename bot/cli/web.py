@@ -1,0 +1,76 @@
+"""`python -m bot web`: the live pages without Discord, from the same database.
+
+For an organizer who wants the pages served by another process (or machine with the same
+file) than the bot: it reads DATABASE_PATH and looks at the versions of the public pages
+every second, so a change the bot commits shows within 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+
+from bot.cli import Subcommands
+from bot.cli.common import load_settings
+from bot.cli.run import install_stop_handlers
+from bot.errors import StartupError
+from bot.i18n import both
+from bot.logging_setup import configure_logging
+
+log = logging.getLogger("bot")
+
+
+def register(subcommands: Subcommands) -> None:
+    parser = subcommands.add_parser(
+        "web",
+        help="serve the live pages without Discord / ライブページだけを配信する",
+        description=(
+            "Serve the tournaments' live pages from DATABASE_PATH, without connecting to "
+            "Discord. WEB_HOST, WEB_PORT and WEB_BASE_URL apply as for the bot."
+        ),
+    )
+    parser.add_argument("--host", help="address to listen on (default WEB_HOST, 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port to listen on (default WEB_PORT)")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    configure_logging(settings.log_level)
+    port = args.port if args.port is not None else settings.web_port
+    if port is None:
+        raise StartupError(both("web.cli.needs_port"), exit_code=2)
+    host = args.host or settings.web_host
+    asyncio.run(serve(settings, host, port))
+    return 0
+
+
+async def serve(settings: object, host: str, port: int) -> None:
+    from bot.config import Settings
+    from bot.services import Services
+    from bot.store.database import Database
+    from bot.web.server import WebServer, limits_from
+
+    assert isinstance(settings, Settings)
+    database = await Database.open(settings.database_path)
+    try:
+        services = Services(database, default_locale=settings.default_locale)
+        server = WebServer(services.live, host, port, limits=limits_from(settings), poll=True)
+        try:
+            await server.start()
+        except OSError as error:
+            raise StartupError(
+                both("web.cli.port_in_use", host=host, port=port, details=error), exit_code=2
+            ) from None
+        url = settings.web_base_url or f"http://{host}:{server.port}"
+        print(both("web.cli.serving", url=f"{url}/t/"), flush=True)
+        stop = asyncio.Event()
+        remove = install_stop_handlers(asyncio.get_running_loop(), lambda name: stop.set())
+        try:
+            await stop.wait()
+        finally:
+            remove()
+            await server.stop()
+    finally:
+        await database.close()

@@ -1,0 +1,581 @@
+"""The public live page's reads (issue 22): a tournament found by its page's address, and
+what of it anyone may see, decided here with the domain's own rules.
+
+The page's reader is nobody in particular (`ANONYMOUS`): it sees what any member of the
+server sees in Discord (pairings, results, standings, the bracket), decklists only once
+the organizer published them (`require_deck_visible`, as `/deck show` decides), and never
+a user id, a penalty, a judge call or a report's claims. Player names are the display
+names already shown in the server's channels; two players with one name are told apart
+by their arrival number, never by their id.
+
+Nothing here writes. `/tournament page on|off` is `TournamentService.set_page`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from fractions import Fraction
+
+from bot.services.base import Service
+from bot.store.commits import Committed
+from domain.decks import DeckEntry, read_stored_decklist
+from domain.engine.elimination import bracket_order
+from domain.engine.players import PlayerStatus
+from domain.engine.results import MatchResult, ResultKind
+from domain.engine.state import Phase
+from domain.errors import NotFound, PermissionDenied
+from domain.tournament.model import IN_EVENT, Tournament
+from domain.tournament.operations import Actor as TournamentActor
+from domain.tournament.operations import Role, SetLivePage
+from domain.tournament.permissions import require_deck_visible
+from domain.tournament.rounds import Match, Round, RoundKind
+from domain.tournament.views import StandingLine, final_standings, standings_lines
+
+log = logging.getLogger(__name__)
+
+# The page's reader: no user id (0 is nobody's), no role beyond a player's.
+ANONYMOUS = TournamentActor(0, Role.PLAYER)
+NOBODY = -1  # an owner who is not the reader, to ask the rule when there is no list yet
+STANDINGS_PER_PAGE = 100
+DECKLISTS_PER_PAGE = 50
+
+# (tournament id, its new version, whether the commit switched its page on or off)
+VersionListener = Callable[[int, int, bool], None]
+
+
+def public_url(tournament: Tournament, base_url: str | None) -> str | None:
+    """The tournament's live page as the public reaches it (see `Tournament.page_url`)."""
+    return tournament.page_url(base_url)
+
+
+@dataclass(frozen=True)
+class PageRef:
+    """Where a public page's tournament is, and the version it is at."""
+
+    slug: str
+    guild_id: int
+    tournament_id: int
+    version: int
+
+
+@dataclass(frozen=True)
+class LivePage:
+    """A public page's tournament as of one version."""
+
+    slug: str
+    version: int
+    tournament: Tournament
+
+
+class LiveService(Service):
+    """Read-only: finds a public page's tournament; the views below say what it shows."""
+
+    def watch(self, listener: VersionListener) -> Callable[[], None]:
+        """`listener(tournament_id, version, switched)` after each commit in this process;
+        returns the function that stops it. Across processes the same comes from `pages()`
+        (a page switched off is one that is no longer listed)."""
+
+        def on_commit(committed: Committed) -> None:
+            if committed.tournament_id is not None and committed.version is not None:
+                switched = SetLivePage.kind in committed.kinds
+                listener(committed.tournament_id, committed.version, switched)
+
+        return self.store.commits.subscribe(on_commit)
+
+    async def pages(self) -> list[PageRef]:
+        """Every public page, with its tournament's version (for a page served by another
+        process than the bot's, which hears no commits)."""
+        return [PageRef(*row) for row in await self.store.page_versions()]
+
+    async def open(self, slug: str) -> LivePage | None:
+        """The tournament behind a public page's address, or None (no such page, or off)."""
+        found = await self.store.page_versions(slug)
+        if not found:
+            return None
+        ref = PageRef(*found[0])
+        async with self.reader(ref.guild_id) as tx:
+            tournament = await tx.load(ref.tournament_id)
+            version = tx.versions.get(ref.tournament_id, ref.version)
+        if tournament is None or not tournament.page_public or tournament.page_slug != slug:
+            return None
+        return LivePage(slug, version, tournament)
+
+
+# -- names ----------------------------------------------------------------------------------
+
+
+def public_names(tournament: Tournament) -> dict[int, str]:
+    """Each player's display name; a name two players share gets their arrival number
+    ("Aoi #3"), so that no user id is ever needed to tell them apart."""
+    counts = Counter(entry.display_name for entry in tournament.players.values())
+    return {
+        user: entry.display_name
+        if counts[entry.display_name] == 1
+        else f"{entry.display_name} #{entry.seq}"
+        for user, entry in tournament.players.items()
+    }
+
+
+# -- the overview ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableClock:
+    table: int
+    ends_at: datetime
+    minutes: int  # the extension (R-MATCH-7)
+
+
+@dataclass(frozen=True)
+class Overview:
+    name: str
+    format: str
+    regulation: str
+    event_date: str
+    phase: str
+    time_limit_minutes: int
+    planned_rounds: int | None
+    top_cut: int | None
+    registered: int
+    waitlisted: int
+    max_players: int | None
+    current_round: int
+    round_kind: str | None
+    started_at: datetime | None
+    ends_at: datetime | None
+    extended: tuple[TableClock, ...]
+    tables: int
+    tables_finished: int
+    rounds: tuple[tuple[int, str], ...]  # every round paired: (number, kind)
+    decks_published: bool
+    has_bracket: bool
+
+
+def overview(tournament: Tournament) -> Overview:
+    current = tournament.current
+    extended: tuple[TableClock, ...] = ()
+    tables = finished = 0
+    if current is not None:
+        played = [m for m in current.matches if len(m.players) == 2]
+        tables = len(played)
+        finished = sum(1 for m in played if current.finished(m))
+        extended = tuple(
+            TableClock(m.table, ends, m.extension_minutes)
+            for m in played
+            if m.extension_minutes and (ends := current.table_ends_at(m)) is not None
+        )
+    return Overview(
+        name=tournament.name,
+        format=tournament.format.value,
+        regulation=tournament.regulation,
+        event_date=tournament.event_date.isoformat(),
+        phase=tournament.phase.value,
+        time_limit_minutes=tournament.time_limit_minutes,
+        planned_rounds=tournament.round_count,
+        top_cut=tournament.top_cut,
+        registered=tournament.count(*IN_EVENT),
+        waitlisted=tournament.count(PlayerStatus.WAITLISTED),
+        max_players=tournament.max_players,
+        current_round=tournament.current_round,
+        round_kind=current.kind.value if current else None,
+        started_at=current.started_at if current else None,
+        ends_at=current.ends_at if current else None,
+        extended=extended,
+        tables=tables,
+        tables_finished=finished,
+        rounds=tuple((r.number, r.kind.value) for r in tournament.rounds),
+        decks_published=decks_public(tournament),
+        has_bracket=any(r.kind is RoundKind.ELIMINATION for r in tournament.rounds),
+    )
+
+
+# -- pairings -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    points: int  # 勝ち点 going into the round
+
+
+@dataclass(frozen=True)
+class ShownResult:
+    """A result as the page words it: its kind, the winner's seat (0, 1, None), the
+    point-zone counts of a time-out, the seat that goes on after a drawn bracket match."""
+
+    kind: str
+    winner: int | None
+    point_zone: tuple[int, int] | None
+    advancing: int | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    table: int
+    seats: tuple[Seat, ...]  # two players, one for a bye, none for an empty bracket slot
+    state: str  # playing, waiting (reported, not confirmed), judge (disputed), finished
+    result: ShownResult | None
+    extension_minutes: int
+    ends_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Pairings:
+    round: int
+    kind: str
+    ends_at: datetime | None
+    tables: tuple[Table, ...]
+
+
+def shown_result(match: Match, result: MatchResult | None) -> ShownResult | None:
+    if result is None:
+        return None
+    if result.kind in (ResultKind.BYE, ResultKind.DOUBLE_LOSS, ResultKind.TIME_DRAW):
+        winner = None
+    else:
+        found = result.winner(match.ids)
+        winner = match.ids.index(found) if found in match.ids else None
+    advancing = match.players.index(match.advancing) if match.advancing in match.players else None
+    return ShownResult(result.kind.value, winner, result.point_zone, advancing)
+
+
+def _state(played: Round, match: Match) -> str:
+    if played.finished(match):
+        return "finished"
+    if match.disputed:
+        return "judge"
+    return "waiting" if match.reports else "playing"
+
+
+def pairings(tournament: Tournament, number: int | None = None) -> Pairings:
+    """One round's tables (the current round by default); NotFound for a round not paired."""
+    played = tournament.round(number) if number is not None else tournament.current
+    if played is None:
+        raise NotFound("web.no_round")
+    names = public_names(tournament)
+    points = _points_before(tournament, played.number)
+    tables = tuple(
+        Table(
+            table=match.table,
+            seats=tuple(Seat(names[p], points.get(p, 0)) for p in match.players),
+            state=_state(played, match),
+            result=shown_result(match, match.result) if played.finished(match) else None,
+            extension_minutes=match.extension_minutes,
+            ends_at=played.table_ends_at(match),
+        )
+        for match in played.matches
+    )
+    return Pairings(played.number, played.kind.value, played.ends_at, tables)
+
+
+def _points_before(tournament: Tournament, number: int) -> dict[int, int]:
+    """Each player's 勝ち点 from the Swiss rounds before round `number` (as the pairings
+    post shows them)."""
+    earlier = replace(tournament, rounds=tournament.rounds[: number - 1])
+    return {line.user_id: line.points for line in standings_lines(earlier)}
+
+
+# -- standings ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    name: str
+    points: int
+    opponents_points: Fraction
+    record: str
+    status: str  # active, dropped, disqualified
+
+
+@dataclass(frozen=True)
+class StandingsPage:
+    final: bool
+    after_round: int
+    page: int  # from 1
+    pages: int
+    total: int
+    per_page: int
+    rows: tuple[Standing, ...]
+
+
+def current_standings(tournament: Tournament) -> list[StandingLine]:
+    """The one place the page reads standings from the domain: the final placings once the
+    event has finished (top cut first), the Swiss standings before."""
+    if tournament.phase is Phase.FINISHED:
+        return final_standings(tournament)[0]
+    return standings_lines(tournament)
+
+
+def standings(
+    tournament: Tournament, page: int = 1, per_page: int = STANDINGS_PER_PAGE
+) -> StandingsPage:
+    """One page of the standings (ties share a rank, R-FMT-5); NotFound past the last page."""
+    lines = current_standings(tournament)
+    pages = max(1, -(-len(lines) // per_page))
+    if not 1 <= page <= pages:
+        raise NotFound("web.no_page")
+    names = public_names(tournament)
+    chunk = lines[(page - 1) * per_page : page * per_page]
+    rows = tuple(
+        Standing(
+            rank=line.rank,
+            name=names[line.user_id],
+            points=line.points,
+            opponents_points=line.opponents_points,
+            record=line.record,
+            status=line.status.value
+            if line.status in (PlayerStatus.DROPPED, PlayerStatus.DISQUALIFIED)
+            else "active",
+        )
+        for line in chunk
+    )
+    finished = [r.number for r in tournament.swiss_rounds if r.complete]
+    return StandingsPage(
+        final=tournament.phase is Phase.FINISHED,
+        after_round=max(finished, default=0),
+        page=page,
+        pages=pages,
+        total=len(lines),
+        per_page=per_page,
+        rows=rows,
+    )
+
+
+# -- the bracket ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BracketSeat:
+    name: str
+    seed: int | None
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    seats: tuple[BracketSeat | None, BracketSeat | None]
+    winner: int | None  # the seat that went on, once decided
+    result: ShownResult | None
+    double_loss: bool
+
+
+@dataclass(frozen=True)
+class Bracket:
+    rounds: tuple[tuple[BracketMatch, ...], ...]  # every round of the bracket, later ones empty
+    numbers: tuple[int, ...]  # the event's round number of each bracket round played
+
+
+def bracket(tournament: Tournament) -> Bracket:
+    """The top cut (or the whole elimination event); NotFound before its first round."""
+    played = [r for r in tournament.rounds if r.kind is RoundKind.ELIMINATION]
+    if not played:
+        raise NotFound("web.no_bracket")
+    names = public_names(tournament)
+    seeds = _seeds(played[0])
+    rounds: list[tuple[BracketMatch, ...]] = []
+    for current in played:
+        matches = []
+        for match, advancing in zip(current.matches, current.advancing(), strict=True):
+            players = (*match.players, None, None)[:2]
+            decided = current.finished(match) and len(match.players) == 2
+            winner = players.index(advancing) if decided and advancing in players else None
+            seats = tuple(
+                BracketSeat(names[p], seeds.get(p)) if p is not None else None for p in players
+            )
+            matches.append(
+                BracketMatch(
+                    (seats[0], seats[1]),
+                    winner,
+                    shown_result(match, match.result) if decided else None,
+                    decided and match.result is not None and advancing is None,
+                )
+            )
+        rounds.append(tuple(matches))
+    first = len(rounds[0])
+    total = max(first.bit_length(), len(rounds))
+    while len(rounds) < total:
+        empty = BracketMatch((None, None), None, None, False)
+        rounds.append(tuple(empty for _ in range(max(1, first >> len(rounds)))))
+    return Bracket(tuple(rounds), tuple(r.number for r in played))
+
+
+def _seeds(first: Round) -> dict[int, int]:
+    """Seeds from the first bracket round's order (1v8, 4v5, 2v7, 3v6 …)."""
+    order = bracket_order(len(first.matches) * 2)
+    return {
+        player: order[index * 2 + offset]
+        for index, match in enumerate(first.matches)
+        for offset, player in enumerate(match.players)
+    }
+
+
+# -- decklists and the titles played (after /deck publish only) -----------------------------
+
+
+def decks_public(tournament: Tournament) -> bool:
+    """Whether the page's anonymous reader may see every list: exactly `/deck show`'s rule."""
+    owners = list(tournament.decks) or [NOBODY]
+    try:
+        for owner in owners:
+            require_deck_visible(tournament, ANONYMOUS, owner)
+    except PermissionDenied:
+        return False
+    return True
+
+
+def require_decks_public(tournament: Tournament) -> None:
+    """Refuse as "not found" (the page answers 404, never 403) while lists are private."""
+    if not decks_public(tournament):
+        raise NotFound("web.not_found")
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    title: str
+    number: str
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class PublicDeck:
+    number: int  # the player's arrival number: the list's address on the page
+    name: str
+    rank: int | None
+    titles: tuple[str, ...]
+    fingerprint: str
+    total: int
+    cards: tuple[DeckCard, ...]
+    ex_cards: tuple[DeckCard, ...]
+
+
+@dataclass(frozen=True)
+class DecklistsPage:
+    page: int
+    pages: int
+    total: int
+    decks: tuple[PublicDeck, ...]  # without their cards: one list is `decklist`
+
+
+def _ranks(tournament: Tournament) -> dict[int, int]:
+    return {line.user_id: line.rank for line in current_standings(tournament)}
+
+
+def _public_deck(tournament: Tournament, user_id: int, rank: int | None, cards: bool) -> PublicDeck:
+    stored = tournament.decks[user_id]
+    entry = tournament.players[user_id]
+    decklist = read_stored_decklist(stored.canonical)
+
+    def listed(entries: Sequence[DeckEntry]) -> tuple[DeckCard, ...]:
+        return tuple(DeckCard(e.key.title, e.key.number, e.name, e.count) for e in entries)
+
+    titles = tuple(dict.fromkeys(line.title for line in decklist.lines))
+    return PublicDeck(
+        number=entry.seq,
+        name=public_names(tournament)[user_id],
+        rank=rank,
+        titles=titles,
+        fingerprint=stored.fingerprint,
+        total=stored.total,
+        cards=listed(decklist.entries) if cards else (),
+        ex_cards=listed(decklist.ex_entries) if cards else (),
+    )
+
+
+def _deck_owners(tournament: Tournament) -> list[int]:
+    """Owners of a list, best placing first, then by arrival."""
+    ranks = _ranks(tournament)
+    return sorted(
+        tournament.decks,
+        key=lambda user: (ranks.get(user, 1 << 30), tournament.players[user].seq),
+    )
+
+
+def decklists(tournament: Tournament, page: int = 1) -> DecklistsPage:
+    require_decks_public(tournament)
+    owners = _deck_owners(tournament)
+    pages = max(1, -(-len(owners) // DECKLISTS_PER_PAGE))
+    if not 1 <= page <= pages:
+        raise NotFound("web.no_page")
+    ranks = _ranks(tournament)
+    chunk = owners[(page - 1) * DECKLISTS_PER_PAGE : page * DECKLISTS_PER_PAGE]
+    decks = tuple(_public_deck(tournament, user, ranks.get(user), cards=False) for user in chunk)
+    return DecklistsPage(page, pages, len(owners), decks)
+
+
+def decklist(tournament: Tournament, number: int) -> PublicDeck:
+    """One published list, by its player's arrival number."""
+    require_decks_public(tournament)
+    owner = next((e.user_id for e in tournament.players.values() if e.seq == number), None)
+    if owner is None or owner not in tournament.decks:
+        raise NotFound("web.not_found")
+    return _public_deck(tournament, owner, _ranks(tournament).get(owner), cards=True)
+
+
+@dataclass(frozen=True)
+class TitleShare:
+    title: str
+    decks: int  # lists that play the title
+    share: Fraction  # of all lists
+    placings: tuple[int, ...]  # the ranks of those lists, best first
+    best: int | None
+
+
+@dataclass(frozen=True)
+class TitleDistribution:
+    decks: int
+    titles: tuple[TitleShare, ...]  # most played first
+
+
+def title_distribution(tournament: Tournament) -> TitleDistribution:
+    """作品分布: each title played, in how many lists and at which placings."""
+    require_decks_public(tournament)
+    ranks = _ranks(tournament)
+    played: dict[str, list[int | None]] = {}
+    for user, stored in tournament.decks.items():
+        decklist = read_stored_decklist(stored.canonical)
+        for title in dict.fromkeys(line.title for line in decklist.lines):
+            played.setdefault(title, []).append(ranks.get(user))
+    total = len(tournament.decks)
+    shares = [
+        TitleShare(
+            title=title,
+            decks=len(placed),
+            share=Fraction(len(placed), total),
+            placings=tuple(sorted(r for r in placed if r is not None)),
+            best=min((r for r in placed if r is not None), default=None),
+        )
+        for title, placed in played.items()
+    ]
+    shares.sort(key=lambda s: (-s.decks, s.best or 1 << 30, s.title))
+    return TitleDistribution(total, tuple(shares))
+
+
+# -- which parts of the page a change touched -----------------------------------------------
+
+PARTS = ("overview", "pairings", "standings", "bracket", "decklists", "titles")
+
+
+def changed_parts(before: Tournament, after: Tournament) -> set[str]:
+    """The parts of the page whose views may differ between two versions of a tournament
+    (cheap: unchanged rounds and entries are the same objects from one version to the
+    next). A part named here is fetched again by the readers; one left out must not have
+    changed."""
+    players = before.players is not after.players and before.players != after.players
+    rounds = before.rounds != after.rounds
+    phase = before.phase is not after.phase
+    changed = set()
+    if overview(before) != overview(after):
+        changed.add("overview")
+    if rounds or players:
+        changed.add("pairings")
+    if rounds or players or phase:
+        changed |= {"standings", "bracket"}
+    decks = before.decks != after.decks or decks_public(before) != decks_public(after)
+    if decks or (decks_public(after) and (rounds or players or phase)):
+        changed |= {"decklists", "titles"}
+    return changed

@@ -1,0 +1,522 @@
+"""The live page's web server: aiohttp routes, all of them reads, in the bot's own process
+(or alone, `python -m bot web`).
+
+    /t/{slug}                        the overview (the page's shell; its script draws it)
+    /t/{slug}/{section}              pairings, standings, bracket, decklists, titles
+    /t/{slug}/decklists/{number}     one published list
+    /t/{slug}/api/{part}.json        the same data as JSON (overlays, spreadsheets)
+    /t/{slug}/api/decklists/{n}.json one published list as JSON
+    /t/{slug}/api/version.json       the version and each part's stamp (the polling fallback)
+    /t/{slug}/events                 server-sent events: the version, each time it moves
+    /static/…, /fonts/…              the page's script, style and font slices
+
+Safe by construction: only GET (and HEAD) routes exist; a hidden page, an unpublished list,
+a bad parameter and an unknown address all get the same 404; every answer carries a strict
+Content-Security-Policy; each client address has a request budget and a cap on open
+streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from bot.config import Settings
+from bot.i18n import Lang
+from bot.services.live import (
+    LiveService,
+    bracket,
+    decklist,
+    decklists,
+    overview,
+    pairings,
+    standings,
+    title_distribution,
+)
+from bot.web.fonts import font_slices
+from bot.web.pages import LivePages, PageState, Reader, event_message, now_ms
+from bot.web.render import (
+    STATIC_DIR,
+    RawJson,
+    choose_lang,
+    json_bytes,
+    not_found_html,
+    page_html,
+    text,
+    texts,
+)
+from domain.errors import NotFound
+
+log = logging.getLogger(__name__)
+
+SLUG = re.compile(r"[A-Za-z0-9_-]{22,64}")
+SECTIONS = ("overview", "pairings", "standings", "bracket", "decklists", "titles")
+PRIVATE_UNTIL_PUBLISHED = frozenset({"decklists", "titles"})
+MAX_NUMBER = 1_000_000
+HEARTBEAT_SECONDS = 15.0
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
+
+PAGES_KEY = web.AppKey("pages", LivePages)
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    requests_per_second: float = 10.0
+    burst: int = 40
+    streams_per_client: int = 4
+    streams_total: int = 5000
+    behind_proxy: bool = False  # the client's address is the last X-Forwarded-For entry
+
+
+def limits_from(settings: Settings) -> WebLimits:
+    return WebLimits(
+        requests_per_second=settings.web_rate_limit,
+        burst=max(1, int(settings.web_rate_limit * 4)),
+        streams_per_client=settings.web_streams_per_ip,
+        behind_proxy=settings.web_behind_proxy,
+    )
+
+
+class Limits:
+    """A token bucket of requests and a count of open streams, per client address."""
+
+    def __init__(self, settings: WebLimits) -> None:
+        self.settings = settings
+        self._buckets: dict[str, tuple[float, float]] = {}  # address → (tokens, at)
+        self.streams: dict[str, int] = {}
+
+    def client(self, request: web.Request) -> str:
+        if self.settings.behind_proxy:
+            forwarded = request.headers.get("X-Forwarded-For", "")
+            last = forwarded.split(",")[-1].strip()
+            if last:
+                return last
+        return request.remote or "?"
+
+    def allow(self, address: str) -> bool:
+        now = time.monotonic()
+        rate, burst = self.settings.requests_per_second, float(self.settings.burst)
+        tokens, at = self._buckets.get(address, (burst, now))
+        tokens = min(burst, tokens + (now - at) * rate)
+        if tokens < 1.0:
+            self._buckets[address] = (tokens, now)
+            return False
+        self._buckets[address] = (tokens - 1.0, now)
+        if len(self._buckets) > 100_000:  # forget full buckets, the state of idle clients
+            self._buckets = {a: v for a, v in self._buckets.items() if v[0] < burst}
+        return True
+
+    def open_stream(self, address: str) -> bool:
+        open_here = self.streams.get(address, 0)
+        if (
+            open_here >= self.settings.streams_per_client
+            or sum(self.streams.values()) >= self.settings.streams_total
+        ):
+            return False
+        self.streams[address] = open_here + 1
+        return True
+
+    def close_stream(self, address: str) -> None:
+        left = self.streams.get(address, 1) - 1
+        if left > 0:
+            self.streams[address] = left
+        else:
+            self.streams.pop(address, None)
+
+
+LIMITS_KEY = web.AppKey("limits", Limits)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every answer: the request budget first, then the security headers; any 404 (an
+    unknown route, a hidden page) the same page."""
+    limits: Limits = request.app[LIMITS_KEY]
+    if not limits.allow(limits.client(request)):
+        response: web.StreamResponse = web.Response(
+            status=429, text="Too many requests", headers={"Retry-After": "2"}
+        )
+    else:
+        try:
+            response = await handler(request)
+        except web.HTTPNotFound:
+            response = not_found(request)
+        except web.HTTPException as error:
+            response = web.Response(status=error.status, text=error.reason)
+    if not response.prepared:
+        response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def not_found(request: web.Request) -> web.Response:
+    lang = choose_lang(request.query.get("lang"), request.headers.get("Accept-Language"))
+    if "/api/" in request.path:
+        body = json_bytes({"error": "not_found"})
+        return web.Response(status=404, body=body, content_type="application/json")
+    return web.Response(
+        status=404, body=not_found_html(lang), content_type="text/html", charset="utf-8"
+    )
+
+
+# -- finding the page -----------------------------------------------------------------------
+
+
+async def page_state(request: web.Request) -> PageState:
+    slug = request.match_info["slug"]
+    if not SLUG.fullmatch(slug):
+        raise web.HTTPNotFound()
+    # `v`: the version the reader was told of; the answer is at least that new.
+    state = await request.app[PAGES_KEY].state(slug, number_param(request, "v"))
+    if state is None:
+        raise web.HTTPNotFound()
+    return state
+
+
+def number_param(request: web.Request, name: str) -> int | None:
+    """A positive whole number from the query; anything else is "not found"."""
+    raw = request.query.get(name)
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or not 0 < int(raw) <= MAX_NUMBER:
+        raise web.HTTPNotFound()
+    return int(raw)
+
+
+def lang_of(request: web.Request) -> Lang:
+    return choose_lang(request.query.get("lang"), request.headers.get("Accept-Language"))
+
+
+def send(
+    request: web.Request,
+    state: PageState,
+    key: tuple[Any, ...],
+    make: Callable[[], bytes],
+    content_type: str,
+) -> web.Response:
+    """A rendered answer of this version, gzipped when the reader accepts it."""
+    rendered = state.answer(key, make)
+    headers = {"Cache-Control": "no-cache", "X-Server-Time": str(now_ms())}
+    if content_type == "application/json":
+        # Public data, read without credentials: overlays on other sites may fetch it.
+        headers["Access-Control-Allow-Origin"] = "*"
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        headers["Vary"] = "Accept-Encoding"
+        body = rendered.gzipped
+    else:
+        body = rendered.body
+    return web.Response(body=body, headers=headers, content_type=content_type, charset="utf-8")
+
+
+def translate_not_found(make: Callable[[], Any]) -> Any:
+    try:
+        return make()
+    except NotFound:
+        raise web.HTTPNotFound() from None
+
+
+# -- the JSON API ---------------------------------------------------------------------------
+
+
+def part_text(state: PageState, part: str, number: int | None, page: int) -> str:
+    """A part's JSON at this version, made once; NotFound (404) when it has none."""
+    tournament = state.page.tournament
+    views: dict[str, Callable[[], Any]] = {
+        "overview": lambda: overview(tournament),
+        "pairings": lambda: pairings(tournament, number),
+        "standings": lambda: standings(tournament, page),
+        "bracket": lambda: bracket(tournament),
+        "decklists": lambda: decklists(tournament, page),
+        "titles": lambda: title_distribution(tournament),
+        "version": lambda: state.notice(),
+    }
+    make = views.get(part)
+    if make is None:
+        raise web.HTTPNotFound()
+    if part == "version":
+        return json_bytes(make()).decode()
+    key = (part, number, page)
+    failed = ("failed", *key)
+    if failed in state.parts:  # this version has no such part: answered the same each time
+        raise web.HTTPNotFound()
+    try:
+        return state.part(key, lambda: json_bytes(make()).decode())
+    except NotFound:
+        state.part(failed, str)
+        raise web.HTTPNotFound() from None
+
+
+async def api_part(request: web.Request) -> web.StreamResponse:
+    state = await page_state(request)
+    part = request.match_info["part"]
+    number = number_param(request, "round")
+    page = number_param(request, "page") or 1
+    text = part_text(state, part, number, page)
+    key = ("api", part, number, page)
+    return send(request, state, key, text.encode, "application/json")
+
+
+async def api_decklist(request: web.Request) -> web.StreamResponse:
+    state = await page_state(request)
+    number = int_segment(request, "number")
+    deck = translate_not_found(lambda: decklist(state.page.tournament, number))
+    return send(request, state, ("deck", number), lambda: json_bytes(deck), "application/json")
+
+
+def int_segment(request: web.Request, name: str) -> int:
+    raw = request.match_info[name]
+    if not raw.isascii() or not raw.isdigit() or not 0 < int(raw) <= MAX_NUMBER:
+        raise web.HTTPNotFound()
+    return int(raw)
+
+
+# -- the pages ------------------------------------------------------------------------------
+
+
+def initial_data(state: PageState, section: str, lang: Lang) -> dict[str, Any]:
+    """What the page's script starts from: its texts, the version and stamps, the
+    overview, and the section's own data when it has any yet."""
+    tournament = state.page.tournament
+    first: dict[str, Any] = {"overview": RawJson(part_text(state, "overview", None, 1))}
+    if section in ("pairings", "standings", "bracket", "decklists", "titles"):
+        try:
+            first[section] = RawJson(part_text(state, section, None, 1))
+        except web.HTTPNotFound:
+            first[section] = None
+    return {
+        "slug": state.page.slug,
+        "name": tournament.name,
+        "lang": lang,
+        "section": section,
+        "texts": texts(lang),
+        "notice": state.notice(),
+        "parts": first,
+    }
+
+
+async def section_page(request: web.Request) -> web.StreamResponse:
+    state = await page_state(request)
+    section = request.match_info.get("section", "overview")
+    if section not in SECTIONS:
+        raise web.HTTPNotFound()
+    tournament = state.page.tournament
+    if section in PRIVATE_UNTIL_PUBLISHED:
+        translate_not_found(lambda: decklists(tournament))  # 404 until /deck publish
+    lang = lang_of(request)
+    return shell(request, state, section, lang, ("page", section, lang))
+
+
+async def decklist_page(request: web.Request) -> web.StreamResponse:
+    state = await page_state(request)
+    number = int_segment(request, "number")
+    deck = translate_not_found(lambda: decklist(state.page.tournament, number))
+    lang = lang_of(request)
+    response = shell(request, state, "deck", lang, ("page", "deck", number, lang), deck)
+    return response
+
+
+def shell(
+    request: web.Request,
+    state: PageState,
+    section: str,
+    lang: Lang,
+    key: tuple[Any, ...],
+    deck: Any = None,
+) -> web.Response:
+    def make() -> bytes:
+        data = initial_data(state, "decklists" if section == "deck" else section, lang)
+        data["section"] = section
+        if deck is not None:
+            data["parts"]["deck"] = deck
+        other = "en" if lang == "ja" else "ja"
+        return page_html(
+            lang=lang,
+            title=text(lang, "title", name=state.page.tournament.name),
+            section=section,
+            data=data,
+            other_lang_href=f"{request.path}?lang={other}",
+        )
+
+    return send(request, state, key, make, "text/html")
+
+
+# -- the event stream -----------------------------------------------------------------------
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    state = await page_state(request)
+    limits: Limits = request.app[LIMITS_KEY]
+    address = limits.client(request)
+    if not limits.open_stream(address):
+        return web.Response(status=429, text="Too many open streams", headers={"Retry-After": "5"})
+    pages = request.app[PAGES_KEY]
+    slug = state.page.slug
+    reader: Reader = pages.follow(slug)
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",  # nginx: pass each event on at once
+            **SECURITY_HEADERS,
+        }
+    )
+    try:
+        await response.prepare(request)
+        # The version now, in case it moved while the page loaded.
+        current = await pages.state(slug, pages.newest(state.tournament_id))
+        hello = {**(current or state).notice(), "now": now_ms()}
+        await response.write(b"retry: 2000\n" + event_message("version", hello))
+        while not reader.gone:
+            try:
+                await asyncio.wait_for(reader.ready.wait(), HEARTBEAT_SECONDS)
+            except TimeoutError:
+                await response.write(b": keep-alive\n\n")
+                continue
+            reader.ready.clear()
+            if reader.gone:
+                break
+            if reader.notice is not None:
+                await response.write(event_message("version", {**reader.notice, "now": now_ms()}))
+        if reader.gone:
+            await response.write(event_message("gone", {}))
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    finally:
+        pages.leave(slug, reader)
+        limits.close_stream(address)
+    return response
+
+
+# -- static files and fonts -----------------------------------------------------------------
+
+
+async def static_file(request: web.Request) -> web.StreamResponse:
+    name = request.match_info["name"]
+    path = STATIC_DIR / name
+    content_type = STATIC_TYPES.get(path.suffix)
+    if content_type is None or "/" in name or not path.is_file():
+        raise web.HTTPNotFound()
+    return web.Response(
+        body=path.read_bytes(),
+        content_type=content_type,
+        charset="utf-8",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
+
+
+async def fonts_css(request: web.Request) -> web.StreamResponse:
+    return web.Response(
+        text=font_slices().css(),
+        content_type="text/css",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
+
+
+async def font_slice(request: web.Request) -> web.StreamResponse:
+    raw = request.match_info["index"]
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 4:
+        raise web.HTTPNotFound()
+    body = await font_slices().woff(int(raw))
+    if body is None:
+        raise web.HTTPNotFound()
+    return web.Response(
+        body=body, content_type="font/woff", headers={"Cache-Control": "public, max-age=604800"}
+    )
+
+
+async def nothing_here(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPNotFound()
+
+
+# -- the application ------------------------------------------------------------------------
+
+
+def build_app(pages: LivePages, limits: WebLimits | None = None) -> web.Application:
+    """The web application: read-only routes over `pages`."""
+    app = web.Application(middlewares=[guard])
+    app[PAGES_KEY] = pages
+    app[LIMITS_KEY] = Limits(limits or WebLimits())
+    app.router.add_get("/", nothing_here)
+    app.router.add_get("/static/{name}", static_file)
+    app.router.add_get("/fonts/fonts.css", fonts_css)
+    app.router.add_get("/fonts/{index}.woff", font_slice)
+    app.router.add_get("/t/{slug}", section_page)
+    app.router.add_get("/t/{slug}/events", events)
+    app.router.add_get("/t/{slug}/api/decklists/{number}.json", api_decklist)
+    app.router.add_get("/t/{slug}/api/{part}.json", api_part)
+    app.router.add_get("/t/{slug}/decklists/{number}", decklist_page)
+    app.router.add_get("/t/{slug}/{section}", section_page)
+
+    async def end_streams(app: web.Application) -> None:
+        pages.close_all()
+
+    app.on_shutdown.append(end_streams)
+    return app
+
+
+class WebServer:
+    """The server's life: started in the bot's `setup_hook`, stopped in its `close()`
+    before the database closes (or run alone by `python -m bot web`)."""
+
+    def __init__(
+        self,
+        live: LiveService,
+        host: str,
+        port: int,
+        *,
+        limits: WebLimits | None = None,
+        poll: bool = False,
+    ) -> None:
+        self.pages = LivePages(live)
+        self.host, self.port = host, port
+        self.app = build_app(self.pages, limits)
+        self.runner: web.AppRunner | None = None
+        self._stop_listening = live.watch(self.pages.heard)
+        self._poll = poll
+        self._poller: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
+        await self.runner.setup()
+        # A deep backlog: a crowd opening the page at once waits, never gets refused.
+        site = web.TCPSite(self.runner, self.host, self.port, backlog=1024)
+        await site.start()
+        if self.port == 0:  # a free port was chosen (tests)
+            server = site._server
+            sockets = getattr(server, "sockets", None) or []
+            if sockets:
+                self.port = sockets[0].getsockname()[1]
+        if self._poll:
+            self._poller = asyncio.get_running_loop().create_task(self.pages.poll())
+        log.info("live pages served on %s:%s", self.host, self.port)
+
+    async def stop(self) -> None:
+        self._stop_listening()
+        if self._poller is not None:
+            self._poller.cancel()
+            self._poller = None
+        if self.runner is not None:
+            self.pages.close_all()
+            await self.runner.cleanup()
+            self.runner = None
+            log.info("live pages stopped")
