@@ -1,4 +1,5 @@
-"""Helpers shared by the subcommands: loading settings without a traceback."""
+"""Helpers shared by the subcommands: loading settings without a traceback, and opening the
+configured database (SQLite or PostgreSQL) for reading."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from pydantic import ValidationError
 from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both
+from bot.store.database import is_postgres_url
+from bot.store.sql import Connection
 
 
 def load_settings() -> Settings:
@@ -34,7 +37,7 @@ def require_token(settings: Settings) -> str:
 
 def existing_database() -> Path:
     """DATABASE_PATH, which must exist: reading commands never create a database."""
-    path = Path(load_settings().database_path)
+    path = Path(load_settings().database_location)
     if not path.is_file():
         raise StartupError(both("verify.no_database", path=path), exit_code=2)
     return path
@@ -54,3 +57,33 @@ async def read_only(path: Path) -> AsyncIterator[aiosqlite.Connection]:
         raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
     finally:
         await connection.close()
+
+
+@asynccontextmanager
+async def reading(settings: Settings) -> AsyncIterator[Connection]:
+    """The configured database in one read-only snapshot, safe beside running bots: an
+    SQLite file that must exist, or PostgreSQL in a REPEATABLE READ transaction."""
+    location = settings.database_location
+    if not is_postgres_url(location):
+        path = Path(location)
+        if not path.is_file():  # noqa: ASYNC240 (a stat, before anything runs)
+            raise StartupError(both("verify.no_database", path=path), exit_code=2)
+        async with read_only(path) as connection:
+            yield connection
+        return
+    import asyncpg
+
+    from bot.store.postgres import PgConnection
+
+    label = settings.database_label
+    try:
+        raw = await asyncpg.connect(location)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise StartupError(both("startup.database_unusable", path=label, details=error)) from None
+    try:
+        async with raw.transaction(isolation="repeatable_read", readonly=True):
+            yield PgConnection(raw, frozenset())
+    except asyncpg.PostgresError as error:
+        raise StartupError(both("startup.database_unusable", path=label, details=error)) from None
+    finally:
+        await raw.close()

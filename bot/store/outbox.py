@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
 from bot.notify.plan import Notice, Place, Say
 from bot.store.database import Database
+from bot.store.sql import Connection, Row
 
 PENDING, SENT, SKIPPED, FAILED = "pending", "sent", "skipped", "failed"
 
@@ -33,7 +32,7 @@ class Outgoing:
 
 
 async def add_notices(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     *,
     guild_id: int,
     tournament_id: int | None,
@@ -70,19 +69,18 @@ async def add_notices(
     return written
 
 
-async def planned_keys(
-    connection: aiosqlite.Connection, tournament_id: int, prefix: str
-) -> set[str]:
+async def planned_keys(connection: Connection, tournament_id: int, prefix: str) -> set[str]:
     """The dedupe keys of this tournament's notices that start with `prefix`."""
+    # A prefix compared as text, not as a range: PostgreSQL's collation may order the
+    # keys otherwise than SQLite's bytes.
     rows = await connection.execute_fetchall(
-        "SELECT dedupe_key FROM outbox WHERE tournament_id = ? AND dedupe_key >= ?"
-        " AND dedupe_key < ?",
-        (tournament_id, prefix, prefix + "\U0010ffff"),
+        "SELECT dedupe_key FROM outbox WHERE tournament_id = ? AND substr(dedupe_key, 1, ?) = ?",
+        (tournament_id, len(prefix), prefix),
     )
     return {row[0] for row in rows}
 
 
-def _outgoing(row: aiosqlite.Row) -> Outgoing:
+def _outgoing(row: Row) -> Outgoing:
     return Outgoing(
         id=row["id"],
         guild_id=row["guild_id"],
