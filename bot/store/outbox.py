@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.notify.plan import Notice, Place, Say
 from bot.store.database import Database
+from bot.store.shards import Shards, process_token
 from bot.store.sql import Connection, Row
 
 PENDING, SENT, SKIPPED, FAILED = "pending", "sent", "skipped", "failed"
@@ -95,17 +96,59 @@ def _outgoing(row: Row) -> Outgoing:
 
 
 class OutboxStore:
-    """What the delivery loop reads and writes: the notices to send and what they made."""
+    """What the delivery loop reads and writes: the notices to send and what they made.
 
-    def __init__(self, database: Database) -> None:
+    Several processes may share the outbox (PostgreSQL, SHARD_IDS): each sends only its
+    own shards' notices, and claims a notice before sending it, so no two processes ever
+    send the same one. A claim lasts `claim_seconds` (renewed at every look): the claims of
+    a process that crashed expire, and the notice goes out from another process or from
+    the restarted one. Claims go by the wall clock (not the bot's, which tests speed up).
+    """
+
+    def __init__(
+        self, database: Database, shards: Shards | None = None, *, claim_seconds: float = 60.0
+    ) -> None:
         self.database = database
+        self.shards = shards or Shards()
+        self.claim_seconds = claim_seconds
+        self.owner = process_token()
 
     async def pending(self, limit: int = 500) -> list[Outgoing]:
-        async with self.database.read() as connection:
+        """This process's shards' notices waiting to be sent, oldest first, claimed: those
+        another live process holds are left out."""
+        now = datetime.now(UTC)
+        until = now + timedelta(seconds=self.claim_seconds)
+        shards, shard_values = self.shards.where()
+        free = "(claimed_by IS NULL OR claimed_by = ? OR claimed_until < ?)"
+        async with self.database.write() as connection:
+            # The condition is repeated outside the subquery: PostgreSQL re-checks it on a
+            # row another claimer just updated (READ COMMITTED), so that one is skipped.
             rows = await connection.execute_fetchall(
-                "SELECT * FROM outbox WHERE state = 'pending' ORDER BY id LIMIT ?", (limit,)
+                f"UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id IN"
+                f" (SELECT id FROM outbox WHERE state = 'pending'{shards} AND {free}"
+                f" ORDER BY id LIMIT ?) AND state = 'pending' AND {free} RETURNING *",
+                (
+                    self.owner,
+                    until.isoformat(),
+                    *shard_values,
+                    self.owner,
+                    now.isoformat(),
+                    limit,
+                    self.owner,
+                    now.isoformat(),
+                ),
             )
-        return [_outgoing(row) for row in rows]
+        return sorted((_outgoing(row) for row in rows), key=lambda notice: notice.id)
+
+    async def release(self) -> None:
+        """Give up this process's claims (a clean stop): another process need not wait for
+        them to expire."""
+        async with self.database.write() as connection:
+            await connection.execute(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE claimed_by = ? AND state = 'pending'",
+                (self.owner,),
+            )
 
     async def parts(self, notice_id: int) -> dict[int, tuple[int, int]]:
         """The messages this notice already made: part → (channel id, message id)."""

@@ -19,10 +19,7 @@ import contextlib
 import functools
 import json
 import logging
-import os
 import re
-import secrets
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -41,6 +38,7 @@ from bot.store.database import (
     WriteConflict,
     migrate_postgres,
 )
+from bot.store.shards import process_token
 
 log = logging.getLogger(__name__)
 
@@ -200,11 +198,6 @@ class Heard:
     tournament_id: int | None
     version: int | None
     notices: int
-
-
-def process_token() -> str:
-    """This process, in the announcements it sends (it ignores its own)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
 async def announce(

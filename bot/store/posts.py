@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.store.database import Database
+from bot.store.shards import Shards
 from bot.store.sql import Connection, Row
 
 
@@ -27,10 +28,15 @@ class EntryPost:
     checkin_shown: bool
 
 
-async def running_tournaments(connection: Connection) -> list[tuple[int, int]]:
-    """(guild id, tournament id) of every tournament with rounds in play."""
+async def running_tournaments(
+    connection: Connection, shards: Shards | None = None
+) -> list[tuple[int, int]]:
+    """(guild id, tournament id) of every tournament with rounds in play (in `shards`)."""
+    where, values = (shards or Shards()).where()
     rows = await connection.execute_fetchall(
-        "SELECT guild_id, id FROM tournaments WHERE state IN ('running', 'top_cut') ORDER BY id"
+        "SELECT guild_id, id FROM tournaments WHERE state IN ('running', 'top_cut')"
+        f"{where} ORDER BY id",
+        values,
     )
     return [(row[0], row[1]) for row in rows]
 
@@ -132,8 +138,9 @@ class Posts:
     """The delivery's way to the bookkeeping above (outside any tournament's unit of work),
     and who has private notices waiting (known in memory: it is asked after every command)."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, shards: Shards | None = None) -> None:
         self.database = database
+        self.shards = shards or Shards()
         self._waiting: set[tuple[int, int]] | None = None
 
     async def has_notices(self, guild_id: int, user_id: int) -> bool:
@@ -147,14 +154,15 @@ class Posts:
             self._waiting.discard((guild_id, user_id))
 
     async def running(self) -> list[tuple[int, int]]:
-        """(guild id, tournament id) of every tournament in play, in every guild."""
+        """(guild id, tournament id) of every tournament in play, in this process's guilds."""
         async with self.database.read() as connection:
-            return await running_tournaments(connection)
+            return await running_tournaments(connection, self.shards)
 
     async def entry_posts(self) -> list[EntryPost]:
-        """Registration posts of tournaments not finished, in every guild."""
+        """Registration posts of tournaments not finished, in this process's guilds."""
         async with self.database.read() as connection:
-            return await entry_posts(connection)
+            posts = await entry_posts(connection)
+        return [post for post in posts if self.shards.owns(post.guild_id)]
 
     async def round_place(self, tournament_id: int, round_number: int) -> RoundPlace | None:
         async with self.database.read() as connection:

@@ -42,6 +42,7 @@ from bot.store.posts import (
     save_entry_post,
     take_player_notices,
 )
+from bot.store.shards import Shards
 from bot.store.sql import Connection
 from bot.store.tournaments import (
     find_tournament_id,
@@ -437,15 +438,24 @@ class Transaction:
 class Store:
     """The database and the tournament cache, shared by every service."""
 
-    def __init__(self, database: Database, *, default_lang: str = "ja") -> None:
+    def __init__(
+        self,
+        database: Database,
+        *,
+        default_lang: str = "ja",
+        shards: Shards | None = None,
+        claim_seconds: float = 60.0,
+    ) -> None:
         self.database = database
         self.default_lang = default_lang
+        # The guilds this process looks after (SHARD_IDS): its timed jobs and outbox only.
+        self.shards = shards or Shards()
         self.cache = TournamentCache()
         # Every commit is published here (the notifier, the live page, other processes).
         self.commits = CommitBus()
         # The delivery's own bookkeeping, outside any tournament's unit of work.
-        self.outbox = OutboxStore(database)
-        self.posts = Posts(database)
+        self.outbox = OutboxStore(database, self.shards, claim_seconds=claim_seconds)
+        self.posts = Posts(database, self.shards)
         # Each guild's /setup, read on nearly every command: kept until /setup changes it.
         self.guild_configs: dict[int, GuildConfig] = {}
 

@@ -35,8 +35,7 @@ def actor(fake: FakeDiscord, name: str, **extra: Any) -> Actor:
 
 
 async def prepare(fake: FakeDiscord) -> None:
-    assert fake.database is not None
-    database = await Database.open(fake.database)
+    database = await Database.open(fake.database_location)
     try:
         await running_event(
             Services(database, seeds=lambda: 12),
