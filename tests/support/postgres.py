@@ -103,8 +103,19 @@ class PostgresServer:
         if not psql.exists():
             psql = Path(shutil.which("psql") or "psql")
         done = subprocess.run(
-            [str(psql), "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", self.url(database)]
-            + ["-c", sql],
+            [
+                str(psql),
+                "-X",
+                "-q",
+                "-t",
+                "-A",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-d",
+                self.url(database),
+                "-c",
+                sql,
+            ],
             capture_output=True,
             text=True,
             check=False,
