@@ -63,8 +63,13 @@ class Gateway:
         self.world = world
         self.url = ""  # set once the server knows its port
         self.sessions: dict[str, Session] = {}
-        # The identified connection of each shard id.
+        # The identified connection of each shard id (the newest one).
         self.connections: dict[int, Connection] = {}
+        # Every identified connection: during a restart overlap a shard has two sessions.
+        self.live: list[Connection] = []
+        # True: an event goes to every session of its shard, as Discord does while an old
+        # process and its replacement both hold one (a rolling restart's overlap).
+        self.every_session = False
         # What the bot sent: (op, payload without the token) in order, for tests to inspect.
         self.received: list[tuple[int, JSON]] = []
         self.identify_count = 0
@@ -130,6 +135,8 @@ class Gateway:
             for shard, known in list(self.connections.items()):
                 if known is connection:
                     del self.connections[shard]
+            if connection in self.live:
+                self.live.remove(connection)
         return ws
 
     async def _send_event(self, connection: Connection, event: str, data: JSON) -> None:
@@ -144,6 +151,7 @@ class Gateway:
         self.sessions[session.id] = session
         connection.session = session
         self.connections[shard[0]] = connection
+        self.live.append(connection)
         with world.lock:
             guilds = [g for g in world.guilds.values() if shard_of(g.id, shard[1]) == shard[0]]
             ready = {
@@ -176,6 +184,8 @@ class Gateway:
             return
         connection.session = session
         self.connections[session.shard[0]] = connection
+        if connection not in self.live:
+            self.live.append(connection)
         await self._send_event(connection, "RESUMED", {"_trace": ["fake-discord"]})
 
     async def dispatch(self, event: str, data: JSON) -> bool:
@@ -184,7 +194,13 @@ class Gateway:
         connection = self._connection_for(data)
         if connection is None or connection.session is None:
             return False
-        await self._send_event(connection, event, data)
+        if not self.every_session:
+            await self._send_event(connection, event, data)
+            return True
+        shard = connection.session.shard[0]
+        for each in [c for c in self.live if c.session and c.session.shard[0] == shard]:
+            # Each session numbers its own events, and gets its own copy.
+            await self._send_event(each, event, data)
         return True
 
     async def request_reconnect(self) -> None:

@@ -505,6 +505,32 @@ class FakeDiscord:
             await self._wait(lambda: self.gateway.ready, "the gateway session")
         return self.bot
 
+    async def start_process(
+        self,
+        *,
+        shard_count: int | None = None,
+        shard_ids: str | None = None,
+        **env: str,
+    ) -> BotProcess:
+        """Start one more bot process (several run beside each other on PostgreSQL), for
+        shards `shard_ids` of `shard_count`, and wait until it is READY. `self.bot` stays
+        the first process; this one is in `self.processes`."""
+        cwd = self._prepare_workdir(None)
+        if shard_count is not None:
+            env["SHARD_COUNT"] = str(shard_count)
+        if shard_ids is not None:
+            env["SHARD_IDS"] = shard_ids
+        process = BotProcess([], env=self.env(**env), cwd=cwd)
+        self.processes.append(process)
+
+        def ready() -> bool:
+            if not process.alive:
+                raise AssertionError(f"a bot process exited\n{process.tail()}")
+            return process.ready
+
+        await self._wait(ready, "a bot process to log READY", bot_must_live=False)
+        return process
+
     async def wait_exit(self, within: float = 10.0) -> int:
         """Wait (up to `within` seconds) for the bot to exit on its own; its exit code."""
         assert self.bot is not None
