@@ -69,7 +69,7 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("dev_guild_id", "shard_count", mode="before")
     @classmethod
     def _blank_guild_is_missing(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():

@@ -176,7 +176,8 @@ def two_shards(
 
 
 def clock_posts(fake: FakeDiscord, guild: Guild) -> list[str]:
-    """Every clock notice (⏰ … reminders and time-up) the bot posted in the guild's pairings channel and threads."""
+    """Every clock notice (⏰: reminders and time-up) in the guild's pairings channel and
+    threads."""
     texts = [m.get("content") or "" for m in fake.messages("pairings", guild=guild)]
     for thread in fake.threads("pairings", guild=guild):
         texts += [m.get("content") or "" for m in fake.messages(thread.id, guild=guild)]

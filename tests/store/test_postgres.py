@@ -27,7 +27,7 @@ from bot.store.database import (
 from bot.store.postgres import PostgresDatabase
 from bot.store.uow import Store
 from domain.tournament.operations import Actor as TournamentActor
-from domain.tournament.operations import Role
+from domain.tournament.operations import Register, Role
 from tests.services.conftest import GUILD, LEGAL_DECK, NOW, admin, organizer, player
 from tests.support.postgres import PostgresServer
 
@@ -118,7 +118,8 @@ async def test_the_action_log_is_append_only(empty_url: str) -> None:
     raw = await asyncpg.connect(empty_url)
     try:
         await raw.execute(
-            "INSERT INTO action_log (guild_id, actor_id, kind, created_at) VALUES (1, 1, 'x', 'now')"
+            "INSERT INTO action_log (guild_id, actor_id, kind, created_at)"
+            " VALUES (1, 1, 'x', 'now')"
         )
         for statement in (
             "UPDATE action_log SET kind = 'y'",
@@ -178,16 +179,18 @@ async def test_a_writer_that_skipped_the_lock_makes_the_unit_of_work_refuse(
         )
         store = services.store
         actor = TournamentActor(101, Role.PLAYER)
-        with pytest.raises(WriteConflict) as refused:
+
+        async def register_while_someone_bumps_the_row() -> None:
             async with store.write(GUILD, NOW, lambda _: actor) as tx:
                 tournament = await tx.tournament(str(created.tournament.id))
                 # Someone with a database client bumps the row without the lock.
                 raw = await asyncpg.connect(empty_url)
                 await raw.execute("UPDATE tournaments SET version = version + 1")
                 await raw.close()
-                from domain.tournament.operations import Register
-
                 await tx.apply(tournament, Register(101, "Player 1"))
+
+        with pytest.raises(WriteConflict) as refused:
+            await register_while_someone_bumps_the_row()
         assert refused.value.key == "errors.write_conflict"
         async with database.read() as connection:
             rows = await connection.execute_fetchall("SELECT COUNT(*) FROM players")
