@@ -14,11 +14,11 @@ from tests.conftest import REPO_ROOT
 
 # (folder, import prefixes it must never use)
 FORBIDDEN: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("domain", ("bot", "cogs", "discord", "aiosqlite")),
-    ("bot/services", ("discord", "cogs", "bot.ui")),
-    ("bot/store", ("discord", "cogs", "bot.services", "bot.ui")),
-    ("bot/ui", ("bot.store", "bot.services.base", "aiosqlite", "cogs")),
-    ("cogs", ("bot.store", "aiosqlite", "sqlite3")),
+    ("domain", ("bot", "cogs", "discord", "aiosqlite", "asyncpg")),
+    ("bot/services", ("discord", "cogs", "bot.ui", "aiosqlite", "asyncpg")),
+    ("bot/store", ("discord", "cogs", "bot.services", "bot.ui", "bot.config")),
+    ("bot/ui", ("bot.store", "bot.services.base", "aiosqlite", "asyncpg", "cogs")),
+    ("cogs", ("bot.store", "aiosqlite", "asyncpg", "sqlite3")),
 )
 
 
