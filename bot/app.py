@@ -194,6 +194,8 @@ class TournamentBot(commands.AutoShardedBot):
         await self.delivery.stop(flush_seconds=2.0)
         if self.stop_listening is not None:
             await self.stop_listening()
+        if getattr(self, "_AutoShardedClient__queue", None) is None:
+            return  # never set up (a start that failed early, a test): no shard to close
         await super().close()
 
     async def turn_page(
