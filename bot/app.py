@@ -21,6 +21,7 @@ from bot.services import Services
 from bot.services.base import utc_now
 from bot.services.clock import scaled_clock
 from bot.store.database import Database
+from bot.store.shards import Shards
 from bot.ui.buttons import PAGE, CustomId
 from bot.ui.messages import interaction_lang, render_error, reply_ephemeral
 from bot.ui.pagination import PageRenderer, page_view
@@ -134,9 +135,18 @@ class TournamentTree(app_commands.CommandTree["TournamentBot"]):
         await answer_error(interaction, error)
 
 
-class TournamentBot(commands.Bot):
+class TournamentBot(commands.AutoShardedBot):
+    """The bot. It runs Discord's shards SHARD_IDS of SHARD_COUNT (several processes split
+    a big bot's shards on one PostgreSQL database), or, without them, every shard Discord
+    recommends, in this one process."""
+
     def __init__(self, settings: Settings, database: Database) -> None:
+        shards = Shards.of(settings.shard_count, settings.shards)
+        sharding: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shards is not None:
+            sharding["shard_ids"] = list(settings.shards)
         super().__init__(
+            **sharding,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             tree_cls=TournamentTree,
@@ -150,7 +160,10 @@ class TournamentBot(commands.Bot):
             database,
             clock=scaled_clock(settings.clock_speed, utc_now),
             default_locale=settings.default_locale,
+            shards=shards,
+            claim_seconds=settings.outbox_claim_seconds,
         )
+        self.stop_listening: Callable[[], Awaitable[None]] | None = None
         self.services.round_clock.unconfirmed_after = timedelta(
             minutes=settings.unconfirmed_report_minutes
         )
@@ -177,6 +190,8 @@ class TournamentBot(commands.Bot):
         self.add_dynamic_items(route(PAGE, self.turn_page))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # Other processes' commits (PostgreSQL's NOTIFY) on the same bus as our own.
+        self.stop_listening = await self.services.store.listen()
         self.delivery.start()
         if self.settings.web_port is not None:
             self.web = WebServer(
@@ -194,6 +209,10 @@ class TournamentBot(commands.Bot):
             await self.web.stop()
             self.web = None
         await self.delivery.stop(flush_seconds=2.0)
+        if self.stop_listening is not None:
+            await self.stop_listening()
+        if getattr(self, "_AutoShardedClient__queue", None) is None:
+            return  # never set up (a start that failed early, a test): no shard to close
         await super().close()
 
     async def turn_page(

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
@@ -27,6 +28,18 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = Field(default=None)
     database_path: Path = Field(default=Path("data/bot.sqlite3"))
+    # sqlite:///path (the default is DATABASE_PATH) or postgresql://user:password@host/db.
+    # Wins over DATABASE_PATH when both are set. A secret: logs show it without password.
+    database_url: SecretStr | None = Field(default=None)
+    # Connections each process keeps to PostgreSQL.
+    database_pool_size: int = Field(default=10, ge=1, le=100)
+    # Discord's shards (needed past 2,500 servers): SHARD_COUNT in all, and the ones this
+    # process runs, e.g. SHARD_IDS=0-3 or 0,2. Unset: one process runs every shard.
+    shard_count: int | None = Field(default=None, ge=1, le=100_000)
+    shard_ids: str | None = Field(default=None)
+    # Seconds a process holds an outbox notice it is sending before another may take it
+    # (a process that crashed leaves claims that expire after this).
+    outbox_claim_seconds: float = Field(default=60.0, ge=1.0, le=3600.0)
     log_level: str = Field(default="INFO")
     dev_guild_id: int | None = Field(default=None)
     default_locale: Locale = Field(default="ja")
@@ -67,7 +80,7 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("dev_guild_id", "shard_count", mode="before")
     @classmethod
     def _blank_guild_is_missing(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -101,6 +114,49 @@ class Settings(BaseSettings):
             raise ValueError(f"{value!r} must not carry a query or a fragment")
         return value
 
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _known_database_url(cls, value: object) -> object:
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if not isinstance(value, str) or not value.strip():
+            return None
+        text = value.strip()
+        # Never echo the URL back: it may hold a password.
+        if text.startswith("sqlite:///"):
+            if not text.removeprefix("sqlite:///"):
+                raise ValueError("sqlite:/// needs a file path, e.g. sqlite:///data/bot.sqlite3")
+            return text
+        if text.startswith(("postgresql://", "postgres://")):
+            if not urlsplit(text).hostname and "host=" not in text:
+                raise ValueError("a postgresql:// URL needs a host: postgresql://user@host/db")
+            return text
+        raise ValueError("use sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE")
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        if isinstance(value, str):
+            return ",".join(str(shard) for shard in parse_shard_ids(value))
+        return value
+
+    @model_validator(mode="after")
+    def _shards_within_count(self) -> Settings:
+        shards = self.shards
+        if shards is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the number of shards in all)")
+        beyond = [shard for shard in shards if shard >= self.shard_count]
+        if beyond:
+            raise ValueError(
+                f"SHARD_IDS {beyond} must be below SHARD_COUNT={self.shard_count} "
+                f"(shards are numbered 0 to {self.shard_count - 1})"
+            )
+        return self
+
     @field_validator("log_level")
     @classmethod
     def _known_log_level(cls, value: str) -> str:
@@ -133,5 +189,52 @@ class Settings(BaseSettings):
     def api_base_url(self) -> str:
         return self.discord_api_base_url.rstrip("/")
 
+    @property
+    def shards(self) -> tuple[int, ...] | None:
+        """The shards this process runs; None: all of them."""
+        if self.shard_ids is None:
+            return None
+        return tuple(int(shard) for shard in self.shard_ids.split(","))
+
+    @property
+    def database_location(self) -> str:
+        """A file path (SQLite) or a postgresql:// URL: what `Database.open` takes."""
+        if self.database_url is None:
+            return str(self.database_path)
+        url = self.database_url.get_secret_value()
+        if url.startswith("sqlite:///"):
+            return url.removeprefix("sqlite:///")
+        return url
+
+    @property
+    def database_label(self) -> str:
+        """The database as logs and messages may show it: without a password."""
+        from bot.store.postgres import safe_url
+
+        return safe_url(self.database_location)
+
+    @property
+    def database_secrets(self) -> list[str]:
+        """What the log must never show: the database password, if any."""
+        location = self.database_location
+        password = urlsplit(location).password if "://" in location else None
+        return [password] if password else []
+
     def ensure_database_folder(self) -> None:
         self.database_path.parent.mkdir(parents=True, exist_ok=True)
+
+
+def parse_shard_ids(text: str) -> list[int]:
+    """`0-3` → [0, 1, 2, 3]; `0,2` → [0, 2]; ranges and ids may be mixed (`0-1,4`)."""
+    shards: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"{text!r} is not a list of shard ids like 0-3 or 0,2")
+        low, high = int(first), int(last) if dash else int(first)
+        if high < low:
+            raise ValueError(f"the range {part!r} goes backwards")
+        shards.extend(range(low, high + 1))
+    if len(set(shards)) != len(shards):
+        raise ValueError(f"{text!r} names a shard twice")
+    return sorted(shards)

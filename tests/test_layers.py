@@ -14,13 +14,16 @@ from tests.conftest import REPO_ROOT
 
 # (folder, import prefixes it must never use)
 FORBIDDEN: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("domain", ("bot", "cogs", "discord", "aiosqlite")),
-    ("bot/services", ("discord", "cogs", "bot.ui", "bot.notify.delivery", "sqlite3")),
+    ("domain", ("bot", "cogs", "discord", "aiosqlite", "asyncpg")),
+    ("bot/services", ("discord", "cogs", "bot.ui", "bot.notify.delivery", "sqlite3", "asyncpg")),
     # The unit of work writes the plan's notices to the outbox; it never sends them.
-    ("bot/store", ("discord", "cogs", "bot.services", "bot.ui", "bot.notify.delivery")),
-    ("bot/ui", ("bot.store", "bot.services.base", "aiosqlite", "cogs")),
+    (
+        "bot/store",
+        ("discord", "cogs", "bot.services", "bot.ui", "bot.notify.delivery", "bot.config"),
+    ),
+    ("bot/ui", ("bot.store", "bot.services.base", "aiosqlite", "asyncpg", "cogs")),
     ("bot/notify", ("cogs", "bot.services")),
-    ("cogs", ("bot.store", "bot.notify", "aiosqlite", "sqlite3")),
+    ("cogs", ("bot.store", "bot.notify", "aiosqlite", "asyncpg", "sqlite3")),
     # The live page reads through the services only, and knows nothing of Discord.
     ("bot/web", ("discord", "cogs", "bot.ui", "bot.store", "aiosqlite", "sqlite3", "bot.cli")),
 )

@@ -20,6 +20,7 @@ class Subcommands(Protocol):
 COMMAND_MODULES: tuple[str, ...] = (
     "bot.cli.run",
     "bot.cli.migrate",
+    "bot.cli.migrate_to_postgres",
     "bot.cli.verify",
     "bot.cli.sync",
     "bot.cli.backup",

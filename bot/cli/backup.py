@@ -1,9 +1,11 @@
 """`python -m bot backup PATH [--force]`: a consistent copy of the database, bot running or not.
 
-It uses SQLite's online backup API on a read-only connection. In WAL mode readers never
-block the bot's writes, and the copy is one snapshot: every transaction committed before
-it began, none half-written. The copy is written next to PATH first and renamed into
-place, so PATH is never a half-written file. README.md ("Backups") says how to restore.
+SQLite: the online backup API on a read-only connection. In WAL mode readers never block
+the bot's writes, and the copy is one snapshot: every transaction committed before it
+began, none half-written. PostgreSQL: `pg_dump --format=custom`, which also dumps one
+snapshot while the bots run (restore with `pg_restore`). Either way the copy is written
+next to PATH first and renamed into place, so PATH is never a half-written file.
+README.md ("Backups") and docs/OPERATIONS.md say how to restore.
 """
 
 from __future__ import annotations
@@ -11,14 +13,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.cli import Subcommands
 from bot.cli.common import load_settings
+from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both
-from bot.store.database import BUSY_TIMEOUT_MS
+from bot.store.database import BUSY_TIMEOUT_MS, is_postgres_url
 
 
 def register(subcommands: Subcommands) -> None:
@@ -26,7 +32,8 @@ def register(subcommands: Subcommands) -> None:
         "backup",
         help="back up the database, even while the bot runs / データベースをバックアップする",
         description=(
-            "Copy DATABASE_PATH to PATH with SQLite's online backup API. Safe while the bot "
+            "Copy the database to PATH: SQLite (DATABASE_PATH) with its online backup API, "
+            "PostgreSQL (DATABASE_URL) with pg_dump --format=custom. Safe while the bot "
             "runs. Refuses to overwrite PATH unless --force."
         ),
     )
@@ -37,8 +44,10 @@ def register(subcommands: Subcommands) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     settings = load_settings()
-    source: Path = settings.database_path
     target: Path = args.path
+    if is_postgres_url(settings.database_location):
+        return _backup_postgres(settings, target, force=args.force)
+    source = Path(settings.database_location)
     if not source.is_file():
         raise StartupError(both("backup.no_database", path=source), exit_code=2)
     if target.exists() and target.resolve() == source.resolve():
@@ -84,3 +93,48 @@ def _copy(source: Path, partial: Path) -> int:
             "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
         ).fetchone()
     return int(version)
+
+
+def _backup_postgres(settings: Settings, target: Path, *, force: bool) -> int:
+    if target.is_dir() or (target.exists() and not force):
+        raise StartupError(both("backup.exists", path=target), exit_code=2)
+    label = settings.database_label
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        raise StartupError(both("backup.no_pg_dump", path=label, file=target), exit_code=2)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    # The password goes by the environment, not the command line (which `ps` shows).
+    url, password = _without_password(settings.database_location)
+    env = dict(os.environ)
+    if password is not None:
+        env["PGPASSWORD"] = password
+    try:
+        done = subprocess.run(
+            [pg_dump, "--format=custom", f"--file={partial}", "--dbname", url],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            details = done.stderr.strip().replace(password or "\0", "***")
+            raise StartupError(both("backup.failed", path=label, details=details))
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+    print(f"backed up {label} to {target}: {target.stat().st_size} bytes (pg_dump, custom format)")
+    print(f"restore: createdb NEW && pg_restore --dbname=NEW {target}")
+    return 0
+
+
+def _without_password(url: str) -> tuple[str, str | None]:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url, None
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    user = f"{parts.username}@" if parts.username else ""
+    return urlunsplit(parts._replace(netloc=f"{user}{host}")), parts.password

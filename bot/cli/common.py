@@ -1,7 +1,10 @@
-"""Helpers shared by the subcommands: loading settings without a traceback."""
+"""Helpers shared by the subcommands: loading settings without a traceback, and opening the
+configured database (SQLite or PostgreSQL) for reading."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -9,6 +12,8 @@ from pydantic import ValidationError
 from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both
+from bot.store.database import read_snapshot
+from bot.store.sql import Connection
 
 
 def load_settings() -> Settings:
@@ -30,7 +35,14 @@ def require_token(settings: Settings) -> str:
 
 def existing_database() -> Path:
     """DATABASE_PATH, which must exist: reading commands never create a database."""
-    path = Path(load_settings().database_path)
+    path = Path(load_settings().database_location)
     if not path.is_file():
         raise StartupError(both("verify.no_database", path=path), exit_code=2)
     return path
+
+
+@asynccontextmanager
+async def reading(settings: Settings) -> AsyncIterator[Connection]:
+    """The configured database in one read-only snapshot, safe beside running bots."""
+    async with read_snapshot(settings.database_location, settings.database_label) as connection:
+        yield connection

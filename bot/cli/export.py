@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 from bot.cli import Subcommands
-from bot.cli.common import existing_database
+from bot.cli.common import load_settings, reading
+from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both
-from bot.store.database import read_only
 from bot.store.tournaments import load_tournament, tournament_ids
 from domain.tournament.views import export_record
 
@@ -24,7 +24,8 @@ def register(subcommands: Subcommands) -> None:
         help="write a tournament's record as JSON / 大会記録を JSON で書き出す",
         description=(
             "Write the tournament record (the format `python -m bot replay` reads) of one "
-            "tournament of DATABASE_PATH, to standard output or a file."
+            "tournament of the database (DATABASE_URL or DATABASE_PATH), to standard output "
+            "or a file."
         ),
     )
     parser.add_argument("tournament", type=int, help="the tournament id (see /tournament info)")
@@ -33,7 +34,7 @@ def register(subcommands: Subcommands) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    record = asyncio.run(_record(existing_database(), args.tournament))
+    record = asyncio.run(_record(load_settings(), args.tournament))
     text = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
     if args.output is None:
         sys.stdout.write(text)
@@ -43,8 +44,8 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _record(path: Path, tournament_id: int) -> dict[str, object]:
-    async with read_only(path) as connection:
+async def _record(settings: Settings, tournament_id: int) -> dict[str, object]:
+    async with reading(settings) as connection:
         for guild_id, found in await tournament_ids(connection):
             if found == tournament_id:
                 tournament = await load_tournament(connection, guild_id, found)

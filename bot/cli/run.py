@@ -39,7 +39,7 @@ def register(subcommands: Subcommands) -> None:
 def handle(args: argparse.Namespace) -> int:
     settings = load_settings()
     token = require_token(settings)
-    configure_logging(settings.log_level, secrets=[token])
+    configure_logging(settings.log_level, secrets=[token, *settings.database_secrets])
     asyncio.run(serve(settings, token))
     return 0
 
@@ -91,8 +91,10 @@ async def serve(settings: Settings, token: str) -> None:
     from bot.shutdown import InteractionGate
 
     point_at_discord(settings)
-    database = await Database.open(settings.database_path)
-    log.info("database %s ready", settings.database_path)
+    database = await Database.open(
+        settings.database_location, pool_size=settings.database_pool_size
+    )
+    log.info("database %s ready", settings.database_label)
     try:
         bot = TournamentBot(settings, database)
         gate = InteractionGate(bot)

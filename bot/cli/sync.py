@@ -40,7 +40,7 @@ def register(subcommands: Subcommands) -> None:
 def handle(args: argparse.Namespace) -> int:
     settings = load_settings()
     token = require_token(settings)
-    configure_logging(settings.log_level, secrets=[token])
+    configure_logging(settings.log_level, secrets=[token, *settings.database_secrets])
     guild_id = None if args.sync_global else (args.guild or settings.dev_guild_id)
     count = asyncio.run(_sync(settings, token, guild_id))
     where = f"guild {guild_id}" if guild_id else "global"
@@ -55,7 +55,7 @@ async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
     from bot.command_sync import sync_commands
 
     point_at_discord(settings)
-    database = await Database.open(settings.database_path)
+    database = await Database.open(settings.database_location, pool_size=2)
     try:
         bot = TournamentBot(settings, database)
         async with bot:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from pathlib import Path
 
 from bot.cli import Subcommands
-from bot.cli.common import existing_database
+from bot.cli.common import load_settings, reading
+from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both, describe_error
-from bot.store.database import discover_migrations, read_only, schema_version
+from bot.store.database import discover_migrations, schema_version
 from bot.store.verify import Verdict, verify_all
 
 
@@ -24,7 +24,8 @@ def register(subcommands: Subcommands) -> None:
         help="check the tables against the action log / 操作ログとデータの一致を確認する",
         description=(
             "Replay every tournament's action log through the rules and compare the result "
-            "with the stored players, decks, settings and state. Exit 0: all agree; "
+            "with the stored players, decks, settings and state, on DATABASE_URL (SQLite or "
+            "PostgreSQL) or DATABASE_PATH. Exit 0: all agree; "
             "1: differences (listed); 2: no usable database."
         ),
     )
@@ -33,14 +34,15 @@ def register(subcommands: Subcommands) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    return asyncio.run(_verify(existing_database(), args.tournament))
+    return asyncio.run(_verify(load_settings(), args.tournament))
 
 
-async def _verify(path: Path, tournament_id: int | None) -> int:
-    async with read_only(path) as connection:
+async def _verify(settings: Settings, tournament_id: int | None) -> int:
+    async with reading(settings) as connection:
         version = await schema_version(connection)
         known = discover_migrations()[-1].version
         if version != known:
+            path = settings.database_label
             raise StartupError(
                 both("verify.schema_mismatch", path=path, found=version, known=known), exit_code=2
             )

@@ -102,7 +102,9 @@ class Delivery:
         self._task = asyncio.create_task(self._run(), name="notice delivery")
 
     def _committed(self, committed: Committed) -> None:
-        if committed.notices:
+        # A notice written here or, on PostgreSQL, by another process (a web page's
+        # action, a restart overlap): look at the outbox; after a missed stretch, too.
+        if committed.notices or committed.resync:
             self._wake.set()
 
     def wake(self) -> None:
@@ -122,6 +124,9 @@ class Delivery:
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
         self._task = None
+        # Another process (this one, restarted) may send what is left at once.
+        with contextlib.suppress(Exception):
+            await self.store.outbox.release()
 
     async def _run(self) -> None:
         await self.client.wait_until_ready()

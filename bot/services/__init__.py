@@ -16,6 +16,7 @@ from bot.services.registration import RegistrationService
 from bot.services.rounds import RoundService
 from bot.services.tournaments import TournamentService
 from bot.store.database import Database
+from bot.store.shards import Shards
 from bot.store.uow import Store
 
 S = TypeVar("S", bound=Service)
@@ -31,8 +32,12 @@ class Services:
         clock: Clock = utc_now,
         seeds: SeedSource = random_seed,
         default_locale: str = "ja",
+        shards: Shards | None = None,
+        claim_seconds: float = 60.0,
     ) -> None:
-        store = Store(database, default_lang=default_locale)
+        store = Store(
+            database, default_lang=default_locale, shards=shards, claim_seconds=claim_seconds
+        )
 
         def build(kind: type[S]) -> S:
             return kind(store, clock=clock, seeds=seeds, default_locale=default_locale)

@@ -10,8 +10,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
+from bot.store.sql import Connection, Row
 from domain.tournament.log import Action
 from domain.tournament.operations import Operation, Role
 from domain.tournament.replay import LoggedOperation
@@ -24,7 +23,7 @@ def _json(payload: dict[str, Any]) -> str:
 
 
 async def _append(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     *,
     guild_id: int,
     tournament_id: int | None,
@@ -52,7 +51,7 @@ async def _append(
     return int(cursor.lastrowid or 0)
 
 
-async def request_seen(connection: aiosqlite.Connection, request_id: int) -> bool:
+async def request_seen(connection: Connection, request_id: int) -> bool:
     """Whether an operation of this interaction is already in the log."""
     rows = await connection.execute_fetchall(
         "SELECT 1 FROM action_log WHERE request_id = ?", (request_id,)
@@ -61,7 +60,7 @@ async def request_seen(connection: aiosqlite.Connection, request_id: int) -> boo
 
 
 async def append_operation(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     *,
     guild_id: int,
     tournament_id: int,
@@ -85,7 +84,7 @@ async def append_operation(
 
 
 async def append_guild_change(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     *,
     guild_id: int,
     actor_id: int,
@@ -106,7 +105,7 @@ async def append_guild_change(
     )
 
 
-def _action(row: aiosqlite.Row) -> Action:
+def _action(row: Row) -> Action:
     role = row["actor_role"]
     return Action(
         id=row["id"],
@@ -121,7 +120,7 @@ def _action(row: aiosqlite.Row) -> Action:
 
 
 async def list_actions(
-    connection: aiosqlite.Connection, *, guild_id: int, tournament_id: int | None = None
+    connection: Connection, *, guild_id: int, tournament_id: int | None = None
 ) -> list[Action]:
     query = "SELECT * FROM action_log WHERE guild_id = ?"
     params: tuple[int, ...] = (guild_id,)

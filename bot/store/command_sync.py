@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import aiosqlite
+from bot.store.sql import Connection
 
 
-async def synced_tree_hash(connection: aiosqlite.Connection, target: str) -> str | None:
+async def synced_tree_hash(connection: Connection, target: str) -> str | None:
     async with connection.execute(
         "SELECT tree_hash FROM command_sync WHERE target = ?", (target,)
     ) as cursor:
@@ -16,7 +16,7 @@ async def synced_tree_hash(connection: aiosqlite.Connection, target: str) -> str
 
 
 async def record_tree_sync(
-    connection: aiosqlite.Connection, target: str, tree_hash: str, at: datetime
+    connection: Connection, target: str, tree_hash: str, at: datetime
 ) -> None:
     await connection.execute(
         "INSERT INTO command_sync (target, tree_hash, synced_at) VALUES (?, ?, ?)"

@@ -2,9 +2,11 @@
 
 After a unit of work commits, the store publishes one `Committed` per tournament it changed
 (and one with no tournament when only the outbox or the bot's bookkeeping changed). The
-notifier's delivery loop, the live web page and, across processes, PostgreSQL's NOTIFY
-bridge all listen here. Listeners run synchronously on the event loop right after the
-commit: they must only note the change (set an event, put on a queue), never do I/O.
+notifier's delivery loop and the live web page listen here. On PostgreSQL each commit is
+also announced with NOTIFY in its transaction, and the commits of other processes are
+published here too (`remote=True`), with a `resync=True` one after the listener reconnects.
+Listeners run synchronously on the event loop right after the commit: they must only note
+the change (set an event, put on a queue), never do I/O.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ class Committed:
     events: tuple[Event, ...] = ()
     notices: int = 0  # outbox rows written in the same transaction
     kinds: tuple[str, ...] = field(default=())  # the operations applied, by kind
+    # Heard from another process (PostgreSQL's NOTIFY): guild, tournament, version and
+    # notices only; re-read the tournament for the rest.
+    remote: bool = False
+    # Notifications may have been missed (the listener reconnected): re-read everything.
+    resync: bool = False
 
 
 Listener = Callable[[Committed], None]

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import fields
 from datetime import datetime
 
-import aiosqlite
-
+from bot.store.sql import Connection, Row
 from domain.guild import GuildConfig
 
 __all__ = ["GuildConfig", "get_guild_config", "save_guild_config"]
@@ -15,9 +14,9 @@ __all__ = ["GuildConfig", "get_guild_config", "save_guild_config"]
 _COLUMNS = [f.name for f in fields(GuildConfig)]
 
 
-async def get_guild_config(connection: aiosqlite.Connection, guild_id: int) -> GuildConfig:
+async def get_guild_config(connection: Connection, guild_id: int) -> GuildConfig:
     # One trip to the database thread (execute, fetch and close are three): read per click.
-    rows = list(
+    rows: list[Row] = list(
         await connection.execute_fetchall(
             "SELECT * FROM guild_config WHERE guild_id = ?", (guild_id,)
         )
@@ -28,9 +27,7 @@ async def get_guild_config(connection: aiosqlite.Connection, guild_id: int) -> G
     return GuildConfig(**{name: row[name] for name in _COLUMNS})
 
 
-async def save_guild_config(
-    connection: aiosqlite.Connection, config: GuildConfig, at: datetime
-) -> None:
+async def save_guild_config(connection: Connection, config: GuildConfig, at: datetime) -> None:
     values = [getattr(config, name) for name in _COLUMNS]
     columns = ", ".join([*_COLUMNS, "updated_at"])
     placeholders = ", ".join("?" for _ in range(len(_COLUMNS) + 1))

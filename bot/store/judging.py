@@ -6,8 +6,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-import aiosqlite
-
+from bot.store.sql import Connection, Row
 from domain.engine.results import MatchResult
 from domain.tournament import codec
 from domain.tournament.penalties import Infraction, JudgeCall, MatchEffect, Penalty, PenaltyType
@@ -21,7 +20,7 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def _penalty(row: aiosqlite.Row) -> Penalty:
+def _penalty(row: Row) -> Penalty:
     effect = None
     if row["effect_round"] is not None:
         before = row["before_result"]
@@ -46,7 +45,7 @@ def _penalty(row: aiosqlite.Row) -> Penalty:
     )
 
 
-def _call(row: aiosqlite.Row) -> JudgeCall:
+def _call(row: Row) -> JudgeCall:
     called_at = _time(row["called_at"])
     assert called_at is not None
     return JudgeCall(
@@ -64,16 +63,14 @@ def _call(row: aiosqlite.Row) -> JudgeCall:
     )
 
 
-async def load_penalties(
-    connection: aiosqlite.Connection, tournament_id: int
-) -> tuple[Penalty, ...]:
+async def load_penalties(connection: Connection, tournament_id: int) -> tuple[Penalty, ...]:
     async with connection.execute(
         "SELECT * FROM penalties WHERE tournament_id = ? ORDER BY id", (tournament_id,)
     ) as cursor:
         return tuple(_penalty(row) for row in await cursor.fetchall())
 
 
-async def load_calls(connection: aiosqlite.Connection, tournament_id: int) -> tuple[JudgeCall, ...]:
+async def load_calls(connection: Connection, tournament_id: int) -> tuple[JudgeCall, ...]:
     async with connection.execute(
         "SELECT * FROM judge_calls WHERE tournament_id = ? ORDER BY id", (tournament_id,)
     ) as cursor:
@@ -81,7 +78,7 @@ async def load_calls(connection: aiosqlite.Connection, tournament_id: int) -> tu
 
 
 async def _delete_missing(
-    connection: aiosqlite.Connection, table: str, tournament_id: int, ids: set[int]
+    connection: Connection, table: str, tournament_id: int, ids: set[int]
 ) -> None:
     """Rows an undo took away (the tournament was folded without their operation)."""
     for gone in ids:
@@ -91,7 +88,7 @@ async def _delete_missing(
 
 
 async def save_penalties(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     tournament_id: int,
     before: Sequence[Penalty],
     after: Sequence[Penalty],
@@ -135,7 +132,7 @@ async def save_penalties(
 
 
 async def save_calls(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     tournament_id: int,
     before: Sequence[JudgeCall],
     after: Sequence[JudgeCall],

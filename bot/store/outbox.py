@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
-
-import aiosqlite
 
 from bot.notify.plan import Notice, Place, Say
 from bot.store.database import Database
+from bot.store.shards import Shards
+from bot.store.sql import Connection, Row
 
 PENDING, SENT, SKIPPED, FAILED = "pending", "sent", "skipped", "failed"
 
@@ -33,7 +33,7 @@ class Outgoing:
 
 
 async def add_notices(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     *,
     guild_id: int,
     tournament_id: int | None,
@@ -70,19 +70,18 @@ async def add_notices(
     return written
 
 
-async def planned_keys(
-    connection: aiosqlite.Connection, tournament_id: int, prefix: str
-) -> set[str]:
+async def planned_keys(connection: Connection, tournament_id: int, prefix: str) -> set[str]:
     """The dedupe keys of this tournament's notices that start with `prefix`."""
+    # A prefix compared as text, not as a range: PostgreSQL's collation may order the
+    # keys otherwise than SQLite's bytes.
     rows = await connection.execute_fetchall(
-        "SELECT dedupe_key FROM outbox WHERE tournament_id = ? AND dedupe_key >= ?"
-        " AND dedupe_key < ?",
-        (tournament_id, prefix, prefix + "\U0010ffff"),
+        "SELECT dedupe_key FROM outbox WHERE tournament_id = ? AND substr(dedupe_key, 1, ?) = ?",
+        (tournament_id, len(prefix), prefix),
     )
     return {row[0] for row in rows}
 
 
-def _outgoing(row: aiosqlite.Row) -> Outgoing:
+def _outgoing(row: Row) -> Outgoing:
     return Outgoing(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -97,31 +96,74 @@ def _outgoing(row: aiosqlite.Row) -> Outgoing:
 
 
 class OutboxStore:
-    """What the delivery loop reads and writes: the notices to send and what they made."""
+    """What the delivery loop reads and writes: the notices to send and what they made.
 
-    def __init__(self, database: Database) -> None:
+    Several processes may share the outbox (PostgreSQL, SHARD_IDS): each sends only its
+    own shards' notices, and claims a notice before sending it, so no two processes ever
+    send the same one. A claim lasts `claim_seconds` (renewed at every look): the claims of
+    a process that crashed expire and the notice goes out from another process; the process
+    restarted on the same shards takes them at once (`Shards.claimant`). Claims go by the
+    wall clock (not the bot's, which tests speed up).
+    """
+
+    def __init__(
+        self, database: Database, shards: Shards | None = None, *, claim_seconds: float = 60.0
+    ) -> None:
         self.database = database
+        self.shards = shards or Shards()
+        self.claim_seconds = claim_seconds
+        self.owner = self.shards.claimant
 
     async def pending(self, limit: int = 500) -> list[Outgoing]:
-        async with self.database.read() as connection:
+        """This process's shards' notices waiting to be sent, oldest first, claimed: those
+        another live process holds are left out."""
+        now = datetime.now(UTC)
+        until = now + timedelta(seconds=self.claim_seconds)
+        shards, shard_values = self.shards.where()
+        free = "(claimed_by IS NULL OR claimed_by = ? OR claimed_until < ?)"
+        async with self.database.write() as connection:
+            # The condition is repeated outside the subquery: PostgreSQL re-checks it on a
+            # row another claimer just updated (READ COMMITTED), so that one is skipped.
             rows = await connection.execute_fetchall(
-                "SELECT * FROM outbox WHERE state = 'pending' ORDER BY id LIMIT ?", (limit,)
+                f"UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id IN"
+                f" (SELECT id FROM outbox WHERE state = 'pending'{shards} AND {free}"
+                f" ORDER BY id LIMIT ?) AND state = 'pending' AND {free} RETURNING *",
+                (
+                    self.owner,
+                    until.isoformat(),
+                    *shard_values,
+                    self.owner,
+                    now.isoformat(),
+                    limit,
+                    self.owner,
+                    now.isoformat(),
+                ),
             )
-        return [_outgoing(row) for row in rows]
+        return sorted((_outgoing(row) for row in rows), key=lambda notice: notice.id)
+
+    async def release(self) -> None:
+        """Give up this process's claims (a clean stop): another process need not wait for
+        them to expire."""
+        async with self.database.write() as connection:
+            await connection.execute(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE claimed_by = ? AND state = 'pending'",
+                (self.owner,),
+            )
 
     async def latest_post(self, tournament_id: int, say: Say) -> tuple[int, int] | None:
         """(channel id, message id) of the first message of the newest notice of `say` the
         tournament sent: the post an edit brings up to date."""
         async with self.database.read() as connection:
-            rows = list(
-                await connection.execute_fetchall(
-                    "SELECT m.channel_id, m.message_id FROM outbox o JOIN outbox_messages m"
-                    " ON m.notice_id = o.id AND m.part = 0"
-                    " WHERE o.tournament_id = ? AND o.say = ? ORDER BY o.id DESC LIMIT 1",
-                    (tournament_id, say.value),
-                )
+            rows = await connection.execute_fetchall(
+                "SELECT m.channel_id, m.message_id FROM outbox o JOIN outbox_messages m"
+                " ON m.notice_id = o.id AND m.part = 0"
+                " WHERE o.tournament_id = ? AND o.say = ? ORDER BY o.id DESC LIMIT 1",
+                (tournament_id, say.value),
             )
-        return (rows[0][0], rows[0][1]) if rows else None
+        for row in rows:
+            return int(row["channel_id"]), int(row["message_id"])
+        return None
 
     async def supersede(self, notice_ids: Sequence[int], at: datetime) -> None:
         """Mark notices skipped because a newer one says the same, up to date."""

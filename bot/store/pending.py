@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
+from bot.store.sql import Connection, Row
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Pending:
 
 
 async def add_pending(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     *,
     guild_id: int,
     tournament_id: int,
@@ -45,17 +45,18 @@ async def add_pending(
     return int(cursor.lastrowid or 0)
 
 
-async def take_pending(
-    connection: aiosqlite.Connection, guild_id: int, pending_id: int
-) -> Pending | None:
-    """The pending operation, removed: a confirmation is used once."""
-    async with connection.execute(
-        "SELECT * FROM pending_operations WHERE id = ? AND guild_id = ?", (pending_id, guild_id)
-    ) as cursor:
-        row = await cursor.fetchone()
-    if row is None:
+async def take_pending(connection: Connection, guild_id: int, pending_id: int) -> Pending | None:
+    """The pending operation, removed: a confirmation is used once (one statement, so two
+    processes pressing the same button cannot both take it)."""
+    rows: list[Row] = list(
+        await connection.execute_fetchall(
+            "DELETE FROM pending_operations WHERE id = ? AND guild_id = ? RETURNING *",
+            (pending_id, guild_id),
+        )
+    )
+    if not rows:
         return None
-    await connection.execute("DELETE FROM pending_operations WHERE id = ?", (pending_id,))
+    row = rows[0]
     return Pending(
         row["id"],
         row["guild_id"],

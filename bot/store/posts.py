@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-import aiosqlite
-
 from bot.store.database import Database
+from bot.store.shards import Shards
+from bot.store.sql import Connection, Row
 
 
 @dataclass(frozen=True)
@@ -28,18 +28,23 @@ class EntryPost:
     checkin_shown: bool
 
 
-async def running_tournaments(connection: aiosqlite.Connection) -> list[tuple[int, int]]:
-    """(guild id, tournament id) of every tournament with rounds in play."""
+async def running_tournaments(
+    connection: Connection, shards: Shards | None = None
+) -> list[tuple[int, int]]:
+    """(guild id, tournament id) of every tournament with rounds in play (in `shards`)."""
+    where, values = (shards or Shards()).where()
     rows = await connection.execute_fetchall(
-        "SELECT guild_id, id FROM tournaments WHERE state IN ('running', 'top_cut') ORDER BY id"
+        "SELECT guild_id, id FROM tournaments WHERE state IN ('running', 'top_cut')"
+        f"{where} ORDER BY id",
+        values,
     )
     return [(row[0], row[1]) for row in rows]
 
 
 async def round_place(
-    connection: aiosqlite.Connection, tournament_id: int, round_number: int
+    connection: Connection, tournament_id: int, round_number: int
 ) -> RoundPlace | None:
-    rows = list(
+    rows: list[Row] = list(
         await connection.execute_fetchall(
             "SELECT channel_id, thread_id FROM round_posts WHERE tournament_id = ? AND round = ?",
             (tournament_id, round_number),
@@ -49,7 +54,7 @@ async def round_place(
 
 
 async def save_round_place(
-    connection: aiosqlite.Connection, tournament_id: int, round_number: int, place: RoundPlace
+    connection: Connection, tournament_id: int, round_number: int, place: RoundPlace
 ) -> None:
     await connection.execute(
         "INSERT INTO round_posts (tournament_id, round, channel_id, thread_id)"
@@ -59,19 +64,17 @@ async def save_round_place(
     )
 
 
-async def entry_post(connection: aiosqlite.Connection, tournament_id: int) -> EntryPost | None:
+async def entry_post(connection: Connection, tournament_id: int) -> EntryPost | None:
     found = [post for post in await _entry_posts(connection, tournament_id) if post]
     return found[0] if found else None
 
 
-async def entry_posts(connection: aiosqlite.Connection) -> list[EntryPost]:
+async def entry_posts(connection: Connection) -> list[EntryPost]:
     """The registration posts of tournaments not finished."""
     return await _entry_posts(connection, None)
 
 
-async def _entry_posts(
-    connection: aiosqlite.Connection, tournament_id: int | None
-) -> list[EntryPost]:
+async def _entry_posts(connection: Connection, tournament_id: int | None) -> list[EntryPost]:
     query = (
         "SELECT t.guild_id, p.tournament_id, p.channel_id, p.message_id, p.checkin_shown"
         " FROM entry_posts p JOIN tournaments t ON t.id = p.tournament_id"
@@ -88,7 +91,7 @@ async def _entry_posts(
 
 
 async def save_entry_post(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     tournament_id: int,
     channel_id: int,
     message_id: int,
@@ -104,7 +107,7 @@ async def save_entry_post(
 
 
 async def add_player_notice(
-    connection: aiosqlite.Connection, guild_id: int, user_id: int, text: str, at: datetime
+    connection: Connection, guild_id: int, user_id: int, text: str, at: datetime
 ) -> None:
     await connection.execute(
         "INSERT INTO player_notices (guild_id, user_id, text, created_at) VALUES (?, ?, ?, ?)",
@@ -112,24 +115,19 @@ async def add_player_notice(
     )
 
 
-async def take_player_notices(
-    connection: aiosqlite.Connection, guild_id: int, user_id: int
-) -> list[str]:
-    # Runs after every command: one trip to the database thread, not three.
-    rows = list(
+async def take_player_notices(connection: Connection, guild_id: int, user_id: int) -> list[str]:
+    # Runs after every command: one statement (one trip to the database thread), which
+    # also makes two processes unable to show the same notice twice.
+    rows: list[Row] = list(
         await connection.execute_fetchall(
-            "SELECT id, text FROM player_notices WHERE guild_id = ? AND user_id = ? ORDER BY id",
+            "DELETE FROM player_notices WHERE guild_id = ? AND user_id = ? RETURNING id, text",
             (guild_id, user_id),
         )
     )
-    if rows:
-        await connection.execute(
-            "DELETE FROM player_notices WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
-    return [row["text"] for row in rows]
+    return [row["text"] for row in sorted(rows, key=lambda row: int(row["id"]))]
 
 
-async def players_with_notices(connection: aiosqlite.Connection) -> set[tuple[int, int]]:
+async def players_with_notices(connection: Connection) -> set[tuple[int, int]]:
     rows = await connection.execute_fetchall(
         "SELECT DISTINCT guild_id, user_id FROM player_notices"
     )
@@ -140,8 +138,9 @@ class Posts:
     """The delivery's way to the bookkeeping above (outside any tournament's unit of work),
     and who has private notices waiting (known in memory: it is asked after every command)."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, shards: Shards | None = None) -> None:
         self.database = database
+        self.shards = shards or Shards()
         self._waiting: set[tuple[int, int]] | None = None
 
     async def has_notices(self, guild_id: int, user_id: int) -> bool:
@@ -155,14 +154,15 @@ class Posts:
             self._waiting.discard((guild_id, user_id))
 
     async def running(self) -> list[tuple[int, int]]:
-        """(guild id, tournament id) of every tournament in play, in every guild."""
+        """(guild id, tournament id) of every tournament in play, in this process's guilds."""
         async with self.database.read() as connection:
-            return await running_tournaments(connection)
+            return await running_tournaments(connection, self.shards)
 
     async def entry_posts(self) -> list[EntryPost]:
-        """Registration posts of tournaments not finished, in every guild."""
+        """Registration posts of tournaments not finished, in this process's guilds."""
         async with self.database.read() as connection:
-            return await entry_posts(connection)
+            posts = await entry_posts(connection)
+        return [post for post in posts if self.shards.owns(post.guild_id)]
 
     async def round_place(self, tournament_id: int, round_number: int) -> RoundPlace | None:
         async with self.database.read() as connection:

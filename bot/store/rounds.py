@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
+from bot.store.sql import Connection, Row
 from domain.engine.results import MatchResult, ResultKind
 from domain.tournament.rounds import Match, Report, Round, RoundKind
 
@@ -20,7 +19,7 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def _result(row: aiosqlite.Row) -> MatchResult | None:
+def _result(row: Row) -> MatchResult | None:
     if row["result_kind"] is None:
         return None
     player = row["result_player"]
@@ -40,7 +39,7 @@ def _result_columns(result: MatchResult | None) -> tuple[Any, ...]:
     return (result.kind.value, player, first, second)
 
 
-async def load_rounds(connection: aiosqlite.Connection, tournament_id: int) -> tuple[Round, ...]:
+async def load_rounds(connection: Connection, tournament_id: int) -> tuple[Round, ...]:
     async with connection.execute(
         "SELECT * FROM reports WHERE tournament_id = ? ORDER BY round, table_no, reported_at,"
         " player_id",
@@ -95,7 +94,7 @@ async def load_rounds(connection: aiosqlite.Connection, tournament_id: int) -> t
 
 
 async def save_rounds(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     tournament_id: int,
     before: Sequence[Round],
     after: Sequence[Round],
@@ -140,9 +139,7 @@ def _round_row(found: Round) -> tuple[Any, ...]:
     return (found.kind, found.seed, found.paired_at, found.started_at, found.ends_at)
 
 
-async def _save_round_row(
-    connection: aiosqlite.Connection, tournament_id: int, current: Round
-) -> None:
+async def _save_round_row(connection: Connection, tournament_id: int, current: Round) -> None:
     await connection.execute(
         "INSERT INTO rounds (tournament_id, number, kind, seed, paired_at, started_at,"
         " ends_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, number)"
@@ -162,7 +159,7 @@ async def _save_round_row(
 
 
 async def _save_match(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     tournament_id: int,
     number: int,
     match: Match,

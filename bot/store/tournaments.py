@@ -14,10 +14,9 @@ from datetime import date, datetime
 from enum import Enum
 from typing import Any, TypeVar
 
-import aiosqlite
-
 from bot.store.judging import load_calls, load_penalties, save_calls, save_penalties
 from bot.store.rounds import load_rounds, save_rounds
+from bot.store.sql import Connection, Row
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
@@ -83,9 +82,7 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
     return {name: _sql(value) for name, value in values.items()}
 
 
-def _tournament(
-    row: aiosqlite.Row, players: dict[int, Entry], decks: dict[int, StoredDeck]
-) -> Tournament:
+def _tournament(row: Row, players: dict[int, Entry], decks: dict[int, StoredDeck]) -> Tournament:
     config = EventConfig(
         name=row["name"],
         format=EventFormat(row["format"]),
@@ -133,7 +130,7 @@ def _tournament(
     )
 
 
-def _entry(row: aiosqlite.Row) -> Entry:
+def _entry(row: Row) -> Entry:
     registered_at = _time(row["registered_at"])
     assert registered_at is not None
     return Entry(
@@ -148,7 +145,7 @@ def _entry(row: aiosqlite.Row) -> Entry:
     )
 
 
-def _deck(row: aiosqlite.Row) -> StoredDeck:
+def _deck(row: Row) -> StoredDeck:
     submitted_at = _time(row["submitted_at"])
     assert submitted_at is not None
     return StoredDeck(
@@ -161,9 +158,7 @@ def _deck(row: aiosqlite.Row) -> StoredDeck:
     )
 
 
-async def _rows(
-    connection: aiosqlite.Connection, query: str, params: tuple[Any, ...]
-) -> list[aiosqlite.Row]:
+async def _rows(connection: Connection, query: str, params: tuple[Any, ...]) -> list[Row]:
     # One trip to aiosqlite's thread instead of three (execute, fetch, close): these
     # queries run on every service call.
     return list(await connection.execute_fetchall(query, params))
@@ -173,7 +168,7 @@ async def _rows(
 
 
 async def load_tournament(
-    connection: aiosqlite.Connection, guild_id: int, tournament_id: int
+    connection: Connection, guild_id: int, tournament_id: int
 ) -> Tournament | None:
     """The whole tournament, or None. The guild is part of every lookup: another server's
     tournaments do not exist here."""
@@ -209,7 +204,7 @@ async def load_tournament(
 
 
 async def tournament_version(
-    connection: aiosqlite.Connection, guild_id: int, tournament_id: int
+    connection: Connection, guild_id: int, tournament_id: int
 ) -> int | None:
     """The tournament's version (bumped by every applied operation), or None if absent."""
     rows = await _rows(
@@ -221,7 +216,7 @@ async def tournament_version(
 
 
 async def tournament_ids(
-    connection: aiosqlite.Connection, guild_id: int | None = None, *, open_only: bool = False
+    connection: Connection, guild_id: int | None = None, *, open_only: bool = False
 ) -> list[tuple[int, int]]:
     """(guild id, tournament id) of every tournament, newest first."""
     query = "SELECT guild_id, id FROM tournaments WHERE 1 = 1"
@@ -236,7 +231,7 @@ async def tournament_ids(
 
 
 async def page_versions(
-    connection: aiosqlite.Connection, slug: str | None = None
+    connection: Connection, slug: str | None = None
 ) -> list[tuple[str, int, int, int]]:
     """(slug, guild id, tournament id, version) of every tournament with a public live page,
     or only of the one at `slug`: the live page finds its tournament across guilds."""
@@ -252,9 +247,7 @@ async def page_versions(
     return [(row["page_slug"], row["guild_id"], row["id"], row["version"]) for row in rows]
 
 
-async def find_tournament_id(
-    connection: aiosqlite.Connection, guild_id: int, name: str
-) -> int | None:
+async def find_tournament_id(connection: Connection, guild_id: int, name: str) -> int | None:
     rows = await _rows(
         connection, "SELECT id FROM tournaments WHERE guild_id = ? AND name = ?", (guild_id, name)
     )
@@ -264,7 +257,7 @@ async def find_tournament_id(
 # -- writing ------------------------------------------------------------------------------
 
 
-async def insert_tournament(connection: aiosqlite.Connection, tournament: Tournament) -> int:
+async def insert_tournament(connection: Connection, tournament: Tournament) -> int:
     """Insert a new tournament row (its id is assigned here) and return the id."""
     columns = tournament_columns(tournament)
     names = ", ".join(columns)
@@ -276,16 +269,20 @@ async def insert_tournament(connection: aiosqlite.Connection, tournament: Tourna
 
 
 async def save_tournament(
-    connection: aiosqlite.Connection, before: Tournament, after: Tournament
-) -> None:
-    """Write what changed from `before` to `after`, and bump the version."""
+    connection: Connection, before: Tournament, after: Tournament, version: int
+) -> bool:
+    """Write what changed from `before` to `after`, and bump the version from `version`.
+    False (and nothing written) when the stored version is no longer `version`: another
+    writer changed the tournament since it was read."""
     old, new = tournament_columns(before), tournament_columns(after)
     changed = {name: value for name, value in new.items() if old[name] != value}
     assignments = "".join(f"{name} = ?, " for name in changed)
-    await connection.execute(
-        f"UPDATE tournaments SET {assignments}version = version + 1 WHERE id = ?",
-        (*changed.values(), after.id),
+    cursor = await connection.execute(
+        f"UPDATE tournaments SET {assignments}version = version + 1 WHERE id = ? AND version = ?",
+        (*changed.values(), after.id, version),
     )
+    if cursor.rowcount != 1:
+        return False
     await _save_players(connection, after.id, before.players, after.players)
     await _save_decks(connection, after.id, before.decks, after.decks)
     if before.rounds != after.rounds:
@@ -294,6 +291,7 @@ async def save_tournament(
         await save_penalties(connection, after.id, before.penalties, after.penalties)
     if before.calls != after.calls:
         await save_calls(connection, after.id, before.calls, after.calls)
+    return True
 
 
 def _changed(before: Mapping[int, V], after: Mapping[int, V]) -> list[V]:
@@ -309,7 +307,7 @@ def _changed(before: Mapping[int, V], after: Mapping[int, V]) -> list[V]:
 
 
 async def _save_players(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     tournament_id: int,
     before: Mapping[int, Entry],
     after: Mapping[int, Entry],
@@ -348,7 +346,7 @@ async def _save_players(
 
 
 async def _save_decks(
-    connection: aiosqlite.Connection,
+    connection: Connection,
     tournament_id: int,
     before: Mapping[int, StoredDeck],
     after: Mapping[int, StoredDeck],

@@ -14,13 +14,11 @@ the services' only way to the database: they hold no SQL and no connection.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
-
-import aiosqlite
 
 from bot.notify.plan import Context, Notice, Place, plan
 from bot.store.actions import (
@@ -32,7 +30,7 @@ from bot.store.actions import (
     request_seen,
 )
 from bot.store.commits import CommitBus, Committed
-from bot.store.database import Database
+from bot.store.database import Database, WriteConflict
 from bot.store.guilds import GuildConfig, get_guild_config, save_guild_config
 from bot.store.outbox import OutboxStore, add_notices, planned_keys
 from bot.store.pending import add_pending, take_pending
@@ -44,6 +42,8 @@ from bot.store.posts import (
     save_entry_post,
     take_player_notices,
 )
+from bot.store.shards import Shards
+from bot.store.sql import Connection
 from bot.store.tournaments import (
     find_tournament_id,
     insert_tournament,
@@ -100,6 +100,9 @@ class TournamentCache:
         return cached[1] if cached and cached[0] == version else None
 
     def put(self, version: int, tournament: Tournament) -> None:
+        cached = self._entries.get(tournament.id)
+        if cached is not None and cached[0] > version:
+            return  # a newer one was put first (two commits finishing out of order)
         self._entries[tournament.id] = (version, tournament)
 
 
@@ -108,9 +111,10 @@ class Transaction:
 
     def __init__(
         self,
-        connection: aiosqlite.Connection,
+        connection: Connection,
         cache: TournamentCache,
         *,
+        database: Database,
         guild_id: int,
         at: datetime,
         actor: Actor,
@@ -121,6 +125,8 @@ class Transaction:
         origin: Origin | None = None,
     ) -> None:
         self._connection = connection
+        self._database = database
+        self._locked: set[int] = set()  # tournaments this transaction is the writer of
         self._config = config  # as read when the transaction began
         self._default_lang = default_lang
         self.origin = origin or Origin()
@@ -161,6 +167,11 @@ class Transaction:
     async def load(self, tournament_id: int) -> Tournament | None:
         if tournament_id in self.changed:
             return self.changed[tournament_id]
+        if self._writable and tournament_id not in self._locked:
+            # One writer per tournament, across processes: the lock comes before the
+            # version is read, so what is read is what this transaction may change.
+            await self._database.lock_tournament(self._connection, tournament_id)
+            self._locked.add(tournament_id)
         version = await tournament_version(self._connection, self.guild_id, tournament_id)
         if version is None:
             return None
@@ -242,7 +253,7 @@ class Transaction:
         self._require_writable()
         await self._refuse_a_repeated_request()
         updated, events = apply(tournament, operation, self.at, self.actor)
-        await save_tournament(self._connection, tournament, updated)
+        await self._save(tournament, updated)
         action_id = await self._log(updated, operation)
         self.changed[updated.id] = updated
         self.versions[updated.id] = self.versions[updated.id] + 1
@@ -257,7 +268,7 @@ class Transaction:
         self._require_writable()
         await self._refuse_a_repeated_request()
         plan = await self.plan_undo(tournament, action_id)
-        await save_tournament(self._connection, tournament, plan.after)
+        await self._save(tournament, plan.after)
         logged = await self._log(plan.after, Undo(plan.target.id))
         self.changed[plan.after.id] = plan.after
         self.versions[plan.after.id] = self.versions[plan.after.id] + 1
@@ -265,6 +276,13 @@ class Transaction:
         undone = ev.Undone(target.id, target.kind, target.actor_id, dict(target.payload))
         await self._happened(tournament, plan.after, Undo.kind, (undone,), logged)
         return plan.after, plan
+
+    async def _save(self, before: Tournament, after: Tournament) -> None:
+        """Write `after` over `before`, if the stored version is still the one read: with
+        the lock taken in `load` it always is; a writer that skipped the lock makes this
+        unit of work refuse as a whole (rolled back), never overwrite its change."""
+        if not await save_tournament(self._connection, before, after, self.versions[after.id]):
+            raise WriteConflict()
 
     async def plan_undo(self, tournament: Tournament, action_id: int | None = None) -> UndoPlan:
         """What undoing would give, or the refusal that says why; nothing is written."""
@@ -419,17 +437,32 @@ class Transaction:
 class Store:
     """The database and the tournament cache, shared by every service."""
 
-    def __init__(self, database: Database, *, default_lang: str = "ja") -> None:
+    def __init__(
+        self,
+        database: Database,
+        *,
+        default_lang: str = "ja",
+        shards: Shards | None = None,
+        claim_seconds: float = 60.0,
+    ) -> None:
         self.database = database
         self.default_lang = default_lang
+        # The guilds this process looks after (SHARD_IDS): its timed jobs and outbox only.
+        self.shards = shards or Shards()
         self.cache = TournamentCache()
         # Every commit is published here (the notifier, the live page, other processes).
         self.commits = CommitBus()
         # The delivery's own bookkeeping, outside any tournament's unit of work.
-        self.outbox = OutboxStore(database)
-        self.posts = Posts(database)
+        self.outbox = OutboxStore(database, self.shards, claim_seconds=claim_seconds)
+        self.posts = Posts(database, self.shards)
         # Each guild's /setup, read on nearly every command: kept until /setup changes it.
         self.guild_configs: dict[int, GuildConfig] = {}
+
+    async def listen(self) -> Callable[[], Awaitable[None]]:
+        """Publish other processes' commits on `commits` too (PostgreSQL), until the
+        returned function is awaited. A process that serves Discord or the web page calls
+        it once at start."""
+        return await self.database.listen(self.commits.publish)
 
     @asynccontextmanager
     async def write(
@@ -448,6 +481,7 @@ class Store:
             tx = Transaction(
                 connection,
                 self.cache,
+                database=self.database,
                 guild_id=guild_id,
                 at=at,
                 actor=actor(config),
@@ -458,6 +492,11 @@ class Store:
                 origin=origin,
             )
             yield tx
+            # Other processes hear of it if, and when, it commits (PostgreSQL's NOTIFY).
+            await self.database.announce(
+                connection,
+                [(t.guild_id, t.id, tx.versions[t.id], tx.notices) for t in tx.changed.values()],
+            )
         # Committed: what changed is now what the tables hold.
         for tournament_id, tournament in tx.changed.items():
             self.cache.put(tx.versions[tournament_id], tournament)
@@ -491,6 +530,7 @@ class Store:
             yield Transaction(
                 connection,
                 self.cache,
+                database=self.database,
                 guild_id=guild_id,
                 at=at,
                 actor=actor(config),

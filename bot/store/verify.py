@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import aiosqlite
-
 from bot.store.actions import is_replayable, list_actions, logged_operations
+from bot.store.sql import Connection
 from bot.store.tournaments import load_tournament, tournament_ids
 from domain.errors import DomainError
 from domain.tournament.compare import differences
@@ -28,9 +27,7 @@ class Verdict:
         return self.replayable and not self.differences and self.error is None
 
 
-async def verify_tournament(
-    connection: aiosqlite.Connection, guild_id: int, tournament_id: int
-) -> Verdict:
+async def verify_tournament(connection: Connection, guild_id: int, tournament_id: int) -> Verdict:
     stored = await load_tournament(connection, guild_id, tournament_id)
     assert stored is not None
     actions = await list_actions(connection, guild_id=guild_id, tournament_id=tournament_id)
@@ -44,9 +41,7 @@ async def verify_tournament(
     return Verdict(guild_id, tournament_id, stored.name, len(actions), differences=found)
 
 
-async def verify_all(
-    connection: aiosqlite.Connection, tournament_id: int | None = None
-) -> list[Verdict]:
+async def verify_all(connection: Connection, tournament_id: int | None = None) -> list[Verdict]:
     verdicts = []
     for guild_id, found_id in sorted(await tournament_ids(connection)):
         if tournament_id is None or found_id == tournament_id:

@@ -79,3 +79,53 @@ def test_bad_values_are_refused(
         load_settings()
     assert variable in refused.value.message
     assert "設定が正しくありません" in refused.value.message
+
+
+def test_database_url_wins_and_its_password_is_never_shown(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_PATH", "elsewhere/x.sqlite3")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:s3cret-pw@db.example:5432/pm")
+    settings = Settings()
+    assert settings.database_location == "postgresql://bot:s3cret-pw@db.example:5432/pm"
+    assert settings.database_label == "postgresql://bot:***@db.example:5432/pm"
+    assert settings.database_secrets == ["s3cret-pw"]
+    assert "s3cret-pw" not in repr(settings)
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///data/other.sqlite3")
+    assert Settings().database_location == "data/other.sqlite3"
+
+
+def test_a_bad_database_url_is_refused_without_echoing_it(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", "mysql://bot:s3cret-pw@db/pm")
+    with pytest.raises(StartupError) as refused:
+        load_settings()
+    assert "DATABASE_URL" in refused.value.message
+    assert "postgresql://" in refused.value.message
+    assert "s3cret-pw" not in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("ids", "shards"), [("0-3", (0, 1, 2, 3)), ("0,2", (0, 2)), ("0-1,4", (0, 1, 4))]
+)
+def test_shard_ids_are_ranges_or_lists(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch, ids: str, shards: tuple[int, ...]
+) -> None:
+    monkeypatch.setenv("SHARD_COUNT", "8")
+    monkeypatch.setenv("SHARD_IDS", ids)
+    assert Settings().shards == shards
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "says"),
+    [("", "0", "SHARD_COUNT"), ("2", "0,2", "below SHARD_COUNT"), ("4", "3-1", "backwards")],
+)
+def test_bad_shards_are_refused(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch, count: str, ids: str, says: str
+) -> None:
+    monkeypatch.setenv("SHARD_COUNT", count)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    with pytest.raises(StartupError) as refused:
+        load_settings()
+    assert says in refused.value.message

@@ -1,8 +1,9 @@
 """Fixtures of the end-to-end tests: one fake Discord and one real bot per test module.
 
 `fake` (module scope) is a started `FakeDiscord` with the command tree synced once per
-session by `python -m bot sync --guild`, and the bot running on a fresh database. A module
-that needs other settings makes its own with `bot_fixture`, e.g.
+session by `python -m bot sync --guild`, and the bot running on a fresh database: each
+module runs twice, on SQLite and on PostgreSQL (`backends=` narrows it, saying why). A
+module that needs other settings makes its own with `bot_fixture`, e.g.
 `fake = bot_fixture("event", CLOCK_SPEED="300")`.
 When a test fails, the bot's stderr is attached to the report.
 """
@@ -17,7 +18,9 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import BACKENDS
 from tests.e2e.fake_discord import FakeDiscord
+from tests.support.postgres import PostgresServer
 
 JSON = dict[str, Any]
 
@@ -40,10 +43,12 @@ def running_fake(
     *,
     before_start: Callable[[FakeDiscord], None] | None = None,
     options: Mapping[str, Any] | None = None,
+    database_url: str | None = None,
     **env: str,
 ) -> Iterator[FakeDiscord]:
     """A started fake Discord (`FakeDiscord(**options)`) with the real bot logged in, run in
-    `workdir` on `workdir/bot.sqlite3` with `env` on top of the defaults.
+    `workdir` on `workdir/bot.sqlite3` (or on PostgreSQL at `database_url`) with `env` on
+    top of the defaults.
 
     `before_start(fake)` runs before the bot starts (add members, fill the database). On
     the way out the bot is stopped, and no unknown route may have been hit nor the token
@@ -57,6 +62,7 @@ def running_fake(
         # developer does; a global sync on top would give every command a second id.
         discord.default_env.update(AUTO_SYNC="false", **env)
         discord.database = workdir / "bot.sqlite3"
+        discord.database_url = database_url
         if before_start is not None:
             before_start(discord)
         asyncio.run(discord.start_bot(workdir))
@@ -74,23 +80,32 @@ def bot_fixture(
     *,
     before_start: Callable[[FakeDiscord], None] | None = None,
     options: Mapping[str, Any] | None = None,
+    backends: tuple[Any, ...] = BACKENDS,
     **env: str,
 ) -> Any:
-    """A module-scoped fixture: `running_fake` in a fresh folder named after `folder_name`.
+    """A module-scoped fixture: `running_fake` in a fresh folder named after `folder_name`,
+    once per backend of `backends` (both by default; a fresh PostgreSQL database each).
 
     Assign it to the fixture's name in the module: `fake = bot_fixture("judges", ...)`.
     """
 
-    @pytest.fixture(scope="module")
+    @pytest.fixture(scope="module", params=backends)
     def running(
-        synced_commands: list[JSON], tmp_path_factory: pytest.TempPathFactory
+        request: pytest.FixtureRequest,
+        synced_commands: list[JSON],
+        tmp_path_factory: pytest.TempPathFactory,
     ) -> Iterator[FakeDiscord]:
         """A fake Discord with the real bot logged in; shared by the tests of one module."""
+        database_url = None
+        if request.param == "postgres":
+            server: PostgresServer = request.getfixturevalue("postgres_server")
+            database_url = server.create_database("e2e")
         with running_fake(
             synced_commands,
             tmp_path_factory.mktemp(folder_name),
             before_start=before_start,
             options=options,
+            database_url=database_url,
             **env,
         ) as discord:
             yield discord

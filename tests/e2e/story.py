@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 import subprocess
 from typing import Any, TypedDict
 
@@ -170,10 +169,8 @@ def sent_payload(fake: FakeDiscord, content: str) -> JSON:
 
 
 def database_rows(fake: FakeDiscord, sql: str, *args: object) -> list[tuple[Any, ...]]:
-    """Read the bot's database as it is on disk (WAL: a reader never blocks the bot)."""
-    assert fake.database is not None
-    with sqlite3.connect(f"file:{fake.database}?mode=ro", uri=True) as connection:
-        return list(connection.execute(sql, args))
+    """Read the bot's database as it is (a reader never blocks the bot)."""
+    return fake.database_rows(sql, *args)
 
 
 def run_cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -198,8 +195,7 @@ async def prepare_running_event(
 ) -> None:
     """Round 1 of a Swiss event for `players`, paired through the services on the bot's
     database before the bot starts (for events too large to register one by one)."""
-    assert fake.database is not None
-    database = await Database.open(fake.database)
+    database = await Database.open(fake.database_location)
     try:
         await running_event(
             Services(database, seeds=lambda: seed),

@@ -326,10 +326,10 @@ async def test_the_export_replays_to_the_posted_standings_and_verify_agrees(
     shell = tmp_path / "shell.json"
     exported_id = json_name.removeprefix("tournament-").removesuffix(".json")
     written = await asyncio.to_thread(
-        run_cli, "export", exported_id, "--output", str(shell), DATABASE_PATH=str(fake.database)
+        run_cli, "export", exported_id, "--output", str(shell), **fake.database_env()
     )
     assert written.returncode == 0, written.stderr
     assert json.loads(shell.read_text(encoding="utf-8")) == json.loads(record.read_text("utf-8"))
-    verified = await asyncio.to_thread(run_cli, "verify", DATABASE_PATH=str(fake.database))
+    verified = await asyncio.to_thread(run_cli, "verify", **fake.database_env())
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "agrees" in verified.stdout

@@ -84,7 +84,7 @@ async def test_a_redelivered_report_applies_once(fake: FakeDiscord) -> None:
 
     assert action_count(fake, "report_result") == reports
     (stored,) = database_rows(
-        fake, "SELECT COUNT(*) FROM action_log WHERE request_id = ?", filed.interaction["id"]
+        fake, "SELECT COUNT(*) FROM action_log WHERE request_id = ?", int(filed.interaction["id"])
     )
     assert stored == (1,)
     assert len(thread_messages(fake, 1)) == notices  # the opponent is not asked twice

@@ -238,5 +238,5 @@ async def test_the_log_shows_who_did_what_and_verify_agrees(fake: FakeDiscord) -
     listed = await fake.slash("penalty list", user="judge", locale="ja")
     assert "失格" in listed.embed["description"]
     assert fake.database is not None
-    verified = await asyncio.to_thread(run_cli, "verify", DATABASE_PATH=str(fake.database))
+    verified = await asyncio.to_thread(run_cli, "verify", **fake.database_env())
     assert verified.returncode == 0, verified.stdout + verified.stderr

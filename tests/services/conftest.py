@@ -1,10 +1,10 @@
-"""Services over a real SQLite file with the migrations applied, a fixed clock and seeds."""
+"""Services over a real database with the migrations applied (an SQLite file, and a
+PostgreSQL database: every service test runs on both), a fixed clock and seeds."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -38,8 +38,8 @@ def player(number: int, guild: int = GUILD) -> Actor:
 
 
 @pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    opened = await Database.open(tmp_path / "bot.sqlite3")
+async def database(database_location: str) -> AsyncIterator[Database]:
+    opened = await Database.open(database_location)
     yield opened
     await opened.close()
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import subprocess
 from pathlib import Path
 
 from bot.services import Services
 from bot.store.database import Database
 from tests.bot.test_cli import run_cli
+from tests.conftest import database_env, database_location_of
 from tests.services.conftest import LEGAL_DECK, NOW, organizer, player
 
 
@@ -30,19 +32,17 @@ async def test_a_backup_mid_event_restores_to_the_same_standings_and_verifies(
     await services.rounds.confirm(player(second - 100), paired.tournament.id, 1, 1)
     before = await services.rounds.standings(1000, None)
 
-    live = Path(services.store.database.path)
-    copy = tmp_path / "backup.sqlite3"
+    location = database_location_of(services.store.database)
+    copy = tmp_path / "backup.dump"
     backed = await asyncio.to_thread(
-        run_cli, "backup", str(copy), cwd=tmp_path, DATABASE_PATH=str(live)
+        run_cli, "backup", str(copy), cwd=tmp_path, **database_env(location)
     )
     assert backed.returncode == 0, backed.stderr
     # The live event goes on after the backup; the copy keeps the moment it was taken.
     await services.rounds.drop(player(3), None)
 
-    restored = tmp_path / "restored" / "bot.sqlite3"
-    restored.parent.mkdir()
-    shutil.copy(copy, restored)  # README "Backups": copy the backup over DATABASE_PATH
-    verified = await asyncio.to_thread(run_cli, "verify", cwd=tmp_path, DATABASE_PATH=str(restored))
+    restored = await asyncio.to_thread(restore, copy, location, tmp_path)
+    verified = await asyncio.to_thread(run_cli, "verify", cwd=tmp_path, **database_env(restored))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "agrees" in verified.stdout
     database = await Database.open(restored)
@@ -52,3 +52,23 @@ async def test_a_backup_mid_event_restores_to_the_same_standings_and_verifies(
         await database.close()
     assert again.lines == before.lines
     assert again.tournament == before.tournament
+
+
+def restore(backup: Path, live: str, folder: Path) -> str:
+    """Restore as README "Backups" says: copy the SQLite file over DATABASE_PATH, or
+    pg_restore the dump into a new PostgreSQL database."""
+    if not live.startswith("postgresql://"):
+        restored = folder / "restored" / "bot.sqlite3"
+        restored.parent.mkdir()
+        shutil.copy(backup, restored)
+        return str(restored)
+    server_url, _ = live.rsplit("/", 1)
+    name = "restored_" + folder.name.lower().replace("-", "_")[-20:]
+    subprocess.run(
+        ["psql", "-X", "-q", "-d", f"{server_url}/postgres", "-c", f'CREATE DATABASE "{name}"'],
+        check=True,
+    )
+    subprocess.run(
+        ["pg_restore", "--exit-on-error", f"--dbname={server_url}/{name}", str(backup)], check=True
+    )
+    return f"{server_url}/{name}"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +13,13 @@ from bot.store.actions import list_actions
 from bot.store.verify import verify_all
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
 from domain.event import Phase
-from tests.conftest import PYTHON, cli_env
+from tests.conftest import (
+    PYTHON,
+    cli_env,
+    database_env,
+    database_location_of,
+    edit_behind_the_bots_back,
+)
 from tests.services.conftest import (
     GUILD,
     LEGAL_DECK,
@@ -269,7 +275,7 @@ async def test_only_one_open_tournament_can_be_left_out(configured: Services) ->
 
 
 async def test_the_full_flow_ends_with_verify_agreeing_and_naming_a_hand_edit(
-    configured: Services,
+    configured: Services, tmp_path: Path
 ) -> None:
     services = configured
     await create(services)
@@ -287,12 +293,12 @@ async def test_the_full_flow_ends_with_verify_agreeing_and_naming_a_hand_edit(
     async with services.store.database.read() as connection:
         (verdict,) = await verify_all(connection)
     assert verdict.agrees, verdict
-    path = services.store.database.path
+    location = database_location_of(services.store.database)
 
     def cli() -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [PYTHON, "-m", "bot", "verify"],
-            env=cli_env(DATABASE_PATH=path),
+            env=cli_env(**database_env(location)),
             capture_output=True,
             text=True,
             timeout=60,
@@ -303,11 +309,12 @@ async def test_the_full_flow_ends_with_verify_agreeing_and_naming_a_hand_edit(
     assert agreed.returncode == 0, agreed.stderr
     assert "agrees" in agreed.stdout
     # Someone edits a row behind the bot's back.
-    with sqlite3.connect(path) as raw:
-        raw.execute(
-            "UPDATE players SET status = 'active', dropped_round = NULL WHERE status = 'dropped'"
-        )
-        raw.execute("UPDATE matches SET extension_minutes = 0")
+    await asyncio.to_thread(
+        edit_behind_the_bots_back,
+        location,
+        "UPDATE players SET status = 'active', dropped_round = NULL WHERE status = 'dropped'",
+        "UPDATE matches SET extension_minutes = 0",
+    )
     edited = await asyncio.to_thread(cli)
     assert edited.returncode == 1
     assert "status" in edited.stdout
@@ -315,7 +322,7 @@ async def test_the_full_flow_ends_with_verify_agreeing_and_naming_a_hand_edit(
     missing = await asyncio.to_thread(
         lambda: subprocess.run(
             [PYTHON, "-m", "bot", "verify"],
-            env=cli_env(DATABASE_PATH=path + ".missing"),
+            env=cli_env(DATABASE_PATH=str(tmp_path / "missing.sqlite3")),
             capture_output=True,
             text=True,
             timeout=60,

@@ -31,7 +31,7 @@ async def test_migrations_apply_to_an_empty_file(tmp_path: Path) -> None:
     try:
         applied = await migrate(connection)
         assert [m.path.name for m in applied] == [
-            p.name for p in sorted(MIGRATIONS_DIR.glob("*.sql"))
+            p.name for p in sorted(MIGRATIONS_DIR.glob("*.sql")) if ".postgres." not in p.name
         ]
         assert await schema_version(connection) == discover_migrations()[-1].version
     finally:

@@ -1,8 +1,13 @@
-"""The gateway half of the fake Discord: one websocket speaking Discord's JSON protocol.
+"""The gateway half of the fake Discord: websockets speaking Discord's JSON protocol.
 
 HELLO → (IDENTIFY → READY + one GUILD_CREATE per guild) or (RESUME → RESUMED); heartbeats
 are ACKed. discord.py asks for `compress=zlib-stream`, but it reads plain text frames too,
 so the fake sends text. Tests inject events with `dispatch()`.
+
+Shards, as Discord serves them: an IDENTIFY with `shard: [id, count]` gets a READY naming
+that shard and GUILD_CREATE only for its guilds (`(guild_id >> 22) % count == id`); an
+event of a guild goes to the connection of the guild's shard, so several bot processes
+each running some shards each hear only their own guilds.
 """
 
 from __future__ import annotations
@@ -34,6 +39,11 @@ HELLO, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION, HEARTBEAT_ACK = 
 class Session:
     id: str
     sequence: int = 0
+    shard: tuple[int, int] = (0, 1)  # (shard id, shard count)
+
+
+def shard_of(guild_id: int, count: int) -> int:
+    return (guild_id >> 22) % count
 
 
 @dataclass
@@ -53,7 +63,13 @@ class Gateway:
         self.world = world
         self.url = ""  # set once the server knows its port
         self.sessions: dict[str, Session] = {}
-        self.connection: Connection | None = None
+        # The identified connection of each shard id (the newest one).
+        self.connections: dict[int, Connection] = {}
+        # Every identified connection: during a restart overlap a shard has two sessions.
+        self.live: list[Connection] = []
+        # True: an event goes to every session of its shard, as Discord does while an old
+        # process and its replacement both hold one (a rolling restart's overlap).
+        self.every_session = False
         # What the bot sent: (op, payload without the token) in order, for tests to inspect.
         self.received: list[tuple[int, JSON]] = []
         self.identify_count = 0
@@ -61,10 +77,30 @@ class Gateway:
         self.ready_sent = 0
 
     @property
+    def connection(self) -> Connection | None:
+        """The connection of shard 0, else of any shard."""
+        if 0 in self.connections:
+            return self.connections[0]
+        return next(iter(self.connections.values()), None)
+
+    @property
     def ready(self) -> bool:
         """A bot is connected and identified (or resumed)."""
         connection = self.connection
         return connection is not None and connection.session is not None
+
+    def shard_ready(self, shard_id: int) -> bool:
+        connection = self.connections.get(shard_id)
+        return connection is not None and connection.session is not None
+
+    def _connection_for(self, data: JSON) -> Connection | None:
+        """The connection that hears an event: its guild's shard's (DMs: shard 0's)."""
+        guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        connection = self.connection
+        if guild_id is None or connection is None or connection.session is None:
+            return connection
+        count = connection.session.shard[1]
+        return self.connections.get(shard_of(int(guild_id), count))
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
@@ -90,13 +126,17 @@ class Gateway:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
                     self.identify_count += 1
-                    await self._identify(connection)
+                    shard = payload["d"].get("shard") or [0, 1]
+                    await self._identify(connection, (int(shard[0]), int(shard[1])))
                 elif op == RESUME:
                     self.resume_count += 1
                     await self._resume(connection, payload["d"])
         finally:
-            if self.connection is connection:
-                self.connection = None
+            for shard, known in list(self.connections.items()):
+                if known is connection:
+                    del self.connections[shard]
+            if connection in self.live:
+                self.live.remove(connection)
         return ws
 
     async def _send_event(self, connection: Connection, event: str, data: JSON) -> None:
@@ -105,14 +145,15 @@ class Gateway:
         session.sequence += 1
         await connection.send({"op": 0, "t": event, "s": session.sequence, "d": data})
 
-    async def _identify(self, connection: Connection) -> None:
+    async def _identify(self, connection: Connection, shard: tuple[int, int]) -> None:
         world = self.world
-        session = Session(secrets.token_hex(16))
+        session = Session(secrets.token_hex(16), shard=shard)
         self.sessions[session.id] = session
         connection.session = session
-        self.connection = connection
+        self.connections[shard[0]] = connection
+        self.live.append(connection)
         with world.lock:
-            guilds = list(world.guilds.values())
+            guilds = [g for g in world.guilds.values() if shard_of(g.id, shard[1]) == shard[0]]
             ready = {
                 "v": 10,
                 "user": dict(world.bot_user.payload(), verified=True, mfa_enabled=False),
@@ -125,6 +166,7 @@ class Gateway:
                 "relationships": [],
                 "user_settings": {},
                 "presences": [],
+                "shard": list(shard),
                 "geo_ordered_rtc_regions": [],
                 "guild_join_requests": [],
                 "_trace": ["fake-discord"],
@@ -141,15 +183,24 @@ class Gateway:
             await connection.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return
         connection.session = session
-        self.connection = connection
+        self.connections[session.shard[0]] = connection
+        if connection not in self.live:
+            self.live.append(connection)
         await self._send_event(connection, "RESUMED", {"_trace": ["fake-discord"]})
 
     async def dispatch(self, event: str, data: JSON) -> bool:
-        """Send an event to the connected bot; False when no bot is connected."""
-        connection = self.connection
+        """Send an event to the bot connection of its guild's shard; False when none is
+        connected."""
+        connection = self._connection_for(data)
         if connection is None or connection.session is None:
             return False
-        await self._send_event(connection, event, data)
+        if not self.every_session:
+            await self._send_event(connection, event, data)
+            return True
+        shard = connection.session.shard[0]
+        for each in [c for c in self.live if c.session and c.session.shard[0] == shard]:
+            # Each session numbers its own events, and gets its own copy.
+            await self._send_event(each, event, data)
         return True
 
     async def request_reconnect(self) -> None:
@@ -159,6 +210,6 @@ class Gateway:
             await connection.send({"op": RECONNECT, "d": None, "s": None, "t": None})
 
     async def close(self) -> None:
-        connection = self.connection
-        if connection is not None and not connection.ws.closed:
-            await connection.ws.close(code=1001, message=b"fake discord shutting down")
+        for connection in list(self.connections.values()):
+            if not connection.ws.closed:
+                await connection.ws.close(code=1001, message=b"fake discord shutting down")

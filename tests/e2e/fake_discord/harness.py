@@ -405,6 +405,10 @@ class FakeDiscord:
         self.processes: list[BotProcess] = []
         self.workdir: Path | None = None
         self.database: Path | None = None
+        # A postgresql:// URL: the bot runs on PostgreSQL (DATABASE_URL wins over the
+        # DATABASE_PATH that is set too), and the harness reads that database.
+        self.database_url: str | None = None
+        self._postgres: Any = None  # an asyncpg connection, on the server's loop
         self._tempdir: tempfile.TemporaryDirectory[str] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -419,6 +423,10 @@ class FakeDiscord:
         """Kill any bot still running and stop the server. Safe to call twice."""
         for process in self.processes:
             process.kill()
+        if self._postgres is not None:
+            with contextlib.suppress(Exception):
+                self._server.call_sync(self._postgres.close(timeout=2))
+            self._postgres = None
         self._server.stop()
         if self._tempdir is not None:
             self._tempdir.cleanup()
@@ -459,6 +467,8 @@ class FakeDiscord:
             "GUILD_READY_TIMEOUT": "0.1",
             "LOG_LEVEL": self.log_level,
         }
+        if self.database_url is not None:
+            values["DATABASE_URL"] = self.database_url
         values.update(self.default_env)
         values.update(overrides)
         return cli_env(**values)
@@ -497,6 +507,32 @@ class FakeDiscord:
             assert self.gateway.identify_count > identified, "READY logged without IDENTIFY"
             await self._wait(lambda: self.gateway.ready, "the gateway session")
         return self.bot
+
+    async def start_process(
+        self,
+        *,
+        shard_count: int | None = None,
+        shard_ids: str | None = None,
+        **env: str,
+    ) -> BotProcess:
+        """Start one more bot process (several run beside each other on PostgreSQL), for
+        shards `shard_ids` of `shard_count`, and wait until it is READY. `self.bot` stays
+        the first process; this one is in `self.processes`."""
+        cwd = self._prepare_workdir(None)
+        if shard_count is not None:
+            env["SHARD_COUNT"] = str(shard_count)
+        if shard_ids is not None:
+            env["SHARD_IDS"] = shard_ids
+        process = BotProcess([], env=self.env(**env), cwd=cwd)
+        self.processes.append(process)
+
+        def ready() -> bool:
+            if not process.alive:
+                raise AssertionError(f"a bot process exited\n{process.tail()}")
+            return process.ready
+
+        await self._wait(ready, "a bot process to log READY", bot_must_live=False)
+        return process
 
     async def wait_exit(self, within: float = 10.0) -> int:
         """Wait (up to `within` seconds) for the bot to exit on its own; its exit code."""
@@ -970,10 +1006,51 @@ class FakeDiscord:
             lambda: time.monotonic() - self.world.last_activity >= self.settle, "quiet"
         )
 
+    @property
+    def database_location(self) -> str:
+        """The bot's database: the PostgreSQL URL, or the SQLite file."""
+        return self.database_url or str(self.database)
+
+    def database_env(self) -> dict[str, str]:
+        """The variables that point `python -m bot` (verify, export …) at the bot's database."""
+        if self.database_url is not None:
+            return {"DATABASE_URL": self.database_url}
+        return {"DATABASE_PATH": str(self.database)}
+
+    def database_rows(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
+        """Read the bot's database as it is (a reader never blocks the bot); `?` marks."""
+        if self.database_url is not None:
+            return self._server.call_sync(self._postgres_rows(sql, args))
+        assert self.database is not None
+        with contextlib.closing(
+            sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)
+        ) as connection:
+            return list(connection.execute(sql, args))
+
+    async def _postgres_rows(self, sql: str, args: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        import asyncpg
+
+        from bot.store.postgres import numbered_placeholders
+
+        if self._postgres is None or self._postgres.is_closed():
+            self._postgres = await asyncpg.connect(self.database_url)
+        rows = await self._postgres.fetch(numbered_placeholders(sql), *args)
+        return [tuple(row) for row in rows]
+
     def notices_pending(self) -> int:
         """Notices in the bot's outbox not yet sent (0 without a running bot)."""
         bot = self.bot
-        if self.database is None or bot is None or not bot.alive or not self.database.exists():
+        if bot is None or not bot.alive:
+            return 0
+        if self.database_url is not None:
+            try:
+                ((count,),) = self.database_rows(
+                    "SELECT COUNT(*) FROM outbox WHERE state = 'pending'"
+                )
+            except Exception:  # not migrated yet
+                return 0
+            return int(count)
+        if self.database is None or not self.database.exists():
             return 0
         try:
             with contextlib.closing(

@@ -1,0 +1,87 @@
+"""Copy an SQLite database, action log included, into an empty PostgreSQL database, in
+one transaction (`python -m bot migrate-to-postgres`)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+
+from bot.errors import StartupError
+from bot.i18n import both
+from bot.store.database import Database, discover_migrations, read_only, schema_version
+from bot.store.postgres import PostgresDatabase
+
+
+async def copy_database(source: Path, target: str) -> dict[str, int]:
+    """Copy every table of `source` into the empty database at `target`; rows per table."""
+    known = discover_migrations()[-1].version
+    async with read_only(source) as sqlite:
+        version = await schema_version(sqlite)
+        if version != known:
+            raise StartupError(
+                both("verify.schema_mismatch", path=source, found=version, known=known),
+                exit_code=2,
+            )
+        tables = await _tables_in_order(sqlite)
+        database = await Database.open(target, pool_size=1)
+        assert isinstance(database, PostgresDatabase)
+        try:
+            return await _copy(sqlite, database, tables)
+        finally:
+            await database.close()
+
+
+async def _tables_in_order(sqlite: object) -> list[str]:
+    """The tables to copy, each after the tables its foreign keys point at."""
+    assert isinstance(sqlite, aiosqlite.Connection)
+    rows = await sqlite.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        " AND name != 'schema_migrations' ORDER BY name"
+    )
+    names = [str(row[0]) for row in rows]
+    needs: dict[str, set[str]] = {}
+    for name in names:
+        keys = await sqlite.execute_fetchall(f'PRAGMA foreign_key_list("{name}")')
+        needs[name] = {str(key[2]) for key in keys if str(key[2]) != name}
+    ordered: list[str] = []
+    while len(ordered) < len(names):
+        ready = [n for n in names if n not in ordered and needs[n] <= set(ordered)]
+        if not ready:
+            raise StartupError(both("migrate_to_postgres.cycle", tables=", ".join(names)))
+        ordered.extend(ready)
+    return ordered
+
+
+async def _copy(sqlite: object, database: PostgresDatabase, tables: list[str]) -> dict[str, int]:
+    assert isinstance(sqlite, aiosqlite.Connection)
+    copied: dict[str, int] = {}
+    async with database.pool.acquire() as raw, raw.transaction():
+        for table in tables:
+            if await raw.fetchval(f'SELECT EXISTS (SELECT 1 FROM "{table}")'):
+                raise StartupError(
+                    both("migrate_to_postgres.not_empty", table=table, url=database.label),
+                    exit_code=2,
+                )
+        for table in tables:
+            try:
+                cursor = await sqlite.execute(f'SELECT * FROM "{table}"')
+            except sqlite3.Error as error:
+                raise StartupError(
+                    both("startup.database_unusable", path=table, details=error)
+                ) from None
+            columns = [str(column[0]) for column in cursor.description]
+            records = [tuple(row) for row in await cursor.fetchall()]
+            await cursor.close()
+            if records:
+                await raw.copy_records_to_table(table, records=records, columns=columns)
+            copied[table] = len(records)
+        for table in sorted(database.id_tables):
+            # The identity goes on after the copied ids (setval's third argument: the next
+            # value is this one, not one past it).
+            await raw.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f' COALESCE((SELECT MAX(id) FROM "{table}"), 0) + 1, false)'
+            )
+    return copied

@@ -1,0 +1,383 @@
+"""PostgreSQL through asyncpg: the connection adapter the SQL functions use, the migration
+runner's PostgreSQL half, and the NOTIFY bridge that tells other processes what committed.
+
+The SQL functions of bot/store are written once, for aiosqlite's surface; `PgConnection`
+gives them the same surface over an asyncpg connection:
+
+- `?` placeholders become `$1, $2, …` (outside quoted strings; translated once per text);
+- rows are asyncpg `Record`s, read by name or position like `aiosqlite.Row`;
+- `execute` is awaited or used as `async with … as cursor`; the cursor has `fetchall`,
+  `fetchone`, `rowcount` (from the command tag) and `lastrowid`: an `INSERT` into a table
+  whose `id` is an identity column gets `RETURNING id` appended, as SQLite's rowid;
+- `execute_fetchall` and `executemany` as in aiosqlite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.errors import StartupError
+from bot.i18n import both
+from bot.store.database import (
+    POSTGRES,
+    Announced,
+    Database,
+    Publish,
+    WriteConflict,
+    migrate_postgres,
+)
+from bot.store.shards import process_token
+
+log = logging.getLogger(__name__)
+
+# A connection of its own or one lent by the pool.
+RawConnection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+
+# The channel of the committed-changes bridge (bot/store/commits.py).
+COMMITS_CHANNEL = "pmbot_commits"
+# A session-level advisory lock held while migrating, so two processes starting at once
+# migrate one after the other (the second then finds nothing to do).
+MIGRATION_LOCK = 0x504D_4D49  # "PMMI"
+_RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
+_INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\s+([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=2048)
+def numbered_placeholders(sql: str) -> str:
+    """`?` → `$n`, leaving quoted strings alone."""
+    out: list[str] = []
+    number = 0
+    quoted = False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        if char == "?" and not quoted:
+            number += 1
+            out.append(f"${number}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def safe_url(url: str) -> str:
+    """The URL with its password replaced by ***: what logs and messages may show."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+class PgCursor:
+    """What one statement gave back, shaped like an aiosqlite cursor."""
+
+    def __init__(
+        self, rows: list[asyncpg.Record], rowcount: int, lastrowid: int | None = None
+    ) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchall(self) -> list[asyncpg.Record]:
+        return self._rows
+
+    async def fetchone(self) -> asyncpg.Record | None:
+        return self._rows[0] if self._rows else None
+
+    async def close(self) -> None:
+        return None
+
+
+class PgResult:
+    """`await connection.execute(…)` and `async with connection.execute(…) as cursor`."""
+
+    def __init__(self, running: Awaitable[PgCursor]) -> None:
+        self._running = running
+
+    def __await__(self) -> Generator[Any, None, PgCursor]:
+        return self._running.__await__()
+
+    async def __aenter__(self) -> PgCursor:
+        return await self._running
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class PgConnection:
+    """An asyncpg connection inside one transaction, with aiosqlite's surface."""
+
+    def __init__(self, raw: RawConnection, id_tables: frozenset[str]) -> None:
+        self.raw = raw
+        self._id_tables = id_tables
+
+    def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> PgResult:
+        return PgResult(self._execute(sql, tuple(parameters or ())))
+
+    async def _execute(self, sql: str, parameters: tuple[Any, ...]) -> PgCursor:
+        query = numbered_placeholders(sql)
+        if _RETURNS_ROWS.search(sql):
+            rows = await self.raw.fetch(query, *parameters)
+            return PgCursor(rows, len(rows))
+        inserted = _INSERT_INTO.match(sql)
+        if inserted is not None and inserted.group(1).lower() in self._id_tables:
+            rows = await self.raw.fetch(query + " RETURNING id", *parameters)
+            return PgCursor(rows, len(rows), int(rows[0]["id"]) if rows else None)
+        status = await self.raw.execute(query, *parameters)
+        count = status.rsplit(" ", 1)[-1]
+        return PgCursor([], int(count) if count.isdigit() else -1)
+
+    async def execute_fetchall(
+        self, sql: str, parameters: Iterable[Any] | None = None
+    ) -> Iterable[asyncpg.Record]:
+        return await self.raw.fetch(numbered_placeholders(sql), *tuple(parameters or ()))
+
+    async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> None:
+        await self.raw.executemany(numbered_placeholders(sql), [tuple(row) for row in parameters])
+
+
+# -- the pool ------------------------------------------------------------------------------
+
+
+async def create_pool(url: str, *, size: int) -> asyncpg.Pool:
+    pool = await asyncpg.create_pool(
+        url, min_size=1, max_size=size, server_settings={"application_name": "pmbot"}
+    )
+    assert pool is not None
+    return pool
+
+
+async def identity_tables(connection: RawConnection) -> frozenset[str]:
+    """Tables whose `id` column is an identity: their INSERTs return the new id."""
+    rows = await connection.fetch(
+        "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND column_name = 'id' AND is_identity = 'YES'"
+    )
+    return frozenset(str(row["table_name"]) for row in rows)
+
+
+@asynccontextmanager
+async def transaction(
+    pool: asyncpg.Pool, id_tables: frozenset[str], *, readonly: bool = False
+) -> AsyncIterator[PgConnection]:
+    """One transaction on a pooled connection: READ COMMITTED for writes (each statement
+    sees what committed before it, so what a writer reads after taking a tournament's
+    lock is the newest), REPEATABLE READ for reads (one snapshot for every query)."""
+    async with (
+        pool.acquire() as raw,
+        raw.transaction(
+            isolation="repeatable_read" if readonly else "read_committed", readonly=readonly
+        ),
+    ):
+        yield PgConnection(raw, id_tables)
+
+
+# -- telling other processes ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A commit another process announced."""
+
+    guild_id: int
+    tournament_id: int | None
+    version: int | None
+    notices: int
+
+
+async def announce(
+    connection: PgConnection,
+    sender: str,
+    commits: Sequence[tuple[int, int | None, int | None, int]],
+) -> None:
+    """NOTIFY, inside the transaction: delivered to listeners only if it commits."""
+    for guild_id, tournament_id, version, notices in commits:
+        payload = json.dumps(
+            {"p": sender, "g": guild_id, "t": tournament_id, "v": version, "n": notices}
+        )
+        await connection.raw.execute("SELECT pg_notify($1, $2)", COMMITS_CHANNEL, payload)
+
+
+class Listener:
+    """LISTEN on a connection of its own; each commit of another process is handed to
+    `heard`. After the connection is lost and made again, `resync()` is called: PostgreSQL
+    does not replay the notifications missed meanwhile."""
+
+    def __init__(
+        self,
+        url: str,
+        sender: str,
+        heard: Callable[[Heard], None],
+        resync: Callable[[], None],
+        *,
+        retry_seconds: float = 1.0,
+    ) -> None:
+        self.url = url
+        self.sender = sender
+        self.heard = heard
+        self.resync = resync
+        self.retry_seconds = retry_seconds
+        self.connected = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="postgres listener")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        first = True
+        while True:
+            lost = asyncio.Event()
+            on_lost = functools.partial(_set_event, lost)
+            try:
+                connection = await asyncpg.connect(self.url)
+            except (OSError, asyncpg.PostgresError) as error:
+                log.warning("cannot listen for other processes' commits yet: %s", error)
+                await asyncio.sleep(self.retry_seconds)
+                continue
+            try:
+                connection.add_termination_listener(on_lost)
+                await connection.add_listener(COMMITS_CHANNEL, self._notified)
+                self.connected.set()
+                if not first:
+                    log.info("listening again for other processes' commits: re-reading all")
+                    self.resync()
+                first = False
+                await lost.wait()
+                log.warning("the commits listener lost its connection; reconnecting")
+            except (OSError, asyncpg.PostgresError) as error:
+                log.warning("the commits listener failed: %s; reconnecting", error)
+            finally:
+                self.connected.clear()
+                with contextlib.suppress(Exception):
+                    await connection.close(timeout=1)
+            await asyncio.sleep(self.retry_seconds)
+
+    def _notified(self, connection: object, pid: int, channel: str, payload: object) -> None:
+        try:
+            data = json.loads(str(payload))
+        except ValueError:
+            log.warning("an unreadable commit notification: %r", str(payload)[:200])
+            return
+        if data.get("p") == self.sender:
+            return  # our own: the local bus already published it
+        self.heard(
+            Heard(
+                guild_id=int(data["g"]),
+                tournament_id=data.get("t"),
+                version=data.get("v"),
+                notices=int(data.get("n") or 0),
+            )
+        )
+
+
+# -- the database --------------------------------------------------------------------------
+
+
+# PostgreSQL's answers that mean "another writer was there first": the unit of work is
+# refused as a whole (rolled back) with WriteConflict, and the person tries again.
+_CONFLICTS = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
+
+
+class PostgresDatabase(Database):
+    """A pool of connections to one PostgreSQL database, shared by many processes."""
+
+    dialect = POSTGRES
+
+    def __init__(self, pool: asyncpg.Pool, url: str, id_tables: frozenset[str]) -> None:
+        self.pool = pool
+        self.url = url
+        self.label = safe_url(url)
+        self.id_tables = id_tables
+        self.sender = process_token()
+
+    @classmethod
+    async def connect(cls, url: str, *, pool_size: int = 10) -> PostgresDatabase:
+        label = safe_url(url)
+        try:
+            pool = await create_pool(url, size=pool_size)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise StartupError(
+                both("startup.database_unusable", path=label, details=error)
+            ) from None
+        try:
+            async with pool.acquire() as raw:
+                await migrate_postgres(raw, database_label=label)
+                id_tables = await identity_tables(raw)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, url, id_tables)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[PgConnection]:
+        try:
+            async with transaction(self.pool, self.id_tables) as connection:
+                yield connection
+        except _CONFLICTS as error:
+            log.info("a write was refused, another writer was first: %s", error)
+            raise WriteConflict() from error
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[PgConnection]:
+        async with transaction(self.pool, self.id_tables, readonly=True) as connection:
+            yield connection
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def lock_tournament(self, connection: Any, tournament_id: int) -> None:
+        assert isinstance(connection, PgConnection)
+        await connection.raw.execute("SELECT pg_advisory_xact_lock($1)", tournament_id)
+
+    async def announce(self, connection: Any, commits: Sequence[Announced]) -> None:
+        assert isinstance(connection, PgConnection)
+        await announce(connection, self.sender, commits)
+
+    async def listen(self, publish: Publish) -> Callable[[], Awaitable[None]]:
+        from bot.store.commits import Committed
+
+        def heard(found: Heard) -> None:
+            publish(
+                Committed(
+                    guild_id=found.guild_id,
+                    tournament_id=found.tournament_id,
+                    version=found.version,
+                    notices=found.notices,
+                    remote=True,
+                )
+            )
+
+        def resync() -> None:
+            publish(Committed(guild_id=0, tournament_id=None, version=None, resync=True))
+
+        listener = Listener(self.url, self.sender, heard, resync)
+        listener.start()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(listener.connected.wait(), 10)
+        return listener.stop
+
+
+def _set_event(event: asyncio.Event, *_: object) -> None:
+    event.set()

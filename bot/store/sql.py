@@ -1,0 +1,20 @@
+"""What the SQL functions of bot/store take: a connection of either backend.
+
+The functions are written once, against aiosqlite's small surface (`execute`, used awaited
+or as `async with`, `execute_fetchall`, `executemany`, a cursor's `fetchall`/`fetchone`,
+`rowcount` and `lastrowid`), with `?` placeholders and rows read by column name. On
+PostgreSQL `bot.store.postgres.PgConnection` offers the same surface over asyncpg, so the
+same function serves both.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import aiosqlite
+import asyncpg
+
+from bot.store.postgres import PgConnection
+
+Connection: TypeAlias = aiosqlite.Connection | PgConnection
+Row: TypeAlias = aiosqlite.Row | asyncpg.Record
