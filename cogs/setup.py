@@ -34,6 +34,7 @@ class Setup(
         judge_calls="Channel where judge calls arrive",
         log="Channel for the log of organizer and judge actions",
         language="Language of the bot's posts in channels",
+        bilingual_buttons="Label the buttons of posts in Japanese and English (mixed servers)",
     )
     @app_commands.choices(
         language=[
@@ -52,6 +53,7 @@ class Setup(
         judge_calls: discord.TextChannel | None = None,
         log: discord.TextChannel | None = None,
         language: app_commands.Choice[str] | None = None,
+        bilingual_buttons: bool | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
         config = await self.bot.services.guilds.configure(
@@ -64,6 +66,7 @@ class Setup(
             judge_calls_channel_id=judge_calls.id if judge_calls else None,
             log_channel_id=log.id if log else None,
             locale=language.value if language else None,
+            bilingual_buttons=bilingual_buttons,
         )
         await interaction.response.send_message(
             t("ui.setup.saved", lang), embed=setup_embed(config, lang), ephemeral=True

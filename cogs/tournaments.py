@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
-from bot.ui.buttons import START, CustomId, start_view
+from bot.ui.buttons import START, CustomId, Labels, start_view
 from bot.ui.entry import start_preview_text
 from bot.ui.messages import fit_or_attach, interaction_lang, reply
 from bot.ui.options import (
@@ -233,7 +233,9 @@ class Tournaments(
         await interaction.response.defer(ephemeral=True, thinking=True)
         preview = await self.services.lifecycle.preview(actor_of(interaction), tournament)
         content, file = fit_or_attach(start_preview_text(preview, lang), "start.txt", lang)
-        await reply(interaction, content, file=file, view=start_view(preview.tournament.id, lang))
+        await reply(
+            interaction, content, file=file, view=start_view(preview.tournament.id, Labels(lang))
+        )
 
     async def start_pressed(
         self, interaction: discord.Interaction[Any], choice: str, tournament: int

@@ -16,6 +16,9 @@ class GuildConfig:
     judge_calls_channel_id: int | None = None
     log_channel_id: int | None = None
     locale: str | None = None  # None until /setup: the DEFAULT_LOCALE setting applies
+    # Buttons on posts labelled in both languages (「結果報告 / Report result」), for servers
+    # whose members read Japanese and English; else in the posting language only.
+    bilingual_buttons: bool = False
 
     @property
     def configured(self) -> bool:

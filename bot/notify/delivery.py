@@ -221,9 +221,10 @@ class Delivery:
         if tournament is None:
             return SKIPPED
         lang = normalise_locale(notice.lang)
-        said = RENDERERS[notice.say](
-            Telling(tournament, notice.data, notice.user, lang, self.clock())
+        telling = Telling(
+            tournament, notice.data, notice.user, lang, self.clock(), config.bilingual_buttons
         )
+        said = RENDERERS[notice.say](telling)
         if not said.messages:
             return SKIPPED
         parts = await self.store.outbox.parts(notice.id)

@@ -18,7 +18,13 @@ import discord
 from bot.i18n import Lang, t
 from bot.notify.plan import Say
 from bot.ui.bracket import render_bracket
-from bot.ui.buttons import claim_call_view, confirm_view, registration_view, report_view
+from bot.ui.buttons import (
+    Labels,
+    claim_call_view,
+    confirm_view,
+    registration_view,
+    report_view,
+)
 from bot.ui.entry import registration_embed
 from bot.ui.judges import (
     action_what,
@@ -81,6 +87,12 @@ class Telling:
     user: int | None
     lang: Lang
     now: datetime
+    bilingual_buttons: bool = False  # the server's /setup choice, for the buttons' labels
+
+    @property
+    def labels(self) -> Labels:
+        """The buttons' labels: the post's language, and the other after it when asked."""
+        return Labels(self.lang, self.bilingual_buttons)
 
 
 Renderer = Callable[[Telling], Said]
@@ -119,7 +131,7 @@ def registration_post(telling: Telling) -> Said:
         Message(
             content=announcement_created(tournament, lang),
             embeds=[registration_embed(tournament, lang)],
-            view=registration_view(tournament.id, lang, checkin=checkin),
+            view=registration_view(tournament.id, telling.labels, checkin=checkin),
         )
     )
 
@@ -131,7 +143,7 @@ def registration_refresh(telling: Telling) -> Said:
     return _said(
         Message(
             embeds=[registration_embed(tournament, lang)],
-            view=registration_view(tournament.id, lang, checkin=checkin),
+            view=registration_view(tournament.id, telling.labels, checkin=checkin),
         )
     )
 
@@ -178,8 +190,9 @@ def pairings(telling: Telling) -> Said:
     if played is None:  # taken back (/round repair) before it was posted
         return _said()
     points = points_before(tournament, played.number)
+    view = report_view(tournament.id, played.number, telling.labels)
     messages = [
-        Message(part.content, view=report_view(tournament.id, played.number), pings=part.pinged)
+        Message(part.content, view=view, pings=part.pinged)
         for part in pairings_posts(tournament, played, points, lang)
     ]
     picture = bracket_picture(tournament, lang) if played.kind is RoundKind.ELIMINATION else None
@@ -225,7 +238,7 @@ def ask_opponent(telling: Telling) -> Said:
         table=match.table,
         result=describe_result(tournament, match, pending[-1].result, lang),
     )
-    view = confirm_view(tournament.id, played.number, match.table)
+    view = confirm_view(tournament.id, played.number, match.table, telling.labels)
     return _said(Message(text, view=view, pings=(opponent,)))
 
 
@@ -368,7 +381,7 @@ def judge_call(telling: Telling) -> Said:
         return _said()
     call = found[0]
     text = call_text(tournament, call, telling.lang)
-    return _said(Message(text, view=claim_call_view(tournament.id, call.id)))
+    return _said(Message(text, view=claim_call_view(tournament.id, call.id, telling.labels)))
 
 
 def undone(telling: Telling) -> Said:
@@ -435,7 +448,7 @@ def reping(telling: Telling) -> Said:
         return _said()
     call = found[0]
     text = call_reping(tournament, call, telling.now, telling.lang)
-    return _said(Message(text, view=claim_call_view(tournament.id, call.id)))
+    return _said(Message(text, view=claim_call_view(tournament.id, call.id, telling.labels)))
 
 
 RENDERERS: Mapping[Say, Renderer] = {

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import Lang, t
+from bot.i18n import LANGUAGES, Lang, t
 from bot.ui.buttons import PASTE_BOX
 from bot.ui.pagination import Page, page_of
 from bot.ui.text import code_block, violation_text
@@ -80,7 +80,17 @@ def setup_embed(config: GuildConfig, lang: Lang) -> discord.Embed:
         ("log", config.log_channel_id),
     ):
         embed.add_field(name=t(f"ui.setup.{key}", lang), value=channel(value))
-    embed.add_field(name=t("ui.setup.language", lang), value=config.locale or none)
+    posting = config.locale
+    embed.add_field(
+        name=t("ui.setup.language", lang),
+        value=t(f"ui.language.{posting}", lang) if posting in LANGUAGES else none,
+    )
+    if posting in LANGUAGES:
+        other = "en" if posting == "ja" else "ja"
+        key = "ui.setup.buttons_both" if config.bilingual_buttons else "ui.setup.buttons_one"
+        names = {"language": t(f"ui.language.{posting}", lang)}
+        names["other"] = t(f"ui.language.{other}", lang)
+        embed.add_field(name=t("ui.setup.buttons", lang), value=t(key, lang, **names))
     return embed
 
 
