@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import string
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -157,12 +157,82 @@ def both(key: str, /, **params: object) -> str:
     return f"{t(key, 'ja', **params)}\n{t(key, 'en', **params)}"
 
 
-def describe_error(error: DomainError, lang: Lang) -> str:
-    """A typed error as text: its message, every bad line of an unreadable decklist, and the
-    rule broken, if any. Shared by the Discord replies and the command line."""
-    lines = [t(error.key, lang, **error.params)]
+def rule_name(rule: str, lang: Lang) -> str:
+    """A rule's short name in the reader's language: `R-MATCH-2` → 「時間切れの判定」. The
+    decklist rules are named by the deck catalog (`decks.rule_names`), the others here."""
+    messages = catalog(lang)
+    for table in ("rule_names.", "decks.rule_names."):
+        name = messages.get(table + rule)
+        if name is not None:
+            return name
+    raise KeyError(f"no name for the rule {rule!r}")
+
+
+def deck_rule_label(rule: str, lang: Lang) -> str:
+    """A decklist rule as the deck messages cite it: 「（規定 R-DECK-1: デッキ枚数）」."""
+    return t("decks.rule_label", lang, rule=rule, name=rule_name(rule, lang))
+
+
+CodeName = Callable[[str, Lang], str]
+
+
+def _named_in(table: str) -> CodeName:
+    """A code named by the catalog's table (`"steps."` + `pair_round`)."""
+    return lambda code, lang: t(table + code, lang)
+
+
+# Params of errors that carry a code of the domain (a step, a phase, an operation's kind, an
+# enum's value), by the messages that receive them: shown by the code's name in the
+# reader's language, never as the code (「「組み合わせ」の前に」, not 「「pair_round」の前に」).
+# A list param names each of its codes.
+CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
+    "engine.state.": {
+        "step": _named_in("steps."),
+        "phase": _named_in("ui.state."),
+        "status": _named_in("round_status."),
+    },
+    "rounds.not_running": {"phase": _named_in("ui.state.")},
+    "tournament.operation_not_applicable": {"kind": _named_in("ui.log.kind.")},
+    "undo.": {"kind": _named_in("ui.log.kind.")},
+    "event.": {
+        "field": _named_in("fields."),
+        "regulation": _named_in("ui.regulation."),
+        "known": _named_in("ui.format."),
+    },
+    "submission.not_legal": {
+        "rules": lambda rule, lang: t(
+            "submission.rule_item", lang, rule=rule, name=rule_name(rule, lang)
+        )
+    },
+}
+
+
+def readable_params(key: str, params: Mapping[str, object], lang: Lang) -> dict[str, object]:
+    """An error's params with every code named (see `CODED_PARAMS`)."""
+    named = dict(params)
+    for prefix, coded in CODED_PARAMS.items():
+        if not key.startswith(prefix):
+            continue
+        for param, name in coded.items():
+            value = named.get(param)
+            if isinstance(value, list | tuple):
+                named[param] = [name(str(code), lang) for code in value]
+            elif value is not None:
+                named[param] = name(str(value), lang)
+    return named
+
+
+def describe_error(error: DomainError, lang: Lang, *, rule_ids: bool = False) -> str:
+    """A typed error as text: its message (codes named, never shown), every bad line of an
+    unreadable decklist, and the rule broken, if any: by its name for players, with its id
+    too for the staff at the command line (`rule_ids`). Shared by the Discord replies and
+    the command line."""
+    lines = [t(error.key, lang, **readable_params(error.key, error.params, lang))]
     if isinstance(error, DecklistError):
         lines += [f"• {t(p.key, lang, **p.message_params())}" for p in error.problems]
     if error.rule:
-        lines.append(t("errors.rule_suffix", lang, rule=error.rule))
+        name = rule_name(error.rule, lang)
+        if rule_ids:
+            name = f"{error.rule} {name}"
+        lines.append(t("errors.rule_suffix", lang, name=name))
     return "\n".join(lines)

@@ -37,7 +37,6 @@ def penalty_notice(tournament: Tournament, penalty: Penalty, lang: Lang) -> str:
         lang,
         tournament=safe(tournament.name),
         type=penalty_type(penalty.type, lang),
-        rule=penalty.type.rule,
         infraction=infraction_name(penalty, lang),
         reason=safe(penalty.reason),
     )

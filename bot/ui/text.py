@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.i18n import Lang, catalog, t
+from bot.i18n import Lang, deck_rule_label, t
 from domain.decks import Violation
 
 _ZERO_WIDTH_SPACE = "\u200b"
@@ -12,9 +12,7 @@ _ZERO_WIDTH_SPACE = "\u200b"
 
 def rule_label(rule: str, lang: Lang) -> str:
     """The rule a violation breaks, once, in words: 「(規定 R-DECK-1: デッキ枚数)」."""
-    name_key = f"decks.rule_names.{rule}"
-    name = t(name_key, lang) if name_key in catalog(lang) else rule
-    return t("decks.rule_label", lang, rule=rule, name=name)
+    return deck_rule_label(rule, lang)
 
 
 def violation_text(

@@ -382,7 +382,10 @@ def require_round_in_play(tournament: Tournament, number: int) -> Round:
     """A player's report, confirmation or form acts on the round it was made for; a form
     left open from a round that is over is refused, never filed in the next one."""
     current = tournament.current
-    if current is None or tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+    in_play = tournament.phase in (Phase.RUNNING, Phase.TOP_CUT)
+    if in_play and current is None:
+        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
+    if current is None or not in_play:
         raise IllegalTransition("report.no_round", tournament=tournament.name)
     if number != current.number:
         raise IllegalTransition("report.round_finished", round=number)
@@ -394,7 +397,10 @@ def _own_open_match(
 ) -> tuple[Round, Match]:
     """The reporter's unfinished match of the current round, or a clear refusal."""
     current = tournament.current
-    if current is None or tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+    in_play = tournament.phase in (Phase.RUNNING, Phase.TOP_CUT)
+    if in_play and current is None:
+        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
+    if current is None or not in_play:
         raise IllegalTransition("report.no_round", tournament=tournament.name)
     match = current.match_of(player_id)
     # An unfinished own match means the round is not complete: only otherwise is the whole
@@ -526,6 +532,8 @@ def _finish(tournament: Tournament, op: FinishTournament, at: datetime, actor: A
 
 
 def _round(tournament: Tournament, number: int) -> Round:
+    if not tournament.rounds:  # nothing is paired yet: say what comes first, not "round 0"
+        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
     found = tournament.round(number)
     if found is None:
         raise InvalidInput("rounds.no_such_round", round=number)

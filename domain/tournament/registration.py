@@ -179,7 +179,7 @@ def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime, actor: Ac
     check_submission_allowed(tournament, op.player_id)
     check = stored_check(tournament, op.decklist)
     if not check.legal:
-        rules = ", ".join(sorted({violation.rule for violation in check.violations}))
+        rules = tuple(sorted({violation.rule for violation in check.violations}))
         raise InvalidInput("submission.not_legal", rules=rules)
     deck = StoredDeck(
         user_id=op.player_id,

@@ -94,7 +94,7 @@ async def test_a_no_show_inside_the_window_then_refused_outside_it(fake: FakeDis
         "judge noshow", user="judge", options={"table": 3, "player": tables[3][0]}, locale="ja"
     )
     assert "10 分以内" in refused.text
-    assert "R-MATCH-6" in refused.text
+    assert "（該当ルール: 遅刻）" in refused.text  # the rule by name (R-MATCH-6)
 
 
 async def test_a_game_loss_flips_a_confirmed_result(fake: FakeDiscord) -> None:
@@ -104,7 +104,7 @@ async def test_a_game_loss_flips_a_confirmed_result(fake: FakeDiscord) -> None:
     preview, given = await give(fake, first, "game_loss", infraction="extra_cards")
     assert "過去の罰則: なし" in preview
     assert "敗北" in given.text
-    assert f"{second.capitalize()} の勝ち" in given.text
+    assert f"{second.capitalize()}の勝ち" in given.text
     assert "⚖️" in fake.messages("log")[-1]["content"]
     # The player hears privately (by DM here).
     assert any("罰則" in (m.get("content") or "") for m in fake.dms(first))
