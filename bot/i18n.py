@@ -126,6 +126,15 @@ def localized_command(name: str, lang: Lang) -> str:
     )
 
 
+def localized_option(command: str, option: str, lang: Lang) -> str:
+    """An option of a command as the reader's Discord shows it: `starts_at` of
+    `tournament settings` is 「開始時刻」 in Japanese."""
+    if lang == "en":
+        return option
+    key = "commands." + command.replace(" ", ".") + f".params.{option}.name"
+    return catalog("ja").get(key, option)
+
+
 def command_ref(name: str, lang: Lang) -> str:
     """A command as the reader should see it in a message.
 
@@ -199,6 +208,9 @@ CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
         "regulation": _named_in("ui.regulation."),
         "known": _named_in("ui.format."),
     },
+    "tournament.settings_refused": {
+        "setting": lambda option, lang: localized_option("tournament settings", option, lang)
+    },
     "submission.not_legal": {
         "rules": lambda rule, lang: t(
             "submission.rule_item", lang, rule=rule, name=rule_name(rule, lang)
@@ -208,8 +220,15 @@ CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
 
 
 def readable_params(key: str, params: Mapping[str, object], lang: Lang) -> dict[str, object]:
-    """An error's params with every code named (see `CODED_PARAMS`)."""
+    """An error's params with every code named (see `CODED_PARAMS`), and the errors an error
+    carries (what refused a settings change, the reasons of a refusal) as text, a list of
+    them one per line; their rule is the carrying error's to cite."""
     named = dict(params)
+    for param, value in params.items():
+        if isinstance(value, DomainError):
+            named[param] = describe_error(value, lang, with_rule=False)
+        elif isinstance(value, list | tuple) and value and isinstance(value[0], DomainError):
+            named[param] = "\n".join(describe_error(e, lang, with_rule=False) for e in value)
     for prefix, coded in CODED_PARAMS.items():
         if not key.startswith(prefix):
             continue
@@ -222,15 +241,17 @@ def readable_params(key: str, params: Mapping[str, object], lang: Lang) -> dict[
     return named
 
 
-def describe_error(error: DomainError, lang: Lang, *, rule_ids: bool = False) -> str:
+def describe_error(
+    error: DomainError, lang: Lang, *, rule_ids: bool = False, with_rule: bool = True
+) -> str:
     """A typed error as text: its message (codes named, never shown), every bad line of an
     unreadable decklist, and the rule broken, if any: by its name for players, with its id
     too for the staff at the command line (`rule_ids`). Shared by the Discord replies and
     the command line."""
-    lines = [t(error.key, lang, **readable_params(error.key, error.params, lang))]
+    lines = [t(error.key, lang, **readable_params(error.key, error.params, lang)).rstrip()]
     if isinstance(error, DecklistError):
         lines += [f"• {t(p.key, lang, **p.message_params())}" for p in error.problems]
-    if error.rule:
+    if error.rule and with_rule:
         name = rule_name(error.rule, lang)
         if rule_ids:
             name = f"{error.rule} {name}"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.i18n import Lang, t
 from bot.services.actors import Actor
@@ -13,7 +14,7 @@ from bot.store.guilds import GuildConfig
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
-from domain.errors import one_of
+from domain.errors import DomainError, IllegalTransition, InvalidInput, one_of
 from domain.event import make_event_config
 from domain.timeparse import JST, parse_date, parse_local_datetime
 from domain.tournament.model import Tournament
@@ -136,16 +137,21 @@ class TournamentService(Service):
         noshow_minutes: int | None = None,
         noshow_tiebreak: str | None = None,
     ) -> Tournament:
-        """Change organizer settings. Uploaded files, as (filename, bytes), are read only
-        once the actor is known to be an organizer."""
-        policy = tiebreak = None
+        """Change organizer settings, all of them or none: one refused value refuses the
+        whole change, and the refusal names that setting and says nothing was saved.
+        Uploaded files, as (filename, bytes), are read only once the actor is known to be
+        an organizer."""
+        policy = tiebreak = start = None
         if missing_deck_policy is not None:
-            policy = one_of(
-                MissingDeckPolicy, missing_deck_policy, "tournament.bad_missing_deck_policy"
+            key = "tournament.bad_missing_deck_policy"
+            policy = _refused_as(
+                "missing_deck", one_of, MissingDeckPolicy, missing_deck_policy, key
             )
         if noshow_tiebreak is not None:
-            tiebreak = one_of(NoShowTiebreak, noshow_tiebreak, "tournament.bad_noshow_tiebreak")
-        start = self._parse_start(starts_at) if starts_at is not None else None
+            key = "tournament.bad_noshow_tiebreak"
+            tiebreak = _refused_as("noshow_tiebreak", one_of, NoShowTiebreak, noshow_tiebreak, key)
+        if starts_at is not None:
+            start = self._parse_start(starts_at)
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             uploads = {
@@ -156,7 +162,9 @@ class TournamentService(Service):
             if any(uploads.values()):
                 # Authorise before parsing anything a member uploaded.
                 tx.authorize(ChangeSettings)
-            files: dict[str, Any] = read_uploaded_files(uploads)
+            files: dict[str, Any] = {}
+            for setting, upload in uploads.items():
+                files |= _refused_as(setting, read_uploaded_files, {setting: upload})
             change = SettingsChange(
                 late_registration_rounds=late_registration_rounds,
                 decklist_required=decklist_required,
@@ -171,7 +179,10 @@ class TournamentService(Service):
                 noshow_tiebreak=tiebreak,
                 **files,
             )
-            updated, _ = await tx.apply(tournament, ChangeSettings(change))
+            try:
+                updated, _ = await tx.apply(tournament, ChangeSettings(change))
+            except (InvalidInput, IllegalTransition) as error:
+                raise settings_refused(error) from error
         return updated
 
     async def may_change_settings(self, actor: Actor) -> None:
@@ -180,6 +191,44 @@ class TournamentService(Service):
             tx.authorize(ChangeSettings)
 
     def _parse_start(self, text: str) -> datetime | None:
-        """`2026/12/01 13:00` as people type it (Japan time unless a zone is given), or
-        empty to clear."""
-        return parse_local_datetime(text) if text.strip() else None
+        """`2026/12/01 13:00`, `今日 21時`, `21:00` as people type them (Japan time unless a
+        zone is given; a day named from today is the clock's), or empty to clear."""
+        if not text.strip():
+            return None
+        return _refused_as("starts_at", parse_local_datetime, text, now=self.clock())
+
+
+T = TypeVar("T")
+
+# The settings by the names organizers see (the options of /tournament settings) where the
+# tournament's own name differs.
+OPTION_OF_SETTING = {
+    "late_registration_rounds": "late_registration",
+    "missing_deck_policy": "missing_deck",
+}
+SETTINGS_REFUSED = "tournament.settings_refused"
+
+
+def _refused_as(setting: str, read: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`read(...)`, or its refusal as the refusal of the change, naming `setting` (an option
+    of /tournament settings)."""
+    try:
+        return read(*args, **kwargs)
+    except (InvalidInput, IllegalTransition) as error:
+        raise _refusal(error, SETTINGS_REFUSED, setting=setting) from error
+
+
+def settings_refused(error: DomainError) -> DomainError:
+    """The rules' refusal of a settings change as the organizer is told it: what is wrong,
+    the setting to blame when the rule names one, and that nothing of the change was saved."""
+    setting = error.params.get("setting")
+    if setting is None:
+        return _refusal(error, SETTINGS_REFUSED + "_unnamed")
+    option = OPTION_OF_SETTING.get(str(setting), str(setting))
+    return _refusal(error, SETTINGS_REFUSED, setting=option)
+
+
+def _refusal(problem: DomainError, key: str, **params: object) -> DomainError:
+    """`problem` told as `key`: the same kind of refusal, citing the same rule."""
+    kind = IllegalTransition if isinstance(problem, IllegalTransition) else InvalidInput
+    return kind(key, rule=problem.rule, problem=problem, **params)

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
+from datetime import datetime
 
 import pytest
 
+from bot.i18n import describe_error
 from bot.services import Services
 from bot.store.database import Database
-from tests.services.conftest import GUILD, NOW, admin
+from domain.errors import IllegalTransition, InvalidInput
+from domain.timeparse import JST
+from tests.services.conftest import GUILD, NOW, admin, organizer, player
 
 
 def guild_config_row(database: Database) -> sqlite3.Row:
@@ -53,3 +57,104 @@ def test_the_column_accepts_only_yes_or_no(database: Database) -> None:
     insert = "INSERT INTO guild_config (guild_id, bilingual_buttons, updated_at) VALUES (5, ?, ?)"
     with sqlite3.connect(database.path) as raw, pytest.raises(sqlite3.IntegrityError):
         raw.execute(insert, (2, "now"))
+
+
+# -- 6. settings are all or nothing ---------------------------------------------------------
+
+
+async def four_registered(services: Services) -> None:
+    await services.tournaments.create(
+        organizer(), name="Winter Cup", format="swiss", regulation="single"
+    )
+    for number, name in enumerate(("ムギ", "唯", "澪", "律"), start=1):
+        await services.registration.register(replace(player(number), display_name=name), None)
+
+
+def tournaments_row(database: Database) -> tuple[object, ...]:
+    with sqlite3.connect(database.path) as raw:
+        rows = raw.execute("SELECT * FROM tournaments").fetchall()
+    (row,) = rows
+    return tuple(row)
+
+
+@pytest.mark.parametrize(
+    ("bad", "setting"),
+    [
+        ({"starts_at": "来週のどこか"}, "開始時刻"),  # refused before the change is built
+        ({"checkin_minutes": 5000}, "チェックイン分"),  # refused by the rules
+        ({"missing_deck_policy": "sometimes"}, "デッキ未提出時"),
+    ],
+)
+async def test_one_bad_setting_saves_nothing_and_says_so(
+    configured: Services, database: Database, bad: dict[str, object], setting: str
+) -> None:
+    await four_registered(configured)
+    before = tournaments_row(database)
+    with pytest.raises(InvalidInput) as refused:
+        await configured.tournaments.update_settings(
+            organizer(), None, decklist_required=False, **bad
+        )
+    assert tournaments_row(database) == before  # decklist_required=False was not saved either
+    ja, en = describe_error(refused.value, "ja"), describe_error(refused.value, "en")
+    assert f"設定「{setting}」を直して" in ja
+    assert "何も保存していません" in ja
+    assert "Nothing from this command was saved" in en
+
+
+async def test_an_unreadable_start_shows_the_forms_it_accepts(configured: Services) -> None:
+    await four_registered(configured)
+    with pytest.raises(InvalidInput) as refused:
+        await configured.tournaments.update_settings(organizer(), None, starts_at="夜")
+    ja = describe_error(refused.value, "ja")
+    for form in ("2026/12/24 13:00", "今日 21時", "明日 21時", "21:00", "21時30分", "12/24 13時"):
+        assert f"`{form}`" in ja
+
+
+async def test_today_at_21_is_this_evening_in_japan_with_the_other_settings(
+    configured: Services,
+) -> None:
+    # The organizer's command of issue 20, now read: NOW is 13:00 on 1 December in Japan.
+    await four_registered(configured)
+    updated = await configured.tournaments.update_settings(
+        organizer(), None, starts_at="今日 21時", decklist_required=False
+    )
+    assert updated.starts_at == datetime(2026, 12, 1, 21, 0, tzinfo=JST)
+    assert updated.decklist_required is False
+    tomorrow = await configured.tournaments.update_settings(
+        organizer(), None, starts_at="明日 9:30"
+    )
+    assert tomorrow.starts_at == datetime(2026, 12, 2, 9, 30, tzinfo=JST)
+
+
+async def test_a_start_refused_names_who_would_be_left_out_and_why(
+    configured: Services,
+) -> None:
+    # Issue 20: with 4 registered and no decks, the start said 「参加者が 0 人しかいません」.
+    await four_registered(configured)
+    await configured.tournaments.update_settings(organizer(), None, checkin_minutes=30)
+    await configured.tournaments.update_settings(organizer(), None, starts_at="今日 13:10")
+    await configured.registration.check_in(replace(player(1), display_name="ムギ"), None)
+    for attempt in (configured.lifecycle.preview, configured.lifecycle.start):
+        with pytest.raises(IllegalTransition) as refused:
+            await attempt(organizer(), None)
+        ja = describe_error(refused.value, "ja")
+        assert "参加登録 4 人のうち、開始できるのは 0 人です" in ja
+        assert "適合するデッキがないため除外: ムギ、唯、澪、律" in ja
+        assert "チェックインしていないため除外: 唯、澪、律" in ja
+        en = describe_error(refused.value, "en")
+        assert "Of 4 registered players, only 0 can start" in en
+        assert "no legal deck: ムギ, 唯, 澪, 律" in en
+
+
+async def test_a_start_refused_without_anyone_left_out_says_only_the_count(
+    configured: Services,
+) -> None:
+    await configured.tournaments.create(
+        organizer(), name="Small Cup", format="swiss", regulation="single"
+    )
+    await configured.registration.register(player(1), None)
+    await configured.tournaments.update_settings(organizer(), None, decklist_required=False)
+    with pytest.raises(IllegalTransition) as refused:
+        await configured.lifecycle.preview(organizer(), None)
+    ja = describe_error(refused.value, "ja")
+    assert ja == "参加登録 1 人のうち、開始できるのは 1 人です。開始には 2 人以上必要です。"
