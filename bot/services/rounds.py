@@ -260,7 +260,7 @@ class RoundService(Service):
 
     async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
         async with self.reader(guild_id) as tx:
-            tournament = await tx.tournament(reference)
+            tournament = await tx.tournament(reference, finished_too=True)
         finished = [r.number for r in tournament.swiss_rounds if r.complete]
         return Standings(tournament, standings_lines(tournament), max(finished, default=0))
 

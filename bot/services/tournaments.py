@@ -48,10 +48,14 @@ def summarize(tournament: Tournament, config: GuildConfig) -> TournamentSummary:
 
 
 def choice_label(tournament: Tournament, lang: Lang) -> str:
-    """「【受付中】name (12/24)」: at most Discord's 100 characters, the name cut to fit."""
+    """「【受付中】name（12人／定員24人）」: at most Discord's 100 characters, the name cut to
+    fit."""
     players = tournament.count(PlayerStatus.REGISTERED, PlayerStatus.ACTIVE)
     limit = tournament.config.max_players
-    count = f"{players}/{limit}" if limit else str(players)
+    if limit:
+        count = t("ui.choice.count_limited", lang, players=players, limit=limit)
+    else:
+        count = t("ui.choice.count", lang, players=players)
     state = t(f"ui.choice.state.{tournament.phase.value}", lang)
     frame = t("ui.choice.label", lang, state=state, name="{name}", count=count)
     room = CHOICE_LABEL_LIMIT - len(frame) + len("{name}")
@@ -108,7 +112,7 @@ class TournamentService(Service):
     ) -> list[tuple[str, str]]:
         """(label, value) pairs: open tournaments first, matching what was typed. A label
         shows the state and the player count in the reader's language:
-        「【受付中】第12回 交流会 (12/24)」."""
+        「【受付中】第12回 交流会（12人／定員24人）」."""
         if guild_id is None:
             return []
         async with self.reader(guild_id) as tx:

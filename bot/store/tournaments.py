@@ -231,6 +231,23 @@ async def tournament_ids(
     return [(row["guild_id"], row["id"]) for row in rows]
 
 
+async def latest_finished_tournament_id(
+    connection: aiosqlite.Connection, guild_id: int
+) -> int | None:
+    """The guild's tournament finished last (by its finish in the action log; a tournament
+    finished without a logged finish counts by its id)."""
+    rows = await _rows(
+        connection,
+        "SELECT t.id FROM tournaments AS t"
+        " WHERE t.guild_id = ? AND t.state = 'finished'"
+        " ORDER BY (SELECT MAX(a.id) FROM action_log AS a"
+        "           WHERE a.tournament_id = t.id AND a.kind = 'finish_tournament') DESC,"
+        " t.id DESC LIMIT 1",
+        (guild_id,),
+    )
+    return int(rows[0]["id"]) if rows else None
+
+
 async def find_tournament_id(
     connection: aiosqlite.Connection, guild_id: int, name: str
 ) -> int | None:

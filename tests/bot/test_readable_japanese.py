@@ -369,3 +369,12 @@ def test_the_logs_kinds_share_one_grammatical_form() -> None:
         if not (v.split()[0].endswith("ed") or v.split()[0] in irregular)
     }
     assert not_past == {}
+
+
+def test_what_discord_shows_never_sends_people_to_the_command_line() -> None:
+    # Issue 20: the export's reply spoke of `python -m bot replay`; it says what the files
+    # are for instead. The command line's own messages (startup.*, verify.*, …) may.
+    for lang in ("ja", "en"):
+        shown = {k: v for k, v in catalog(lang).items() if k.startswith("ui.") and "python" in v}
+        assert shown == {}, lang
+    assert "スプレッドシート" in catalog("ja")["ui.export.reply"]

@@ -62,7 +62,7 @@ async def test_ordinary_players_cannot_use_organizer_commands(fake: FakeDiscord)
 
 async def test_autocomplete_offers_the_servers_tournaments(fake: FakeDiscord) -> None:
     reply = await fake.autocomplete("register", focused="tournament", value="win", user="bob")
-    assert [choice["name"] for choice in reply.choices] == [f"[Open] {CUP} (0/8)"]
+    assert [choice["name"] for choice in reply.choices] == [f"[Open] {CUP} (0 players / 8 max)"]
     assert [choice["value"] for choice in reply.choices] == ["1"]
 
 

@@ -13,9 +13,9 @@ import pytest
 from bot.i18n import describe_error
 from bot.services import Services
 from bot.store.database import Database
-from domain.errors import IllegalTransition, InvalidInput
+from domain.errors import IllegalTransition, InvalidInput, NotFound
 from domain.timeparse import JST
-from tests.services.conftest import GUILD, NOW, admin, organizer, player
+from tests.services.conftest import GUILD, NOW, admin, judge, organizer, player
 
 
 def guild_config_row(database: Database) -> sqlite3.Row:
@@ -158,3 +158,79 @@ async def test_a_start_refused_without_anyone_left_out_says_only_the_count(
         await configured.lifecycle.preview(organizer(), None)
     ja = describe_error(refused.value, "ja")
     assert ja == "参加登録 1 人のうち、開始できるのは 1 人です。開始には 2 人以上必要です。"
+
+
+# -- 7. commands after the finish ------------------------------------------------------------
+
+
+async def play_to_the_end(services: Services, name: str, first_player: int) -> None:
+    """A one-round event of two players, played and finished."""
+    await services.tournaments.create(
+        organizer(), name=name, format="swiss", regulation="single", rounds=1
+    )
+    await services.tournaments.update_settings(organizer(), name, decklist_required=False)
+    for number in (first_player, first_player + 1):
+        await services.registration.register(player(number), name)
+    await services.lifecycle.start(organizer(), name)
+    paired = await services.rounds.pair(organizer(), name)
+    winner = paired.round.matches[0].players[0]
+    await services.rounds.set_result(judge(), name, table=1, choice="win", player=winner, number=1)
+    await services.rounds.finish(organizer(), name)
+
+
+async def test_after_the_finish_the_reading_commands_take_the_finished_tournament(
+    configured: Services,
+) -> None:
+    # Issue 20: /tournament export right after /tournament finish answered 「受付中・開催中の
+    # 大会はありません。/tournament create で作成してください」.
+    await play_to_the_end(configured, "Winter Cup", 1)
+    standings, record = await configured.rounds.export(organizer(), None)
+    assert standings.tournament.name == "Winter Cup"
+    assert b"Player 1" in record
+    assert (await configured.rounds.standings(GUILD, None)).tournament.name == "Winter Cup"
+    found, actions = await configured.judges.log(judge(), None)
+    assert found.name == "Winter Cup"
+    assert actions
+    found, entries = await configured.registration.players(GUILD, None)
+    assert [entry.user_id for entry in entries] == [player(1).user_id, player(2).user_id]
+    found, _ = await configured.judges.penalties(judge(), None, None)
+    assert found.name == "Winter Cup"
+    with pytest.raises(NotFound) as no_deck:  # found the tournament: the player has no list
+        await configured.decks.show(player(1), None, None)
+    assert no_deck.value.key == "submission.no_deck"
+
+
+async def test_a_command_that_changes_something_still_wants_an_open_tournament(
+    configured: Services,
+) -> None:
+    await play_to_the_end(configured, "Winter Cup", 1)
+    for attempt in (
+        configured.registration.register(player(5), None),
+        configured.rounds.pair(organizer(), None),
+        configured.tournaments.update_settings(organizer(), None, decklist_required=True),
+    ):
+        with pytest.raises(NotFound) as none_open:
+            await attempt
+        assert none_open.value.key == "tournament.none_open"
+
+
+async def test_the_tournament_finished_last_is_taken_and_an_open_one_comes_first(
+    configured: Services,
+) -> None:
+    await configured.tournaments.create(
+        organizer(), name="Early Cup", format="swiss", regulation="single", rounds=1
+    )
+    await play_to_the_end(configured, "Late Cup", 3)  # created after Early Cup, finished first
+    await configured.tournaments.update_settings(organizer(), "Early Cup", decklist_required=False)
+    for number in (5, 6):
+        await configured.registration.register(player(number), "Early Cup")
+    # While Early Cup is open, it is the one.
+    assert (await configured.rounds.standings(GUILD, None)).tournament.name == "Early Cup"
+    await configured.lifecycle.start(organizer(), "Early Cup")
+    paired = await configured.rounds.pair(organizer(), "Early Cup")
+    await configured.rounds.set_result(
+        judge(), "Early Cup", table=1, choice="win", player=paired.round.matches[0].players[0]
+    )
+    await configured.rounds.finish(organizer(), "Early Cup")
+    # Both finished: the one finished last, though created first.
+    assert (await configured.rounds.standings(GUILD, None)).tournament.name == "Early Cup"
