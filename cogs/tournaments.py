@@ -158,7 +158,7 @@ class Tournaments(
         late_registration="Allow registration up to this round (0 = no late registration)",
         decklist_required="Whether players must submit a legal decklist",
         missing_deck="At the start: drop players without a legal deck, or start anyway",
-        starts_at="Scheduled start in Japan time, e.g. 2026/12/24 13:00, 今日 21時, 21:00 (check-in)",
+        starts_at="Start, Japan time: 2026/12/24 13:00, 今日 21時, 21:00 (for check-in)",
         checkin_minutes="Check-in opens this many minutes before the start (0 = off)",
         mix_two_minimum="MIX-Two limited: minimum cards of each title (default 15)",
         ex_deck="Allow an EX deck of up to 15 cards beside the 60-card deck (default: no)",

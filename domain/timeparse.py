@@ -114,11 +114,12 @@ def _day_from(match: re.Match[str], today: date) -> date:
     return this_year if this_year >= today else date(today.year + 1, month, day)
 
 
-def typed_count(text: str, *, key: str, rule: str) -> int:
-    """A small whole number as people type it (full-width digits too), e.g. a point-zone
-    count or the minutes of an extension; the rules check its range. Anything else raises
-    InvalidInput(`key`, value=…) naming `rule`."""
+def typed_count(text: str, *, key: str, rule: str, maximum: int) -> int:
+    """A whole number from 0 to `maximum` as people type it (full-width digits too), e.g. a
+    point-zone count or the minutes of an extension. Anything else raises
+    InvalidInput(`key`, value=…, max=`maximum`) naming `rule`, so the refusal can say which
+    numbers are accepted."""
     value = _normalise(text)
-    if not (value.isascii() and value.isdigit()) or len(value) > 3:
-        raise InvalidInput(key, value=text.strip()[:10], rule=rule)
+    if not (value.isascii() and value.isdigit()) or len(value) > 3 or int(value) > maximum:
+        raise InvalidInput(key, value=text.strip()[:10], max=maximum, rule=rule)
     return int(value)

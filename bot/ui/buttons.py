@@ -14,7 +14,9 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang, normalise_locale, t
+from domain.engine.results import MAX_POINT_ZONE
 from domain.guild import GuildConfig
+from domain.tournament.play import MAX_EXTENSION_MINUTES
 from domain.tournament.rounds import Claim
 
 Style = discord.ButtonStyle
@@ -256,8 +258,9 @@ def time_modal(tournament_id: int, number: int, lang: Lang) -> discord.ui.Modal:
         custom_id=TIME_FORM(tournament=tournament_id, round=number),
     )
     for field, key in (("mine", "ui.report.my_points"), ("theirs", "ui.report.opponent_points")):
+        label = t(key, lang, max=MAX_POINT_ZONE)
         modal.add_item(
-            discord.ui.TextInput(label=t(key, lang), custom_id=field, max_length=2, min_length=1)
+            discord.ui.TextInput(label=label, custom_id=field, max_length=2, min_length=1)
         )
     return modal
 
@@ -269,7 +272,9 @@ def minutes_modal(tournament_id: int, call_id: int, lang: Lang) -> discord.ui.Mo
     )
     modal.add_item(
         discord.ui.TextInput(
-            label=t("ui.judge.minutes_label", lang), custom_id="minutes", max_length=2
+            label=t("ui.judge.minutes_label", lang, max=MAX_EXTENSION_MINUTES),
+            custom_id="minutes",
+            max_length=2,
         )
     )
     return modal

@@ -35,6 +35,7 @@ from cogs.common import (
     tournament_autocomplete,
 )
 from domain.timeparse import typed_count
+from domain.tournament.play import MAX_EXTENSION_MINUTES
 
 
 class Calls(RoutedCog):
@@ -115,7 +116,10 @@ class Calls(RoutedCog):
         call: int,
     ) -> None:
         minutes = typed_count(
-            values.get("minutes", ""), key="ui.judge.not_minutes", rule="R-MATCH-7"
+            values.get("minutes", ""),
+            key="ui.judge.not_minutes",
+            rule="R-MATCH-7",
+            maximum=MAX_EXTENSION_MINUTES,
         )
         await self.resolve(interaction, tournament, call, minutes)
 

@@ -118,7 +118,12 @@ class Reporting(RoutedCog):
         round: int,
     ) -> None:
         mine, theirs = (
-            typed_count(values.get(key, ""), key="ui.report.not_a_count", rule="R-MATCH-2")
+            typed_count(
+                values.get(key, ""),
+                key="ui.report.not_a_count",
+                rule="R-MATCH-2",
+                maximum=MAX_POINT_ZONE,
+            )
             for key in ("mine", "theirs")
         )
         outcome = await self.services.rounds.report(

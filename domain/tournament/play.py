@@ -15,7 +15,7 @@ from domain.engine.elimination import next_round, random_bracket, top_cut
 from domain.engine.explanation import Explanation
 from domain.engine.history import entrants_from_history
 from domain.engine.players import Player, PlayerStatus
-from domain.engine.results import MatchResult, RecordedMatch, ResultKind
+from domain.engine.results import MAX_POINT_ZONE, MatchResult, RecordedMatch, ResultKind
 from domain.engine.standings import Standing, build_standings, strict_order
 from domain.engine.state import Phase
 from domain.engine.swiss import pair_swiss_round
@@ -294,7 +294,7 @@ def claim_result(match: Match, reporter: int, op: ReportResult) -> MatchResult:
     if op.claim is Claim.CONCEDE:
         return MatchResult.concession(str(reporter))
     if op.my_points is None or op.opponent_points is None:
-        raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
+        raise InvalidInput("report.time_needs_points", max=MAX_POINT_ZONE, rule="R-MATCH-2")
     counts = {reporter: op.my_points, opponent: op.opponent_points}
     first, second = match.players
     return MatchResult.from_point_zone((str(first), str(second)), (counts[first], counts[second]))
@@ -324,7 +324,7 @@ def judged_result(
         return MatchResult.double_loss()
     if choice == "time":
         if first is None or second is None:
-            raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
+            raise InvalidInput("report.time_needs_points", max=MAX_POINT_ZONE, rule="R-MATCH-2")
         return MatchResult.from_point_zone((ids[0], ids[1]), (first, second))
     raise InvalidInput("result.unknown_choice", value=choice, choices=", ".join(JUDGED_RESULTS))
 

@@ -135,11 +135,11 @@ def test_anything_else_is_a_date_or_a_keyed_error(text: str) -> None:
 def test_a_count_is_read_as_typed_with_full_width_digits() -> None:
     from domain.timeparse import typed_count
 
-    assert typed_count("５", key="ui.report.not_a_count", rule="R-MATCH-2") == 5
-    assert typed_count(" 12 ", key="ui.judge.not_minutes", rule="R-MATCH-7") == 12
+    assert typed_count("５", key="ui.report.not_a_count", rule="R-MATCH-2", maximum=6) == 5
+    assert typed_count(" 12 ", key="ui.judge.not_minutes", rule="R-MATCH-7", maximum=60) == 12
     for bad in ("", "-1", "五", "1.5", "9999"):
         with pytest.raises(InvalidInput) as refused:
-            typed_count(bad, key="ui.report.not_a_count", rule="R-MATCH-2")
+            typed_count(bad, key="ui.report.not_a_count", rule="R-MATCH-2", maximum=6)
         assert refused.value.key == "ui.report.not_a_count"
         assert refused.value.rule == "R-MATCH-2"
 
@@ -176,7 +176,9 @@ def test_today_is_the_day_in_japan_not_in_utc() -> None:
     assert parse_local_datetime("明日 21時", now=late_evening_utc).date() == date(2026, 12, 3)
 
 
-@pytest.mark.parametrize("text", ["今日", "明日 25時", "13/5 21時", "2/30 10:00", "来週 21時", "21"])
+@pytest.mark.parametrize(
+    "text", ["今日", "明日 25時", "13/5 21時", "2/30 10:00", "来週 21時", "21"]
+)
 def test_a_relative_start_that_makes_no_sense_is_refused(text: str) -> None:
     with pytest.raises(InvalidInput) as caught:
         parse_local_datetime(text, now=NOW)
@@ -194,3 +196,14 @@ def test_a_time_alone_is_today_at_that_time(hour: int, minute: int) -> None:
     parsed = parse_local_datetime(f"{hour}:{minute:02d}", now=NOW)
     assert parsed == datetime(2026, 12, 1, hour, minute, tzinfo=JST)
     assert parse_local_datetime(f"{hour}時{minute}分", now=NOW) == parsed
+
+
+def test_a_count_above_its_maximum_is_refused_naming_the_range() -> None:
+    # Issue 20: the time-out form's error names the accepted range, from the rule's constant.
+    from domain.engine.results import MAX_POINT_ZONE
+    from domain.timeparse import typed_count
+
+    assert typed_count("6", key="k", rule="R-MATCH-2", maximum=MAX_POINT_ZONE) == 6
+    with pytest.raises(InvalidInput) as refused:
+        typed_count("7", key="ui.report.not_a_count", rule="R-MATCH-2", maximum=MAX_POINT_ZONE)
+    assert refused.value.params == {"value": "7", "max": MAX_POINT_ZONE}
