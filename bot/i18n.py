@@ -21,6 +21,7 @@ import re
 import string
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -74,6 +75,14 @@ def placeholders(template: str) -> set[str]:
 
 LIST_SEPARATOR: Mapping[Lang, str] = {"ja": "、", "en": ", "}
 
+# One way to write a day everywhere (2026/12/24, the day in Japan); a moment is a Discord
+# timestamp, `<t:…>`, which every reader sees in their own time zone.
+DATE_FORMAT = "%Y/%m/%d"
+
+
+def show_date(day: date) -> str:
+    return day.strftime(DATE_FORMAT)
+
 
 def join_list(items: Iterable[object], lang: Lang) -> str:
     """Items as one list in the reader's language: 「A、B、C」 or "A, B, C"."""
@@ -99,6 +108,8 @@ class _CatalogFormatter(string.Formatter):
             return plural(count, one, many).replace("#", self.format_field(value, ""))
         if isinstance(value, list | tuple):
             return join_list(value, self.lang)
+        if isinstance(value, date) and not isinstance(value, datetime):
+            return show_date(value)
         return str(super().format_field(value, format_spec))
 
 

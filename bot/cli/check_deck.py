@@ -189,7 +189,7 @@ def as_text(result: DeckCheck, rules: DeckRules, lang: Lang) -> str:
             "decks.cli.summary",
             lang,
             regulation=rules.regulation.value,
-            date=rules.date.isoformat(),
+            date=rules.date,
             total=result.total,
             fingerprint=result.fingerprint,
         ),

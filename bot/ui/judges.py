@@ -173,10 +173,11 @@ def waited(call: JudgeCall, lang: Lang) -> str:
     return t("ui.judge.waited", lang, minutes=seconds // 60, seconds=seconds % 60)
 
 
-def call_reping(tournament: Tournament, call: JudgeCall, now: datetime, lang: Lang) -> str:
+def call_reping(call: JudgeCall, now: datetime, lang: Lang) -> str:
+    """The judges pinged again: how long the call has waited, and where to claim it. Not a
+    second copy of the call (with a second 対応する that would turn into one when pressed)."""
     minutes = int((now - call.called_at).total_seconds() // 60)
-    where = call_where(tournament, call, lang)
-    return t("ui.judge.reping", lang, id=call.id, minutes=minutes, where=where)
+    return t("ui.judge.reping", lang, id=call.id, minutes=minutes)
 
 
 # -- the action log -----------------------------------------------------------------------

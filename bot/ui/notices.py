@@ -129,7 +129,7 @@ def registration_post(telling: Telling) -> Said:
     checkin = tournament.checkin_open(telling.now)
     return _said(
         Message(
-            content=announcement_created(tournament, lang),
+            content=announcement_created(tournament, lang, checkin=checkin),
             embeds=[registration_embed(tournament, lang)],
             view=registration_view(tournament.id, telling.labels, checkin=checkin),
         )
@@ -137,11 +137,12 @@ def registration_post(telling: Telling) -> Said:
 
 
 def registration_refresh(telling: Telling) -> Said:
-    """The registration post's embed and buttons, as they should be now (an edit)."""
+    """The registration post's text, embed and buttons, as they should be now (an edit)."""
     tournament, lang = telling.tournament, telling.lang
     checkin = tournament.checkin_open(telling.now)
     return _said(
         Message(
+            content=announcement_created(tournament, lang, checkin=checkin),
             embeds=[registration_embed(tournament, lang)],
             view=registration_view(tournament.id, telling.labels, checkin=checkin),
         )
@@ -446,9 +447,8 @@ def reping(telling: Telling) -> Said:
     found = [c for c in tournament.calls if c.id == telling.data["call"]]
     if not found or not found[0].open or found[0].claimed_by is not None:
         return _said()
-    call = found[0]
-    text = call_reping(tournament, call, telling.now, telling.lang)
-    return _said(Message(text, view=claim_call_view(tournament.id, call.id, telling.labels)))
+    text = call_reping(found[0], telling.now, telling.lang)
+    return _said(Message(text))
 
 
 RENDERERS: Mapping[Say, Renderer] = {
