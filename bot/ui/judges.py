@@ -245,7 +245,7 @@ def _result_of(
 
 
 def action_line(tournament: Tournament, action: Action, lang: Lang) -> str:
-    actor = f"<@{action.actor_id}>" if action.actor_id else "bot"
+    actor = f"<@{action.actor_id}>" if action.actor_id else t("ui.log.the_bot", lang)
     return t(
         "ui.log.line",
         lang,

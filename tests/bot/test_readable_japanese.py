@@ -32,10 +32,10 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import domain
-from bot.i18n import CODED_PARAMS, catalog, describe_error, rule_name
+from bot.i18n import CODED_PARAMS, catalog, describe_error, rule_name, t
 from domain.engine.results import MatchResult
 from domain.engine.state import TournamentState
-from domain.errors import DomainError
+from domain.errors import DomainError, InvalidInput
 from domain.tournament.apply import apply
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
@@ -378,3 +378,16 @@ def test_what_discord_shows_never_sends_people_to_the_command_line() -> None:
         shown = {k: v for k, v in catalog(lang).items() if k.startswith("ui.") and "python" in v}
         assert shown == {}, lang
     assert "スプレッドシート" in catalog("ja")["ui.export.reply"]
+
+
+def test_a_regulation_is_shown_by_its_name_in_the_regulation() -> None:
+    # 「MIX-Two limited」 is the regulation's own name for R-REG-3 (regulation-ja.txt writes it
+    # so); a regulation is shown by that one name, never by its code (`mix-two`).
+    from domain.decks import Regulation
+
+    rule_of = {"mix": "R-REG-1", "single": "R-REG-2", "mix-two": "R-REG-3", "event": "R-REG-4"}
+    for regulation in Regulation:
+        shown = t(f"ui.regulation.{regulation.value}", "ja")
+        assert shown == rule_name(rule_of[regulation.value], "ja"), regulation
+    refused = describe_error(InvalidInput("event.titles_not_used", regulation="mix-two"), "ja")
+    assert "（MIX-Two limitedでは不要です）" in refused
