@@ -22,6 +22,7 @@ import re
 import string
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -75,6 +76,14 @@ def placeholders(template: str) -> set[str]:
 
 LIST_SEPARATOR: Mapping[Lang, str] = {"ja": "、", "en": ", "}
 
+# One way to write a day everywhere (2026/12/24, the day in Japan); a moment is a Discord
+# timestamp, `<t:…>`, which every reader sees in their own time zone.
+DATE_FORMAT = "%Y/%m/%d"
+
+
+def show_date(day: date) -> str:
+    return day.strftime(DATE_FORMAT)
+
 
 def join_list(items: Iterable[object], lang: Lang) -> str:
     """Items as one list in the reader's language: 「A、B、C」 or "A, B, C"."""
@@ -113,6 +122,8 @@ class _CatalogFormatter(string.Formatter):
             return line_ranges(value, self.lang)
         if isinstance(value, list | tuple):
             return join_list(value, self.lang)
+        if isinstance(value, date) and not isinstance(value, datetime):
+            return show_date(value)
         return str(super().format_field(value, format_spec))
 
 
@@ -138,6 +149,15 @@ def localized_command(name: str, lang: Lang) -> str:
         names.get("commands." + ".".join(parts[: i + 1]) + ".name", part)
         for i, part in enumerate(parts)
     )
+
+
+def localized_option(command: str, option: str, lang: Lang) -> str:
+    """An option of a command as the reader's Discord shows it: `starts_at` of
+    `tournament settings` is 「開始時刻」 in Japanese."""
+    if lang == "en":
+        return option
+    key = "commands." + command.replace(" ", ".") + f".params.{option}.name"
+    return catalog("ja").get(key, option)
 
 
 def command_ref(name: str, lang: Lang) -> str:
@@ -171,33 +191,117 @@ def both(key: str, /, **params: object) -> str:
     return f"{t(key, 'ja', **params)}\n{t(key, 'en', **params)}"
 
 
-def rule_label(rule: str, lang: Lang) -> str:
-    """The rule a deck message cites, once, in words: 「（規定 R-DECK-1: デッキ枚数）」."""
-    name_key = f"decks.rule_names.{rule}"
-    name = t(name_key, lang) if name_key in catalog(lang) else rule
-    return t("decks.rule_label", lang, rule=rule, name=name)
+def rule_name(rule: str, lang: Lang) -> str:
+    """A rule's short name in the reader's language: `R-MATCH-2` → 「時間切れの判定」. The
+    decklist rules are named by the deck catalog (`decks.rule_names`), the others here."""
+    messages = catalog(lang)
+    for table in ("rule_names.", "decks.rule_names."):
+        name = messages.get(table + rule)
+        if name is not None:
+            return name
+    raise KeyError(f"no name for the rule {rule!r}")
+
+
+def deck_rule_label(rule: str, lang: Lang) -> str:
+    """A decklist rule as the deck messages cite it: 「（規定 R-DECK-1: デッキ枚数）」."""
+    return t("decks.rule_label", lang, rule=rule, name=rule_name(rule, lang))
+
+
+CodeName = Callable[[str, Lang], str]
+
+
+def _named_in(table: str) -> CodeName:
+    """A code named by the catalog's table (`"steps."` + `pair_round`)."""
+    return lambda code, lang: t(table + code, lang)
+
+
+# Params of errors that carry a code of the domain (a step, a phase, an operation's kind, an
+# enum's value), by the messages that receive them: shown by the code's name in the
+# reader's language, never as the code (「「組み合わせ」の前に」, not 「「pair_round」の前に」).
+# A list param names each of its codes.
+CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
+    "engine.state.": {
+        "step": _named_in("steps."),
+        "phase": _named_in("ui.state."),
+        "status": _named_in("round_status."),
+    },
+    "rounds.not_running": {"phase": _named_in("ui.state.")},
+    "tournament.operation_not_applicable": {"kind": _named_in("ui.log.kind.")},
+    "undo.": {"kind": _named_in("ui.log.kind.")},
+    "event.": {
+        "field": _named_in("fields."),
+        "regulation": _named_in("ui.regulation."),
+        "known": _named_in("ui.format."),
+    },
+    "tournament.settings_refused": {
+        "setting": lambda option, lang: localized_option("tournament settings", option, lang)
+    },
+    "submission.not_legal": {
+        "rules": lambda rule, lang: t(
+            "submission.rule_item", lang, rule=rule, name=rule_name(rule, lang)
+        )
+    },
+}
+
+
+Escape = Callable[[str], str]
+
+
+def readable_params(
+    key: str, params: Mapping[str, object], lang: Lang, escape: Escape | None = None
+) -> dict[str, object]:
+    """An error's params with every code named (see `CODED_PARAMS`), the text that came from
+    people escaped (`escape`), and the errors an error carries (what refused a settings
+    change, the reasons of a refusal) as text, a list of them one per line; their rule is
+    the carrying error's to cite."""
+    named = {
+        k: escape(v) if escape is not None and isinstance(v, str) else v for k, v in params.items()
+    }
+
+    def described(error: DomainError) -> str:
+        return describe_error(error, lang, with_rule=False, escape=escape)
+
+    for param, value in params.items():
+        if isinstance(value, DomainError):
+            named[param] = described(value)
+        elif isinstance(value, list | tuple) and value and isinstance(value[0], DomainError):
+            named[param] = "\n".join(described(e) for e in value)
+    for prefix, coded in CODED_PARAMS.items():
+        if not key.startswith(prefix):
+            continue
+        for param, name in coded.items():
+            value = named.get(param)
+            if isinstance(value, list | tuple):
+                named[param] = [name(str(code), lang) for code in value]
+            elif value is not None:
+                named[param] = name(str(value), lang)
+    return named
 
 
 def describe_error(
-    error: DomainError, lang: Lang, *, escape: Callable[[str], str] | None = None
+    error: DomainError,
+    lang: Lang,
+    *,
+    rule_ids: bool = False,
+    with_rule: bool = True,
+    escape: Escape | None = None,
 ) -> str:
-    """A typed error as text: its message, every bad line of an unreadable decklist, and the
-    rule broken, if any. Shared by the Discord replies and the command line.
+    """A typed error as text: its message (codes named, never shown), one line per kind of
+    problem of an unreadable decklist with every line number that has it, and the rule
+    broken, if any: by its name for players, with its id too for the staff at the command
+    line (`rule_ids`). Shared by the Discord replies and the command line.
 
     `escape` is applied to every text parameter: names, lines of a decklist and values come
     from players and organizers (Discord escapes them; the command line shows them as is)."""
-
-    def params(values: Mapping[str, object]) -> dict[str, object]:
-        if escape is None:
-            return dict(values)
-        return {k: escape(v) if isinstance(v, str) else v for k, v in values.items()}
-
-    lines = [t(error.key, lang, **params(error.params))]
+    lines = [t(error.key, lang, **readable_params(error.key, error.params, lang, escape)).rstrip()]
     if isinstance(error, DecklistError):
-        # One line per kind of problem, with every line number that has it.
         for group in error.groups:
-            rule = rule_label(group.rule, lang) if group.rule else ""
-            lines.append(f"• {t(group.key, lang, **params(group.message_params()))}{rule}")
-    if error.rule:
-        lines.append(t("errors.rule_suffix", lang, rule=error.rule))
+            rule = deck_rule_label(group.rule, lang) if group.rule else ""
+            found = readable_params(group.key, group.message_params(), lang, escape)
+            lines.append(f"• {t(group.key, lang, **found)}{rule}")
+    if error.rule and with_rule:
+        name = rule_name(error.rule, lang)
+        if rule_ids:
+            name = f"{error.rule} {name}"
+        lines.append(t("errors.rule_suffix", lang, name=name))
     return "\n".join(lines)

@@ -28,6 +28,23 @@ class RedactingFormatter(logging.Formatter):
         return text
 
 
+# discord.py warns at every start that the voice libraries are missing (PyNaCl, davey):
+# this bot has no voice, so those two lines only alarm organizers.
+VOICE_WARNINGS = frozenset(
+    {
+        "PyNaCl is not installed, voice will NOT be supported",
+        "davey is not installed, voice will NOT be supported",
+    }
+)
+
+
+class NoVoiceWarnings(logging.Filter):
+    """Drops exactly discord.py's "voice will NOT be supported" warnings."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() not in VOICE_WARNINGS
+
+
 def configure_logging(level: str, secrets: Iterable[str] = ()) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
@@ -43,3 +60,6 @@ def configure_logging(level: str, secrets: Iterable[str] = ()) -> None:
         logging.getLogger("discord.http").setLevel(logging.WARNING)
     # aiosqlite logs every statement at DEBUG, which drowns everything else out.
     logging.getLogger("aiosqlite").setLevel(logging.INFO)
+    voice_warner = logging.getLogger("discord.client")
+    if not any(isinstance(f, NoVoiceWarnings) for f in voice_warner.filters):
+        voice_warner.addFilter(NoVoiceWarnings())

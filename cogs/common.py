@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.app import ButtonHandler, RoutedButton, TournamentBot, route
 from bot.i18n import Lang, normalise_locale
 from bot.services.actors import Actor
-from bot.ui.buttons import CustomId
+from bot.ui.buttons import CustomId, Labels, server_labels
 from bot.ui.stateless import ModalHandler
 from domain.errors import InvalidInput
 
@@ -60,13 +60,19 @@ def bot_of(interaction: discord.Interaction[Any]) -> TournamentBot:
     return client
 
 
+async def guild_labels(interaction: discord.Interaction[Any]) -> Labels:
+    """The language of posts in this guild's channels (/setup's choice, else the default)
+    and of their buttons: for a cog that writes or edits a post that everyone reads."""
+    bot = bot_of(interaction)
+    default = normalise_locale(bot.settings.default_locale)
+    if interaction.guild_id is None:
+        return Labels(default)
+    return server_labels(await bot.services.guilds.config(interaction.guild_id), default)
+
+
 async def guild_lang(interaction: discord.Interaction[Any]) -> Lang:
     """The language of posts in this guild's channels: /setup's choice, else the default."""
-    bot = bot_of(interaction)
-    if interaction.guild_id is None:
-        return normalise_locale(bot.settings.default_locale)
-    config = await bot.services.guilds.config(interaction.guild_id)
-    return normalise_locale(config.locale or bot.settings.default_locale)
+    return (await guild_labels(interaction)).lang
 
 
 async def tournament_autocomplete(

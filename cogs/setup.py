@@ -35,6 +35,7 @@ class Setup(
         log="Channel for the log of organizer and judge actions",
         staff="Staff-only channel for the organizer's panel (default: the log channel)",
         language="Language of the bot's posts in channels",
+        bilingual_buttons="Label the buttons of posts in Japanese and English (mixed servers)",
     )
     @app_commands.choices(
         language=[
@@ -54,6 +55,7 @@ class Setup(
         log: discord.TextChannel | None = None,
         staff: discord.TextChannel | None = None,
         language: app_commands.Choice[str] | None = None,
+        bilingual_buttons: bool | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
         config = await self.bot.services.guilds.configure(
@@ -67,6 +69,7 @@ class Setup(
             log_channel_id=log.id if log else None,
             staff_channel_id=staff.id if staff else None,
             locale=language.value if language else None,
+            bilingual_buttons=bilingual_buttons,
         )
         await interaction.response.send_message(
             t("ui.setup.saved", lang), embed=setup_embed(config, lang), ephemeral=True

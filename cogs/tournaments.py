@@ -19,7 +19,7 @@ from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
 from bot.services import Services
 from bot.services.live import public_url
-from bot.ui.buttons import START, CustomId, start_view
+from bot.ui.buttons import START, CustomId, Labels, start_view
 from bot.ui.entry import start_preview_text
 from bot.ui.messages import fit_or_attach, interaction_lang, reply
 from bot.ui.options import (
@@ -164,7 +164,7 @@ class Tournaments(
         late_registration="Allow registration up to this round (0 = no late registration)",
         decklist_required="Whether players must submit a legal decklist",
         missing_deck="At the start: drop players without a legal deck, or start anyway",
-        starts_at="Scheduled start, e.g. 2026/12/24 13:00 Japan time (for check-in)",
+        starts_at="Start, Japan time: 2026/12/24 13:00, 今日 21時, 21:00 (for check-in)",
         checkin_minutes="Check-in opens this many minutes before the start (0 = off)",
         mix_two_minimum="MIX-Two limited: minimum cards of each title (default 15)",
         ex_deck="Allow an EX deck of up to 15 cards beside the 60-card deck (default: no)",
@@ -326,7 +326,8 @@ async def show_start_preview(
     await interaction.response.defer(ephemeral=True, thinking=True)
     preview = await services.lifecycle.preview(actor_of(interaction), reference)
     content, file = fit_or_attach(start_preview_text(preview, lang), "start.txt", lang)
-    await reply(interaction, content, file=file, view=start_view(preview.tournament.id, lang))
+    view = start_view(preview.tournament.id, Labels(lang))
+    await reply(interaction, content, file=file, view=view)
 
 
 async def finish_event(

@@ -131,7 +131,7 @@ def make_event_config(
     try:
         event_format = EventFormat(format)
     except ValueError:
-        known = ", ".join(f.value for f in EventFormat)
+        known = tuple(f.value for f in EventFormat)
         raise InvalidInput("event.unknown_format", value=format, known=known) from None
     regulation = parse_regulation(regulation).value
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
@@ -141,7 +141,7 @@ def make_event_config(
     elif top_cut is not None:
         raise InvalidInput("event.top_cut_needs_format", rule="R-FMT-1")
     if top_cut is not None and top_cut not in TOP_CUT_SIZES:
-        raise InvalidInput("event.bad_top_cut", value=top_cut)
+        raise InvalidInput("event.bad_top_cut", value=top_cut, sizes=TOP_CUT_SIZES)
     minutes = DEFAULT_TIME_LIMIT_MINUTES if time_limit_minutes is None else time_limit_minutes
     low, high = TIME_LIMIT_RANGE
     if not low <= minutes <= high:
@@ -158,7 +158,7 @@ def make_event_config(
     if regulation not in ("event", "single") and designated:
         raise InvalidInput("event.titles_not_used", regulation=regulation)
     return EventConfig(
-        name=clean_name(name, max_length=MAX_TOURNAMENT_NAME, field="name"),
+        name=clean_name(name, max_length=MAX_TOURNAMENT_NAME, field="tournament_name"),
         format=event_format,
         regulation=regulation,
         event_date=event_date,

@@ -17,6 +17,9 @@ class GuildConfig:
     log_channel_id: int | None = None
     staff_channel_id: int | None = None  # the organizer's panel; else the log channel
     locale: str | None = None  # None until /setup: the DEFAULT_LOCALE setting applies
+    # Buttons on posts labelled in both languages (「結果報告 / Report result」), for servers
+    # whose members read Japanese and English; else in the posting language only.
+    bilingual_buttons: bool = False
 
     @property
     def configured(self) -> bool:

@@ -122,7 +122,7 @@ def handle(args: argparse.Namespace) -> int:
     try:
         decklist = parse_decklist(data, filename=Path(args.file).name, titles=titles)
     except DecklistError as error:
-        raise StartupError(describe_error(error, lang), exit_code=2) from None
+        raise StartupError(describe_error(error, lang, rule_ids=True), exit_code=2) from None
     rules = DeckRules(
         regulation=args.regulation,
         date=args.date or today_in_japan(),
@@ -135,7 +135,7 @@ def handle(args: argparse.Namespace) -> int:
     try:
         result = check_deck(decklist, rules)
     except DomainError as error:
-        raise StartupError(describe_error(error, lang), exit_code=2) from None
+        raise StartupError(describe_error(error, lang, rule_ids=True), exit_code=2) from None
     print(as_json(result, lang) if args.json else as_text(result, rules, lang))
     return 0 if result.legal else 1
 
@@ -155,7 +155,7 @@ def _load(path: Path, loader: Callable[..., T], lang: Lang) -> T:
     try:
         return loader(data, source=path.name)
     except DomainError as error:
-        raise StartupError(describe_error(error, lang), exit_code=2) from None
+        raise StartupError(describe_error(error, lang, rule_ids=True), exit_code=2) from None
 
 
 def as_json(result: DeckCheck, lang: Lang) -> str:
@@ -189,7 +189,7 @@ def as_text(result: DeckCheck, rules: DeckRules, lang: Lang) -> str:
             "decks.cli.summary",
             lang,
             regulation=rules.regulation.value,
-            date=rules.date.isoformat(),
+            date=rules.date,
             total=result.total,
             fingerprint=result.fingerprint,
         ),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -14,6 +15,9 @@ from bot.errors import StartupError
 from bot.i18n import both
 from bot.store.database import read_snapshot
 from bot.store.sql import Connection
+
+if TYPE_CHECKING:
+    from bot.app import TournamentBot
 
 
 def load_settings() -> Settings:
@@ -29,8 +33,16 @@ def load_settings() -> Settings:
 
 def require_token(settings: Settings) -> str:
     if settings.discord_token is None:
-        raise StartupError(both("startup.missing_token"), exit_code=2)
+        raise StartupError(both(missing_token_key(Path.cwd())), exit_code=2)
     return settings.discord_token.get_secret_value()
+
+
+def missing_token_key(folder: Path) -> str:
+    """Why there is no token: Windows hides extensions, so the `.env` an organizer saved
+    is often `.env.txt`, which nothing reads; say so rather than "no token"."""
+    if not (folder / ".env").exists() and (folder / ".env.txt").is_file():
+        return "startup.env_txt"
+    return "startup.missing_token"
 
 
 def existing_database() -> Path:
@@ -46,3 +58,18 @@ async def reading(settings: Settings) -> AsyncIterator[Connection]:
     """The configured database in one read-only snapshot, safe beside running bots."""
     async with read_snapshot(settings.database_location, settings.database_label) as connection:
         yield connection
+
+
+async def log_in(bot: TournamentBot, token: str, settings: Settings) -> None:
+    """Log in to Discord; a refused token or no network stops the bot with one bilingual
+    message, not a traceback."""
+    import aiohttp  # here, so that `--help` and the offline subcommands stay fast
+    import discord
+
+    try:
+        await bot.login(token)
+    except discord.LoginFailure:
+        raise StartupError(both("startup.rejected_token"), exit_code=2) from None
+    except (aiohttp.ClientConnectionError, TimeoutError):
+        message = both("startup.no_network", address=settings.api_base_url)
+        raise StartupError(message, exit_code=2) from None

@@ -15,10 +15,8 @@ from collections.abc import Callable
 from types import FrameType
 
 from bot.cli import Subcommands
-from bot.cli.common import load_settings, require_token
+from bot.cli.common import load_settings, log_in, require_token
 from bot.config import Settings
-from bot.errors import StartupError
-from bot.i18n import both
 from bot.logging_setup import configure_logging
 from bot.store.database import Database
 
@@ -119,10 +117,7 @@ async def serve(settings: Settings, token: str) -> None:
         remove_handlers = install_stop_handlers(loop, request_stop)
         try:
             async with bot:
-                try:
-                    await bot.login(token)
-                except discord.LoginFailure:
-                    raise StartupError(both("startup.rejected_token"), exit_code=2) from None
+                await log_in(bot, token, settings)
                 if settings.auto_sync and not closing:
                     try:
                         await sync_if_changed(bot.tree, database, settings.dev_guild_id)

@@ -12,10 +12,8 @@ import asyncio
 import logging
 
 from bot.cli import Subcommands
-from bot.cli.common import load_settings, require_token
+from bot.cli.common import load_settings, log_in, require_token
 from bot.config import Settings
-from bot.errors import StartupError
-from bot.i18n import both
 from bot.logging_setup import configure_logging
 from bot.store.database import Database
 
@@ -49,7 +47,6 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
-    import discord
 
     from bot.app import TournamentBot, point_at_discord
     from bot.command_sync import sync_commands
@@ -59,10 +56,7 @@ async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
     try:
         bot = TournamentBot(settings, database)
         async with bot:
-            try:
-                await bot.login(token)
-            except discord.LoginFailure:
-                raise StartupError(both("startup.rejected_token"), exit_code=2) from None
+            await log_in(bot, token, settings)
             return await sync_commands(bot.tree, database, guild_id)
     finally:
         await database.close()

@@ -59,7 +59,8 @@ def _line(verdict: Verdict) -> str:
     if not verdict.replayable:
         return head + "not checked: its log predates whole operations (schema 3)"
     if verdict.error is not None:
-        return head + "the log does not replay: " + describe_error(verdict.error, "en")
+        problem = describe_error(verdict.error, "en", rule_ids=True)
+        return head + "the log does not replay: " + problem
     if not verdict.differences:
         return head + f"agrees ({verdict.operations} operations)"
     listed = "\n".join(f"  - {difference}" for difference in verdict.differences)

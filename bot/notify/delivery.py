@@ -246,9 +246,16 @@ class Delivery:
         if tournament is None:
             return SKIPPED
         lang = normalise_locale(notice.lang)
-        said = RENDERERS[notice.say](
-            Telling(tournament, notice.data, notice.user, lang, self.clock(), self.page_base)
+        telling = Telling(
+            tournament,
+            notice.data,
+            notice.user,
+            lang,
+            self.clock(),
+            page_base=self.page_base,
+            bilingual_buttons=config.bilingual_buttons,
         )
+        said = RENDERERS[notice.say](telling)
         if not said.messages:
             return SKIPPED
         parts = await self.store.outbox.parts(notice.id)

@@ -85,7 +85,7 @@ class DeckService(Service):
         """Your own list; anyone's for judges and organizers, or for all once published."""
         owner = owner_id or actor.user_id
         async with self.reader_as(actor) as tx:
-            tournament = await tx.tournament(reference)
+            tournament = await tx.tournament(reference, finished_too=True)
             require_deck_visible(tournament, tx.actor, owner)
         deck = tournament.decks.get(owner)
         entry = tournament.players.get(owner)

@@ -24,6 +24,7 @@ class GuildService(Service):
         log_channel_id: int | None = None,
         staff_channel_id: int | None = None,
         locale: str | None = None,
+        bilingual_buttons: bool | None = None,
     ) -> GuildConfig:
         """Set the given values; options left out keep their current value."""
         require_guild(actor)
@@ -38,6 +39,7 @@ class GuildService(Service):
             "log_channel_id": log_channel_id,
             "staff_channel_id": staff_channel_id,
             "locale": locale,
+            "bilingual_buttons": bilingual_buttons,
         }
         changes: dict[str, Any] = {
             name: value for name, value in given.items() if value is not None

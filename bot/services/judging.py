@@ -122,7 +122,7 @@ class JudgeService(Service):
     ) -> tuple[Tournament, list[Penalty]]:
         """Judges see every penalty; a player sees their own."""
         async with self.reader_as(actor) as tx:
-            tournament = await tx.tournament(reference)
+            tournament = await tx.tournament(reference, finished_too=True)
             player_id = visible_penalties_of(tx.actor, player_id)
         found = [p for p in tournament.penalties if player_id is None or p.player_id == player_id]
         return tournament, found
@@ -203,7 +203,7 @@ class JudgeService(Service):
         """The tournament's action log, newest first; for judges and organizers."""
         async with self.reader_as(actor) as tx:
             require_role(tx.actor, Role.JUDGE)
-            tournament = await tx.tournament(reference)
+            tournament = await tx.tournament(reference, finished_too=True)
             actions = await tx.actions(tournament.id)
         if player_id is not None:
             actions = [

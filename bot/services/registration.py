@@ -56,5 +56,5 @@ class RegistrationService(Service):
         self, guild_id: int | None, reference: str | None
     ) -> tuple[Tournament, list[Entry]]:
         async with self.reader(guild_id) as tx:
-            tournament = await tx.tournament(reference)
+            tournament = await tx.tournament(reference, finished_too=True)
         return tournament, tournament.entries()

@@ -288,7 +288,7 @@ class RoundService(Service):
 
     async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
         async with self.reader(guild_id) as tx:
-            tournament = await tx.tournament(reference)
+            tournament = await tx.tournament(reference, finished_too=True)
         return Standings(tournament, standings_lines(tournament), standings_after(tournament))
 
     async def finish(self, actor: Actor, reference: str | None) -> Final:

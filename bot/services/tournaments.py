@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.i18n import Lang, t
 from bot.notify.plan import panel_here
@@ -14,7 +15,7 @@ from bot.services.base import Service
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
-from domain.errors import one_of
+from domain.errors import DomainError, IllegalTransition, InvalidInput, one_of
 from domain.event import make_event_config
 from domain.guild import GuildConfig
 from domain.timeparse import JST, parse_date, parse_local_datetime
@@ -52,10 +53,14 @@ def summarize(tournament: Tournament, config: GuildConfig) -> TournamentSummary:
 
 
 def choice_label(tournament: Tournament, lang: Lang) -> str:
-    """「【受付中】name (12/24)」: at most Discord's 100 characters, the name cut to fit."""
+    """「【受付中】name（12人／定員24人）」: at most Discord's 100 characters, the name cut to
+    fit."""
     players = tournament.count(PlayerStatus.REGISTERED, PlayerStatus.ACTIVE)
     limit = tournament.config.max_players
-    count = f"{players}/{limit}" if limit else str(players)
+    if limit:
+        count = t("ui.choice.count_limited", lang, players=players, limit=limit)
+    else:
+        count = t("ui.choice.count", lang, players=players)
     state = t(f"ui.choice.state.{tournament.phase.value}", lang)
     frame = t("ui.choice.label", lang, state=state, name="{name}", count=count)
     room = CHOICE_LABEL_LIMIT - len(frame) + len("{name}")
@@ -123,7 +128,7 @@ class TournamentService(Service):
     ) -> list[tuple[str, str]]:
         """(label, value) pairs: open tournaments first, matching what was typed. A label
         shows the state and the player count in the reader's language:
-        「【受付中】第12回 交流会 (12/24)」."""
+        「【受付中】第12回 交流会（12人／定員24人）」."""
         if guild_id is None:
             return []
         async with self.reader(guild_id) as tx:
@@ -152,16 +157,21 @@ class TournamentService(Service):
         noshow_minutes: int | None = None,
         noshow_tiebreak: str | None = None,
     ) -> Tournament:
-        """Change organizer settings. Uploaded files, as (filename, bytes), are read only
-        once the actor is known to be an organizer."""
-        policy = tiebreak = None
+        """Change organizer settings, all of them or none: one refused value refuses the
+        whole change, and the refusal names that setting and says nothing was saved.
+        Uploaded files, as (filename, bytes), are read only once the actor is known to be
+        an organizer."""
+        policy = tiebreak = start = None
         if missing_deck_policy is not None:
-            policy = one_of(
-                MissingDeckPolicy, missing_deck_policy, "tournament.bad_missing_deck_policy"
+            key = "tournament.bad_missing_deck_policy"
+            policy = _refused_as(
+                "missing_deck", one_of, MissingDeckPolicy, missing_deck_policy, key
             )
         if noshow_tiebreak is not None:
-            tiebreak = one_of(NoShowTiebreak, noshow_tiebreak, "tournament.bad_noshow_tiebreak")
-        start = self._parse_start(starts_at) if starts_at is not None else None
+            key = "tournament.bad_noshow_tiebreak"
+            tiebreak = _refused_as("noshow_tiebreak", one_of, NoShowTiebreak, noshow_tiebreak, key)
+        if starts_at is not None:
+            start = self._parse_start(starts_at)
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             uploads = {
@@ -172,7 +182,9 @@ class TournamentService(Service):
             if any(uploads.values()):
                 # Authorise before parsing anything a member uploaded.
                 tx.authorize(ChangeSettings)
-            files: dict[str, Any] = read_uploaded_files(uploads)
+            files: dict[str, Any] = {}
+            for setting, upload in uploads.items():
+                files |= _refused_as(setting, read_uploaded_files, {setting: upload})
             change = SettingsChange(
                 late_registration_rounds=late_registration_rounds,
                 decklist_required=decklist_required,
@@ -187,7 +199,10 @@ class TournamentService(Service):
                 noshow_tiebreak=tiebreak,
                 **files,
             )
-            updated, _ = await tx.apply(tournament, ChangeSettings(change))
+            try:
+                updated, _ = await tx.apply(tournament, ChangeSettings(change))
+            except (InvalidInput, IllegalTransition) as error:
+                raise settings_refused(error) from error
         return updated
 
     async def may_use_panel(self, actor: Actor) -> None:
@@ -209,9 +224,11 @@ class TournamentService(Service):
             tx.authorize(ChangeSettings)
 
     def _parse_start(self, text: str) -> datetime | None:
-        """`2026/12/01 13:00` as people type it (Japan time unless a zone is given), or
-        empty to clear."""
-        return parse_local_datetime(text) if text.strip() else None
+        """`2026/12/01 13:00`, `今日 21時`, `21:00` as people type them (Japan time unless a
+        zone is given; a day named from today is the clock's), or empty to clear."""
+        if not text.strip():
+            return None
+        return _refused_as("starts_at", parse_local_datetime, text, now=self.clock())
 
     async def set_page(self, actor: Actor, reference: str | None, public: bool) -> PageSwitch:
         """/tournament page on|off (organizers). The first time on makes the page's
@@ -225,3 +242,39 @@ class TournamentService(Service):
             slug = tournament.page_slug or new_page_slug()
             updated, _ = await tx.apply(tournament, SetLivePage(public, slug))
         return PageSwitch(updated, changed=True)
+
+
+T = TypeVar("T")
+
+# The settings by the names organizers see (the options of /tournament settings) where the
+# tournament's own name differs.
+OPTION_OF_SETTING = {
+    "late_registration_rounds": "late_registration",
+    "missing_deck_policy": "missing_deck",
+}
+SETTINGS_REFUSED = "tournament.settings_refused"
+
+
+def _refused_as(setting: str, read: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`read(...)`, or its refusal as the refusal of the change, naming `setting` (an option
+    of /tournament settings)."""
+    try:
+        return read(*args, **kwargs)
+    except (InvalidInput, IllegalTransition) as error:
+        raise _refusal(error, SETTINGS_REFUSED, setting=setting) from error
+
+
+def settings_refused(error: DomainError) -> DomainError:
+    """The rules' refusal of a settings change as the organizer is told it: what is wrong,
+    the setting to blame when the rule names one, and that nothing of the change was saved."""
+    setting = error.params.get("setting")
+    if setting is None:
+        return _refusal(error, SETTINGS_REFUSED + "_unnamed")
+    option = OPTION_OF_SETTING.get(str(setting), str(setting))
+    return _refusal(error, SETTINGS_REFUSED, setting=option)
+
+
+def _refusal(problem: DomainError, key: str, **params: object) -> DomainError:
+    """`problem` told as `key`: the same kind of refusal, citing the same rule."""
+    kind = IllegalTransition if isinstance(problem, IllegalTransition) else InvalidInput
+    return kind(key, rule=problem.rule, problem=problem, **params)

@@ -24,7 +24,9 @@ async def get_guild_config(connection: Connection, guild_id: int) -> GuildConfig
     row = rows[0] if rows else None
     if row is None:
         return GuildConfig(guild_id=guild_id)
-    return GuildConfig(**{name: row[name] for name in _COLUMNS})
+    values = {name: row[name] for name in _COLUMNS}
+    values["bilingual_buttons"] = bool(values["bilingual_buttons"])  # SQLite stores 0 or 1
+    return GuildConfig(**values)
 
 
 async def save_guild_config(connection: Connection, config: GuildConfig, at: datetime) -> None:

@@ -247,6 +247,21 @@ async def page_versions(
     return [(row["page_slug"], row["guild_id"], row["id"], row["version"]) for row in rows]
 
 
+async def latest_finished_tournament_id(connection: Connection, guild_id: int) -> int | None:
+    """The guild's tournament finished last (by its finish in the action log; a tournament
+    finished without a logged finish counts by its id)."""
+    rows = await _rows(
+        connection,
+        "SELECT t.id FROM tournaments AS t"
+        " WHERE t.guild_id = ? AND t.state = 'finished'"
+        " ORDER BY (SELECT MAX(a.id) FROM action_log AS a"
+        "           WHERE a.tournament_id = t.id AND a.kind = 'finish_tournament') DESC,"
+        " t.id DESC LIMIT 1",
+        (guild_id,),
+    )
+    return int(rows[0]["id"]) if rows else None
+
+
 async def find_tournament_id(connection: Connection, guild_id: int, name: str) -> int | None:
     rows = await _rows(
         connection, "SELECT id FROM tournaments WHERE guild_id = ? AND name = ?", (guild_id, name)

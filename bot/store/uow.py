@@ -47,6 +47,7 @@ from bot.store.sql import Connection
 from bot.store.tournaments import (
     find_tournament_id,
     insert_tournament,
+    latest_finished_tournament_id,
     load_tournament,
     page_versions,
     save_tournament,
@@ -186,13 +187,20 @@ class Transaction:
             self._cache.put(version, loaded)
         return loaded
 
-    async def tournament(self, reference: str | None) -> Tournament:
-        """The tournament an option names: an id from autocomplete, a name, or the only open
-        one when nothing is named."""
+    async def tournament(self, reference: str | None, *, finished_too: bool = False) -> Tournament:
+        """The tournament an option names: an id from autocomplete, a name, or, when nothing
+        is named, the only open one. A command that still makes sense once the tournament is
+        over (`finished_too`: export, standings, the log, …) takes, when none is open, the
+        tournament finished last."""
         if reference is None or not reference.strip():
             open_ones = await self.tournaments(open_only=True)
             if len(open_ones) == 1:
                 return open_ones[0]
+            if not open_ones and finished_too:
+                latest = await latest_finished_tournament_id(self._connection, self.guild_id)
+                found = await self.load(latest) if latest is not None else None
+                if found is not None:
+                    return found
             if not open_ones:
                 raise NotFound("tournament.none_open")
             names = ", ".join(t.name for t in open_ones[:10])

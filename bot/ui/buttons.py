@@ -13,7 +13,10 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Lang, t
+from bot.i18n import Lang, normalise_locale, t
+from domain.engine.results import MAX_POINT_ZONE
+from domain.guild import GuildConfig
+from domain.tournament.play import MAX_EXTENSION_MINUTES
 from domain.tournament.rounds import Claim
 from domain.tournament.steps import Step
 
@@ -92,6 +95,36 @@ MINUTES_FORM = CustomId.of("jm", tournament=NUMBER, call=NUMBER)
 PANEL_STEP = CustomId.of("pn", step=_choice(*(step.value for step in Step)), tournament=NUMBER)
 
 
+# -- their labels -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The language of a message's buttons, decided once for the message.
+
+    A reply to one person: that person's language (`Labels(lang)`). A post in the server:
+    the server's posting language, and on a server that asked for it in /setup (members who
+    read Japanese and members who read English) the other language after it:
+    「結果報告 / Report result」 (`server_labels`).
+    """
+
+    lang: Lang
+    bilingual: bool = False
+
+    def __call__(self, key: str, /, **params: object) -> str:
+        label = t(key, self.lang, **params)
+        if not self.bilingual:
+            return label
+        other = t(key, "en" if self.lang == "ja" else "ja", **params)
+        return label if other == label else f"{label} / {other}"
+
+
+def server_labels(config: GuildConfig, default: Lang) -> Labels:
+    """The labels of the server's posts: its posting language (/setup's, else the bot's
+    default) and its bilingual-buttons choice."""
+    return Labels(normalise_locale(config.locale or default), config.bilingual_buttons)
+
+
 # -- building them ------------------------------------------------------------------------
 
 
@@ -111,56 +144,53 @@ def stateless_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def registration_view(tournament_id: int, lang: Lang, *, checkin: bool) -> discord.ui.View:
+def registration_view(tournament_id: int, labels: Labels, *, checkin: bool) -> discord.ui.View:
     """参加登録 and デッキ提出, and チェックイン while its window is open."""
     shown = [
-        (REGISTER, "ui.entry.register_button", Style.primary),
-        (CHECK_IN, "ui.entry.checkin_button", Style.success),
-        (SUBMIT_DECK, "ui.entry.deck_button", Style.secondary),
+        (REGISTER, labels("ui.entry.register_button"), Style.primary),
+        (CHECK_IN, labels("ui.entry.checkin_button"), Style.success),
+        (SUBMIT_DECK, labels("ui.entry.deck_button"), Style.secondary),
     ]
     return stateless_view(
         *(
-            button(custom(tournament=tournament_id), t(key, lang), style)
-            for custom, key, style in shown
+            button(custom(tournament=tournament_id), label, style)
+            for custom, label, style in shown
             if custom is not CHECK_IN or checkin
         )
     )
 
 
-def start_view(tournament_id: int, lang: Lang) -> discord.ui.View:
+def start_view(tournament_id: int, labels: Labels) -> discord.ui.View:
     return stateless_view(
         button(
             START(choice="go", tournament=tournament_id),
-            t("ui.start_preview.start_button", lang),
+            labels("ui.start_preview.start_button"),
             Style.danger,
         ),
-        button(
-            START(choice="no", tournament=tournament_id),
-            t("ui.start_preview.cancel_button", lang),
-        ),
+        button(START(choice="no", tournament=tournament_id), labels("ui.cancel_button")),
     )
 
 
-def report_view(tournament_id: int, number: int) -> discord.ui.View:
+def report_view(tournament_id: int, number: int, labels: Labels) -> discord.ui.View:
     """The pairings post's buttons: every step of a player's round without a command."""
     return stateless_view(
         button(
             REPORT(tournament=tournament_id, round=number),
-            t("ui.rounds.report_button", "ja"),
+            labels("ui.rounds.report_button"),
             Style.primary,
         ),
-        button(CALL_JUDGE(tournament=tournament_id), t("ui.rounds.call_button", "ja")),
-        button(DROP(tournament=tournament_id), t("ui.rounds.drop_button", "ja")),
+        button(CALL_JUDGE(tournament=tournament_id), labels("ui.rounds.call_button")),
+        button(DROP(tournament=tournament_id), labels("ui.rounds.drop_button")),
     )
 
 
-def claim_view(tournament_id: int, number: int, lang: Lang) -> discord.ui.View:
+def claim_view(tournament_id: int, number: int, labels: Labels) -> discord.ui.View:
     """勝ち / 負け / 投了 / 時間切れ on the player's private report form."""
     return stateless_view(
         *(
             button(
                 CLAIM(tournament=tournament_id, round=number, claim=claim.value),
-                t(f"ui.report.{claim.value}", lang),
+                labels(f"ui.report.{claim.value}"),
                 Style.success if claim is Claim.WIN else Style.secondary,
             )
             for claim in Claim
@@ -168,58 +198,57 @@ def claim_view(tournament_id: int, number: int, lang: Lang) -> discord.ui.View:
     )
 
 
-def confirm_view(tournament_id: int, number: int, table: int) -> discord.ui.View:
+def confirm_view(tournament_id: int, number: int, table: int, labels: Labels) -> discord.ui.View:
     """確認 / 異議 under a report: only the reporter's opponent may press them (the service
     decides)."""
     ids = {"tournament": tournament_id, "round": number, "table": table}
     return stateless_view(
-        button(CONFIRM(**ids), t("ui.report.confirm_button", "ja"), Style.success),
-        button(DISPUTE(**ids), t("ui.report.dispute_button", "ja"), Style.danger),
+        button(CONFIRM(**ids), labels("ui.report.confirm_button"), Style.success),
+        button(DISPUTE(**ids), labels("ui.report.dispute_button"), Style.danger),
     )
 
 
-def drop_view(tournament_id: int, lang: Lang) -> discord.ui.View:
+def drop_view(tournament_id: int, labels: Labels) -> discord.ui.View:
     return stateless_view(
         button(
-            DROP_CONFIRM(tournament=tournament_id), t("ui.drop.confirm_button", lang), Style.danger
+            DROP_CONFIRM(tournament=tournament_id), labels("ui.drop.confirm_button"), Style.danger
         )
     )
 
 
-def pending_view(pending_id: int, confirm_label: str, cancel_label: str) -> discord.ui.View:
-    """Give the penalty / take back the operation that waits in the database, or not."""
+def pending_view(pending_id: int, confirm_key: str, labels: Labels) -> discord.ui.View:
+    """Give the penalty / take back the operation that waits in the database (`confirm_key`
+    names the button: 与える, 取り消す), or やめる."""
     return stateless_view(
-        button(CONFIRM_PENDING(pending=pending_id), confirm_label, Style.danger),
-        button(CANCEL_PENDING(pending=pending_id), cancel_label),
+        button(CONFIRM_PENDING(pending=pending_id), labels(confirm_key), Style.danger),
+        button(CANCEL_PENDING(pending=pending_id), labels("ui.cancel_button")),
     )
 
 
-def claim_call_view(tournament_id: int, call_id: int) -> discord.ui.View:
+def claim_call_view(tournament_id: int, call_id: int, labels: Labels) -> discord.ui.View:
     return stateless_view(
         button(
             CLAIM_CALL(tournament=tournament_id, call=call_id),
-            t("ui.judge.claim_button", "ja"),
+            labels("ui.judge.claim_button"),
             Style.primary,
         )
     )
 
 
 def resolve_call_view(
-    tournament_id: int, call_id: int, suggested: int, lang: Lang, *, at_a_table: bool
+    tournament_id: int, call_id: int, suggested: int, labels: Labels, *, at_a_table: bool
 ) -> discord.ui.View:
     """Resolve a call: without an extension, with the minutes waited (R-MATCH-7), or other."""
     ids = {"tournament": tournament_id, "call": call_id}
-    items = [
-        button(RESOLVE_CALL(minutes=0, **ids), t("ui.judge.resolve_none", lang), Style.success)
-    ]
+    items = [button(RESOLVE_CALL(minutes=0, **ids), labels("ui.judge.resolve_none"), Style.success)]
     if at_a_table:
         items += [
             button(
                 RESOLVE_CALL(minutes=suggested, **ids),
-                t("ui.judge.resolve_extend", lang, minutes=suggested),
+                labels("ui.judge.resolve_extend", minutes=suggested),
                 Style.success,
             ),
-            button(RESOLVE_CALL(minutes="x", **ids), t("ui.judge.resolve_other", lang)),
+            button(RESOLVE_CALL(minutes="x", **ids), labels("ui.judge.resolve_other")),
         ]
     return stateless_view(*items)
 
@@ -231,8 +260,9 @@ def time_modal(tournament_id: int, number: int, lang: Lang) -> discord.ui.Modal:
         custom_id=TIME_FORM(tournament=tournament_id, round=number),
     )
     for field, key in (("mine", "ui.report.my_points"), ("theirs", "ui.report.opponent_points")):
+        label = t(key, lang, max=MAX_POINT_ZONE)
         modal.add_item(
-            discord.ui.TextInput(label=t(key, lang), custom_id=field, max_length=2, min_length=1)
+            discord.ui.TextInput(label=label, custom_id=field, max_length=2, min_length=1)
         )
     return modal
 
@@ -244,7 +274,9 @@ def minutes_modal(tournament_id: int, call_id: int, lang: Lang) -> discord.ui.Mo
     )
     modal.add_item(
         discord.ui.TextInput(
-            label=t("ui.judge.minutes_label", lang), custom_id="minutes", max_length=2
+            label=t("ui.judge.minutes_label", lang, max=MAX_EXTENSION_MINUTES),
+            custom_id="minutes",
+            max_length=2,
         )
     )
     return modal

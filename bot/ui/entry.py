@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import Lang, t
+from bot.i18n import Lang, show_date, t
 from bot.ui.render import format_name, regulation_name, safe
 from domain.event import EventFormat
 
@@ -27,7 +27,7 @@ def registration_embed(tournament: Tournament, lang: Lang) -> discord.Embed:
     def field(name: str, value: str, inline: bool = True) -> None:
         embed.add_field(name=name, value=value, inline=inline)
 
-    field(t("ui.tournament.date", lang), tournament.event_date.strftime("%Y/%m/%d"))
+    field(t("ui.tournament.date", lang), show_date(tournament.event_date))
     field(t("ui.tournament.format", lang), format_name(tournament.format.value, lang))
     field(t("ui.tournament.regulation", lang), regulation_name(tournament.regulation, lang))
     field(

@@ -14,9 +14,13 @@ from bot.ui.messages import fit_message
 from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT
 from bot.ui.render import safe
 from bot.ui.rounds import describe_result, name_of
+from domain.engine.results import MatchResult
+from domain.errors import InvalidInput
+from domain.tournament import codec
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
 from domain.tournament.penalties import JudgeCall, Penalty, PenaltyType
+from domain.tournament.rounds import Match
 
 if TYPE_CHECKING:
     from bot.services.judging import PenaltyOutcome, PenaltyPreview
@@ -37,7 +41,6 @@ def penalty_notice(tournament: Tournament, penalty: Penalty, lang: Lang) -> str:
         lang,
         tournament=safe(tournament.name),
         type=penalty_type(penalty.type, lang),
-        rule=penalty.type.rule,
         infraction=infraction_name(penalty, lang),
         reason=safe(penalty.reason),
     )
@@ -171,10 +174,11 @@ def waited(call: JudgeCall, lang: Lang) -> str:
     return t("ui.judge.waited", lang, minutes=seconds // 60, seconds=seconds % 60)
 
 
-def call_reping(tournament: Tournament, call: JudgeCall, now: datetime, lang: Lang) -> str:
+def call_reping(call: JudgeCall, now: datetime, lang: Lang) -> str:
+    """The judges pinged again: how long the call has waited, and where to claim it. Not a
+    second copy of the call (with a second 対応する that would turn into one when pressed)."""
     minutes = int((now - call.called_at).total_seconds() // 60)
-    where = call_where(tournament, call, lang)
-    return t("ui.judge.reping", lang, id=call.id, minutes=minutes, where=where)
+    return t("ui.judge.reping", lang, id=call.id, minutes=minutes)
 
 
 # -- the action log -----------------------------------------------------------------------
@@ -185,6 +189,9 @@ def action_time(action: Action) -> int:
 
 
 def action_what(tournament: Tournament, action: Action, lang: Lang) -> str:
+    """What an operation did, in words: its kind, whom it was about, and, for a match,
+    where and with what result (「結果の記録（第 2 回戦 テーブル 3: ムギの勝ち）」), so that
+    /undo says what it takes back."""
     key = f"ui.log.kind.{action.kind}"
     try:
         what = t(key, lang)
@@ -193,14 +200,53 @@ def action_what(tournament: Tournament, action: Action, lang: Lang) -> str:
     player = action.payload.get("player_id")
     if isinstance(player, int) and player != action.actor_id:
         what += f" → {name_of(tournament, player)}"
-    table = action.payload.get("table")
-    if isinstance(table, int):
-        what += f" (#{table})" if lang == "en" else f"（テーブル {table}）"
-    return what
+    return what + _where_and_result(tournament, action, lang)
+
+
+def _where_and_result(tournament: Tournament, action: Action, lang: Lang) -> str:
+    payload = action.payload
+    number, table = payload.get("round"), payload.get("table")
+    if not isinstance(number, int) or number < 1:
+        return ""
+    played = tournament.round(number)
+    match = None
+    if played is not None and isinstance(table, int):
+        match = played.match_at(table)
+    elif played is not None and isinstance(payload.get("player_id"), int):
+        match = played.match_of(payload["player_id"])  # a report names the player, not the table
+    if match is not None and match.players:
+        where = t("ui.log.where_table", lang, round=number, table=match.table)
+    else:
+        where = t("ui.log.where_round", lang, round=number)
+    result = _result_of(tournament, action, match, lang)
+    if result is None:
+        return t("ui.log.details", lang, where=where)
+    return t("ui.log.details_result", lang, where=where, result=result)
+
+
+def _result_of(
+    tournament: Tournament, action: Action, match: Match | None, lang: Lang
+) -> str | None:
+    """The result the operation gave (a judge's, a no-show) or claimed (a report)."""
+    payload = action.payload
+    if action.kind == "report_result" and isinstance(payload.get("claim"), str):
+        return t(f"ui.report.{payload['claim']}", lang)
+    if match is None or len(match.players) != 2:
+        return None
+    if action.kind == "set_result":
+        try:
+            result = codec.decode(MatchResult, payload.get("result"))
+        except InvalidInput:
+            return None
+        return describe_result(tournament, match, result, lang)
+    if action.kind == "record_no_show" and isinstance(payload.get("player_id"), int):
+        result = MatchResult.no_show(str(payload["player_id"]))
+        return describe_result(tournament, match, result, lang)
+    return None
 
 
 def action_line(tournament: Tournament, action: Action, lang: Lang) -> str:
-    actor = f"<@{action.actor_id}>" if action.actor_id else "bot"
+    actor = f"<@{action.actor_id}>" if action.actor_id else t("ui.log.the_bot", lang)
     return t(
         "ui.log.line",
         lang,

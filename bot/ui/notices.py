@@ -18,7 +18,13 @@ import discord
 from bot.i18n import Lang, t
 from bot.notify.plan import Say
 from bot.ui.bracket import render_bracket
-from bot.ui.buttons import claim_call_view, confirm_view, registration_view, report_view
+from bot.ui.buttons import (
+    Labels,
+    claim_call_view,
+    confirm_view,
+    registration_view,
+    report_view,
+)
 from bot.ui.entry import registration_embed
 from bot.ui.judges import (
     action_what,
@@ -88,6 +94,13 @@ class Telling:
     def page_url(self) -> str | None:
         return self.tournament.page_url(self.page_base)
 
+    bilingual_buttons: bool = False  # the server's /setup choice, for the buttons' labels
+
+    @property
+    def labels(self) -> Labels:
+        """The buttons' labels: the post's language, and the other after it when asked."""
+        return Labels(self.lang, self.bilingual_buttons)
+
 
 Renderer = Callable[[Telling], Said]
 
@@ -130,21 +143,22 @@ def registration_post(telling: Telling) -> Said:
     checkin = tournament.checkin_open(telling.now)
     return _said(
         Message(
-            content=announcement_created(tournament, lang),
+            content=announcement_created(tournament, lang, checkin=checkin),
             embeds=[registration_embed(tournament, lang)],
-            view=registration_view(tournament.id, lang, checkin=checkin),
+            view=registration_view(tournament.id, telling.labels, checkin=checkin),
         )
     )
 
 
 def registration_refresh(telling: Telling) -> Said:
-    """The registration post's embed and buttons, as they should be now (an edit)."""
+    """The registration post's text, embed and buttons, as they should be now (an edit)."""
     tournament, lang = telling.tournament, telling.lang
     checkin = tournament.checkin_open(telling.now)
     return _said(
         Message(
+            content=announcement_created(tournament, lang, checkin=checkin),
             embeds=[registration_embed(tournament, lang)],
-            view=registration_view(tournament.id, lang, checkin=checkin),
+            view=registration_view(tournament.id, telling.labels, checkin=checkin),
         )
     )
 
@@ -191,8 +205,9 @@ def pairings(telling: Telling) -> Said:
     if played is None:  # taken back (/round repair) before it was posted
         return _said()
     points = points_before(tournament, played.number)
+    view = report_view(tournament.id, played.number, telling.labels)
     messages = [
-        Message(part.content, view=report_view(tournament.id, played.number), pings=part.pinged)
+        Message(part.content, view=view, pings=part.pinged)
         for part in pairings_posts(tournament, played, points, lang)
     ]
     picture = bracket_picture(tournament, lang) if played.kind is RoundKind.ELIMINATION else None
@@ -238,7 +253,7 @@ def ask_opponent(telling: Telling) -> Said:
         table=match.table,
         result=describe_result(tournament, match, pending[-1].result, lang),
     )
-    view = confirm_view(tournament.id, played.number, match.table)
+    view = confirm_view(tournament.id, played.number, match.table, telling.labels)
     return _said(Message(text, view=view, pings=(opponent,)))
 
 
@@ -383,7 +398,7 @@ def judge_call(telling: Telling) -> Said:
         return _said()
     call = found[0]
     text = call_text(tournament, call, telling.lang)
-    return _said(Message(text, view=claim_call_view(tournament.id, call.id)))
+    return _said(Message(text, view=claim_call_view(tournament.id, call.id, telling.labels)))
 
 
 def undone(telling: Telling) -> Said:
@@ -448,9 +463,8 @@ def reping(telling: Telling) -> Said:
     found = [c for c in tournament.calls if c.id == telling.data["call"]]
     if not found or not found[0].open or found[0].claimed_by is not None:
         return _said()
-    call = found[0]
-    text = call_reping(tournament, call, telling.now, telling.lang)
-    return _said(Message(text, view=claim_call_view(tournament.id, call.id)))
+    text = call_reping(found[0], telling.now, telling.lang)
+    return _said(Message(text))
 
 
 # -- the staff -----------------------------------------------------------------------------

@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import Lang, t
+from bot.i18n import LANGUAGES, Lang, show_date, t
 from bot.ui.buttons import PASTE_BOX
 from bot.ui.pagination import Page, page_of
 from bot.ui.text import code_block, violation_text
 from domain.decks import Violation
 from domain.event import EventFormat
-from domain.timeparse import JST
 
 if TYPE_CHECKING:
     from bot.services.decks import DeckSubmission, DeckView
@@ -81,7 +80,17 @@ def setup_embed(config: GuildConfig, lang: Lang) -> discord.Embed:
         ("staff", config.staff_channel_id),
     ):
         embed.add_field(name=t(f"ui.setup.{key}", lang), value=channel(value))
-    embed.add_field(name=t("ui.setup.language", lang), value=config.locale or none)
+    posting = config.locale
+    embed.add_field(
+        name=t("ui.setup.language", lang),
+        value=t(f"ui.language.{posting}", lang) if posting in LANGUAGES else none,
+    )
+    if posting in LANGUAGES:
+        other = "en" if posting == "ja" else "ja"
+        key = "ui.setup.buttons_both" if config.bilingual_buttons else "ui.setup.buttons_one"
+        names = {"language": t(f"ui.language.{posting}", lang)}
+        names["other"] = t(f"ui.language.{other}", lang)
+        embed.add_field(name=t("ui.setup.buttons", lang), value=t(key, lang, **names))
     return embed
 
 
@@ -102,7 +111,7 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
         "time_limit",
         t("ui.tournament.time_limit_value", lang, minutes=tournament.time_limit_minutes),
     )
-    field("date", tournament.event_date.isoformat())
+    field("date", show_date(tournament.event_date))
     if tournament.titles:
         field("titles", safe("、".join(tournament.titles)), inline=False)
     limit = str(tournament.max_players) if tournament.max_players else t("ui.unlimited", lang)
@@ -149,10 +158,13 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
     return embed
 
 
-def announcement_created(tournament: Tournament, lang: Lang) -> str:
+def announcement_created(tournament: Tournament, lang: Lang, *, checkin: bool) -> str:
+    """The registration post's text; it speaks of check-in only while its button is shown."""
+    how = "ui.announce.how_to_enter_checkin" if checkin else "ui.announce.how_to_enter"
     return t(
         "ui.announce.created",
         lang,
+        how=t(how, lang),
         name=safe(tournament.name),
         format=format_name(tournament.format.value, lang),
         regulation=regulation_name(tournament.regulation, lang),
@@ -225,12 +237,14 @@ def deck_embed(view: DeckView, lang: Lang) -> tuple[discord.Embed, discord.File 
         embed.description = block
     else:
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename="decklist.txt")
+    # A footer shows no Discord timestamp: the moment of submission is a field.
+    submitted = f"<t:{int(view.record.submitted_at.timestamp())}:f>"
+    embed.add_field(name=t("ui.deck.submitted", lang), value=submitted)
     footer = t(
         "ui.deck.show_footer",
         lang,
         fingerprint=view.record.fingerprint,
         total=view.record.total,
-        submitted=view.record.submitted_at.astimezone(JST).strftime("%Y-%m-%d %H:%M JST"),
     )
     if view.record.locked_at:
         footer += f" · {t('ui.deck.locked', lang)}"

@@ -399,14 +399,11 @@ def claim_lines(
 def pairing_reply(paired: Paired, lang: Lang) -> str:
     """What the organizer reads after /round pair: the round and, for Swiss, the engine's
     explanation (pair-downs, the bye, …)."""
-    lines = [
-        t(
-            "ui.rounds.paired_reply",
-            lang,
-            round=paired.round.number,
-            tables=len(paired.round.matches),
-        )
-    ]
+    matches = paired.round.matches
+    tables = sum(1 for match in matches if len(match.players) == 2)
+    byes = sum(1 for match in matches if len(match.players) == 1)
+    key = "ui.rounds.paired_reply_byes" if byes else "ui.rounds.paired_reply"
+    lines = [t(key, lang, round=paired.round.number, tables=tables, byes=byes)]
     if paired.round.kind is RoundKind.SWISS:
         notes = explanation_lines(paired.tournament, paired.proposal.explanation, lang)
         lines.append(f"**{t('ui.rounds.explanation_title', lang)}**")

@@ -1,12 +1,14 @@
 """Plain-text pieces shared by Discord and the command line (no discord import here).
 
-`rule_label` lives in `bot.i18n` (decklist errors cite rules too) and is used from here."""
+`deck_rule_label` lives in `bot.i18n` (decklist errors cite rules too) and is used from here."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from datetime import date
 
-from bot.i18n import Lang, rule_label, t
+from bot.i18n import Lang, deck_rule_label, t
 from domain.decks import Violation
 
 _ZERO_WIDTH_SPACE = "\u200b"
@@ -19,9 +21,24 @@ def violation_text(
     parameter (titles, names, labels come from players and organizers)."""
     params = {
         name: escape(value) if escape is not None and isinstance(value, str) else value
-        for name, value in violation.params.items()
+        for name, value in map(_dated, violation.params.items())
     }
-    return t(violation.key, lang, **params) + rule_label(violation.rule, lang)
+    return t(violation.key, lang, **params) + deck_rule_label(violation.rule, lang)
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _dated(param: tuple[str, object]) -> tuple[str, object]:
+    """A date the deck rules give as ISO text (an effective or release date) as a date, so it
+    is written the one way every message writes a day (`bot.i18n.show_date`)."""
+    name, value = param
+    if isinstance(value, str) and _ISO_DATE.fullmatch(value):
+        try:
+            return name, date.fromisoformat(value)
+        except ValueError:
+            return param
+    return param
 
 
 def code_block(text: str) -> str:

@@ -27,8 +27,15 @@ from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT, ExtensionMinutes, TableNumber
 from bot.ui.rounds import name_of
 from bot.ui.stateless import ModalHandler, send_stateless_modal
-from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
+from cogs.common import (
+    RoutedCog,
+    actor_of,
+    guild_labels,
+    guild_lang,
+    tournament_autocomplete,
+)
 from domain.timeparse import typed_count
+from domain.tournament.play import MAX_EXTENSION_MINUTES
 
 
 class Calls(RoutedCog):
@@ -80,13 +87,14 @@ class Calls(RoutedCog):
     ) -> None:
         """対応する: the call's post shows who took it, with the buttons to resolve it."""
         outcome = await self.services.judges.claim(actor_of(interaction), tournament, call)
-        lang = await guild_lang(interaction)
+        labels = await guild_labels(interaction)  # the call's post is the server's
         claimed = outcome.call
         suggested = claimed.suggested_extension(self.services.judges.now())
         view = resolve_call_view(
-            tournament, call, suggested, lang, at_a_table=claimed.table is not None
+            tournament, call, suggested, labels, at_a_table=claimed.table is not None
         )
-        text = claimed_text(outcome.tournament, claimed, interaction.user.display_name, lang)
+        judge = interaction.user.display_name
+        text = claimed_text(outcome.tournament, claimed, judge, labels.lang)
         await interaction.response.edit_message(
             content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -108,7 +116,10 @@ class Calls(RoutedCog):
         call: int,
     ) -> None:
         minutes = typed_count(
-            values.get("minutes", ""), key="ui.judge.not_minutes", rule="R-MATCH-7"
+            values.get("minutes", ""),
+            key="ui.judge.not_minutes",
+            rule="R-MATCH-7",
+            maximum=MAX_EXTENSION_MINUTES,
         )
         await self.resolve(interaction, tournament, call, minutes)
 

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Lang, t
-from bot.ui.buttons import pending_view
+from bot.ui.buttons import Labels, pending_view
 from bot.ui.judges import action_time, action_what, log_lines
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
@@ -59,11 +59,7 @@ class ActionLog(RoutedCog):
         lang = interaction_lang(interaction)
         preview = await self.services.judges.preview_undo(actor_of(interaction), tournament)
         action = preview.action
-        view = pending_view(
-            preview.pending_id,
-            t("ui.undo.confirm_button", lang),
-            t("ui.penalty.cancel_button", lang),
-        )
+        view = pending_view(preview.pending_id, "ui.undo.confirm_button", Labels(lang))
         text = t(
             "ui.undo.preview",
             lang,

@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.app import ButtonHandler
 from bot.i18n import Lang, t
 from bot.services.judging import UndoOutcome
-from bot.ui.buttons import CANCEL_PENDING, CONFIRM_PENDING, CustomId, pending_view
+from bot.ui.buttons import CANCEL_PENDING, CONFIRM_PENDING, CustomId, Labels, pending_view
 from bot.ui.judges import (
     action_what,
     penalty_given_text,
@@ -74,11 +74,7 @@ class Penalties(RoutedCog):
             infraction.value if infraction else Infraction.OTHER.value,
             reason,
         )
-        view = pending_view(
-            preview.pending_id,
-            t("ui.penalty.confirm_button", lang),
-            t("ui.penalty.cancel_button", lang),
-        )
+        view = pending_view(preview.pending_id, "ui.penalty.confirm_button", Labels(lang))
         await reply(interaction, embed=preview_embed(preview, lang), view=view)
 
     async def confirm_pending(self, interaction: discord.Interaction[Any], pending: int) -> None:

@@ -21,6 +21,7 @@ from bot.ui.buttons import (
     REPORT,
     TIME_FORM,
     CustomId,
+    Labels,
     claim_view,
     time_modal,
 )
@@ -95,7 +96,7 @@ class Reporting(RoutedCog):
             table=mine.match.table,
             opponent=name_of(mine.tournament, opponent),
         )
-        await reply(interaction, text, view=claim_view(tournament, mine.round.number, lang))
+        await reply(interaction, text, view=claim_view(tournament, mine.round.number, Labels(lang)))
 
     async def claim_pressed(
         self, interaction: discord.Interaction[Any], tournament: int, round: int, claim: str
@@ -117,7 +118,12 @@ class Reporting(RoutedCog):
         round: int,
     ) -> None:
         mine, theirs = (
-            typed_count(values.get(key, ""), key="ui.report.not_a_count", rule="R-MATCH-2")
+            typed_count(
+                values.get(key, ""),
+                key="ui.report.not_a_count",
+                rule="R-MATCH-2",
+                maximum=MAX_POINT_ZONE,
+            )
             for key in ("mine", "theirs")
         )
         outcome = await self.services.rounds.report(

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.app import ButtonHandler
 from bot.i18n import normalise_locale, t
-from bot.ui.buttons import DROP, DROP_CONFIRM, CustomId, drop_view
+from bot.ui.buttons import DROP, DROP_CONFIRM, CustomId, Labels, drop_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PointZoneCount, RoundNumber, TableNumber
 from bot.ui.pagination import Page, page_view
@@ -104,7 +104,7 @@ class Results(RoutedCog):
         await reply(
             interaction,
             t("ui.drop.confirm", lang, tournament=safe(found.tournament.name)),
-            view=drop_view(tournament, lang),
+            view=drop_view(tournament, Labels(lang)),
         )
 
     async def drop_confirmed(self, interaction: discord.Interaction[Any], tournament: int) -> None:

@@ -109,13 +109,14 @@ class TournamentState:
             raise self._illegal(step)
 
     def _illegal(self, step: str) -> IllegalTransition:
-        status = self.current.status.value if self.current else "-"
+        if self.current is None:  # no round yet: nothing to say of one
+            return IllegalTransition("engine.state.illegal_step", step=step, phase=self.phase.value)
         return IllegalTransition(
-            "engine.state.illegal_step",
+            "engine.state.illegal_step_in_round",
             step=step,
             phase=self.phase.value,
             round=self.round_number,
-            status=status,
+            status=self.current.status.value,
         )
 
     def _current_round(self, step: str) -> RoundState:

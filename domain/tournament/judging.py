@@ -143,7 +143,9 @@ def _revoke(tournament: Tournament, op: RevokePenalty, at: datetime, actor: Acto
 
 def _no_show(tournament: Tournament, op: RecordNoShow, at: datetime, actor: Actor) -> Applied:
     current = tournament.current
-    if current is None or current.number != op.round:
+    if current is None:
+        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
+    if current.number != op.round:
         raise IllegalTransition("rounds.not_current", round=op.round)
     match = current.match_at(op.table)
     if match is None or op.player_id not in match.players or len(match.players) != 2:

@@ -15,7 +15,7 @@ from domain.engine.elimination import next_round, random_bracket, top_cut
 from domain.engine.explanation import Explanation
 from domain.engine.history import entrants_from_history
 from domain.engine.players import Player, PlayerStatus
-from domain.engine.results import MatchResult, RecordedMatch, ResultKind
+from domain.engine.results import MAX_POINT_ZONE, MatchResult, RecordedMatch, ResultKind
 from domain.engine.standings import Standing, build_standings, strict_order
 from domain.engine.state import Phase
 from domain.engine.swiss import pair_swiss_round
@@ -319,7 +319,7 @@ def claim_result(
     if op.claim is Claim.CONCEDE:
         return MatchResult.concession(str(reporter))
     if op.my_points is None or op.opponent_points is None:
-        raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
+        raise InvalidInput("report.time_needs_points", max=MAX_POINT_ZONE, rule="R-MATCH-2")
     counts = {reporter: op.my_points, opponent: op.opponent_points}
     first, second = match.players
     return _point_zone_result(tournament, match, (counts[first], counts[second]))
@@ -368,7 +368,7 @@ def judged_result(
         return MatchResult.double_loss()
     if choice == "time":
         if first is None or second is None:
-            raise InvalidInput("report.time_needs_points", rule="R-MATCH-2")
+            raise InvalidInput("report.time_needs_points", max=MAX_POINT_ZONE, rule="R-MATCH-2")
         return _point_zone_result(tournament, match, (first, second))
     raise InvalidInput("result.unknown_choice", value=choice, choices=", ".join(JUDGED_RESULTS))
 
@@ -426,7 +426,10 @@ def require_round_in_play(tournament: Tournament, number: int) -> Round:
     """A player's report, confirmation or form acts on the round it was made for; a form
     left open from a round that is over is refused, never filed in the next one."""
     current = tournament.current
-    if current is None or tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+    in_play = tournament.phase in (Phase.RUNNING, Phase.TOP_CUT)
+    if in_play and current is None:
+        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
+    if current is None or not in_play:
         raise IllegalTransition("report.no_round", tournament=tournament.name)
     if number != current.number:
         raise IllegalTransition("report.round_finished", round=number)
@@ -438,7 +441,10 @@ def _own_open_match(
 ) -> tuple[Round, Match]:
     """The reporter's unfinished match of the current round, or a clear refusal."""
     current = tournament.current
-    if current is None or tournament.phase not in (Phase.RUNNING, Phase.TOP_CUT):
+    in_play = tournament.phase in (Phase.RUNNING, Phase.TOP_CUT)
+    if in_play and current is None:
+        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
+    if current is None or not in_play:
         raise IllegalTransition("report.no_round", tournament=tournament.name)
     match = current.match_of(player_id)
     # An unfinished own match means the round is not complete: only otherwise is the whole
@@ -589,6 +595,8 @@ def _finish(tournament: Tournament, op: FinishTournament, at: datetime, actor: A
 
 
 def _round(tournament: Tournament, number: int) -> Round:
+    if not tournament.rounds:  # nothing is paired yet: say what comes first, not "round 0"
+        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
     found = tournament.round(number)
     if found is None:
         raise InvalidInput("rounds.no_such_round", round=number)

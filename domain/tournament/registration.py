@@ -19,7 +19,7 @@ from domain.decks.event_files import FILE_SETTINGS, validate_rule_file
 from domain.engine.players import PlayerStatus
 from domain.engine.rounds import default_rounds
 from domain.engine.state import Phase
-from domain.errors import IllegalTransition, InvalidInput
+from domain.errors import DomainError, IllegalTransition, InvalidInput
 from domain.event import clean_display_name
 from domain.tournament import events as ev
 from domain.tournament.handlers import Applied, Handler
@@ -181,7 +181,7 @@ def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime, actor: Ac
     check_submission_allowed(tournament, op.player_id)
     check = stored_check(tournament, op.decklist)
     if not check.legal:
-        rules = ", ".join(sorted({violation.rule for violation in check.violations}))
+        rules = tuple(sorted({violation.rule for violation in check.violations}))
         raise InvalidInput("submission.not_legal", rules=rules)
     deck = StoredDeck(
         user_id=op.player_id,
@@ -252,7 +252,7 @@ def _check_setting_ranges(given: Mapping[str, Any]) -> None:
     for name, ((low, high), key) in ranges.items():
         value = given.get(name)
         if value is not None and not low <= value <= high:
-            raise InvalidInput(key, value=value, low=low, high=high)
+            raise InvalidInput(key, value=value, low=low, high=high, setting=name)
 
 
 def _start(tournament: Tournament, op: StartTournament, at: datetime, actor: Actor) -> Applied:
@@ -315,8 +315,25 @@ class StartPlan:
         self.playing = len(self.registered) - len(self.dropped)
         if self.playing < MINIMUM_PLAYERS:
             raise IllegalTransition(
-                "tournament.not_enough_players", count=self.playing, minimum=MINIMUM_PLAYERS
+                "tournament.not_enough_players",
+                count=self.playing,
+                minimum=MINIMUM_PLAYERS,
+                registered=len(self.registered),
+                reasons=self._why_dropped(tournament),
             )
+
+    def _why_dropped(self, tournament: Tournament) -> tuple[DomainError, ...]:
+        """Who the start would leave out, by name, for each reason (what an organizer can
+        change: the players' decks or check-ins, or the settings)."""
+        names = {entry.user_id: entry.display_name for entry in self.registered}
+        reasons = []
+        no_deck = [names[user] for user in self.without_deck if user in self.dropped]
+        if no_deck:
+            reasons.append(InvalidInput("tournament.excluded_without_deck", names=no_deck))
+        if self.not_checked_in:
+            late = [names[user] for user in self.not_checked_in]
+            reasons.append(InvalidInput("tournament.excluded_not_checked_in", names=late))
+        return tuple(reasons)
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -170,7 +170,10 @@ def test_commands_are_named_as_the_reader_sees_them() -> None:
 def test_commands_become_clickable_mentions_once_ids_are_known() -> None:
     set_command_ids({"deck": 111, "register": 222})
     assert command_ref("deck submit", "ja") == "</deck submit:111>"
-    ja = t("ui.announce.created", "ja", name="冬", format="f", regulation="r", time_limit=40)
+    how = t("ui.announce.how_to_enter", "ja")
+    ja = t(
+        "ui.announce.created", "ja", name="冬", format="f", regulation="r", time_limit=40, how=how
+    )
     assert "</register:222>" in ja
     assert "</deck submit:111>" in ja
     # A command whose id is unknown still reads in the reader's language.

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import PYTHON, cli_env
 
@@ -37,6 +40,52 @@ def test_missing_token_exits_2_with_a_bilingual_message(tmp_path: Path) -> None:
         assert "is not set" in result.stderr
         assert "https://discord.com/developers/applications" in result.stderr
         assert ".env" in result.stderr
+
+
+def test_a_dot_env_saved_as_dot_env_txt_is_named_with_how_to_rename_it(tmp_path: Path) -> None:
+    # Issue 20: Windows hides extensions, so the organizer's `.env` is often `.env.txt`.
+    (tmp_path / ".env.txt").write_text("DISCORD_TOKEN=abc\n", encoding="utf-8")
+    result = run_cli(cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert ".env.txt があります" in result.stderr
+    assert "there is a .env.txt" in result.stderr
+    for rename in ("ren .env.txt .env", "Rename-Item .env.txt .env"):
+        assert result.stderr.count(rename) == 2  # in both languages
+    assert "が設定されていません" not in result.stderr  # not the plain "no token"
+    # With a real .env beside it, the .env is what counts: the usual message.
+    (tmp_path / ".env").write_text("LOG_LEVEL=INFO\n", encoding="utf-8")
+    plain = run_cli(cwd=tmp_path)
+    assert plain.returncode == 2
+    assert "が設定されていません" in plain.stderr
+    assert ".env.txt" not in plain.stderr
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])  # closed again when the block ends
+
+
+@pytest.mark.parametrize("command", [(), ("sync", "--guild", "1")])
+def test_no_network_is_one_bilingual_line_not_a_traceback(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    port = closed_port()
+    result = run_cli(
+        *command,
+        cwd=tmp_path,
+        DISCORD_TOKEN="abc.def.ghi",
+        DISCORD_API_BASE_URL=f"http://127.0.0.1:{port}/api/v10",
+        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/",
+        DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert f"Discord（http://127.0.0.1:{port}/api/v10）に接続できません" in result.stderr
+    assert f"Cannot reach Discord (http://127.0.0.1:{port}/api/v10)" in result.stderr
+    assert "voice will NOT be supported" not in result.stderr  # no voice in this bot
+    assert len(result.stderr.splitlines()) < 8, result.stderr  # a few log lines, the message
 
 
 def test_invalid_setting_exits_2_without_traceback(tmp_path: Path) -> None:

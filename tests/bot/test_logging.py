@@ -33,3 +33,25 @@ def test_token_in_message_arguments_and_tracebacks_is_redacted(captured: io.Stri
     assert TOKEN not in output
     assert output.count(REDACTED) == 3  # the message, the header and the exception text
     assert "connecting with" in output
+
+
+def test_only_discords_voice_warnings_are_silenced(captured: io.StringIO) -> None:
+    # Issue 20: this bot has no voice; discord.py's two warnings about it only alarm people.
+    import discord
+
+    discord.Client(intents=discord.Intents.none())  # logs them when PyNaCl/davey are missing
+    client_log = logging.getLogger("discord.client")
+    client_log.warning("PyNaCl is not installed, voice will NOT be supported")
+    client_log.warning("davey is not installed, voice will NOT be supported")
+    client_log.warning("the gateway closed the connection")
+    logging.getLogger("other").warning("PyNaCl is not installed, voice will NOT be supported")
+    output = captured.getvalue()
+    assert output.count("voice will NOT be supported") == 1  # only another logger's
+    assert "other: PyNaCl" in output
+    assert "the gateway closed the connection" in output
+
+
+def test_silencing_the_voice_warnings_twice_adds_one_filter(captured: io.StringIO) -> None:
+    configure_logging("INFO")
+    configure_logging("INFO")
+    assert len(logging.getLogger("discord.client").filters) == 1

@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, cast
 
+from bot.i18n import deck_rule_label as rule_label
 from bot.ui.render import deck_embed, violation_line
-from bot.ui.text import code_block, rule_label, violation_text
+from bot.ui.text import code_block, violation_text
 from domain.decks import Regulation, Violation, parse_decklist
 from tests.domain.decks.helpers import check, deck, spread
 

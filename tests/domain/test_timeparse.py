@@ -135,10 +135,75 @@ def test_anything_else_is_a_date_or_a_keyed_error(text: str) -> None:
 def test_a_count_is_read_as_typed_with_full_width_digits() -> None:
     from domain.timeparse import typed_count
 
-    assert typed_count("５", key="ui.report.not_a_count", rule="R-MATCH-2") == 5
-    assert typed_count(" 12 ", key="ui.judge.not_minutes", rule="R-MATCH-7") == 12
+    assert typed_count("５", key="ui.report.not_a_count", rule="R-MATCH-2", maximum=6) == 5
+    assert typed_count(" 12 ", key="ui.judge.not_minutes", rule="R-MATCH-7", maximum=60) == 12
     for bad in ("", "-1", "五", "1.5", "9999"):
         with pytest.raises(InvalidInput) as refused:
-            typed_count(bad, key="ui.report.not_a_count", rule="R-MATCH-2")
+            typed_count(bad, key="ui.report.not_a_count", rule="R-MATCH-2", maximum=6)
         assert refused.value.key == "ui.report.not_a_count"
         assert refused.value.rule == "R-MATCH-2"
+
+
+# Issue 20: an organizer typed 「今日 21時」 and was refused. Given the moment it is now (the
+# caller's clock: the domain never reads one), the day can be named from today.
+NOW = datetime(2026, 12, 1, 4, 0, tzinfo=UTC)  # 13:00 on 1 December in Japan
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("今日 21時", datetime(2026, 12, 1, 21, 0, tzinfo=JST)),
+        ("今日21時", datetime(2026, 12, 1, 21, 0, tzinfo=JST)),
+        ("本日 9:30", datetime(2026, 12, 1, 9, 30, tzinfo=JST)),
+        ("明日 21時", datetime(2026, 12, 2, 21, 0, tzinfo=JST)),
+        ("21:00", datetime(2026, 12, 1, 21, 0, tzinfo=JST)),
+        ("２１：００", datetime(2026, 12, 1, 21, 0, tzinfo=JST)),
+        ("21時30分", datetime(2026, 12, 1, 21, 30, tzinfo=JST)),
+        ("12/5 21時", datetime(2026, 12, 5, 21, 0, tzinfo=JST)),
+        ("12月5日 21時", datetime(2026, 12, 5, 21, 0, tzinfo=JST)),
+        ("1/5 13:00", datetime(2027, 1, 5, 13, 0, tzinfo=JST)),  # January has passed: next year's
+        ("12/1 10時", datetime(2026, 12, 1, 10, 0, tzinfo=JST)),  # today is not "passed"
+        ("2026/12/24 13:00", datetime(2026, 12, 24, 13, 0, tzinfo=JST)),  # the full form too
+    ],
+)
+def test_a_start_named_from_today_is_japan_time(text: str, expected: datetime) -> None:
+    assert parse_local_datetime(text, now=NOW) == expected
+
+
+def test_today_is_the_day_in_japan_not_in_utc() -> None:
+    late_evening_utc = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)  # 5:00 on 2 December in Japan
+    assert parse_local_datetime("今日 21時", now=late_evening_utc).date() == date(2026, 12, 2)
+    assert parse_local_datetime("明日 21時", now=late_evening_utc).date() == date(2026, 12, 3)
+
+
+@pytest.mark.parametrize(
+    "text", ["今日", "明日 25時", "13/5 21時", "2/30 10:00", "来週 21時", "21"]
+)
+def test_a_relative_start_that_makes_no_sense_is_refused(text: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_local_datetime(text, now=NOW)
+    assert caught.value.key == "tournament.bad_start_time"
+
+
+def test_without_the_clock_a_relative_start_is_refused() -> None:
+    for text in ("今日 21時", "21:00", "12/5 21時"):
+        with pytest.raises(InvalidInput):
+            parse_local_datetime(text)
+
+
+@given(st.integers(min_value=0, max_value=23), st.integers(min_value=0, max_value=59))
+def test_a_time_alone_is_today_at_that_time(hour: int, minute: int) -> None:
+    parsed = parse_local_datetime(f"{hour}:{minute:02d}", now=NOW)
+    assert parsed == datetime(2026, 12, 1, hour, minute, tzinfo=JST)
+    assert parse_local_datetime(f"{hour}時{minute}分", now=NOW) == parsed
+
+
+def test_a_count_above_its_maximum_is_refused_naming_the_range() -> None:
+    # Issue 20: the time-out form's error names the accepted range, from the rule's constant.
+    from domain.engine.results import MAX_POINT_ZONE
+    from domain.timeparse import typed_count
+
+    assert typed_count("6", key="k", rule="R-MATCH-2", maximum=MAX_POINT_ZONE) == 6
+    with pytest.raises(InvalidInput) as refused:
+        typed_count("7", key="ui.report.not_a_count", rule="R-MATCH-2", maximum=MAX_POINT_ZONE)
+    assert refused.value.params == {"value": "7", "max": MAX_POINT_ZONE}

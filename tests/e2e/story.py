@@ -126,7 +126,7 @@ def notice_to(fake: FakeDiscord, round_number: int, user: str) -> JSON:
 async def confirm_in_thread(fake: FakeDiscord, round_number: int, user: str) -> Reply:
     """The opponent presses 確認 on the newest notice addressed to them."""
     notice = notice_to(fake, round_number, user)
-    return await fake.click(notice, "確認 / Confirm", user=user, locale="ja")
+    return await fake.click(notice, "確認", user=user, locale="ja")
 
 
 async def judge_gives_win(fake: FakeDiscord, table: int, player: str) -> Reply:

@@ -200,10 +200,13 @@ async def test_choices_show_state_and_count(fake: FakeDiscord) -> None:
     ja = await fake.autocomplete("register", focused="tournament", value="", locale="ja")
     en = await fake.autocomplete("register", focused="tournament", value="", locale="en-US")
     assert [c["name"] for c in ja.choices] == [
-        "【受付中】Mini Cup（2/2）",
-        f"【受付中】{CUP}（4/24）",
+        "【受付中】Mini Cup（2人／定員2人）",
+        f"【受付中】{CUP}（4人／定員24人）",
     ]
-    assert [c["name"] for c in en.choices] == ["[Open] Mini Cup (2/2)", f"[Open] {CUP} (4/24)"]
+    assert [c["name"] for c in en.choices] == [
+        "[Open] Mini Cup (2 players / 2 max)",
+        f"[Open] {CUP} (4 players / 24 max)",
+    ]
 
 
 async def test_start_previews_who_is_dropped_and_only_start_starts(fake: FakeDiscord) -> None:

@@ -97,18 +97,18 @@ async def test_a_double_click_on_confirm_applies_once(fake: FakeDiscord) -> None
     first, second = pairings_of(fake, 1)[2]
     await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
     notice = notice_to(fake, 1, second)
-    once = await fake.click(notice, "確認 / Confirm", user=second, locale="ja")
+    once = await fake.click(notice, "確認", user=second, locale="ja")
     assert "確定" in once.text
     before = action_count(fake)
     standings_posts = len(fake.messages("standings"))
 
-    twice = await fake.click(notice, "確認 / Confirm", user=second, locale="ja")
+    twice = await fake.click(notice, "確認", user=second, locale="ja")
 
     assert twice.ephemeral
     assert "すでに確定しています" in twice.text, twice.text
     assert action_count(fake) == before
     assert len(fake.messages("standings")) == standings_posts
-    english = await fake.click(notice, "確認 / Confirm", user=second, locale="en-US")
+    english = await fake.click(notice, "確認", user=second, locale="en-US")
     assert "is final" in english.text, english.text
     assert action_count(fake) == before
 

@@ -116,5 +116,5 @@ async def test_the_player_list_can_be_posted_for_everyone(fake: FakeDiscord) -> 
     )
     assert not public.ephemeral
     # Everyone in the channel reads it, so it comes in the server's language (ja here).
-    assert "Cup 02 の参加者（2 人）" in public.text
+    assert "「Cup 02」の参加者（2 人）" in public.text
     assert f"<@{fake.member('alice').id}>" in public.text

@@ -45,7 +45,7 @@ async def give(fake: FakeDiscord, player: str, kind: str, **extra: str) -> Any:
     options = {"player": player, "type": kind, "reason": "テスト", **extra}
     preview = await fake.slash("penalty give", user="judge", options=options, locale="ja")
     shown = preview.embed["description"]  # read before the click edits the message
-    return shown, await fake.click(preview, "与える / Give", user="judge", locale="ja")
+    return shown, await fake.click(preview, "与える", user="judge", locale="ja")
 
 
 async def test_the_event_starts(fake: FakeDiscord) -> None:
@@ -94,7 +94,7 @@ async def test_a_no_show_inside_the_window_then_refused_outside_it(fake: FakeDis
         "judge noshow", user="judge", options={"table": 3, "player": tables[3][0]}, locale="ja"
     )
     assert "10 分以内" in refused.text
-    assert "R-MATCH-6" in refused.text
+    assert "（該当ルール: 遅刻）" in refused.text  # the rule by name (R-MATCH-6)
 
 
 async def test_a_game_loss_flips_a_confirmed_result(fake: FakeDiscord) -> None:
@@ -104,7 +104,7 @@ async def test_a_game_loss_flips_a_confirmed_result(fake: FakeDiscord) -> None:
     preview, given = await give(fake, first, "game_loss", infraction="extra_cards")
     assert "過去の罰則: なし" in preview
     assert "敗北" in given.text
-    assert f"{second.capitalize()} の勝ち" in given.text
+    assert f"{second.capitalize()}の勝ち" in given.text
     assert "⚖️" in fake.messages("log")[-1]["content"]
     # The player hears privately (by DM here).
     assert any("罰則" in (m.get("content") or "") for m in fake.dms(first))
@@ -135,7 +135,7 @@ async def test_two_cautions_then_the_bot_suggests_a_warning(fake: FakeDiscord) -
     description = preview.embed["description"]
     assert "過去の罰則（2 件）" in description
     assert "提案: **警告**（R-PEN-2）" in description
-    cancelled = await fake.click(preview, "やめる / Cancel", user="judge", locale="ja")
+    cancelled = await fake.click(preview, "やめる", user="judge", locale="ja")
     assert "取りやめました" in cancelled.text
 
 
@@ -168,7 +168,7 @@ async def test_a_judge_call_claimed_then_resolved_with_an_extension(fake: FakeDi
     assert "テーブル 3" in post["content"]
     again = await fake.slash("judge call", user=caller, locale="ja")
     assert "対応中" in again.text  # one open call at a time
-    claimed = await fake.click(post, "対応する / Claim", user="judge", locale="ja")
+    claimed = await fake.click(post, "対応する", user="judge", locale="ja")
     assert "対応中" in claimed.text
     extend = next(
         c["label"]
@@ -211,7 +211,7 @@ async def test_undo_of_a_mistaken_result_restores_the_standings_exactly(fake: Fa
     assert await standings_text(fake) != before
     preview = await fake.slash("undo", user="organizer", locale="ja")
     assert "取り消します" in preview.text
-    undone = await fake.click(preview, "取り消す / Undo", user="organizer", locale="ja")
+    undone = await fake.click(preview, "取り消す", user="organizer", locale="ja")
     assert "取り消しました" in undone.text
     assert await standings_text(fake) == before
 
@@ -219,15 +219,15 @@ async def test_undo_of_a_mistaken_result_restores_the_standings_exactly(fake: Fa
 async def test_a_player_calls_a_judge_and_drops_by_buttons_only(fake: FakeDiscord) -> None:
     player = tables_of(fake, 2)[1][0]
     post = [m for m in fake.messages("pairings") if m.get("components")][-1]
-    opened = await fake.click(post, "ジャッジを呼ぶ / Call a judge", user=player, locale="ja")
+    opened = await fake.click(post, "ジャッジを呼ぶ", user=player, locale="ja")
     assert opened.type == 9  # a form for what happened
     called = await fake.submit_modal(opened, {"reason": "ボタンから"}, user=player, locale="ja")
     assert "ジャッジを呼びました" in called.text
     await asyncio.sleep(0.3)
     assert "ボタンから" in fake.messages("judge-calls")[-1]["content"]
-    asked = await fake.click(post, "ドロップ / Drop", user=player, locale="ja")
+    asked = await fake.click(post, "ドロップ", user=player, locale="ja")
     assert "ドロップ（棄権）しますか" in asked.text  # asked first: a drop is for good
-    dropped = await fake.click(asked, "ドロップする / Drop", user=player, locale="ja")
+    dropped = await fake.click(asked, "ドロップする", user=player, locale="ja")
     assert "ドロップ（棄権）しました" in dropped.text
 
 

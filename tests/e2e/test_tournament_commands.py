@@ -62,7 +62,7 @@ async def test_ordinary_players_cannot_use_organizer_commands(fake: FakeDiscord)
 
 async def test_autocomplete_offers_the_servers_tournaments(fake: FakeDiscord) -> None:
     reply = await fake.autocomplete("register", focused="tournament", value="win", user="bob")
-    assert [choice["name"] for choice in reply.choices] == [f"[Open] {CUP} (0/8)"]
+    assert [choice["name"] for choice in reply.choices] == [f"[Open] {CUP} (0 players / 8 max)"]
     assert [choice["value"] for choice in reply.choices] == ["1"]
 
 
@@ -179,7 +179,8 @@ async def test_start_closes_registration_locks_decks_and_records_the_seed(
     )
     assert "decks are locked" in locked.text  # R-DECK-4
     closed = await fake.slash("unregister", user="bob", locale="ja")
-    assert "ジャッジに伝えてください" in closed.text  # R-FMT-7
+    assert "「ドロップ」ボタン" in closed.text  # R-FMT-7: the player drops by themself
+    assert "ジャッジ" not in closed.text
     again = await fake.slash("tournament start", user="organizer", locale="en-US")
     assert "already started" in again.text
 

@@ -70,10 +70,13 @@ async def test_choices_show_state_and_count_in_the_readers_language(
     ja = await services.tournaments.autocomplete(GUILD, "", "ja")
     en = await services.tournaments.autocomplete(GUILD, "", "en")
     assert [label for label, _ in ja] == [
-        "【開催中】Open Day（2）",
-        "【受付中】第12回 交流会（1/24）",
+        "【開催中】Open Day（2人）",
+        "【受付中】第12回 交流会（1人／定員24人）",
     ]
-    assert [label for label, _ in en] == ["[Running] Open Day (2)", "[Open] 第12回 交流会 (1/24)"]
+    assert [label for label, _ in en] == [
+        "[Running] Open Day (2 players)",
+        "[Open] 第12回 交流会 (1 player / 24 max)",
+    ]
     assert [value for _, value in ja] == [value for _, value in en]
 
 
@@ -84,7 +87,7 @@ def test_a_long_name_is_cut_to_fit_a_choice(lang: Lang) -> None:
     label = choice_label(tournament, lang)
     assert len(label) == 100
     assert "長…" in label
-    assert label.endswith("（0/4096）" if lang == "ja" else " (0/4096)")
+    assert label.endswith("（0人／定員4096人）" if lang == "ja" else " (0 players / 4096 max)")
     assert choice_label(new_tournament(name="Cup"), lang).count("Cup") == 1
 
 

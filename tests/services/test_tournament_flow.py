@@ -251,7 +251,9 @@ async def test_malformed_settings_files_are_refused_and_nothing_changes(
         await services.tournaments.update_settings(
             organizer(), None, card_database=("cards.csv", b"\xff\xfe\x00\x81\xff")
         )
-    assert not_text.value.key == "files.not_text"
+    assert not_text.value.key == "tournament.settings_refused"  # naming the setting
+    assert not_text.value.params["setting"] == "card_database"
+    assert not_text.value.params["problem"].key == "files.not_text"
 
 
 async def test_without_setup_manage_server_is_the_organizer(services: Services) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import Lang, catalog, describe_error, placeholders, t
-from bot.ui.text import rule_label
+from bot.i18n import deck_rule_label as rule_label
 from domain.decks import (
     DeckCheck,
     DecklistError,
