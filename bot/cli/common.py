@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both
+from bot.store.database import unusable_database
 
 
 def load_settings() -> Settings:
@@ -47,10 +48,10 @@ async def read_only(path: Path) -> AsyncIterator[aiosqlite.Connection]:
         connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
         connection.row_factory = aiosqlite.Row
     except sqlite3.Error as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+        raise unusable_database(path, error) from None
     try:
         yield connection
     except sqlite3.Error as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+        raise unusable_database(path, error) from None
     finally:
         await connection.close()

@@ -8,9 +8,7 @@ import sqlite3
 
 from bot.cli import Subcommands
 from bot.cli.common import load_settings
-from bot.errors import StartupError
-from bot.i18n import both
-from bot.store.database import connect, migrate, schema_version
+from bot.store.database import Database, schema_version, unusable_database
 
 
 def register(subcommands: Subcommands) -> None:
@@ -28,16 +26,14 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def _migrate(path: str) -> int:
+    database = await Database.open(path)  # opening migrates
     try:
-        connection = await connect(path)
-    except (sqlite3.Error, OSError) as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
-    try:
-        applied = await migrate(connection, database_label=path)
-        version = await schema_version(connection)
+        version = await schema_version(database.connection)
+    except sqlite3.Error as error:
+        raise unusable_database(path, error) from None
     finally:
-        await connection.close()
-    for migration in applied:
+        await database.close()
+    for migration in database.applied:
         print(f"applied {migration.path.name}")
     print(f"{path}: schema version {version}")
     return 0
