@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
+from bot.errors import StorageError
 from bot.i18n import t
 from bot.services import Services
 from bot.services.base import utc_now
@@ -55,8 +56,9 @@ INTERACTION_GONE = frozenset({40060, 10062})
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """The one place where a failure becomes a private reply in the user's language.
 
-    Typed errors say what is wrong and which rule; anything unexpected is logged with a
-    reference id, and the user gets that id instead of a traceback.
+    Typed errors say what is wrong and which rule; a failure of the storage (busy, disk
+    full, I/O) asks to try again and logs one line naming the cause; anything unexpected is
+    logged with a reference id, and the user gets that id instead of a traceback.
     """
     lang = interaction_lang(interaction)
     if isinstance(error, app_commands.CommandInvokeError) and error.__cause__ is not None:
@@ -68,6 +70,15 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         return
     if isinstance(error, DomainError):
         text = render_error(error, lang)
+    elif isinstance(error, StorageError):
+        # Rolled back whole, so trying again is safe: one line for the staff, no traceback.
+        # A damaged file will not heal by waiting, hence ERROR (docs/OPERATIONS.md).
+        command = interaction.command.qualified_name if interaction.command else "?"
+        level = logging.WARNING if error.transient else logging.ERROR
+        log.log(
+            level, "/%s not saved, nothing written: %s (%s)", command, error.cause, error.detail
+        )
+        text = t("errors.storage", lang)
     elif isinstance(error, app_commands.NoPrivateMessage):
         text = t("errors.guild_only", lang)
     elif isinstance(error, app_commands.CommandOnCooldown):  # a CheckFailure: ask it first
@@ -76,13 +87,21 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         text = t("errors.missing_permissions", lang)
     else:
         reference = secrets.token_hex(4)
-        command = interaction.command.qualified_name if interaction.command else "?"
-        log.error("unexpected error in /%s (reference %s)", command, reference, exc_info=error)
+        what = _described(interaction)
+        log.error("unexpected error in %s (reference %s)", what, reference, exc_info=error)
         text = t("errors.unexpected", lang, reference=reference)
     try:
         await reply_ephemeral(interaction, text)
     except discord.HTTPException:
         log.warning("could not send the error reply for interaction %s", interaction.id)
+
+
+def _described(interaction: discord.Interaction[Any]) -> str:
+    """What the member did, for the log: `/report result`, or the button's or form's id."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: Any = interaction.data or {}
+    return f"{interaction.type.name} {data.get('custom_id', '?')}"
 
 
 class TournamentTree(app_commands.CommandTree["TournamentBot"]):
