@@ -730,13 +730,20 @@ class FakeDiscord:
         locale: str = "en-US",
         guild: Guild | None = None,
         channel: str | int = "general",
+        wait: bool = True,
     ) -> Reply:
-        """Type `value` into option `focused` of `/command`; `reply.choices` is the answer."""
+        """Type `value` into option `focused` of `/command`; `reply.choices` is the answer.
+
+        `wait=False` returns once INTERACTION_CREATE is sent, as `slash` does
+        (bench/autocomplete.py sends hundreds a second)."""
         guild = guild or self.guild
         all_options = dict(options or {})
         all_options[focused] = value
         data = self._command_data(command, all_options, guild, focused=focused)
         record = self._interaction(4, data, user, guild, channel, locale, None)
+        if not wait:
+            await self._server.call(self._send_interaction(record))
+            return Reply(self, record)
         return await self._run(record, True)
 
     async def click(
