@@ -325,7 +325,7 @@ class _ServerThread:
         self.rest.routes(app)
         self.runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        site = web.TCPSite(self.runner, "127.0.0.1", 0, backlog=4096)
         await site.start()
         server = site._server
         assert server is not None
