@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from functools import partial
 from typing import Any
 
 from bot.errors import StorageError
-from bot.i18n import Lang, t
+from bot.i18n import LANGUAGES, Lang, t
 from bot.services.actors import Actor
 from bot.services.base import Service
 from bot.store.commits import Committed
@@ -67,25 +67,26 @@ def choice_label(tournament: Tournament, lang: Lang) -> str:
     return frame.replace("{name}", name, 1)
 
 
-@dataclass
 class _Choice:
-    """One tournament as autocomplete offers it, its labels made once per language."""
+    """One tournament as autocomplete offers it. Its labels (every language) are made the
+    first time they are asked for, not at every commit (a report rush commits hundreds of
+    times a minute); then the `Tournament` is let go, so a guild's finished events cost a
+    few strings."""
 
-    tournament: Tournament
-    folded: str = ""
-    labels: dict[Lang, str] = field(default_factory=dict)
+    __slots__ = ("_labels", "_tournament", "finished", "folded", "id")
 
-    def __post_init__(self) -> None:
-        self.folded = self.tournament.name.casefold()
-
-    @property
-    def order(self) -> tuple[bool, int]:
-        return (self.tournament.phase is Phase.FINISHED, -self.tournament.id)
+    def __init__(self, tournament: Tournament) -> None:
+        self.id = tournament.id
+        self.folded = tournament.name.casefold()  # for matching what is typed
+        self.finished = tournament.phase is Phase.FINISHED
+        self._tournament: Tournament | None = tournament
+        self._labels: dict[Lang, str] = {}
 
     def label(self, lang: Lang) -> str:
-        if lang not in self.labels:
-            self.labels[lang] = choice_label(self.tournament, lang)
-        return self.labels[lang]
+        if self._tournament is not None:
+            self._labels = {each: choice_label(self._tournament, each) for each in LANGUAGES}
+            self._tournament = None
+        return self._labels[lang]
 
 
 class TournamentChoices:
@@ -218,11 +219,9 @@ class TournamentService(Service):
         except (TimeoutError, StorageError):
             return []
         needle = typed.strip().casefold()
-        matches = sorted((c for c in choices if needle in c.folded), key=lambda c: c.order)
-        return [
-            (choice.label(lang), str(choice.tournament.id))
-            for choice in matches[:AUTOCOMPLETE_LIMIT]
-        ]
+        matches = [choice for choice in choices if needle in choice.folded]
+        matches.sort(key=lambda choice: (choice.finished, -choice.id))
+        return [(c.label(lang), str(c.id)) for c in matches[:AUTOCOMPLETE_LIMIT]]
 
     async def update_settings(
         self,
