@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+from types import SimpleNamespace
 
 import pytest
 
@@ -33,3 +34,27 @@ def test_token_in_message_arguments_and_tracebacks_is_redacted(captured: io.Stri
     assert TOKEN not in output
     assert output.count(REDACTED) == 3  # the message, the header and the exception text
     assert "connecting with" in output
+
+
+def test_an_autocomplete_answered_too_late_is_one_warning_line(captured: io.StringIO) -> None:
+    import discord
+
+    response = SimpleNamespace(status=404, reason="Not Found")
+    late = discord.NotFound(response, {"code": 10062, "message": "Unknown interaction"})  # type: ignore[arg-type]
+    tree = logging.getLogger("discord.app_commands.tree")
+    try:
+        raise late
+    except discord.NotFound:
+        tree.exception("Ignoring exception in autocomplete for %r", "register")
+    try:
+        raise discord.NotFound(response, {"code": 10008, "message": "Unknown message"})  # type: ignore[arg-type]
+    except discord.NotFound:
+        tree.exception("Ignoring exception in autocomplete for %r", "players")
+    lines = captured.getvalue().splitlines()
+    assert "WARNING" in lines[0]
+    assert "autocomplete for 'register': answered too late" in lines[0]
+    assert "10062" in lines[0]
+    # Any other error keeps its level and its traceback.
+    assert "ERROR" in lines[1]
+    assert "Traceback" in captured.getvalue()
+    assert "10062" not in captured.getvalue().split("Traceback")[1]
