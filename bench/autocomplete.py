@@ -164,7 +164,12 @@ async def run_once(args: argparse.Namespace) -> dict[str, Any]:
                 pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
                 args.profile_fake.write_text(out.getvalue(), encoding="utf-8")
             gone = sum("10062" in line for line in bot.stderr_lines)
-            await fake.stop_bot(within=60 if args.profile_bot else 10)
+            # Answers refused as too late are still being sent: let the bot finish first.
+            for _ in range(600):
+                if time.monotonic() - fake.world.last_activity > 1.0:
+                    break
+                await asyncio.sleep(0.05)
+            await fake.stop_bot(within=60)
         finally:
             fake.close()
     answered = [r for r in replies if r.type == 8]
