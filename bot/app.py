@@ -73,11 +73,9 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     elif isinstance(error, StorageError):
         # Rolled back whole, so trying again is safe: one line for the staff, no traceback.
         # A damaged file will not heal by waiting, hence ERROR (docs/OPERATIONS.md).
-        command = interaction.command.qualified_name if interaction.command else "?"
         level = logging.WARNING if error.transient else logging.ERROR
-        log.log(
-            level, "/%s not saved, nothing written: %s (%s)", command, error.cause, error.detail
-        )
+        what = _described(interaction)
+        log.log(level, "%s not saved, nothing written: %s (%s)", what, error.cause, error.detail)
         text = t("errors.storage", lang)
     elif isinstance(error, app_commands.NoPrivateMessage):
         text = t("errors.guild_only", lang)
