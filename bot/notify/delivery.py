@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from bot.errors import StorageError
 from bot.i18n import Lang, normalise_locale
 from bot.notify.plan import Place, Say
 from bot.store.commits import Committed
@@ -139,6 +140,8 @@ class Delivery:
                 await self.drain()
             except asyncio.CancelledError:
                 raise
+            except StorageError as error:  # nothing is lost: the notices wait in the outbox
+                log.warning("sending notices paused: %s; trying again at the next tick", error)
             except Exception:
                 log.exception("sending notices failed; trying again at the next tick")
             wait = max(0.0, next_jobs - time.monotonic())
@@ -152,6 +155,8 @@ class Delivery:
                 await job()
             except asyncio.CancelledError:
                 raise
+            except StorageError as error:
+                log.warning("a timed job paused: %s; it runs again at the next tick", error)
             except Exception:
                 log.exception("a timed job failed; it runs again at the next tick")
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import partial
 from typing import Any, TypeVar
 
-from bot.i18n import Lang, t
+from bot.errors import StorageError
+from bot.i18n import LANGUAGES, Lang, t
 from bot.notify.plan import panel_here
 from bot.services.actors import Actor
 from bot.services.base import Service
+from bot.store.commits import Committed
+from bot.store.uow import Store
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
@@ -33,6 +38,9 @@ from domain.tournament.permissions import require_role
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
 CHOICE_LABEL_LIMIT = 100  # Discord's limit of a choice's name
+# Discord drops an autocomplete not answered within 3 s: the first one of a guild waits at
+# most this long for its one read (the writer may hold the database), then offers nothing.
+FIRST_READ_WAIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,100 @@ class PageSwitch:
     changed: bool  # False: the page already was as asked, nothing was written
 
 
+class _Choice:
+    """One tournament as autocomplete offers it. Its labels (every language) are made the
+    first time they are asked for, not at every commit (a report rush commits hundreds of
+    times a minute); then the `Tournament` is let go, so a guild's finished events cost a
+    few strings."""
+
+    __slots__ = ("_labels", "_tournament", "finished", "folded", "id")
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.id = tournament.id
+        self.folded = tournament.name.casefold()  # for matching what is typed
+        self.finished = tournament.phase is Phase.FINISHED
+        self._tournament: Tournament | None = tournament
+        self._labels: dict[Lang, str] = {}
+
+    def label(self, lang: Lang) -> str:
+        if self._tournament is not None:
+            self._labels = {each: choice_label(self._tournament, each) for each in LANGUAGES}
+            self._tournament = None
+        return self._labels[lang]
+
+
+class TournamentChoices:
+    """Each guild's tournaments as autocomplete offers them, kept in memory.
+
+    Members type into a tournament option all at once (a round starting, a report rush),
+    and Discord drops an autocomplete not answered within 3 s. So an autocomplete reads
+    nothing: a guild's tournaments are read once, at its first autocomplete (one read that
+    every autocomplete arriving meanwhile shares), then kept current from the store's
+    commits, each of which hands over the tournament it wrote at its new version (the store
+    caches it before publishing). Nothing here waits for the database writer after that.
+    """
+
+    def __init__(self, store: Store, read: Callable[[int], Awaitable[list[Tournament]]]) -> None:
+        self._store = store
+        self._read = read
+        self._guilds: dict[int, dict[int, _Choice]] = {}
+        self._reading: dict[int, asyncio.Future[dict[int, _Choice]]] = {}
+        self._commits: dict[int, int] = {}  # per guild: to see a commit land during a read
+        store.commits.subscribe(self._committed)
+
+    async def of(self, guild_id: int, *, wait: float) -> list[_Choice]:
+        """The guild's choices; raises TimeoutError when its first read takes over `wait` s
+        (the read goes on, for the next autocomplete)."""
+        known = self._guilds.get(guild_id)
+        if known is None:
+            reading = self._reading.get(guild_id)
+            if reading is None:
+                reading = asyncio.ensure_future(self._load(guild_id))
+                self._reading[guild_id] = reading
+                reading.add_done_callback(partial(self._read_done, guild_id))
+            known = await asyncio.wait_for(asyncio.shield(reading), wait)
+        return list(known.values())
+
+    def _read_done(self, guild_id: int, reading: asyncio.Future[dict[int, _Choice]]) -> None:
+        self._reading.pop(guild_id, None)
+        if not reading.cancelled():
+            reading.exception()  # seen: a failed read is retried by the next autocomplete
+
+    async def _load(self, guild_id: int) -> dict[int, _Choice]:
+        choices: dict[int, _Choice] = {}
+        for _ in range(3):
+            commits = self._commits.get(guild_id, 0)
+            choices = {found.id: _Choice(found) for found in await self._read(guild_id)}
+            if self._commits.get(guild_id, 0) == commits:
+                self._guilds[guild_id] = choices
+                break
+            # A commit landed while reading: what was read may predate it; read again.
+        return choices
+
+    def _committed(self, committed: Committed) -> None:
+        if committed.tournament_id is None or committed.version is None:
+            return
+        guild_id = committed.guild_id
+        self._commits[guild_id] = self._commits.get(guild_id, 0) + 1
+        choices = self._guilds.get(guild_id)
+        if choices is None:
+            return
+        written = self._store.cache.get(committed.tournament_id, committed.version)
+        if written is None:  # not expected: the store caches before publishing
+            del self._guilds[guild_id]  # read again at the next autocomplete
+        else:
+            choices[written.id] = _Choice(written)
+
+
 class TournamentService(Service):
+    def __init__(self, store: Store, **kwargs: Any) -> None:
+        super().__init__(store, **kwargs)
+        self.choices = TournamentChoices(store, self._guild_tournaments)
+
+    async def _guild_tournaments(self, guild_id: int) -> list[Tournament]:
+        async with self.reader(guild_id) as tx:
+            return await tx.tournaments()
+
     def today(self) -> date:
         return self.clock().astimezone(JST).date()
 
@@ -128,15 +229,19 @@ class TournamentService(Service):
     ) -> list[tuple[str, str]]:
         """(label, value) pairs: open tournaments first, matching what was typed. A label
         shows the state and the player count in the reader's language:
-        「【受付中】第12回 交流会（12人／定員24人）」."""
+        「【受付中】第12回 交流会（12人／定員24人）」. From memory (`TournamentChoices`);
+        nothing when the guild's first read cannot finish in time (the command itself
+        still works with a typed name)."""
         if guild_id is None:
             return []
-        async with self.reader(guild_id) as tx:
-            tournaments = await tx.tournaments()
+        try:
+            choices = await self.choices.of(guild_id, wait=FIRST_READ_WAIT)
+        except (TimeoutError, StorageError):
+            return []
         needle = typed.strip().casefold()
-        matches = [t for t in tournaments if needle in t.name.casefold()]
-        matches.sort(key=lambda t: (t.phase is Phase.FINISHED, -t.id))
-        return [(choice_label(t, lang), str(t.id)) for t in matches[:AUTOCOMPLETE_LIMIT]]
+        matches = [choice for choice in choices if needle in choice.folded]
+        matches.sort(key=lambda choice: (choice.finished, -choice.id))
+        return [(c.label(lang), str(c.id)) for c in matches[:AUTOCOMPLETE_LIMIT]]
 
     async def update_settings(
         self,

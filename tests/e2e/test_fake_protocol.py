@@ -10,6 +10,7 @@ events) directly. The bot's own flows are tested in the other modules.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -103,6 +104,12 @@ class Probe(discord.Client):
         ) -> list[app_commands.Choice[str]]:
             names = ("alpha", "beta", "gamma")
             return [app_commands.Choice(name=n, value=n) for n in names if current in n]
+
+        @probe.command(name="slow", description="answers after Discord's 3 s")
+        async def slow(interaction: discord.Interaction) -> None:
+            await asyncio.sleep(3.3)
+            with contextlib.suppress(discord.NotFound):  # 10062, as Discord answers
+                await interaction.response.send_message("too late")
 
         @probe.command(name="form", description="a modal")
         async def form(interaction: discord.Interaction) -> None:
@@ -237,6 +244,43 @@ async def test_autocomplete(probe_fake: FakeDiscord) -> None:
     assert [c["value"] for c in reply.choices] == ["alpha", "beta", "gamma"]
     reply = await probe_fake.autocomplete("probe pick", focused="name", value="gam")
     assert [c["value"] for c in reply.choices] == ["gamma"]
+
+
+async def test_autocomplete_without_waiting(probe_fake: FakeDiscord) -> None:
+    # Hundreds at once, as bench/autocomplete.py sends them: each one answered.
+    replies = await asyncio.gather(
+        *(
+            probe_fake.autocomplete("probe pick", focused="name", value="be", wait=False)
+            for _ in range(300)
+        )
+    )
+    for _ in range(500):
+        if all(reply.type for reply in replies):
+            break
+        await asyncio.sleep(0.02)
+    assert {tuple(c["value"] for c in reply.choices) for reply in replies} == {("beta",)}
+
+
+async def test_the_three_seconds_run_from_sending(probe_fake: FakeDiscord) -> None:
+    fake = probe_fake
+    # Built, then held back 3.2 s before the fake sends it (a busy fake): still answerable.
+    data = fake._command_data("probe pick", {"name": "al"}, fake.guild, focused="name")
+    record = fake._interaction(4, data, "alice", fake.guild, "general", "en-US", None)
+    await asyncio.sleep(3.2)
+    await fake._server.call(fake._send_interaction(record))
+    for _ in range(500):
+        if record.callbacks:
+            break
+        await asyncio.sleep(0.01)
+    assert [c.type for c in record.callbacks] == [8]
+    # An answer later than 3 s after sending is refused, as Discord refuses it.
+    late = await fake.slash("probe slow", expect_response=False)
+    for _ in range(600):
+        if fake.requests_to("POST", f"/interactions/{late.id}/"):
+            break
+        await asyncio.sleep(0.01)
+    assert [r.status for r in fake.requests_to("POST", f"/interactions/{late.id}/")] == [404]
+    assert late.type is None
 
 
 async def test_modal_round_trip(probe_fake: FakeDiscord) -> None:
