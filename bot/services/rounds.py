@@ -40,6 +40,7 @@ from domain.tournament.views import (
     StandingLine,
     export_record,
     final_standings,
+    placings,
     standings_after,
     standings_lines,
 )
@@ -289,7 +290,8 @@ class RoundService(Service):
     async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
-        return Standings(tournament, standings_lines(tournament), standings_after(tournament))
+        # After the finish, the final placings: the top cut first (R-FMT-1).
+        return Standings(tournament, placings(tournament), standings_after(tournament))
 
     async def finish(self, actor: Actor, reference: str | None) -> Final:
         async with self.uow(actor) as tx:

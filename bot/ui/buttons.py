@@ -171,17 +171,22 @@ def start_view(tournament_id: int, labels: Labels) -> discord.ui.View:
     )
 
 
-def report_view(tournament_id: int, number: int, labels: Labels) -> discord.ui.View:
-    """The pairings post's buttons: every step of a player's round without a command."""
-    return stateless_view(
+def report_view(
+    tournament_id: int, number: int, labels: Labels, *, drop: bool = True
+) -> discord.ui.View:
+    """The pairings post's buttons: every step of a player's round without a command. No
+    ドロップ in the top cut: a player out of it has nothing to drop from."""
+    items = [
         button(
             REPORT(tournament=tournament_id, round=number),
             labels("ui.rounds.report_button"),
             Style.primary,
         ),
         button(CALL_JUDGE(tournament=tournament_id), labels("ui.rounds.call_button")),
-        button(DROP(tournament=tournament_id), labels("ui.rounds.drop_button")),
-    )
+    ]
+    if drop:
+        items.append(button(DROP(tournament=tournament_id), labels("ui.rounds.drop_button")))
+    return stateless_view(*items)
 
 
 def claim_view(tournament_id: int, number: int, labels: Labels) -> discord.ui.View:
