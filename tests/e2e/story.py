@@ -78,7 +78,16 @@ def member_id(fake: FakeDiscord, name: str) -> int:
 
 
 def name_of(fake: FakeDiscord, user_id: int) -> str:
-    return next(n for n in (*PLAYERS, "organizer", "judge") if member_id(fake, n) == user_id)
+    """The member's user name (as the stories name them: "alice")."""
+    return fake.member(user_id).name
+
+
+def posted_to(fake: FakeDiscord, channel: str) -> list[str]:
+    """What the bot posted to a channel, as first sent (a pairings post is edited later to
+    mark the finished tables)."""
+    channel_id = fake.channel(channel).id
+    sent = fake.requests_to("POST", f"/channels/{channel_id}/messages")
+    return [str(r.json.get("content") or "") for r in sent if isinstance(r.json, dict)]
 
 
 def round_title(round_number: int, stage: str | None) -> str:
@@ -95,8 +104,7 @@ def pairings_of(
     marker = re.compile(
         rf"決勝トーナメント {stage}(\*\*|（)" if stage else rf"第 {round_number} 回戦"
     )
-    for message in fake.messages("pairings"):
-        content = message.get("content") or ""
+    for content in posted_to(fake, "pairings"):
         if not marker.search(content.splitlines()[0] if content else ""):
             continue
         for line in content.splitlines():
@@ -160,7 +168,9 @@ async def wait_for_time_up(fake: FakeDiscord, round_number: int, since: int) -> 
     raise AssertionError("no time-up notice after the restart")
 
 
-def standings_rows(message: JSON) -> list[tuple[int, str, int, str]]:
+def standings_rows(
+    message: JSON, names: tuple[str, ...] = PLAYERS
+) -> list[tuple[int, str, int, str]]:
     """(rank, name, points, opponents' points) from a posted standings embed (after the
     finish, the 決勝T column between the rank and the name is skipped)."""
     rows = []
@@ -169,7 +179,7 @@ def standings_rows(message: JSON) -> list[tuple[int, str, int, str]]:
             r"\s*(\d+)\s+(?:(?:優勝|準優勝|ベスト\d+)\s+)?(\S+)(?:\s+(?:ドロップ|失格))?\s+(\d+)\s+([\d.]+)",
             line,
         )
-        if found and found.group(2).lower() in PLAYERS:
+        if found and found.group(2).lower() in names:
             rank, name, points, opponents = found.groups()
             rows.append((int(rank), name.lower(), int(points), opponents))
     return rows

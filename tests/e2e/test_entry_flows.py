@@ -32,14 +32,20 @@ state: dict[str, Any] = {}
 
 
 def post_of(fake: FakeDiscord, name: str) -> JSON:
-    """The registration post of a tournament, as it is now."""
-    found = [m for m in fake.messages("announcements") if name in text_of(m) and m["components"]]
+    """The registration post of a tournament, as it is now (its embed carries the ID)."""
+    found = [
+        m
+        for m in fake.messages("announcements")
+        if name in text_of(m)
+        and m.get("embeds")
+        and "ID" in (m["embeds"][0].get("footer") or {}).get("text", "")
+    ]
     assert found, f"no registration post for {name}"
     return found[0]
 
 
 def labels(message: JSON) -> list[str]:
-    return [c["label"] for row in message["components"] for c in row["components"]]
+    return [c["label"] for row in message.get("components") or [] for c in row["components"]]
 
 
 async def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> None:
@@ -238,6 +244,17 @@ async def test_start_previews_who_is_dropped_and_only_start_starts(fake: FakeDis
     assert f"「{CUP}」を開始しました。参加者 2 人" in started.text
     assert started.custom_ids == []
     assert "開始しました" in fake.messages("announcements")[-1]["content"]
-    # Started: the チェックイン button goes away by itself.
-    await wait_for(lambda: "チェックイン" not in labels(post_of(fake, CUP)))
+    # Started: the post closes (issue 19.3): 「開催中・受付終了」, and no button is left, as
+    # this event takes no late entries.
+    await wait_for(lambda: "開催中・受付終了" in post_of(fake, CUP)["embeds"][0]["title"])
+    closed = post_of(fake, CUP)
+    assert labels(closed) == []
+    assert "参加受付は終了しました" in closed["content"]
+    # Each player the start removed hears why, by DM, and what would have kept them in
+    # (issue 19.8); the players who play hear nothing of it.
+    await wait_for(lambda: bool(fake.dms("carol")))
+    (told,) = [m["content"] for m in fake.dms("carol") if CUP in m["content"]]
+    assert "チェックインがなかった" in told
+    assert "「チェックイン」ボタン" in told
+    assert not [m for m in fake.dms("alice") if "参加者から外れました" in m["content"]]
     fake.assert_no_errors_logged()

@@ -115,7 +115,8 @@ async def test_round_1_pairings_post_with_buttons_and_four_ways_to_report(
     assert f"<@{member_id(fake, second)}>" in mine.text
 
     status = await fake.slash("round status", user="bob", locale="ja")
-    assert status.embed["description"].count("対戦中") == 4
+    assert status.embed["description"].count("— 対戦中") == 4
+    assert "対戦中 4 テーブル・結果確定 0 テーブル" in status.embed["description"]
 
     # Table 1: a report by command, confirmed by the opponent's button in the round's thread.
     filed = await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
@@ -133,7 +134,7 @@ async def test_round_1_pairings_post_with_buttons_and_four_ways_to_report(
     # The reporter cannot confirm their own report.
     own = notice_to(fake, 1, second)
     refused = await fake.click(own, "確認", user=first, locale="ja")
-    assert "確認できる相手の報告がありません" in refused.text
+    assert "自分の報告は確認できません。相手の確認を待っています" in refused.text
     await confirm_in_thread(fake, 1, second)
 
     # Table 3: both players report, matching: that is the confirmation.

@@ -62,7 +62,7 @@ def told(clock: Clock, before: Tournament | None, kind: str) -> list[Notice]:
 
 def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
     """Every kind of notice, each with the tournament as it was right after it was planned."""
-    clock = Clock(new_tournament(max_players=4))
+    clock = Clock(new_tournament(max_players=5))
     said: list[tuple[Notice, Tournament]] = []
 
     def step(operation: object, actor: object = ORGANIZER) -> None:
@@ -78,10 +78,11 @@ def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
             Context(None, clock.tournament, "create_tournament", 1, "Staff Name"),
         )
     )
-    for number in range(1, 6):
+    for number in range(1, 7):
         step(Register(player(number).user_id, f"Player {number}"), player(number))
-        step(submit(player(number).user_id), player(number))
-    step(Unregister(player(1).user_id), player(1))  # player 5 is promoted from the waitlist
+        if number < 6:  # player 6 never submits a deck: the start removes them
+            step(submit(player(number).user_id), player(number))
+    step(Unregister(player(1).user_id), player(1))  # player 6 is promoted from the waitlist
     step(ChangeSettings(SettingsChange(noshow_minutes=5)))
     step(StartTournament(seed=3))
     step(PublishDecks())
