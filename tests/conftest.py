@@ -32,6 +32,7 @@ _SETTINGS_VARIABLES = (
     "SHARD_COUNT",
     "SHARD_IDS",
     "OUTBOX_CLAIM_SECONDS",
+    "CLOCK_OFFSET_MINUTES",
 )
 
 # The backends the store, service and end-to-end suites run against. A test that is for one

@@ -7,7 +7,6 @@ threads and standings are read back from what the bot posted.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import subprocess
 from typing import Any, TypedDict
@@ -142,12 +141,16 @@ async def judge_gives_win(fake: FakeDiscord, table: int, player: str) -> Reply:
 async def wait_for_time_up(fake: FakeDiscord, round_number: int, since: int) -> list[str]:
     """Wait (up to 15 s) for the round's time-up notice among the pairings channel's
     messages from index `since` on; their texts."""
-    for _ in range(150):
+
+    def texts_with_time_up() -> list[str]:
         texts = [m.get("content") or "" for m in fake.messages("pairings")[since:]]
         if any("⏰" in text and f"第 {round_number} 回戦" in text for text in texts):
             return texts
-        await asyncio.sleep(0.1)
-    raise AssertionError("no time-up notice after the restart")
+        return []
+
+    return await fake.wait_for(
+        texts_with_time_up, f"the time-up notice of round {round_number}", within=15
+    )
 
 
 def standings_rows(message: JSON) -> list[tuple[int, str, int, str]]:

@@ -10,7 +10,6 @@ The tests share one bot and run in order.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -42,13 +41,9 @@ def labels(message: JSON) -> list[str]:
     return [c["label"] for row in message["components"] for c in row["components"]]
 
 
-async def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> None:
-    """The bot updates the post on its own clock tick (CLOCK_TICK_SECONDS)."""
-    for _ in range(int(seconds * 10)):
-        if condition():
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError("the registration post did not change in time")
+async def wait_for_buttons(fake: FakeDiscord, condition: Callable[[], bool], what: str) -> None:
+    """The bot updates the post's buttons on its own check-in tick (every 5 s)."""
+    await fake.wait_for(condition, f"the registration post's buttons: {what}", within=15)
 
 
 def deck_field(opened: Any) -> str:
@@ -137,7 +132,9 @@ async def test_the_post_follows_the_start_time_and_check_in_opens(fake: FakeDisc
     assert fields["デッキ提出締切"].endswith(":f>（大会開始時刻）まで")
     assert "チェックイン" in fields
     # The window (60 minutes before a start in 30) is open: the button appears by itself.
-    await wait_for(lambda: "チェックイン" in labels(post_of(fake, CUP)))
+    await wait_for_buttons(
+        fake, lambda: "チェックイン" in labels(post_of(fake, CUP)), "チェックイン shown"
+    )
     assert labels(post_of(fake, CUP)) == ["参加登録", "チェックイン", "デッキ提出"]
     checked = await fake.click(post_of(fake, CUP), "チェックイン", user="alice", locale="ja")
     assert f"「{CUP}」にチェックインしました" in checked.text
@@ -239,5 +236,7 @@ async def test_start_previews_who_is_dropped_and_only_start_starts(fake: FakeDis
     assert started.custom_ids == []
     assert "開始しました" in fake.messages("announcements")[-1]["content"]
     # Started: the チェックイン button goes away by itself.
-    await wait_for(lambda: "チェックイン" not in labels(post_of(fake, CUP)))
+    await wait_for_buttons(
+        fake, lambda: "チェックイン" not in labels(post_of(fake, CUP)), "チェックイン gone"
+    )
     fake.assert_no_errors_logged()
