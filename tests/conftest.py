@@ -9,10 +9,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.support.postgres import PostgresServer, running_server
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+# Speed is measured in bench/, never asserted: no per-example deadline (200 ms by default),
+# which a busy machine or a parallel run misses now and then. Tests that set their own keep it.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 _SETTINGS_VARIABLES = (
     "DISCORD_TOKEN",
