@@ -341,12 +341,12 @@ async def create_external(probed: Probed, name: str = "第14回 交流会", **op
 
 async def wait_for_cache(probed: Probed, event_id: int, status: discord.EventStatus) -> None:
     """The client's own cache follows the gateway events the fake sends."""
-    for _ in range(100):
+
+    def seen() -> bool:
         cached = probed.guild.get_scheduled_event(event_id)
-        if cached is not None and cached.status is status:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the client never saw event {event_id} as {status}")
+        return cached is not None and cached.status is status
+
+    await probed.fake.wait_for(seen, f"the client to see event {event_id} as {status}")
 
 
 async def test_an_external_event_is_created_listed_and_fetched(probed: Probed) -> None:
@@ -410,10 +410,10 @@ async def test_an_event_is_cancelled_and_deleted(probed: Probed) -> None:
     assert fake.scheduled_event(event.id) is None
     deleted = [e for e in fake.scheduled_events(include_deleted=True) if e["id"] == str(event.id)]
     assert [e["status"] for e in deleted] == [4]
-    for _ in range(100):
-        if probed.guild.get_scheduled_event(event.id) is None:
-            break
-        await asyncio.sleep(0.02)
+    await fake.wait_for(
+        lambda: probed.guild.get_scheduled_event(event.id) is None,
+        f"the client to drop event {event.id} from its cache",
+    )
     assert probed.guild.get_scheduled_event(event.id) is None
 
 
