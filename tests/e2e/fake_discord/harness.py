@@ -55,7 +55,8 @@ T = TypeVar("T")
 
 READY_LINE = "bot ready: logged in as"
 # Seconds a stopping bot may take beyond its SHUTDOWN_TIMEOUT: cancelling what still runs
-# (up to 1 s), then closing the gateway and the database, on a busy machine.
+# (up to 1 s), sending what is left in the outbox (up to 2 s), closing the gateway and the
+# database, on a busy machine.
 SHUTDOWN_MARGIN = 10.0
 # What the bot logs at DEBUG once every task an interaction started has ended (bot/shutdown.py).
 FINISHED_LINE = re.compile(r"\binteraction (\d+) finished$")
