@@ -18,6 +18,7 @@ import pytest
 
 from domain.timeparse import JST
 from tests.conftest import REPO_ROOT
+from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, text_of
 from tests.e2e.story import JSON, sent_payload
 
@@ -28,6 +29,9 @@ CUP = "第12回 交流会"
 MINI = "Mini Cup"
 ODD_NAME = "@everyone 平沢🇯🇵\u200d\u202e"
 state: dict[str, Any] = {}
+
+# The registration post's チェックイン button follows the window at the bot's next tick.
+fake = bot_fixture("entry", CLOCK_TICK_SECONDS="0.2")
 
 
 def post_of(fake: FakeDiscord, name: str) -> JSON:
@@ -42,8 +46,8 @@ def labels(message: JSON) -> list[str]:
 
 
 async def wait_for_buttons(fake: FakeDiscord, condition: Callable[[], bool], what: str) -> None:
-    """The bot updates the post's buttons on its own check-in tick (every 5 s)."""
-    await fake.wait_for(condition, f"the registration post's buttons: {what}", within=15)
+    """The bot updates the post's buttons on its own clock tick (CLOCK_TICK_SECONDS)."""
+    await fake.wait_for(condition, f"the registration post's buttons: {what}")
 
 
 def deck_field(opened: Any) -> str:
