@@ -1202,9 +1202,9 @@ class FakeDiscord:
         return int(count)
 
     def _finished(self, record: InteractionRecord) -> int:
-        """How many times the running bot logged that it finished this interaction."""
-        bot = self.bot
-        return bot.finished[record.id] if bot is not None else 0
+        """How many times the bot logged that it finished this interaction (in any of its
+        processes: with shards, another process than `self.bot` may have handled it)."""
+        return sum(process.finished[record.id] for process in list(self.processes))
 
     async def _handled(self, record: InteractionRecord, before: int, what: str) -> None:
         """Wait until the bot has finished handling the interaction and said what it
