@@ -60,6 +60,9 @@ READY_LINE = "bot ready: logged in as"
 SHUTDOWN_MARGIN = 10.0
 # What the bot logs at DEBUG once every task an interaction started has ended (bot/shutdown.py).
 FINISHED_LINE = re.compile(r"\binteraction (\d+) finished$")
+# Seconds a bot may take to start (Python, discord.py, the database, READY): about one on a
+# quiet machine, ten and more when other processes take the CPU. Only a hang waits so long.
+START_SECONDS = 60.0
 DEFAULT_TOKEN = "ODk0NjIwMTc2MzYzMzEyMTI4.GfAkEd.e2e-t0ken-N0t-A-ReaL-0ne_xYz123456789"
 
 # Option types of application commands.
@@ -432,7 +435,7 @@ class FakeDiscord:
         preferred_locale: str = "ja",
         guild_name: str = "Precious Memories Club",
         settle: float = 0.2,
-        timeout: float = 10.0,
+        timeout: float = 30.0,
         log_level: str = "DEBUG",
     ) -> None:
         self.token = token
@@ -546,7 +549,9 @@ class FakeDiscord:
         self.processes.append(self.bot)
         if wait_ready:
             bot = self.bot
-            await self.wait_for(lambda: bot.ready, "the bot to log READY", bot_must_live=True)
+            await self.wait_for(
+                lambda: bot.ready, "the bot to log READY", within=START_SECONDS, bot_must_live=True
+            )
             assert self.gateway.identify_count > identified, "READY logged without IDENTIFY"
             await self.wait_for(lambda: self.gateway.ready, "the gateway session")
         return self.bot
@@ -574,7 +579,9 @@ class FakeDiscord:
                 raise AssertionError(f"a bot process exited\n{process.tail()}")
             return process.ready
 
-        await self.wait_for(ready, "a bot process to log READY", bot_must_live=False)
+        await self.wait_for(
+            ready, "a bot process to log READY", within=START_SECONDS, bot_must_live=False
+        )
         return process
 
     async def wait_exit(self, within: float | None = None) -> int:
