@@ -63,6 +63,7 @@ FINISHED_LINE = re.compile(r"\binteraction (\d+) finished$")
 # Seconds a bot may take to start (Python, discord.py, the database, READY): about one on a
 # quiet machine, ten and more when other processes take the CPU. Only a hang waits so long.
 START_SECONDS = 60.0
+POLL_SECONDS = 0.01  # how often a wait looks at the live state again
 DEFAULT_TOKEN = "ODk0NjIwMTc2MzYzMzEyMTI4.GfAkEd.e2e-t0ken-N0t-A-ReaL-0ne_xYz123456789"
 
 # Option types of application commands.
@@ -455,6 +456,8 @@ class FakeDiscord:
         # DATABASE_PATH that is set too), and the harness reads that database.
         self.database_url: str | None = None
         self._postgres: Any = None  # an asyncpg connection, on the server's loop
+        # The outbox's pending count and when it was read: waiters share one reading.
+        self._pending: tuple[float, int] = (-1.0, 0)
         self._tempdir: tempfile.TemporaryDirectory[str] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -1071,7 +1074,7 @@ class FakeDiscord:
                 raise AssertionError(
                     f"timed out after {limit}s waiting for {what}\n" + (self.log_tail())
                 )
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(POLL_SECONDS)
 
     _wait = wait_for  # the older, private name
 
@@ -1145,7 +1148,8 @@ class FakeDiscord:
         """Wait until the bot has said everything it had to (its outbox is empty: every post,
         thread notice and DM an operation planned has gone out) and Discord is quiet (no
         request for `settle` s)."""
-        await self.wait_for(lambda: self.notices_pending() == 0, "the bot's notices to go out")
+        since = time.monotonic()
+        await self.wait_for(lambda: self._pending_since(since) == 0, "the bot's notices to go out")
         await self.wait_for(
             lambda: time.monotonic() - self.world.last_activity >= self.settle,
             f"{self.settle}s without a request",
@@ -1181,6 +1185,19 @@ class FakeDiscord:
             self._postgres = await asyncpg.connect(self.database_url)
         rows = await self._postgres.fetch(numbered_placeholders(sql), *args)
         return [tuple(row) for row in rows]
+
+    def _pending_since(self, since: float) -> int:
+        """`notices_pending()` as read at `since` or later, and at most one poll (10 ms)
+        ago. Every waiter polls (200 at once in the rush tests): they share one fresh
+        reading, so the database is read about once per poll, not once per waiter."""
+        read_at, count = self._pending
+        if read_at >= since and time.monotonic() - read_at < POLL_SECONDS:
+            return count
+        read_at = time.monotonic()
+        count = self.notices_pending()
+        if read_at > self._pending[0]:
+            self._pending = (read_at, count)
+        return count
 
     def notices_pending(self) -> int:
         """Notices in the bot's outbox not yet sent (0 without a running bot)."""
@@ -1224,7 +1241,10 @@ class FakeDiscord:
             await self.wait_for(
                 lambda: self._finished(record) > before, f"the bot to finish handling {what}"
             )
-            await self.wait_for(lambda: self.notices_pending() == 0, "the bot's notices to go out")
+            finished = time.monotonic()  # its notices were in the outbox by then
+            await self.wait_for(
+                lambda: self._pending_since(finished) == 0, "the bot's notices to go out"
+            )
         else:
             await self.settled()
 
