@@ -154,7 +154,6 @@ async def test_round_1_pairings_post_with_buttons_and_four_ways_to_report(
     assert "判定勝ち（ポイント置き場" in done.text
 
     # The round is complete: the standings are posted to the standings channel.
-    await asyncio.sleep(0.3)
     posted = fake.messages("standings")[-1]
     assert "第 1 回戦終了時点" in posted["embeds"][0]["title"]
     rows = standings_rows(posted)
@@ -193,7 +192,6 @@ async def test_round_2_concession_dispute_settled_by_a_judge_and_a_drop(fake: Fa
     notice = notice_to(fake, 2, second)
     disputed = await fake.click(notice, "異議", user=second, locale="ja")
     assert "ジャッジ" in disputed.text
-    await asyncio.sleep(0.3)
     call = fake.messages("judge-calls")[-1]
     assert f"<@&{fake.role('Judge').id}>" in call["content"]
     assert "テーブル 2" in call["content"]
@@ -211,7 +209,6 @@ async def test_round_2_concession_dispute_settled_by_a_judge_and_a_drop(fake: Fa
     assert "記録しました" in settled.text
     assert "記録しました" in fake.messages("log")[-1]["content"]
     await settle_round(fake, 2, skip=(1, 2))
-    await asyncio.sleep(0.3)
     assert "第 2 回戦終了時点" in fake.messages("standings")[-1]["embeds"][0]["title"]
     # A drop (R-FMT-7): not paired from the next round on.
     dropper = tables[3][1]
@@ -246,7 +243,6 @@ async def test_round_3_survives_a_restart_mid_round(fake: FakeDiscord) -> None:
     assert any("次のターンが終わるまで" in text for text in texts)
     assert any("残り時間はあと 5 分" in text for text in texts)
     await settle_round(fake, 3, skip=(1,))
-    await asyncio.sleep(0.3)
     assert "第 3 回戦終了時点" in fake.messages("standings")[-1]["embeds"][0]["title"]
 
 
@@ -273,7 +269,6 @@ async def test_the_top_4_gets_a_bracket_picture_and_the_event_finishes(fake: Fak
     await judge_gives_win(fake, 1, final[0])
     finished = await fake.slash("tournament finish", user="organizer", locale="ja")
     assert "終了しました" in finished.text
-    await asyncio.sleep(0.3)
     final_posts = [
         m
         for m in fake.messages("standings")

@@ -48,14 +48,6 @@ fake = bot_fixture("told_right", **FAST_CLOCK)
 state: dict[str, object] = {}
 
 
-async def wait_until(condition: object, what: str, seconds: float = 20.0) -> None:
-    for _ in range(int(seconds * 10)):
-        if condition():  # type: ignore[operator]
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"not in time: {what}")
-
-
 def registration_post(fake: FakeDiscord) -> JSON:
     """The tournament's registration post as it is now (its embed carries the ID)."""
     return next(
@@ -153,7 +145,7 @@ async def test_round_1_the_tables_hear_the_judges_decisions(fake: FakeDiscord) -
     assert mentions(b, fake) in told["content"]
     assert pinged(fake, told) == {member_id(fake, a), member_id(fake, b)}
     # Its reminders follow its own end, not the round's (R-MATCH-7).
-    await wait_until(
+    await fake.wait_for(
         lambda: any(
             "テーブル 1（延長あり）の残り時間" in (m.get("content") or "")
             for m in fake.messages("pairings")
