@@ -101,6 +101,11 @@ class Album:
         self.cards[name] = Card("Windows PowerShell", [], datetime.now(JST), terminal=lines)
 
 
+# The top cut's rounds of the guide's event (two Swiss rounds, then the top 4), as the bot
+# names them.
+TOP_CUT = {3: "準決勝", 4: "決勝"}
+
+
 def seen(message: JSON | None) -> Item:
     """A message as everyone in the channel sees it now."""
     assert message is not None
@@ -243,26 +248,29 @@ class Event:
 
     def pairings(self, number: int) -> JSON | None:
         """The pairings post of round `number` (its first line names the round)."""
+        title = (
+            f"決勝トーナメント {TOP_CUT[number]}**" if number in TOP_CUT else f"第 {number} 回戦"
+        )
         found = [
             m
             for m in self.fake.messages(CHANNELS["pairings"])
-            if f"第 {number} 回戦" in (m["content"] or "").split("\n")[0]
-            and "テーブル" in m["content"]
+            if title in (m["content"] or "").split("\n")[0] and "テーブル" in m["content"]
         ]
         return found[-1] if found else None
 
+    def _threads(self, number: int) -> list[Any]:
+        """The round's report threads: 「第 1 回戦 結果報告」, 「準決勝 結果報告」."""
+        name = f"{TOP_CUT.get(number, f'第 {number} 回戦')} 結果報告"
+        return [t for t in self.fake.threads(CHANNELS["pairings"]) if t.name == name]
+
     def thread(self, number: int) -> list[JSON]:
         """The messages of the round's report thread (none before it is opened)."""
-        threads = [
-            t for t in self.fake.threads(CHANNELS["pairings"]) if f"第 {number} 回戦" in t.name
-        ]
+        threads = self._threads(number)
         return self.fake.messages(threads[-1].id) if threads else []
 
     def thread_name(self, number: int) -> str:
         """The thread as a card's title: "組み合わせ › 第 1 回戦 結果報告"."""
-        threads = [
-            t for t in self.fake.threads(CHANNELS["pairings"]) if f"第 {number} 回戦" in t.name
-        ]
+        threads = self._threads(number)
         return f"{CHANNELS['pairings']} › {threads[-1].name}"
 
     def thread_notice(self, number: int, user: str) -> JSON | None:
