@@ -233,6 +233,9 @@ CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
         "regulation": _named_in("ui.regulation."),
         "known": _named_in("ui.format."),
     },
+    "tournament.create_needs": {
+        "options": lambda option, lang: localized_option("tournament create", option, lang)
+    },
     "tournament.settings_refused": {
         "setting": lambda option, lang: localized_option("tournament settings", option, lang)
     },
