@@ -452,7 +452,17 @@ class Delivery:
     async def _keep_calendar(self, tournament: Tournament, text: CalendarText) -> bool:
         """Bring the tournament's scheduled event in step with `text.entry`: make it, move
         its time, start, complete or cancel it, or remove it. False when there was nothing
-        to do (no event, and none wanted)."""
+        to do (no event, and none wanted), or Discord refused what was asked (a time it
+        takes for past, …): the calendar is a convenience, never worth an error."""
+        try:
+            return await self._calendar_in_step(tournament, text)
+        except discord.HTTPException as error:
+            if isinstance(error, discord.Forbidden | discord.NotFound):
+                raise  # the place does not work here: said by the caller
+            log.warning("the calendar of tournament %s was not changed: %s", tournament.id, error)
+            return False
+
+    async def _calendar_in_step(self, tournament: Tournament, text: CalendarText) -> bool:
         guild = self.client.get_guild(tournament.guild_id)
         if guild is None:
             guild = await _call(self.client.fetch_guild(tournament.guild_id))

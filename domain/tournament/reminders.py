@@ -9,9 +9,10 @@ Which players, and when:
   is due (or, for the last one, until the deadline): a bot that was down at the moment sends
   it late rather than never, and never sends a day-before reminder when the hour-before one
   is already due;
-- it goes to every player in the event (registered, not waitlisted) while it is due, once
-  each: a player who registers after the 24-hour reminder went out still gets it while it
-  is due, the next time the bot looks;
+- it goes, once each, to every player in the event (registered, not waitlisted) who had
+  registered by its moment: a player who registers later was just told everything by the
+  registration's answer, and hears from the next reminder (an event set to start in three
+  hours reminds its players an hour before, not a day before);
 - a start time moved to another moment makes new reminders (the key names the deadline),
   so players hear of the new time; the old ones are not sent again;
 - nothing before an event whose organizer turned them off (`Settings.reminders`), an event
@@ -76,7 +77,9 @@ def due_reminders(tournament: Tournament, now: datetime) -> list[Reminder]:
     before = due_reminder(deadline, now)
     if before is None:
         return []
+    moment = deadline - before
     return [
         Reminder(tournament.id, entry.user_id, before, deadline)
         for entry in tournament.entries(PlayerStatus.REGISTERED)
+        if entry.registered_at <= moment
     ]

@@ -111,7 +111,7 @@ async def _no_show_table_1(s: Services, a: Actor, c: Ctx) -> Any:
 
 
 # Issue 24: a CSV naming a member not entered yet, resolved by name (the cog lists members).
-ENTRIES_CSV = "Player 1\n".encode()
+ENTRIES_CSV = b"Player 1\n"
 MEMBERS = MemberDirectory({101: "Player 1"}, {"Player 1": frozenset({101})})
 EMPTY_SERIES, FULL_SERIES = "Empty Series", "Full Series"
 
