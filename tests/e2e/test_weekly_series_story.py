@@ -25,6 +25,7 @@ import pytest
 
 from bot.services.clock import scaled_clock
 from domain.timeparse import JST
+from tests.conftest import edit_behind_the_bots_back
 from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, Upload, text_of
 from tests.e2e.story import (
@@ -278,8 +279,16 @@ async def test_the_second_events_entries_come_from_a_csv(fake: FakeDiscord) -> N
     assert f"「{SECOND}」に 4 人を登録しました" in imported.text, imported.text
     listed = await fake.slash("players", user="dave", locale="ja", options={"tournament": SECOND})
     assert HANDLES["alice"] in listed.embed["description"]  # her handle on this server
+    # As if the bot had crashed between making the calendar entry and remembering its id:
+    # it finds its own entry again by its last line, and moves it rather than making one more.
+    ((second_id,),) = fake.database_rows("SELECT id FROM tournaments WHERE name = ?", SECOND)
+    edit_behind_the_bots_back(
+        fake.database_location, f"DELETE FROM calendar_events WHERE tournament_id = {second_id}"
+    )
     # The calendar follows the start the organizer moves, and the players are reminded.
     state["second start"] = await set_start_and_see_reminders(fake, SECOND)
+    named = [e for e in fake.scheduled_events(include_deleted=True) if e["name"] == SECOND]
+    assert len(named) == 1
     await play(fake, SECOND)
 
 
