@@ -15,7 +15,6 @@ from bot.services.base import Service
 from bot.services.copies import create_copy, plan_copy
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
-from domain.engine.state import Phase
 from domain.errors import DomainError, IllegalTransition, InvalidInput, one_of
 from domain.event import EventConfig, make_event_config
 from domain.guild import GuildConfig
@@ -213,7 +212,7 @@ class TournamentService(Service):
             tournaments = await tx.tournaments()
         needle = typed.strip().casefold()
         matches = [t for t in tournaments if needle in t.name.casefold()]
-        matches.sort(key=lambda t: (t.phase is Phase.FINISHED, -t.id))
+        matches.sort(key=lambda t: (t.phase.over, -t.id))  # open first: finished, 中止 last
         return [(choice_label(t, lang), str(t.id)) for t in matches[:AUTOCOMPLETE_LIMIT]]
 
     async def update_settings(
