@@ -64,6 +64,8 @@ class Profiles(
         lang = interaction_lang(interaction)
         target = player or interaction.user
         arg = f"{target.id}.{lang}"
+        # A server's whole history is read (and its ratings folded): answer within 3 s first.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         page = await self._page(interaction, target.id, target.display_name, lang, 0)
         await reply(interaction, embed=page.embed, view=page_view("profile", arg, page))
 

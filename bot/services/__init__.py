@@ -58,3 +58,5 @@ class Services:
         self.profiles = build(ProfileService)
         self.series = build(SeriesService)
         self.reminders = build(ReminderService)
+        # One server's ratings, kept once for every reader of them.
+        self.series.ratings = self.live.ratings = self.profiles.ratings

@@ -19,9 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from fractions import Fraction
+from typing import Any
 
 from bot.services.base import Service
 from bot.services.profiles import profile_view
+from bot.services.ratings import RatingsMemo
 from bot.services.series import series_view
 from bot.store.commits import Committed
 from domain.decks import DeckEntry, read_stored_decklist
@@ -77,6 +79,10 @@ class LivePage:
 class LiveService(Service):
     """Read-only: finds a public page's tournament; the views below say what it shows."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ratings = RatingsMemo()  # shared with /profile and the series (Services)
+
     def watch(self, listener: VersionListener) -> Callable[[], None]:
         """`listener(tournament_id, version, switched)` after each commit in this process;
         returns the function that stops it. Across processes the same comes from `pages()`
@@ -116,7 +122,7 @@ class LiveService(Service):
         async with self.reader(tournament.guild_id) as tx:
             config = await tx.guild_config()
             views = [
-                await series_view(tx, series, config.ratings)
+                await series_view(tx, series, config.ratings, self.ratings)
                 for series in await tx.books.series_of(tournament.id)
             ]
         parts = []
@@ -158,6 +164,9 @@ class LiveService(Service):
             config = await tx.guild_config()
             shown = [p for user, p in profiles.items() if p.public and user in tournament.players]
             everything = await tx.tournaments() if shown else []
+            ratings = None
+            if shown and config.ratings.shown:
+                ratings = self.ratings.of(tx.guild_id, everything, tx.versions)
         parts = []
         for profile in shown:
             view = profile_view(
@@ -165,7 +174,7 @@ class LiveService(Service):
                 names[profile.user_id],
                 profile,
                 everything,
-                ratings=config.ratings,
+                ratings=ratings,
                 staff=False,
             )
             record = view.record

@@ -9,14 +9,16 @@ and exports from then on show it. Events already over keep the name they were pl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.services.actors import Actor
 from bot.services.base import Service
+from bot.services.ratings import RatingsMemo
 from bot.store.uow import Transaction
-from domain.guild import Ratings
 from domain.handles import Profile, set_handle
-from domain.series.ratings import Rating, leaderboard, server_ratings
+from domain.series.ratings import Rating, leaderboard
 from domain.series.records import PenaltyRecord, PlayerRecord, player_penalties, player_record
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Role, SetHandle
@@ -81,15 +83,16 @@ def profile_view(
     profile: Profile,
     tournaments: list[Tournament],
     *,
-    ratings: Ratings,
+    ratings: Mapping[int, Rating] | None,
     staff: bool,
 ) -> ProfileView:
-    """A player's profile from the server's tournaments (every rule is the domain's)."""
+    """A player's profile from the server's tournaments (every rule is the domain's), with
+    the server's `ratings` when it shows them."""
     record = player_record(player_id, tournaments)
     name = profile.handle or _last_name(player_id, tournaments) or fallback_name
     rating = None
-    if ratings.shown:
-        board = leaderboard(server_ratings(tournaments))
+    if ratings is not None:
+        board = leaderboard(ratings)
         for rank, (player, found) in enumerate(board, start=1):
             if player == player_id:
                 rating = RatingView(found, rank, len(board))
@@ -108,6 +111,10 @@ def _last_name(player_id: int, tournaments: list[Tournament]) -> str | None:
 
 
 class ProfileService(Service):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ratings = RatingsMemo()  # shared with the series and the live page (Services)
+
     async def show(self, actor: Actor, player_id: int | None, player_name: str) -> ProfileView:
         """/profile show: anyone's record (what the standings already showed); their
         penalties to judges and organizers only."""
@@ -117,9 +124,10 @@ class ProfileService(Service):
             tournaments = await tx.tournaments()
             config = await tx.guild_config()
             staff = tx.actor.role >= Role.JUDGE
-        return profile_view(
-            target, player_name, profile, tournaments, ratings=config.ratings, staff=staff
-        )
+            ratings = None
+            if config.ratings.shown:
+                ratings = self.ratings.of(tx.guild_id, tournaments, tx.versions)
+        return profile_view(target, player_name, profile, tournaments, ratings=ratings, staff=staff)
 
     async def own(self, actor: Actor) -> Profile:
         """The actor's own profile on this server (the handle form shows their handle)."""

@@ -13,9 +13,11 @@ with them.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.services.actors import Actor
 from bot.services.base import Service
+from bot.services.ratings import RatingsMemo
 from bot.store.books import SeriesRow
 from bot.store.uow import Transaction, tournament_id_in
 from domain.engine.state import Phase
@@ -31,7 +33,7 @@ from domain.series import (
     remove_event,
     standings_of,
 )
-from domain.series.ratings import Rating, server_ratings
+from domain.series.ratings import Rating
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Role
 from domain.tournament.permissions import require_role
@@ -71,8 +73,11 @@ async def find_series(tx: Transaction, reference: str | None) -> Series:
     raise NotFound("series.unknown", reference=text[:100])
 
 
-async def series_view(tx: Transaction, series: Series, ratings: Ratings) -> SeriesView:
-    """The series' standings from the stored tournaments, by its own points table."""
+async def series_view(
+    tx: Transaction, series: Series, ratings: Ratings, memo: RatingsMemo
+) -> SeriesView:
+    """The series' standings from the stored tournaments, by its own points table, with the
+    server's ratings as a column when the server asks for it."""
     tournaments = await tx.tournaments()
     members = set(series.event_ids)
     events = tuple(
@@ -81,11 +86,17 @@ async def series_view(tx: Transaction, series: Series, ratings: Ratings) -> Seri
             key=lambda t: (t.event_date, t.id),
         )
     )
-    column = server_ratings(tournaments) if ratings is Ratings.SERIES else None
+    column = None
+    if ratings is Ratings.SERIES:
+        column = memo.of(tx.guild_id, tournaments, tx.versions)
     return SeriesView(series, events, standings_of(series, events), column)
 
 
 class SeriesService(Service):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ratings = RatingsMemo()  # shared with /profile and the live page (Services)
+
     async def create(self, actor: Actor, name: str) -> Series:
         """/series create (organizers): an empty series with the default points table."""
         async with self.uow(actor) as tx:
@@ -154,7 +165,7 @@ class SeriesService(Service):
         async with self.reader(guild_id) as tx:
             series = await find_series(tx, reference)
             config = await tx.guild_config()
-            return await series_view(tx, series, config.ratings)
+            return await series_view(tx, series, config.ratings, self.ratings)
 
     async def autocomplete(self, guild_id: int | None, typed: str) -> list[tuple[str, str]]:
         if guild_id is None:

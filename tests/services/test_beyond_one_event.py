@@ -447,6 +447,38 @@ async def test_a_profile_shows_the_record_penalties_to_staff_and_ratings_when_on
         await services.guilds.configure(admin(), ratings="loud")
 
 
+async def test_the_ratings_are_kept_until_another_event_finishes(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.services.ratings
+
+    folds: list[int] = []
+    fold = bot.services.ratings.server_ratings
+
+    def counted(tournaments: Any) -> Any:
+        folds.append(len(tournaments))
+        return fold(tournaments)
+
+    monkeypatch.setattr(bot.services.ratings, "server_ratings", counted)
+    await services.guilds.configure(admin(), ratings="series")
+    first = await finish(services, await weekly(services), players=2)
+    await services.series.create(organizer(), "リーグ")
+    await services.series.add(organizer(), "リーグ", str(first.tournament.id))
+    shown = await services.profiles.show(player(1), None, "P")
+    await services.profiles.show(player(2), None, "P")
+    view = await services.series.standings(GUILD, "リーグ")
+    assert folds == [1]  # one fold for every reader while nothing finished changes
+    assert shown.rating is not None
+    assert view.ratings is not None
+    assert view.ratings[101] == shown.rating.rating
+    assert first.next_event is not None
+    await finish(services, first.next_event, players=2)
+    after = await services.profiles.show(player(1), None, "P")
+    assert folds == [1, 2]
+    assert after.rating is not None
+    assert after.rating.rating.matches == 2  # the second event's match counts now
+
+
 # -- reminders -------------------------------------------------------------------------------
 
 
