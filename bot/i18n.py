@@ -273,7 +273,7 @@ def readable_params(
         if not key.startswith(prefix):
             continue
         for param, name in coded.items():
-            value = named.get(param)
+            value = params.get(param)  # the code as the domain gave it, not escaped as text
             if isinstance(value, list | tuple):
                 named[param] = [name(str(code), lang) for code in value]
             elif value is not None:
