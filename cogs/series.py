@@ -77,15 +77,13 @@ class SeriesCog(
         series: str | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
-        actor = actor_of(interaction)
-        updated = await self.services.series.add(actor, series, tournament)
-        found = await self.services.tournaments.info(actor, tournament)
+        change = await self.services.series.add(actor_of(interaction), series, tournament)
         text = t(
             "ui.series.added",
             lang,
-            tournament=safe(found.tournament.name),
-            series=safe(updated.name),
-            count=len(updated.event_ids),
+            tournament=safe(change.tournament.name),
+            series=safe(change.series.name),
+            count=len(change.series.event_ids),
         )
         await reply(interaction, text)
 
@@ -101,15 +99,13 @@ class SeriesCog(
         series: str | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
-        actor = actor_of(interaction)
-        updated = await self.services.series.remove(actor, series, tournament)
-        found = await self.services.tournaments.info(actor, tournament)
+        change = await self.services.series.remove(actor_of(interaction), series, tournament)
         text = t(
             "ui.series.removed",
             lang,
-            tournament=safe(found.tournament.name),
-            series=safe(updated.name),
-            count=len(updated.event_ids),
+            tournament=safe(change.tournament.name),
+            series=safe(change.series.name),
+            count=len(change.series.event_ids),
         )
         await reply(interaction, text)
 
@@ -136,7 +132,7 @@ class SeriesCog(
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await read_attachment(file, SETTINGS_FILE_LIMIT)
-        await self.save_points(interaction, found.id, data.decode("utf-8", errors="replace"))
+        await self.save_points(interaction, found.id, data)
 
     async def points_submitted(
         self, interaction: discord.Interaction[Any], values: dict[str, str], series: int
@@ -144,7 +140,7 @@ class SeriesCog(
         await self.save_points(interaction, series, values.get(POINTS_FIELD, ""))
 
     async def save_points(
-        self, interaction: discord.Interaction[Any], series: int, text: str
+        self, interaction: discord.Interaction[Any], series: int, text: str | bytes
     ) -> None:
         lang = interaction_lang(interaction)
         updated = await self.services.series.set_points(actor_of(interaction), str(series), text)

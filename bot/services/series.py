@@ -20,6 +20,7 @@ from bot.services.base import Service
 from bot.services.ratings import RatingsMemo
 from bot.store.books import SeriesRow
 from bot.store.uow import Transaction, tournament_id_in
+from domain.decks.decoding import decode
 from domain.engine.state import Phase
 from domain.errors import InvalidInput, NotFound
 from domain.guild import Ratings
@@ -53,6 +54,14 @@ class SeriesView:
     @property
     def counted(self) -> tuple[Tournament, ...]:
         return tuple(t for t in self.events if t.phase is Phase.FINISHED)
+
+
+@dataclass(frozen=True)
+class SeriesChange:
+    """A series after a tournament joined or left it, and that tournament."""
+
+    series: Series
+    tournament: Tournament
 
 
 async def find_series(tx: Transaction, reference: str | None) -> Series:
@@ -112,7 +121,9 @@ class SeriesService(Service):
             )
         return series
 
-    async def add(self, actor: Actor, reference: str | None, tournament: str | None) -> Series:
+    async def add(
+        self, actor: Actor, reference: str | None, tournament: str | None
+    ) -> SeriesChange:
         """/series add (organizers): a tournament of this server joins the series."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.ORGANIZER)
@@ -123,9 +134,11 @@ class SeriesService(Service):
             await tx.log_guild_change(
                 "guild.series_add", {"series": series.id, "tournament": found.id}
             )
-        return updated
+        return SeriesChange(updated, found)
 
-    async def remove(self, actor: Actor, reference: str | None, tournament: str | None) -> Series:
+    async def remove(
+        self, actor: Actor, reference: str | None, tournament: str | None
+    ) -> SeriesChange:
         """/series remove (organizers)."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.ORGANIZER)
@@ -136,15 +149,19 @@ class SeriesService(Service):
             await tx.log_guild_change(
                 "guild.series_remove", {"series": series.id, "tournament": found.id}
             )
-        return updated
+        return SeriesChange(updated, found)
 
-    async def set_points(self, actor: Actor, reference: str | None, text: str) -> Series:
-        """/series points (organizers): the points table from its text form (every line
-        checked, `parse_points_table`)."""
+    async def set_points(self, actor: Actor, reference: str | None, text: str | bytes) -> Series:
+        """/series points (organizers): the points table from its text form (a form's text,
+        or a file as uploaded: UTF-8 or Shift_JIS), every line checked
+        (`parse_points_table`); a refused table changes nothing."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.ORGANIZER)
             series = await find_series(tx, reference)
-            updated = replace(series, table=parse_points_table(text))
+            decoded = decode(text)
+            if decoded is None:
+                raise InvalidInput("series.points.unreadable")
+            updated = replace(series, table=parse_points_table(decoded))
             await tx.books.save_series(series, updated)
             await tx.log_guild_change(
                 "guild.series_points", {"series": series.id, "points": _text(updated)}

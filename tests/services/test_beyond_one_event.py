@@ -420,6 +420,11 @@ async def test_a_bad_points_table_changes_nothing(services: Services) -> None:
     assert refused.value.key == "series.points.worse_place_more_points"
     view = await services.series.standings(GUILD, str(series.id))
     assert view.series.table == series.table
+    # A file as Excel in Japan saves it (Shift_JIS) is read like the form's text.
+    saved = await services.series.set_points(
+        organizer(), "リーグ", "優勝 = 4\n参加 = 2\n".encode("shift_jis")
+    )
+    assert saved.table.to_text() == "優勝 = 4\n参加 = 2\n"
 
 
 # -- player records and ratings --------------------------------------------------------------
