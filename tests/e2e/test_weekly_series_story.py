@@ -282,9 +282,8 @@ async def test_the_second_events_entries_come_from_a_csv(fake: FakeDiscord) -> N
     # As if the bot had crashed between making the calendar entry and remembering its id:
     # it finds its own entry again by its last line, and moves it rather than making one more.
     ((second_id,),) = fake.database_rows("SELECT id FROM tournaments WHERE name = ?", SECOND)
-    edit_behind_the_bots_back(
-        fake.database_location, f"DELETE FROM calendar_events WHERE tournament_id = {second_id}"
-    )
+    forget = f"DELETE FROM calendar_events WHERE tournament_id = {second_id}"
+    await asyncio.to_thread(edit_behind_the_bots_back, fake.database_location, forget)
     # The calendar follows the start the organizer moves, and the players are reminded.
     state["second start"] = await set_start_and_see_reminders(fake, SECOND)
     named = [e for e in fake.scheduled_events(include_deleted=True) if e["name"] == SECOND]
