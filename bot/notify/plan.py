@@ -363,8 +363,8 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.CallClaimed: nobody("the judge's press edits the call's own post"),
     ev.CallResolved: nobody("the judge's press edits the call's own post"),
     ev.Undone: _undone,
-    ev.LivePageChanged: nobody(
-        "the organizer's answer carries the link; posts and the panel carry it from then on"
+    ev.LivePageChanged: _in_calendar(  # the calendar entry's place is the page while public
+        nobody("the organizer's answer carries the link; posts and the panel carry it from then on")
     ),
 }
 

@@ -14,6 +14,7 @@ from domain.tournament.operations import (
     ChangeSettings,
     Register,
     SetHandle,
+    SetLivePage,
     SettingsChange,
     StartTournament,
     Unregister,
@@ -62,6 +63,15 @@ def test_the_calendar_hears_of_the_start_time_and_of_nothing_without_one() -> No
     assert Say.CALENDAR not in [n.say for n in other]
     started = told(timed, StartTournament(seed=1))
     assert [n.say for n in started].count(Say.CALENDAR) == 1
+
+
+def test_the_calendar_entry_moves_to_the_live_page_while_it_is_public() -> None:
+    timed = registered(1)
+    timed.apply(ChangeSettings(SettingsChange(starts_at=timed.at + timedelta(days=1))))
+    shown = told(timed, SetLivePage(True, "a" * 22))
+    assert [n.say for n in shown] == [Say.CALENDAR, Say.PANEL_REFRESH]
+    untimed = registered(1)
+    assert [n.say for n in told(untimed, SetLivePage(True, "b" * 22))] == [Say.PANEL_REFRESH]
 
 
 def test_a_new_name_is_said_by_the_posts_that_follow_not_by_a_notice() -> None:
