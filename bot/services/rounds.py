@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from bot.notify.plan import standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service
+from bot.services.copies import create_copy, plan_copy
 from domain.engine.results import MatchResult
-from domain.errors import IllegalTransition, InvalidInput, NotFound, one_of
+from domain.errors import DomainError, IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
 from domain.tournament.match_rows import MatchRow, match_rows
 from domain.tournament.model import Entry, Tournament
@@ -22,6 +23,7 @@ from domain.tournament.operations import (
     ExtendTable,
     FinishTournament,
     PairRound,
+    Repeat,
     ReportResult,
     Role,
     SetResult,
@@ -113,6 +115,10 @@ class Final:
     tournament: Tournament
     shared: list[StandingLine]
     strict: list[StandingLine]
+    # A repeating event (毎週, 隔週): the next one, created in the finish's transaction, or
+    # why the rules refused it (the finish stands either way).
+    next_event: Tournament | None = None
+    next_refused: DomainError | None = None
 
 
 class RoundService(Service):
@@ -304,11 +310,23 @@ class RoundService(Service):
         return Standings(tournament, placings(tournament), standings_after(tournament))
 
     async def finish(self, actor: Actor, reference: str | None) -> Final:
+        """The finish; for a repeating event, in the same transaction, the next one: its
+        number counted on, its date a week or two later, every setting copied, created by
+        the organizer who finished (the log says it was the repeat)."""
+        next_event = refused = None
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, FinishTournament())
+            repeat = tournament.settings.repeat
+            if repeat is not Repeat.NONE:
+                try:
+                    planned = await plan_copy(tx, tournament, repeat, repeated=True)
+                except DomainError as error:
+                    refused = error
+                else:
+                    next_event = await create_copy(tx, planned)
         shared, strict = final_standings(tournament)
-        return Final(tournament, shared, strict)
+        return Final(tournament, shared, strict, next_event, refused)
 
     async def export(self, actor: Actor, reference: str | None) -> Export:
         """The standings and every match (the cog writes them as CSV), and the replay record
