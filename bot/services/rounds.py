@@ -123,25 +123,21 @@ class Final:
 
 class RoundService(Service):
     async def pair(self, actor: Actor, reference: str | None) -> Paired:
-        async with self.uow(actor) as tx:
-            tx.authorize(PairRound)
-            tournament = await tx.tournament(reference)
-            points = {line.user_id: line.points for line in standings_lines(tournament)}
-            proposal = propose_round(tournament, self.seeds())
-            tournament, _ = await tx.apply(tournament, proposal.operation())
-        paired = tournament.current
-        assert paired is not None
-        return Paired(tournament, paired, proposal, points)
+        return await self._pair(actor, reference, start=False)
 
     async def next_round(self, actor: Actor, reference: str | None) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
+        return await self._pair(actor, reference, start=True)
+
+    async def _pair(self, actor: Actor, reference: str | None, *, start: bool) -> Paired:
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
             points = {line.user_id: line.points for line in standings_lines(tournament)}
             proposal = propose_round(tournament, self.seeds())
             tournament, _ = await tx.apply(tournament, proposal.operation())
-            tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
+            if start:
+                tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
         return Paired(tournament, paired, proposal, points)

@@ -170,17 +170,9 @@ def with_link(embed: discord.Embed, url: str | None, lang: Lang) -> None:
 def registration_post(telling: Telling) -> Said:
     """R-FMT-6: the format, regulation and time limit, announced before the event, with the
     buttons that are all a player needs to take part."""
-    tournament, lang = telling.tournament, telling.lang
-    if tournament.phase is Phase.CANCELLED:
-        return _said(cancelled_post(tournament, lang))
-    checkin = tournament.checkin_open(telling.now)
-    return _said(
-        Message(
-            content=announcement_created(tournament, lang, checkin=checkin),
-            embeds=[registration_embed(tournament, lang)],
-            view=registration_view(tournament.id, telling.labels, checkin=checkin),
-        )
-    )
+    if telling.tournament.phase is Phase.CANCELLED:
+        return _said(cancelled_post(telling.tournament, telling.lang))
+    return _said(_open_registration_post(telling))
 
 
 def cancelled_post(tournament: Tournament, lang: Lang) -> Message:
@@ -192,6 +184,16 @@ def cancelled_post(tournament: Tournament, lang: Lang) -> Message:
     )
 
 
+def _open_registration_post(telling: Telling) -> Message:
+    tournament, lang = telling.tournament, telling.lang
+    checkin = tournament.checkin_open(telling.now)
+    return Message(
+        content=announcement_created(tournament, lang, checkin=checkin),
+        embeds=[registration_embed(tournament, lang)],
+        view=registration_view(tournament.id, telling.labels, checkin=checkin),
+    )
+
+
 def registration_refresh(telling: Telling) -> Said:
     """The registration post's text, embed and buttons, as they should be now (an edit):
     while entries are open, as posted; once the event runs, 「開催中・受付終了」 with only
@@ -200,14 +202,7 @@ def registration_refresh(telling: Telling) -> Said:
     if tournament.phase is Phase.CANCELLED:
         return _said(cancelled_post(tournament, lang))
     if tournament.phase is Phase.REGISTRATION:
-        checkin = tournament.checkin_open(telling.now)
-        return _said(
-            Message(
-                content=announcement_created(tournament, lang, checkin=checkin),
-                embeds=[registration_embed(tournament, lang)],
-                view=registration_view(tournament.id, telling.labels, checkin=checkin),
-            )
-        )
+        return _said(_open_registration_post(telling))
     name = safe(tournament.name)
     embed = registration_embed(tournament, lang)
     if tournament.phase is Phase.FINISHED:
