@@ -157,7 +157,7 @@ async def exported_rows(fake: FakeDiscord, name: str) -> list[dict[str, str]]:
     exported = await fake.slash(
         "tournament export", user="carol", locale="ja", options={"tournament": name}
     )
-    (table,) = [f for f in exported.files if f["filename"].endswith(".csv")]
+    (table,) = [f for f in exported.files if f["filename"].endswith("-standings.csv")]
     text = fake.file_bytes(table).decode("utf-8-sig")
     reader = csv.reader(io.StringIO(text))
     header = next(reader)
