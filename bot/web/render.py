@@ -30,23 +30,45 @@ LANGS: tuple[Lang, ...] = ("ja", "en")
 TEXT_PREFIXES = ("web.page.", "ui.format.", "ui.regulation.", "ui.state.", "bracket.")
 
 
-def plain(value: Any) -> Any:
-    """A view (frozen dataclasses of plain values) as JSON-ready data."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, datetime | date):
-        return value.isoformat()
+def _encodable(value: Any) -> Any:
+    """What `json` cannot write itself, one level at a time (json walks the rest in C):
+    a view's dataclass as its fields, a date as ISO 8601, a fraction as a whole number or a
+    float of 2 decimals."""
     if isinstance(value, Fraction):
         return value.numerator if value.denominator == 1 else round(float(value), 2)
-    if isinstance(value, tuple | list):
-        return [plain(item) for item in value]
-    if isinstance(value, dict):
-        return {str(key): plain(item) for key, item in value.items()}
-    return value
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    names = _field_names(type(value))
+    if names is None:
+        raise TypeError(f"{type(value).__name__} is not JSON serializable")
+    found = getattr(value, "__dict__", None)
+    if found is not None and len(found) == len(names):
+        return found  # exactly the fields (the fast path: no copy)
+    return {name: getattr(value, name) for name in names}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    if kind not in _FIELD_NAMES:
+        names = None
+        if dataclasses.is_dataclass(kind):
+            names = tuple(field.name for field in dataclasses.fields(kind))
+        _FIELD_NAMES[kind] = names
+    return _FIELD_NAMES[kind]
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_encodable)
+
+
+def json_str(value: Any) -> str:
+    """A view (frozen dataclasses of plain values, tuples, dates, fractions) as JSON."""
+    return _ENCODER.encode(value)
 
 
 def json_bytes(value: Any) -> bytes:
-    return json.dumps(plain(value), ensure_ascii=False, separators=(",", ":")).encode()
+    return json_str(value).encode()
 
 
 def html_text(value: object) -> str:
@@ -67,7 +89,7 @@ def json_text(value: Any) -> str:
             f"{json.dumps(str(k), ensure_ascii=False)}:{json_text(v)}" for k, v in value.items()
         )
         return "{" + ",".join(items) + "}"
-    return json.dumps(plain(value), ensure_ascii=False, separators=(",", ":"))
+    return json_str(value)
 
 
 def script_json(value: Any) -> str:
