@@ -388,9 +388,22 @@ def pairings(tournament: Tournament, number: int | None = None) -> Pairings:
 
 def _points_before(tournament: Tournament, number: int) -> dict[int, int]:
     """Each player's 勝ち点 from the Swiss rounds before round `number` (as the pairings
-    post shows them)."""
+    post shows them). They stay the same while the round is played, so the last answer for
+    each round is kept and given again while the event before it is equal."""
     earlier = replace(tournament, rounds=tournament.rounds[: number - 1])
-    return {line.user_id: line.points for line in standings_lines(earlier)}
+    key = (tournament.id, number)
+    kept = _POINTS_BEFORE.get(key)
+    if kept is not None and kept[0] == earlier:
+        return kept[1]
+    points = {line.user_id: line.points for line in standings_lines(earlier)}
+    if len(_POINTS_BEFORE) >= 64:
+        _POINTS_BEFORE.pop(next(iter(_POINTS_BEFORE)))
+    _POINTS_BEFORE[key] = (earlier, points)
+    return points
+
+
+# (tournament id, round) → the event before that round, and its players' points
+_POINTS_BEFORE: dict[tuple[int, int], tuple[Tournament, dict[int, int]]] = {}
 
 
 # -- standings ------------------------------------------------------------------------------
