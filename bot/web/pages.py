@@ -4,10 +4,17 @@ version V" and nothing else.
 `heard(tournament_id, version)` is all the page needs from the rest of the bot: in the bot's
 own process the commit bus calls it after every commit (`LiveService.watch`); a page served
 by another process polls the versions (`poll`), and a future PostgreSQL NOTIFY bridge would
-call the same function. A page's views are rebuilt only when its version moved, once (one
-reload per page however many readers ask at that moment), and each rendered answer is kept
-for that version. Readers of the event stream are told, at most once per `COALESCE_SECONDS`
-per page, the new version and which parts of the page changed, so they fetch only those.
+call the same function.
+
+A page is rebuilt off the request path. While a page has readers (open streams, or loads in
+the last few seconds), a newer version starts a refresh, at most once per `REFRESH_SECONDS`:
+the tournament is read, and the answers asked of the page as it was (its HTML shells and
+JSON parts) are made again for the new version in a worker thread, so that the event loop
+goes on answering meanwhile, from the version before. Then the new version takes over at
+once, and the streams' readers are told the new version and which parts of the page
+changed, so they fetch only those (already made). A load that names a version (`v`, what a
+reader was told) waits for it; any other load gets the page as it is, at most
+`STALE_SECONDS` after a newer commit was heard, else it waits for the refresh.
 """
 
 from __future__ import annotations
@@ -25,12 +32,15 @@ from bot.services.live import PARTS, LivePage, LiveService, changed_parts
 
 log = logging.getLogger(__name__)
 
-COALESCE_SECONDS = 0.25  # many commits in a burst make one notice (the page allows 2 s)
-# A page load may be answered from a version this much older than the newest: in a busy
-# round (a commit every few milliseconds) the views are rebuilt a few times a second, not
-# per commit. A reader who was told a version asks for it (`at_least`) and gets it.
-FRESH_SECONDS = 0.5
-POLL_SECONDS = 1.0  # another process than the bot's looks at the versions this often
+# A busy round commits every few milliseconds; the page is rebuilt at most this often (the
+# page must show a change within 2 s).
+REFRESH_SECONDS = 1.0
+# A load not naming a version may be answered from the page as it was this long after a
+# newer commit was heard (a refresh is then under way); past it, the load waits.
+STALE_SECONDS = 1.5
+# A page loaded this recently is refreshed ahead of its next load, even without streams.
+WATCHED_SECONDS = 10.0
+POLL_SECONDS = 0.5  # another process than the bot's looks at the versions this often
 RENDERED_PER_PAGE = 512  # answers kept per page and version (rounds × pages × languages)
 
 
@@ -46,14 +56,20 @@ class Rendered:
         return cls(body, gzip.compress(body, compresslevel=6))
 
 
+# How an answer is made from a page's state: kept with the answer, so that the next version
+# of the page can make the same answers before anyone asks again.
+Recipe = Callable[["PageState"], bytes]
+
+
 @dataclass
 class PageState:
     """A public page at one version: its tournament, the version at which each part last
-    changed, and the answers rendered at this version."""
+    changed, and the answers rendered at this version (with how each was made)."""
 
     page: LivePage
     stamps: dict[str, int]
     rendered: dict[tuple[Any, ...], Rendered] = field(default_factory=dict)
+    recipes: dict[tuple[Any, ...], Recipe] = field(default_factory=dict)
     loaded_at: float = field(default_factory=time.monotonic)
     parts: dict[tuple[Any, ...], str] = field(default_factory=dict)
 
@@ -78,13 +94,29 @@ class PageState:
             found = self.parts[key] = make()
         return found
 
-    def answer(self, key: tuple[Any, ...], make: Callable[[], bytes]) -> Rendered:
+    def answer(self, key: tuple[Any, ...], recipe: Recipe) -> Rendered:
         found = self.rendered.get(key)
         if found is None:
             if len(self.rendered) >= RENDERED_PER_PAGE:
                 self.rendered.clear()
-            found = self.rendered[key] = Rendered.of(make())
+                self.recipes.clear()
+            found = self.rendered[key] = Rendered.of(recipe(self))
+            self.recipes[key] = recipe
         return found
+
+    def make_again(self, previous: PageState) -> None:
+        """The answers an earlier version of the page was asked for, made for this one (in
+        a worker thread, before this state is shown to anyone). The JSON of a part that
+        did not change is taken as it was."""
+        for key, text in previous.parts.items():
+            part = key[1] if key[0] == "failed" else key[0]
+            if part in self.stamps and self.stamps[part] == previous.stamps.get(part):
+                self.parts[key] = text
+        for key, recipe in list(previous.recipes.items()):
+            try:
+                self.answer(key, recipe)
+            except Exception:  # e.g. a part this version no longer has: made (and failing
+                continue  # the same) when someone asks for it
 
 
 class Reader:
@@ -109,31 +141,36 @@ class LivePages:
         self._newest: dict[int, int] = {}  # tournament id → the newest version heard of
         self._states: dict[str, PageState] = {}  # slug → the page as last loaded
         self._slugs: dict[int, str] = {}  # tournament id → its page's slug
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._behind_since: dict[str, float] = {}  # slug → when a newer version was heard
+        self._asked_at: dict[str, float] = {}  # slug → its last load
+        self._refreshing: dict[str, asyncio.Task[PageState | None]] = {}
+        self._switches: dict[str, int] = {}  # slug → how often its page was turned on or off
+        self._scheduled: dict[str, asyncio.TimerHandle] = {}
         self._readers: dict[str, set[Reader]] = {}
-        self._due: set[int] = set()
-        self._flush: asyncio.TimerHandle | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- versions in ------------------------------------------------------------------------
 
     def heard(self, tournament_id: int, version: int, switched: bool = False) -> None:
         """Tournament `tournament_id` is now at `version` (`switched`: its page was turned
         on or off). Called on the event loop right after a commit: it only notes the change
-        (the work is done later, coalesced)."""
+        (the work is done later, at most once per `REFRESH_SECONDS`)."""
         if version <= self._newest.get(tournament_id, -1):
             return
         self._newest[tournament_id] = version
         slug = self._slugs.get(tournament_id)
-        if switched and slug is not None:
-            # Hidden means hidden now: no answer from the page as it was.
-            self._states.pop(slug, None)
-        if slug is None or not self._readers.get(slug):
+        if slug is None:
             return
-        self._due.add(tournament_id)
-        if self._flush is None:
-            loop = asyncio.get_running_loop()
-            self._flush = loop.call_later(COALESCE_SECONDS, self._start_flush)
+        if switched:
+            # Hidden means hidden now: no answer from the page as it was, nor from a
+            # refresh that began before.
+            self._states.pop(slug, None)
+            self._switches[slug] = self._switches.get(slug, 0) + 1
+            self._refreshing.pop(slug, None)
+        current = self._states.get(slug)
+        if current is not None and version > current.version:
+            self._behind_since.setdefault(slug, time.monotonic())
+        if switched or self._watched(slug):
+            self._schedule(slug, now=switched)
 
     async def poll(self, every: float = POLL_SECONDS) -> None:
         """For a page served outside the bot's process: look at the versions of the public
@@ -157,41 +194,102 @@ class LivePages:
     # -- pages out --------------------------------------------------------------------------
 
     async def state(self, slug: str, at_least: int | None = None) -> PageState | None:
-        """The page at its newest version (or one at most `FRESH_SECONDS` older, but never
-        older than `at_least`), or None when there is no public page there."""
+        """The page as it is (at most `STALE_SECONDS` behind a newer commit, and never older
+        than `at_least`), or None when there is no public page there."""
+        self._asked_at[slug] = time.monotonic()
         current = self._states.get(slug)
-        if current is not None and self._fresh(current, at_least):
-            return current
-        lock = self._loading.setdefault(slug, asyncio.Lock())
-        async with lock:
-            current = self._states.get(slug)
-            if current is not None and self._fresh(current, at_least):
+        if current is not None and at_least is not None:
+            # Nobody was told of a version newer than the newest heard of.
+            at_least = min(at_least, self._newest.get(current.tournament_id, at_least))
+        if current is not None and (at_least is None or current.version >= at_least):
+            behind_since = self._behind_since.get(slug)
+            if behind_since is None:
                 return current
-            page = await self.live.open(slug)
-            if page is None:
-                self._states.pop(slug, None)
-                if not self._readers.get(slug):
-                    self._loading.pop(slug, None)
-                return None
-            stamps = self._stamps(current, page)
-            state = PageState(page, stamps)
-            self._states[slug] = state
-            self._slugs[page.tournament.id] = slug
-            newest = self._newest.get(page.tournament.id, -1)
-            self._newest[page.tournament.id] = max(newest, page.version)
-            return state
-
-    def _fresh(self, state: PageState, at_least: int | None) -> bool:
-        if at_least is not None and state.version < at_least:
-            return False
-        newest = self._newest.get(state.tournament_id, state.version)
-        if newest <= state.version:
-            return True
-        # Behind the newest commit: good enough for a moment (nobody asked for newer).
-        return time.monotonic() - state.loaded_at < FRESH_SECONDS
+            self._schedule(slug)
+            if time.monotonic() - behind_since < STALE_SECONDS:
+                return current
+        state = await self._refresh(slug)
+        if state is not None and at_least is not None and state.version < at_least:
+            # That refresh began before the version asked for was committed: one more.
+            state = await self._refresh(slug)
+        return state
 
     def newest(self, tournament_id: int) -> int | None:
         return self._newest.get(tournament_id)
+
+    def _watched(self, slug: str) -> bool:
+        asked = self._asked_at.get(slug)
+        recently = asked is not None and time.monotonic() - asked < WATCHED_SECONDS
+        return recently or bool(self._readers.get(slug))
+
+    def _schedule(self, slug: str, *, now: bool = False) -> None:
+        """A refresh of `slug`, unless one is under way or due: at once when its page was
+        made long enough ago (or `now`), else when it will have been."""
+        if slug in self._refreshing or (slug in self._scheduled and not now):
+            return
+        if slug in self._scheduled:
+            self._scheduled.pop(slug).cancel()
+        current = self._states.get(slug)
+        wait = 0.0
+        if current is not None and not now:
+            wait = max(0.0, current.loaded_at + REFRESH_SECONDS - time.monotonic())
+        loop = asyncio.get_running_loop()
+        self._scheduled[slug] = loop.call_later(wait, self._start_refresh, slug)
+
+    def _start_refresh(self, slug: str) -> None:
+        self._scheduled.pop(slug, None)
+        self._refresh(slug)
+
+    def _refresh(self, slug: str) -> asyncio.Future[PageState | None]:
+        """The one refresh of `slug` under way, started when there is none."""
+        running = self._refreshing.get(slug)
+        if running is None:
+            running = asyncio.get_running_loop().create_task(self._load(slug))
+            self._refreshing[slug] = running
+
+            def done(task: asyncio.Task[PageState | None]) -> None:
+                if self._refreshing.get(slug) is task:
+                    del self._refreshing[slug]
+                if not task.cancelled() and task.exception() is not None:
+                    log.error("could not load the live page %s", slug, exc_info=task.exception())
+
+            running.add_done_callback(done)
+        return asyncio.shield(running)
+
+    async def _load(self, slug: str) -> PageState | None:
+        previous = self._states.get(slug)
+        began = time.monotonic()
+        switches = self._switches.get(slug, 0)
+        page = await self.live.open(slug)
+        if switches != self._switches.get(slug, 0):
+            return await self._load(slug)  # turned on or off meanwhile: read again
+        if page is None:
+            self._states.pop(slug, None)
+            self._behind_since.pop(slug, None)
+            self._tell(slug, None)
+            return None
+        if previous is not None and previous.version == page.version:
+            state = previous
+            state.loaded_at = time.monotonic()
+        else:
+            state = PageState(page, self._stamps(previous, page))
+            if previous is not None:
+                await asyncio.to_thread(state.make_again, previous)
+            if switches != self._switches.get(slug, 0):
+                return await self._load(slug)
+        self._states[slug] = state
+        self._slugs[page.tournament.id] = slug
+        newest = max(self._newest.get(page.tournament.id, -1), page.version)
+        self._newest[page.tournament.id] = newest
+        if newest <= state.version:
+            self._behind_since.pop(slug, None)
+        else:  # a commit heard while this was read: behind since the read began at most
+            self._behind_since[slug] = began
+        if previous is None or previous.version != state.version:
+            self._tell(slug, state.notice())
+        if newest > state.version and self._watched(slug):
+            self._schedule(slug)
+        return state
 
     @staticmethod
     def _stamps(previous: PageState | None, page: LivePage) -> dict[str, int]:
@@ -218,37 +316,20 @@ class LivePages:
     def readers(self) -> int:
         return sum(len(group) for group in self._readers.values())
 
+    def _tell(self, slug: str, notice: dict[str, Any] | None) -> None:
+        for reader in list(self._readers.get(slug, ())):
+            reader.tell(notice)
+
     def close_all(self) -> None:
         """Shutting down: every stream ends now (readers reconnect elsewhere or poll)."""
-        if self._flush is not None:
-            self._flush.cancel()
-            self._flush = None
+        for handle in self._scheduled.values():
+            handle.cancel()
+        self._scheduled.clear()
         for readers in self._readers.values():
             for reader in readers:
                 reader.tell(None)
-        for task in self._tasks:
+        for task in self._refreshing.values():
             task.cancel()
-
-    def _start_flush(self) -> None:
-        self._flush = None
-        task = asyncio.get_running_loop().create_task(self._tell_readers())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _tell_readers(self) -> None:
-        due, self._due = self._due, set()
-        for tournament_id in due:
-            slug = self._slugs.get(tournament_id)
-            if slug is None or not self._readers.get(slug):
-                continue
-            try:
-                state = await self.state(slug, self._newest.get(tournament_id))
-            except Exception:
-                log.exception("could not reload the live page of tournament %s", tournament_id)
-                continue
-            notice = None if state is None else state.notice()
-            for reader in list(self._readers.get(slug, ())):
-                reader.tell(notice)
 
 
 def event_message(name: str, data: dict[str, Any]) -> bytes:

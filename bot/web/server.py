@@ -43,7 +43,7 @@ from bot.services.live import (
     title_distribution,
 )
 from bot.web.fonts import font_slices
-from bot.web.pages import LivePages, PageState, Reader, event_message, now_ms
+from bot.web.pages import LivePages, PageState, Reader, Recipe, event_message, now_ms
 from bot.web.render import (
     STATIC_DIR,
     RawJson,
@@ -212,11 +212,12 @@ def send(
     request: web.Request,
     state: PageState,
     key: tuple[Any, ...],
-    make: Callable[[], bytes],
+    recipe: Recipe,
     content_type: str,
 ) -> web.Response:
-    """A rendered answer of this version, gzipped when the reader accepts it."""
-    rendered = state.answer(key, make)
+    """A rendered answer of this version, gzipped when the reader accepts it. `recipe`
+    makes it from the page's state (and makes it again for the next version)."""
+    rendered = state.answer(key, recipe)
     headers = {"Cache-Control": "no-cache", "X-Server-Time": str(now_ms())}
     if content_type == "application/json":
         # Public data, read without credentials: overlays on other sites may fetch it.
@@ -273,16 +274,21 @@ async def api_part(request: web.Request) -> web.StreamResponse:
     part = request.match_info["part"]
     number = number_param(request, "round")
     page = number_param(request, "page") or 1
-    text = part_text(state, part, number, page)
-    key = ("api", part, number, page)
-    return send(request, state, key, text.encode, "application/json")
+
+    def recipe(state: PageState) -> bytes:
+        return part_text(state, part, number, page).encode()
+
+    return send(request, state, ("api", part, number, page), recipe, "application/json")
 
 
 async def api_decklist(request: web.Request) -> web.StreamResponse:
     state = await page_state(request)
     number = int_segment(request, "number")
-    deck = translate_not_found(lambda: decklist(state.page.tournament, number))
-    return send(request, state, ("deck", number), lambda: json_bytes(deck), "application/json")
+
+    def recipe(state: PageState) -> bytes:
+        return json_bytes(translate_not_found(lambda: decklist(state.page.tournament, number)))
+
+    return send(request, state, ("deck", number), recipe, "application/json")
 
 
 async def api_series(request: web.Request) -> web.StreamResponse:
@@ -357,10 +363,8 @@ async def section_page(request: web.Request) -> web.StreamResponse:
 async def decklist_page(request: web.Request) -> web.StreamResponse:
     state = await page_state(request)
     number = int_segment(request, "number")
-    deck = translate_not_found(lambda: decklist(state.page.tournament, number))
     lang = lang_of(request)
-    response = shell(request, state, "deck", lang, ("page", "deck", number, lang), deck)
-    return response
+    return shell(request, state, "deck", lang, ("page", "deck", number, lang), number)
 
 
 def shell(
@@ -369,23 +373,26 @@ def shell(
     section: str,
     lang: Lang,
     key: tuple[Any, ...],
-    deck: Any = None,
+    deck_number: int | None = None,
 ) -> web.Response:
-    def make() -> bytes:
+    other = "en" if lang == "ja" else "ja"
+    other_lang_href = f"{request.path}?lang={other}"
+
+    def recipe(state: PageState) -> bytes:
+        tournament = state.page.tournament
         data = initial_data(state, "decklists" if section == "deck" else section, lang)
         data["section"] = section
-        if deck is not None:
-            data["parts"]["deck"] = deck
-        other = "en" if lang == "ja" else "ja"
+        if deck_number is not None:  # one published list, or 404
+            data["parts"]["deck"] = translate_not_found(lambda: decklist(tournament, deck_number))
         return page_html(
             lang=lang,
-            title=text(lang, "title", name=state.page.tournament.name),
+            title=text(lang, "title", name=tournament.name),
             section=section,
             data=data,
-            other_lang_href=f"{request.path}?lang={other}",
+            other_lang_href=other_lang_href,
         )
 
-    return send(request, state, key, make, "text/html")
+    return send(request, state, key, recipe, "text/html")
 
 
 # -- the event stream -----------------------------------------------------------------------
