@@ -280,6 +280,36 @@ async def test_a_confirmed_result_reaches_the_event_stream_within_two_seconds(
     response.close()
 
 
+async def test_a_new_version_is_made_before_anyone_asks_and_a_named_one_at_once(
+    running: Site,
+) -> None:
+    """The page's answers are rebuilt off the request path: what was asked of the page as
+    it was is made again for the new version before the readers hear of it, so their next
+    load is a finished answer; a load naming the version it was told of gets that one."""
+    slug = await running.slug()
+    assert (await running.client.get(f"/t/{slug}/pairings")).status == 200
+    stream = await running.client.get(f"/t/{slug}/events")
+    _, hello = await asyncio.wait_for(next_event(stream.content), 2)
+    event = running.event
+    await event.services.rounds.start_clock(event.admin, event.ref)
+    _, told = await asyncio.wait_for(next_event(stream.content), 2)
+    assert told["version"] > hello["version"]
+    made = await running.pages.state(slug)
+    assert made is not None
+    assert made.version == told["version"]
+    assert ("page", "pairings", "ja") in made.rendered  # nobody asked since the commit
+    _, page, _ = await get(running, f"/t/{slug}/pairings")
+    assert data_island(page)["notice"]["version"] == told["version"]
+
+    await event.services.rounds.extend(event.judge, event.ref, 1, 5)
+    newest = running.pages.newest(event.tournament_id)
+    assert newest is not None
+    assert newest > told["version"]
+    answer = await running.client.get(f"/t/{slug}/api/version.json?v={newest}")
+    assert (await answer.json())["version"] == newest
+    stream.close()
+
+
 async def test_hiding_the_page_ends_its_streams(running: Site) -> None:
     slug = await running.slug()
     response = await running.client.get(f"/t/{slug}/events")
