@@ -2,7 +2,7 @@
 
 For an organizer who wants the pages served by another process (or machine with the same
 file) than the bot: it reads DATABASE_PATH and looks at the versions of the public pages
-every second, so a change the bot commits shows within 2 s.
+twice a second, so a change the bot commits shows within 2 s.
 """
 
 from __future__ import annotations
