@@ -104,19 +104,33 @@ class PageState:
             self.recipes[key] = recipe
         return found
 
-    def make_again(self, previous: PageState) -> None:
+    def asked(self) -> Asked:
+        """What this page was asked for so far (a copy: the loop goes on adding to it)."""
+        return Asked(dict(self.stamps), dict(self.parts), dict(self.recipes))
+
+    def make_again(self, before: Asked) -> None:
         """The answers an earlier version of the page was asked for, made for this one (in
         a worker thread, before this state is shown to anyone). The JSON of a part that
         did not change is taken as it was."""
-        for key, text in previous.parts.items():
+        for key, text in before.parts.items():
             part = key[1] if key[0] == "failed" else key[0]
-            if part in self.stamps and self.stamps[part] == previous.stamps.get(part):
+            if part in self.stamps and self.stamps[part] == before.stamps.get(part):
                 self.parts[key] = text
-        for key, recipe in list(previous.recipes.items()):
+        for key, recipe in before.recipes.items():
             try:
                 self.answer(key, recipe)
             except Exception:  # e.g. a part this version no longer has: made (and failing
                 continue  # the same) when someone asks for it
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A page's answers at one version, to make again at the next: each part's stamp, the
+    parts' JSON and the recipes of the answers."""
+
+    stamps: dict[str, int]
+    parts: dict[tuple[Any, ...], str]
+    recipes: dict[tuple[Any, ...], Recipe]
 
 
 class Reader:
@@ -238,10 +252,14 @@ class LivePages:
 
     def _start_refresh(self, slug: str) -> None:
         self._scheduled.pop(slug, None)
-        self._refresh(slug)
+        self._refresh_task(slug)
 
     def _refresh(self, slug: str) -> asyncio.Future[PageState | None]:
-        """The one refresh of `slug` under way, started when there is none."""
+        """The one refresh of `slug` under way, started when there is none (a load that
+        gives up waiting does not stop it)."""
+        return asyncio.shield(self._refresh_task(slug))
+
+    def _refresh_task(self, slug: str) -> asyncio.Task[PageState | None]:
         running = self._refreshing.get(slug)
         if running is None:
             running = asyncio.get_running_loop().create_task(self._load(slug))
@@ -254,7 +272,7 @@ class LivePages:
                     log.error("could not load the live page %s", slug, exc_info=task.exception())
 
             running.add_done_callback(done)
-        return asyncio.shield(running)
+        return running
 
     async def _load(self, slug: str) -> PageState | None:
         previous = self._states.get(slug)
@@ -274,9 +292,12 @@ class LivePages:
         else:
             state = PageState(page, self._stamps(previous, page))
             if previous is not None:
-                await asyncio.to_thread(state.make_again, previous)
+                await asyncio.to_thread(state.make_again, previous.asked())
             if switches != self._switches.get(slug, 0):
                 return await self._load(slug)
+        installed = self._states.get(slug)
+        if installed is not None and installed.version > state.version:
+            return installed  # a later read (after a switch) got there first
         self._states[slug] = state
         self._slugs[page.tournament.id] = slug
         newest = max(self._newest.get(page.tournament.id, -1), page.version)
