@@ -14,8 +14,8 @@ from bot.ui.buttons import PANEL_STEP, CustomId
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.rounds import round_name
 from cogs.common import RoutedCog, actor_of
+from cogs.event_steps import finish_event, send_export, show_start_preview
 from cogs.rounds.pairing import pair_next_round, start_round_clock
-from cogs.tournaments import finish_event, send_export, show_start_preview
 from domain.tournament.steps import Step
 
 
