@@ -59,6 +59,7 @@ class Say(StrEnum):
     RESULT_CONFIRMED = "result_confirmed"
     DISPUTE = "dispute"
     RESULT_SET = "result_set"
+    RESULT_DECIDED = "result_decided"  # to both players: a judge's decision, and whose
     STANDINGS = "standings"
     DROPPED = "dropped"
     TABLE_EXTENDED = "table_extended"
@@ -199,11 +200,21 @@ def _disagree(event: ev.ReportsDisagree, context: Context) -> list[Notice]:
 
 
 def _disputed(event: ev.ResultDisputed, context: Context) -> list[Notice]:
-    return [_dispute(event.round, event.table, context)]
+    return [_dispute(event.round, event.table, context, event.player_id, event.reason)]
 
 
-def _dispute(number: int, table: int, context: Context) -> Notice:
-    data = {"round": number, "table": table, "claims": _claims(context, number, table)}
+def _dispute(
+    number: int, table: int, context: Context, disputer: int | None = None, reason: str = ""
+) -> Notice:
+    """The judges see both claims (a dispute's: who disputed, and why), with a button for
+    each decision."""
+    data: dict[str, Any] = {
+        "round": number,
+        "table": table,
+        "claims": _claims(context, number, table),
+    }
+    if disputer is not None:
+        data |= {"disputer": disputer, "reason": reason}
     return Notice(Say.DISPUTE, (Place.JUDGES,), data)
 
 
@@ -227,6 +238,9 @@ def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
             "judge": context.actor_name,
         }
         told.append(Notice(Say.RESULT_SET, (Place.LOG,), data))
+        # Both players hear the decision and who made it, where they report.
+        places = (Place.ROUND_THREAD, Place.ROUND_CHANNEL, Place.PAIRINGS)
+        told.append(Notice(Say.RESULT_DECIDED, places, data))
     return told
 
 

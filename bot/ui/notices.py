@@ -22,6 +22,7 @@ from bot.ui.buttons import (
     Labels,
     claim_call_view,
     confirm_view,
+    decide_view,
     registration_view,
     report_view,
 )
@@ -44,6 +45,7 @@ from bot.ui.rounds import (
     final_standings_embeds,
     name_of,
     pairings_posts,
+    plain_name,
     points_before,
     result_change_text,
     standings_page_of,
@@ -274,16 +276,36 @@ def result_confirmed(telling: Telling) -> Said:
 
 
 def dispute(telling: Telling) -> Said:
-    found = _round_match(telling.tournament, telling.data)
+    """The judges see both claims, with a button for each decision while the table waits
+    for one: [A の勝ち] [B の勝ち] [両者敗北] [時間切れ判定…]."""
+    tournament = telling.tournament
+    found = _round_match(tournament, telling.data)
     if found is None or len(found[1].players) != 2:
         return _said()
-    return _said(Message(_table_for_judges("ui.report.judge_dispute", telling, *found)))
+    played, match = found
+    text = _table_for_judges("ui.report.judge_dispute", telling, played, match)
+    if played.finished(match):
+        return _said(Message(text))
+    first, second = match.players
+    players = ((first, plain_name(tournament, first)), (second, plain_name(tournament, second)))
+    view = decide_view(tournament.id, played.number, match.table, players, telling.labels)
+    return _said(Message(text, view=view))
 
 
 def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, **extra: Any) -> str:
-    """A table the judges must look at: its players, and what each reported."""
-    tournament, lang = telling.tournament, telling.lang
+    """A table the judges must look at: its players, and what each reported (on a dispute,
+    what the disputing player claims, and their note)."""
+    tournament, lang, data = telling.tournament, telling.lang, telling.data
     first, second = match.players
+    disputer = data.get("disputer")
+    claims = claim_lines(
+        tournament,
+        match,
+        _claims(data),
+        lang,
+        disputer=int(disputer) if disputer is not None else None,
+        reason=str(data.get("reason") or ""),
+    )
     return t(
         key,
         lang,
@@ -291,7 +313,7 @@ def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, *
         table=match.table,
         first=name_of(tournament, first),
         second=name_of(tournament, second),
-        claims=claim_lines(tournament, match, _claims(telling.data), lang),
+        claims=claims,
         **extra,
     )
 
@@ -315,6 +337,29 @@ def result_set(telling: Telling) -> Said:
         judge=safe(str(data["judge"])),
     )
     return _said(Message(text))
+
+
+def result_decided(telling: Telling) -> Said:
+    """Both players hear a judge's decision about their table, and who made it."""
+    tournament, data, lang = telling.tournament, telling.data, telling.lang
+    found = _round_match(tournament, data)
+    if found is None or len(found[1].players) != 2:
+        return _said()
+    played, match = found
+    old = codec.decode(MatchResult, data["old"]) if data["old"] is not None else None
+    first, second = match.players
+    text = t(
+        "ui.result.decided_changed" if old is not None else "ui.result.decided",
+        lang,
+        first=f"<@{first}>",
+        second=f"<@{second}>",
+        round=played.number,
+        table=match.table,
+        judge=safe(str(data["judge"])),
+        result=describe_result(tournament, match, codec.decode(MatchResult, data["new"]), lang),
+        old=describe_result(tournament, match, old, lang),
+    )
+    return _said(Message(text, pings=match.players))
 
 
 def standings(telling: Telling) -> Said:
@@ -496,6 +541,7 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.RESULT_CONFIRMED: result_confirmed,
     Say.DISPUTE: dispute,
     Say.RESULT_SET: result_set,
+    Say.RESULT_DECIDED: result_decided,
     Say.STANDINGS: standings,
     Say.DROPPED: dropped,
     Say.TABLE_EXTENDED: table_extended,

@@ -80,6 +80,9 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
         field("round", t("ui.panel.no_round", lang))
         return embed
     field("round", t("ui.panel.round_value", lang, round=current.number))
+    if current.complete and tournament.phase is not Phase.FINISHED:
+        # 「第 3 回戦の結果がすべて揃いました」: the next step's button is enabled below.
+        embed.description = t("ui.panel.round_complete", lang, round=current.number)
     tables = [m for m in current.matches if len(m.players) == 2]
     finished = sum(1 for m in tables if current.finished(m))
     field("results", t("ui.panel.count_of", lang, done=finished, total=len(tables)))

@@ -434,7 +434,7 @@ def disputable(
     current, match = _own_open_match(tournament, player_id, number, table)
     pending = [r for r in match.reports if r.player_id != player_id]
     if not pending:
-        raise IllegalTransition("report.nothing_to_confirm", table=match.table)
+        raise IllegalTransition("report.nothing_to_dispute", table=match.table)
     return current, match, pending[0]
 
 

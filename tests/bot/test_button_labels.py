@@ -82,6 +82,8 @@ def every_view(labels: Labels) -> list[discord.ui.View]:
         buttons.pending_view(1, "ui.undo.confirm_button", labels),
         buttons.claim_call_view(1, 2, labels),
         buttons.resolve_call_view(1, 2, 5, labels, at_a_table=True),
+        # Players' own names go into these labels as they are: neither script here.
+        buttons.decide_view(1, 2, 3, ((101, "★"), (102, "☆")), labels),
     ]
     return built
 

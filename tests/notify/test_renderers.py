@@ -19,6 +19,7 @@ from domain.tournament.operations import (
     CallJudge,
     ChangeSettings,
     ConfirmResult,
+    DisputeResult,
     Drop,
     ExtendTable,
     FinishTournament,
@@ -164,3 +165,102 @@ def test_a_notice_of_something_since_taken_back_says_nothing() -> None:
         == []
     )
     assert RENDERERS[Say.ASK_OPPONENT](Telling(at, ask.data, ask.user, "ja", now)).messages
+
+
+def disputed_table() -> tuple[Clock, Notice, int, int]:
+    """Table 1 of round 1: 唯 reports a win, ムギ disputes it, claiming the win."""
+    clock = Clock(new_tournament())
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    names = {1: "唯", 2: "ムギ", 3: "律", 4: "澪"}
+    for number, name in names.items():
+        clock.apply(Register(player(number).user_id, name), player(number))
+    clock.apply(StartTournament(seed=1))
+    clock.apply(propose_round(clock.tournament, 2).operation())
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), player(first - 100))
+    before = clock.tournament
+    clock.apply(
+        DisputeResult(second, 1, 1, "最後のターンで勝った", Claim.WIN), player(second - 100)
+    )
+    (notice,) = [n for n in told(clock, before, DisputeResult.kind) if n.say is Say.DISPUTE]
+    return clock, notice, first, second
+
+
+def test_the_judges_see_both_claims_and_a_button_for_each_decision() -> None:
+    clock, notice, first, second = disputed_table()
+    tournament = clock.tournament
+    a, b = (tournament.players[user].display_name for user in (first, second))
+    said = RENDERERS[Say.DISPUTE](Telling(tournament, notice.data, None, "ja", clock.at))
+    (message,) = said.messages
+    assert f"・{a}の報告: {a}の勝ち" in (message.content or "")
+    assert f"・{b}の異議: {b}の勝ち" in (message.content or "")
+    assert f"・{b}の補足: 最後のターンで勝った" in (message.content or "")
+    assert message.view is not None
+    buttons = [(item.label, item.custom_id) for item in message.view.children]  # type: ignore[attr-defined]
+    t = tournament.id
+    assert buttons == [
+        (f"{a}の勝ち", f"jv:{t}:1:1:{first}"),
+        (f"{b}の勝ち", f"jv:{t}:1:1:{second}"),
+        ("両者敗北", f"jl:{t}:1:1"),
+        ("時間切れ判定…", f"jt:{t}:1:1"),
+    ]
+    english = RENDERERS[Say.DISPUTE](Telling(tournament, notice.data, None, "en", clock.at))
+    assert f"- {b} disputes it, claiming: {b} wins" in (english.messages[0].content or "")
+    labels = [item.label for item in english.messages[0].view.children]  # type: ignore[union-attr]
+    assert labels == [f"{a} wins", f"{b} wins", "Double loss", "Time (counts)…"]
+    # Once a judge decided, a notice still to be sent offers no decision any more.
+    clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
+    late = RENDERERS[Say.DISPUTE](Telling(clock.tournament, notice.data, None, "ja", clock.at))
+    assert late.messages[0].view is None
+
+
+def test_a_dispute_noticed_before_claims_were_asked_for_still_reads() -> None:
+    clock, notice, first, _ = disputed_table()
+    data = {key: notice.data[key] for key in ("round", "table")}
+    data["claims"] = [claim for claim in notice.data["claims"] if claim[0] == first]
+    said = RENDERERS[Say.DISPUTE](Telling(clock.tournament, data, None, "ja", clock.at))
+    text = said.messages[0].content or ""
+    assert "の報告: " in text
+    assert "異議: " not in text
+
+
+def test_both_players_hear_the_judges_decision_and_who_made_it() -> None:
+    clock, _, first, second = disputed_table()
+    before = clock.tournament
+    clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
+    notices = plan(clock.events, Context(before, clock.tournament, "set_result", 2, "ジャッジ花子"))
+    (decided,) = [n for n in notices if n.say is Say.RESULT_DECIDED]
+    b = clock.tournament.players[second].display_name
+    said = RENDERERS[Say.RESULT_DECIDED](
+        Telling(clock.tournament, decided.data, None, "ja", clock.at)
+    )
+    (message,) = said.messages
+    assert message.content == (
+        f"⚖️ <@{first}>さん、<@{second}>さん、第 1 回戦 テーブル 1 の結果を"
+        f"ジャッジ花子が決めました: {b}の勝ち。"
+    )
+    assert sorted(message.pings) == sorted((first, second))
+
+
+def test_the_panel_says_when_the_rounds_results_are_all_in() -> None:
+    clock, _, _, second = disputed_table()
+
+    def shown() -> tuple[str | None, dict[str, bool]]:
+        said = RENDERERS[Say.PANEL_REFRESH](Telling(clock.tournament, {}, None, "ja", clock.at))
+        (message,) = said.messages
+        assert message.view is not None
+        enabled = {
+            str(item.label): not item.disabled  # type: ignore[attr-defined]
+            for item in message.view.children
+        }
+        return message.embeds[0].description, enabled
+
+    description, enabled = shown()
+    assert description is None
+    assert not enabled["次の回戦"]
+    clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
+    other = clock.tournament.rounds[0].matches[1]
+    clock.apply(SetResult(1, 2, MatchResult.win(str(other.players[0]))), JUDGE)
+    description, enabled = shown()
+    assert description == "✅ 第 1 回戦の結果がすべて揃いました。"
+    assert enabled["次の回戦"]
