@@ -41,6 +41,7 @@ from domain.tournament.views import (
     StandingLine,
     export_record,
     final_standings,
+    placings,
     standings_after,
     standings_lines,
 )
@@ -308,7 +309,7 @@ class RoundService(Service):
 
     async def table_to_decide(
         self, actor: Actor, tournament_id: int, number: int, table: int
-    ) -> tuple[Tournament, Match]:
+    ) -> tuple[Tournament, Round, Match]:
         """A table a judge is about to decide, before their form opens (時間切れ判定…):
         /result set's role, and a table of two players."""
         async with self.reader_as(actor) as tx:
@@ -316,9 +317,9 @@ class RoundService(Service):
             tournament = await tx.tournament(str(tournament_id))
         played = tournament.round(number)
         match = played.match_at(table) if played else None
-        if match is None or len(match.players) != 2:
+        if played is None or match is None or len(match.players) != 2:
             raise InvalidInput("result.no_such_table", round=number, table=table)
-        return tournament, match
+        return tournament, played, match
 
     async def drop(
         self, actor: Actor, reference: str | None, player: int | None = None
@@ -348,7 +349,8 @@ class RoundService(Service):
     async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
-        return Standings(tournament, standings_lines(tournament), standings_after(tournament))
+        # After the finish, the final placings: the top cut first (R-FMT-1).
+        return Standings(tournament, placings(tournament), standings_after(tournament))
 
     async def finish(self, actor: Actor, reference: str | None) -> Final:
         async with self.uow(actor) as tx:

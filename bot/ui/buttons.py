@@ -176,17 +176,22 @@ def start_view(tournament_id: int, labels: Labels) -> discord.ui.View:
     )
 
 
-def report_view(tournament_id: int, number: int, labels: Labels) -> discord.ui.View:
-    """The pairings post's buttons: every step of a player's round without a command."""
-    return stateless_view(
+def report_view(
+    tournament_id: int, number: int, labels: Labels, *, drop: bool = True
+) -> discord.ui.View:
+    """The pairings post's buttons: every step of a player's round without a command. No
+    ドロップ in the top cut: a player out of it has nothing to drop from."""
+    items = [
         button(
             REPORT(tournament=tournament_id, round=number),
             labels("ui.rounds.report_button"),
             Style.primary,
         ),
         button(CALL_JUDGE(tournament=tournament_id), labels("ui.rounds.call_button")),
-        button(DROP(tournament=tournament_id), labels("ui.rounds.drop_button")),
-    )
+    ]
+    if drop:
+        items.append(button(DROP(tournament=tournament_id), labels("ui.rounds.drop_button")))
+    return stateless_view(*items)
 
 
 def claim_view(tournament_id: int, number: int, labels: Labels) -> discord.ui.View:
@@ -304,12 +309,14 @@ def time_modal(tournament_id: int, number: int, lang: Lang) -> discord.ui.Modal:
     return modal
 
 
-def dispute_form(tournament_id: int, number: int, table: int, lang: Lang) -> discord.ui.Modal:
+def dispute_form(
+    tournament_id: int, number: int, table: int, round_name: str, lang: Lang
+) -> discord.ui.Modal:
     """異議: what the player claims instead of the report (勝ち / 負け / 時間切れ), both
     point-zone counts for a time-out (R-MATCH-2), and a note for the judges. Routed by its
-    custom id (bot/ui/stateless.py)."""
+    custom id (bot/ui/stateless.py); `round_name` is the round as people name it."""
     modal = discord.ui.Modal(
-        title=t("ui.dispute.title", lang, round=number, table=table),
+        title=t("ui.dispute.title", lang, round_name=round_name, table=table),
         custom_id=DISPUTE_FORM(tournament=tournament_id, round=number, table=table),
     )
     claims = discord.ui.Select[Any](
@@ -345,12 +352,13 @@ def decide_time_form(
     number: int,
     table: int,
     players: tuple[tuple[int, str], tuple[int, str]],
+    round_name: str,
     lang: Lang,
 ) -> discord.ui.Modal:
     """時間切れ判定…: both point-zone counts, named by player in table order (R-MATCH-2:
     fewer cards wins by judgement, the same count is a draw)."""
     modal = discord.ui.Modal(
-        title=t("ui.decide.time_title", lang, round=number, table=table),
+        title=t("ui.decide.time_title", lang, round_name=round_name, table=table),
         custom_id=DECIDE_TIME_FORM(tournament=tournament_id, round=number, table=table),
     )
     for field, (_, name) in zip(("first", "second"), players, strict=True):

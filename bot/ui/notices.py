@@ -48,6 +48,8 @@ from bot.ui.rounds import (
     plain_name,
     points_before,
     result_change_text,
+    round_name,
+    round_name_at,
     standings_page_of,
 )
 from domain.decks import read_stored_decklist
@@ -207,15 +209,17 @@ def pairings(telling: Telling) -> Said:
     if played is None:  # taken back (/round repair) before it was posted
         return _said()
     points = points_before(tournament, played.number)
-    view = report_view(tournament.id, played.number, telling.labels)
+    top_cut = played.kind is RoundKind.ELIMINATION
+    view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     messages = [
         Message(part.content, view=view, pings=part.pinged)
-        for part in pairings_posts(tournament, played, points, lang)
+        for part in pairings_posts(tournament, played, points, lang, page_url=telling.page_url)
     ]
-    picture = bracket_picture(tournament, lang) if played.kind is RoundKind.ELIMINATION else None
+    picture = bracket_picture(tournament, lang) if top_cut else None
     if picture is not None:
         messages.append(Message(files=[("bracket.png", render_bracket(picture))]))
-    return Said(messages, thread_name=t("ui.rounds.thread_name", lang, round=played.number))
+    thread_name = t("ui.rounds.thread_name", lang, round_name=round_name(played, lang))
+    return Said(messages, thread_name=thread_name)
 
 
 def clock_started(telling: Telling) -> Said:
@@ -226,7 +230,7 @@ def clock_started(telling: Telling) -> Said:
     text = t(
         "ui.rounds.clock_started",
         telling.lang,
-        round=played.number,
+        round_name=round_name(played, telling.lang),
         minutes=tournament.time_limit_minutes,
         end=int(played.ends_at.timestamp()),
     )
@@ -251,7 +255,7 @@ def ask_opponent(telling: Telling) -> Said:
         lang,
         opponent=f"<@{opponent}>",
         reporter=name_of(tournament, reporter),
-        round=played.number,
+        round_name=round_name(played, lang),
         table=match.table,
         result=describe_result(tournament, match, pending[-1].result, lang),
     )
@@ -268,7 +272,7 @@ def result_confirmed(telling: Telling) -> Said:
     text = t(
         "ui.report.notice_confirmed",
         telling.lang,
-        round=played.number,
+        round_name=round_name(played, telling.lang),
         table=match.table,
         result=result,
     )
@@ -309,7 +313,7 @@ def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, *
     return t(
         key,
         lang,
-        round=played.number,
+        round_name=round_name(played, lang),
         table=match.table,
         first=name_of(tournament, first),
         second=name_of(tournament, second),
@@ -353,7 +357,7 @@ def result_decided(telling: Telling) -> Said:
         lang,
         first=f"<@{first}>",
         second=f"<@{second}>",
-        round=played.number,
+        round_name=round_name(played, lang),
         table=match.table,
         judge=safe(str(data["judge"])),
         result=describe_result(tournament, match, codec.decode(MatchResult, data["new"]), lang),
@@ -478,7 +482,7 @@ def reminder(telling: Telling) -> Said:
     text = t(
         "ui.rounds.reminder",
         telling.lang,
-        round=played.number,
+        round_name=round_name(played, telling.lang),
         minutes=telling.data["minutes"],
         end=int(played.ends_at.timestamp()),
     )
@@ -487,7 +491,8 @@ def reminder(telling: Telling) -> Said:
 
 def time_up(telling: Telling) -> Said:
     tables = [str(table) for table in telling.data["tables"]]
-    text = t("ui.rounds.time_up", telling.lang, round=telling.data["round"], tables=tables)
+    number = round_name_at(telling.tournament, int(telling.data["round"]), telling.lang)
+    text = t("ui.rounds.time_up", telling.lang, round_name=number, tables=tables)
     return _said(Message(text))
 
 

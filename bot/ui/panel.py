@@ -11,6 +11,7 @@ import discord
 from bot.i18n import Lang, t
 from bot.ui.buttons import PANEL_STEP, Style, button, stateless_view
 from bot.ui.render import safe
+from bot.ui.rounds import round_name, round_name_at
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
 from domain.event import EventFormat
@@ -79,10 +80,11 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
     if current is None:
         field("round", t("ui.panel.no_round", lang))
         return embed
-    field("round", t("ui.panel.round_value", lang, round=current.number))
+    field("round", t("ui.panel.round_value", lang, round_name=round_name(current, lang)))
     if current.complete and tournament.phase is not Phase.FINISHED:
         # 「第 3 回戦の結果がすべて揃いました」: the next step's button is enabled below.
-        embed.description = t("ui.panel.round_complete", lang, round=current.number)
+        name = round_name(current, lang)
+        embed.description = t("ui.panel.round_complete", lang, round_name=name)
     tables = [m for m in current.matches if len(m.players) == 2]
     finished = sum(1 for m in tables if current.finished(m))
     field("results", t("ui.panel.count_of", lang, done=finished, total=len(tables)))
@@ -106,5 +108,5 @@ def panel(
 def round_complete(tournament: Tournament, number: int, lang: Lang) -> tuple[str, discord.ui.View]:
     """「第 3 回戦の結果がすべて揃いました」, with the buttons for what comes next."""
     nexts = (Step.NEXT_ROUND, Step.TOP_CUT, Step.PAIR, Step.POST_STANDINGS, Step.FINISH)
-    text = t("ui.panel.round_complete", lang, round=number)
+    text = t("ui.panel.round_complete", lang, round_name=round_name_at(tournament, number, lang))
     return text, step_buttons(tournament, nexts, lang, only_allowed=True)

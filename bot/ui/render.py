@@ -106,7 +106,7 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
     field("regulation", regulation_name(tournament.regulation, lang))
     field("rounds", rounds_text(tournament, lang))
     if tournament.top_cut:
-        field("top_cut", str(tournament.top_cut))
+        field("top_cut", t("ui.tournament.top_cut_value", lang, count=tournament.top_cut))
     field(
         "time_limit",
         t("ui.tournament.time_limit_value", lang, minutes=tournament.time_limit_minutes),

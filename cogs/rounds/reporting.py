@@ -30,7 +30,7 @@ from bot.ui.buttons import (
 )
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PointZoneCount, optional_count, point_zone_count
-from bot.ui.rounds import name_of, report_reply
+from bot.ui.rounds import name_of, report_reply, round_name
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
 from domain.engine.results import MAX_POINT_ZONE
@@ -89,12 +89,14 @@ class Reporting(RoutedCog):
         mine = await self.services.rounds.my_match(actor_of(interaction), str(tournament), round)
         opponent = mine.match.opponent_of(interaction.user.id)
         if opponent is None:
-            await reply(interaction, t("ui.rounds.mine_bye", lang, round=mine.round.number))
+            await reply(
+                interaction, t("ui.rounds.mine_bye", lang, round_name=round_name(mine.round, lang))
+            )
             return
         text = t(
             "ui.report.choose",
             lang,
-            round=mine.round.number,
+            round_name=round_name(mine.round, lang),
             table=mine.match.table,
             opponent=name_of(mine.tournament, opponent),
         )
@@ -139,9 +141,12 @@ class Reporting(RoutedCog):
     ) -> None:
         """異議: a form asks what the player claims instead. Someone who may not dispute
         this report is refused before the form opens."""
-        await self.services.rounds.disputable(actor_of(interaction), tournament, round, table)
+        found = await self.services.rounds.disputable(
+            actor_of(interaction), tournament, round, table
+        )
         lang = interaction_lang(interaction)
-        await send_stateless_modal(interaction, dispute_form(tournament, round, table, lang))
+        name = round_name(found.round, lang)
+        await send_stateless_modal(interaction, dispute_form(tournament, round, table, name, lang))
 
     async def dispute_submitted(
         self,

@@ -39,6 +39,7 @@ from bot.ui.rounds import (
     name_of,
     plain_name,
     result_change_text,
+    round_name,
     standings_page_of,
 )
 from bot.ui.stateless import ModalHandler, send_stateless_modal
@@ -138,12 +139,14 @@ class Results(RoutedCog):
         self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
     ) -> None:
         """時間切れ判定…: both point-zone counts, asked of the judge by player name."""
-        found, match = await self.services.rounds.table_to_decide(
+        found, played, match = await self.services.rounds.table_to_decide(
             actor_of(interaction), tournament, round, table
         )
+        lang = interaction_lang(interaction)
         first, second = match.players
         players = ((first, plain_name(found, first)), (second, plain_name(found, second)))
-        form = decide_time_form(tournament, round, table, players, interaction_lang(interaction))
+        name = round_name(played, lang)
+        form = decide_time_form(tournament, round, table, players, name, lang)
         await send_stateless_modal(interaction, form)
 
     async def time_decided(

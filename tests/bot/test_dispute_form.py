@@ -19,7 +19,7 @@ LABEL, STRING_SELECT, TEXT_INPUT = 18, 3, 4
 def test_the_form_asks_the_claim_both_counts_and_a_note_within_discords_limits(
     lang: Lang,
 ) -> None:
-    form = dispute_form(12, 3, 4, lang).to_dict()
+    form = dispute_form(12, 3, 4, "第 3 回戦" if lang == "ja" else "round 3", lang).to_dict()
     assert form["custom_id"] == "df:12:3:4"
     assert len(form["title"]) <= 45
     rows = form["components"]
@@ -41,7 +41,8 @@ def test_the_form_asks_the_claim_both_counts_and_a_note_within_discords_limits(
 
 def test_the_judges_counts_form_names_each_player_even_a_long_name() -> None:
     long = "とても長い名前のプレイヤーさん、その名は三十二文字まであります"
-    form = decide_time_form(1, 2, 3, ((101, "ムギ"), (102, long)), "ja").to_dict()
+    form = decide_time_form(1, 2, 3, ((101, "ムギ"), (102, long)), "準決勝", "ja").to_dict()
+    assert form["title"] == "時間切れ判定: 準決勝 テーブル 3"
     labels = [row["label"] for row in form["components"]]
     assert labels[0] == "ムギのポイント置き場の枚数"
     assert labels[1].endswith("…のポイント置き場の枚数")

@@ -81,16 +81,31 @@ def name_of(fake: FakeDiscord, user_id: int) -> str:
     return next(n for n in (*PLAYERS, "organizer", "judge") if member_id(fake, n) == user_id)
 
 
-def pairings_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, ...]]:
-    """Table → players, read back from the posted pairings of a round (the bye at 0)."""
+def round_title(round_number: int, stage: str | None) -> str:
+    """How the bot names a round: 「第 2 回戦」, or a top-cut round's stage (「準決勝」)."""
+    return stage or f"第 {round_number} 回戦"
+
+
+def is_pairings_of(content: str, round_number: int, stage: str | None = None) -> bool:
+    """Whether a message of the pairings channel is (a part of) that round's pairings."""
+    marker = re.compile(
+        rf"決勝トーナメント {stage}(\*\*|（)" if stage else rf"第 {round_number} 回戦"
+    )
+    return bool(marker.search(content.splitlines()[0] if content else ""))
+
+
+def pairings_of(
+    fake: FakeDiscord, round_number: int, stage: str | None = None
+) -> dict[int, tuple[str, ...]]:
+    """Table → players, read back from the posted pairings of a round (the bye at 0); a
+    top-cut round is found by its `stage` (「準決勝」)."""
     tables: dict[int, tuple[str, ...]] = {}
-    marker = re.compile(rf"第 {round_number} 回戦|決勝トーナメント 第 {round_number} 回戦")
     for message in fake.messages("pairings"):
         content = message.get("content") or ""
-        if not marker.search(content.splitlines()[0] if content else ""):
+        if not is_pairings_of(content, round_number, stage):
             continue
         for line in content.splitlines():
-            found = re.match(r"テーブル (\d+): <@(\d+)>.* vs <@(\d+)>", line)
+            found = re.match(r"(?:✅ )?テーブル (\d+): <@(\d+)>.* vs <@(\d+)>", line)
             if found:
                 table, first, second = found.groups()
                 tables[int(table)] = (name_of(fake, int(first)), name_of(fake, int(second)))
@@ -109,18 +124,17 @@ def tables_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, str]
     }
 
 
-def thread_messages(fake: FakeDiscord, round_number: int) -> list[JSON]:
-    name = f"第 {round_number} 回戦 結果報告"
+def thread_messages(fake: FakeDiscord, round_number: int, stage: str | None = None) -> list[JSON]:
+    name = f"{round_title(round_number, stage)} 結果報告"
     thread = [c for c in fake.threads("pairings") if c.name == name][-1]  # a re-pair opens anew
     return fake.messages(thread.id)
 
 
-def notice_to(fake: FakeDiscord, round_number: int, user: str) -> JSON:
+def notice_to(fake: FakeDiscord, round_number: int, user: str, stage: str | None = None) -> JSON:
     """The newest message of the round's thread that mentions `user` (a report's notice)."""
     mention = f"<@{member_id(fake, user)}>"
-    return [m for m in thread_messages(fake, round_number) if mention in (m.get("content") or "")][
-        -1
-    ]
+    thread = thread_messages(fake, round_number, stage)
+    return [m for m in thread if mention in (m.get("content") or "")][-1]
 
 
 async def confirm_in_thread(fake: FakeDiscord, round_number: int, user: str) -> Reply:
@@ -140,9 +154,9 @@ async def judge_gives_win(fake: FakeDiscord, table: int, player: str) -> Reply:
 
 
 async def wait_for_time_up(fake: FakeDiscord, round_number: int, since: int) -> list[str]:
-    """Wait (up to 15 s) for the round's time-up notice among the pairings channel's
-    messages from index `since` on; their texts."""
-    for _ in range(150):
+    """Wait (up to 30 s: a restarted bot on a loaded machine) for the round's time-up notice
+    among the pairings channel's messages from index `since` on; their texts."""
+    for _ in range(300):
         texts = [m.get("content") or "" for m in fake.messages("pairings")[since:]]
         if any("⏰" in text and f"第 {round_number} 回戦" in text for text in texts):
             return texts
@@ -151,10 +165,14 @@ async def wait_for_time_up(fake: FakeDiscord, round_number: int, since: int) -> 
 
 
 def standings_rows(message: JSON) -> list[tuple[int, str, int, str]]:
-    """(rank, name, points, opponents' points) from a posted standings embed."""
+    """(rank, name, points, opponents' points) from a posted standings embed (after the
+    finish, the 決勝T column between the rank and the name is skipped)."""
     rows = []
     for line in message["embeds"][0]["description"].splitlines():
-        found = re.match(r"\s*(\d+)\s+(\S+)(?:\s+(?:ドロップ|失格))?\s+(\d+)\s+([\d.]+)", line)
+        found = re.match(
+            r"\s*(\d+)\s+(?:(?:優勝|準優勝|ベスト\d+)\s+)?(\S+)(?:\s+(?:ドロップ|失格))?\s+(\d+)\s+([\d.]+)",
+            line,
+        )
         if found and found.group(2).lower() in PLAYERS:
             rank, name, points, opponents = found.groups()
             rows.append((int(rank), name.lower(), int(points), opponents))

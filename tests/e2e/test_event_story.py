@@ -254,8 +254,8 @@ async def test_round_3_survives_a_restart_mid_round(fake: FakeDiscord) -> None:
 async def test_the_top_4_gets_a_bracket_picture_and_the_event_finishes(fake: FakeDiscord) -> None:
     standings = standings_rows(fake.messages("standings")[-1])
     paired = await fake.slash("round pair", user="organizer", locale="ja")
-    assert "第 4 回戦" in paired.text
-    tables = pairings_of(fake, 4)
+    assert "準決勝" in paired.text  # the top cut as people name it
+    tables = pairings_of(fake, 4, stage="準決勝")
     assert len(tables) == 2
     top = {name for _, name, _, _ in standings[:4] if name != fake.dropped}  # type: ignore[attr-defined]
     assert {p for players in tables.values() for p in players} <= {n for _, n, _, _ in standings}
@@ -270,7 +270,7 @@ async def test_the_top_4_gets_a_bracket_picture_and_the_event_finishes(fake: Fak
     for table, (first, _) in tables.items():
         await judge_gives_win(fake, table, first)
     await fake.slash("round pair", user="organizer", locale="ja")
-    (final,) = pairings_of(fake, 5).values()
+    (final,) = pairings_of(fake, 5, stage="決勝").values()
     await judge_gives_win(fake, 1, final[0])
     finished = await fake.slash("tournament finish", user="organizer", locale="ja")
     assert "終了しました" in finished.text

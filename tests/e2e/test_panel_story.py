@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -34,6 +33,7 @@ from tests.e2e.story import (
     JSON,
     LEGAL_CSV,
     PLAYERS,
+    is_pairings_of,
     member_id,
     notice_to,
     pairings_of,
@@ -86,20 +86,19 @@ def enabled(message: JSON) -> list[str]:
     return [label for label, c in buttons(message).items() if not c.get("disabled")]
 
 
-def prompt(fake: FakeDiscord, number: int) -> JSON:
+def prompt(fake: FakeDiscord, title: str) -> JSON:
     """「第 N 回戦の結果がすべて揃いました」 in the staff channel, with its next steps."""
-    text = f"第 {number} 回戦の結果がすべて揃いました"
-    (found,) = [m for m in fake.messages("log") if text in (m.get("content") or "")]
+    text = f"✅ {title}の結果がすべて揃いました。"
+    (found,) = [m for m in fake.messages("log") if m.get("content") == text]
     return found
 
 
-def pairings_post(fake: FakeDiscord, number: int) -> JSON:
+def pairings_post(fake: FakeDiscord, number: int, stage: str | None = None) -> JSON:
     """The round's pairings post, whose 結果報告 button the players press."""
-    title = re.compile(rf"第 {number} 回戦")
     return next(
         m
         for m in fake.messages("pairings")
-        if m.get("components") and title.search((m.get("content") or "").split("\n")[0])
+        if m.get("components") and is_pairings_of(m.get("content") or "", number, stage)
     )
 
 
@@ -147,19 +146,22 @@ async def press_step(fake: FakeDiscord, message: JSON, label: str) -> Reply:
     return await fake.click(message, label, user="organizer", locale="ja")
 
 
-async def report_by_buttons(fake: FakeDiscord, number: int, winner: str, loser: str) -> None:
+async def report_by_buttons(
+    fake: FakeDiscord, number: int, winner: str, loser: str, stage: str | None = None
+) -> None:
     """結果報告 → 勝ち by the winner, then 確認 in the thread by the loser."""
-    form = await fake.click(pairings_post(fake, number), "結果報告", user=winner, locale="ja")
+    post = pairings_post(fake, number, stage)
+    form = await fake.click(post, "結果報告", user=winner, locale="ja")
     filed = await fake.click(form, "勝ち", user=winner, locale="ja")
     assert "確認を待っています" in filed.text
-    notice = await eventually(lambda: _notice(fake, number, loser), "notice to the opponent")
+    notice = await eventually(lambda: _notice(fake, number, loser, stage), "notice to the opponent")
     confirmed = await fake.click(notice, "確認", user=loser, locale="ja")
     assert "確定" in confirmed.text
 
 
-def _notice(fake: FakeDiscord, number: int, user: str) -> JSON | None:
+def _notice(fake: FakeDiscord, number: int, user: str, stage: str | None = None) -> JSON | None:
     try:
-        return notice_to(fake, number, user)
+        return notice_to(fake, number, user, stage)
     except IndexError:
         return None
 
@@ -309,7 +311,7 @@ async def test_round_1_paired_and_started_by_the_panel_a_dispute_settled_in_one_
 async def test_the_staff_hear_that_round_1_is_complete_and_post_the_standings(
     fake: FakeDiscord,
 ) -> None:
-    said = await eventually(lambda: _prompt_or_none(fake, 1), "the round-complete prompt")
+    said = await eventually(lambda: _prompt_or_none(fake, "第 1 回戦"), "the round-complete prompt")
     assert said["content"] == "✅ 第 1 回戦の結果がすべて揃いました。"
     assert enabled(said) == ["次の回戦", "組み合わせ", "順位表を投稿"]
     shown = await eventually(
@@ -325,9 +327,9 @@ async def test_the_staff_hear_that_round_1_is_complete_and_post_the_standings(
     assert len(rows) == 8
 
 
-def _prompt_or_none(fake: FakeDiscord, number: int) -> JSON | None:
+def _prompt_or_none(fake: FakeDiscord, title: str) -> JSON | None:
     try:
-        return prompt(fake, number)
+        return prompt(fake, title)
     except ValueError:
         return None
 
@@ -340,7 +342,7 @@ def _described(message: JSON) -> str | None:
 async def test_次の回戦_on_the_prompt_and_a_time_out_judged_from_the_counts(
     fake: FakeDiscord,
 ) -> None:
-    next_round = await press_step(fake, prompt(fake, 1), "次の回戦")
+    next_round = await press_step(fake, prompt(fake, "第 1 回戦"), "次の回戦")
     assert "第 2 回戦の組み合わせを作り、時計を開始しました" in next_round.text
     tables = pairings_of(fake, 2)
     first, second = tables[1]
@@ -366,23 +368,23 @@ async def test_次の回戦_on_the_prompt_and_a_time_out_judged_from_the_counts(
 
 
 async def test_the_top_cut_and_its_rounds_from_the_prompts(fake: FakeDiscord) -> None:
-    said = await eventually(lambda: _prompt_or_none(fake, 2), "the round-complete prompt")
+    said = await eventually(lambda: _prompt_or_none(fake, "第 2 回戦"), "the prompt")
     assert enabled(said) == ["次の回戦", "決勝トーナメント", "順位表を投稿"]
     cut = await press_step(fake, said, "決勝トーナメント")
-    assert "第 3 回戦の対戦表（2 テーブル）を投稿しました" in cut.text
+    assert "準決勝の対戦表（2 テーブル）を投稿しました" in cut.text
     await eventually(lambda: "時計開始" in enabled(panel(fake)), "時計開始 enabled")
     await fake.click(panel(fake), "時計開始", user="organizer", locale="ja")
-    for winner, loser in pairings_of(fake, 3).values():
-        await report_by_buttons(fake, 3, winner, loser)
-    semis = await eventually(lambda: _prompt_or_none(fake, 3), "the round-complete prompt")
+    for winner, loser in pairings_of(fake, 3, stage="準決勝").values():
+        await report_by_buttons(fake, 3, winner, loser, stage="準決勝")
+    semis = await eventually(lambda: _prompt_or_none(fake, "準決勝"), "the semifinals' prompt")
     final = await fake.click(semis, "次の回戦", user="organizer", locale="ja")
-    assert "第 4 回戦の組み合わせを作り、時計を開始しました" in final.text
-    (finalists,) = pairings_of(fake, 4).values()
-    await report_by_buttons(fake, 4, *finalists)
+    assert "決勝の組み合わせを作り、時計を開始しました" in final.text
+    (finalists,) = pairings_of(fake, 4, stage="決勝").values()
+    await report_by_buttons(fake, 4, *finalists, stage="決勝")
 
 
 async def test_終了_and_書き出し_end_the_day(fake: FakeDiscord) -> None:
-    said = await eventually(lambda: _prompt_or_none(fake, 4), "the round-complete prompt")
+    said = await eventually(lambda: _prompt_or_none(fake, "決勝"), "the final's prompt")
     assert "終了" in enabled(said)
     finished = await press_step(fake, said, "終了")
     assert f"「{CUP}」を終了しました" in finished.text

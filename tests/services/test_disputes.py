@@ -117,7 +117,7 @@ async def test_the_judges_buttons_are_result_set_refused_to_players_and_to_a_dec
             await services.rounds.table_to_decide(someone, tournament_id, number, 1)
     assert await logged(services) == before
 
-    _, match = await services.rounds.table_to_decide(judge(), tournament_id, number, 1)
+    _, _, match = await services.rounds.table_to_decide(judge(), tournament_id, number, 1)
     assert match.players == (first, second)
     change = await services.rounds.set_result(
         judge(), str(tournament_id), choice="win", player=second, **decision
