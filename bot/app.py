@@ -176,7 +176,11 @@ class TournamentBot(commands.AutoShardedBot):
         self.database = database
         self.services = Services(
             database,
-            clock=scaled_clock(settings.clock_speed, utc_now),
+            clock=scaled_clock(
+                settings.clock_speed,
+                utc_now,
+                ahead=timedelta(minutes=settings.clock_offset_minutes),
+            ),
             default_locale=settings.default_locale,
             shards=shards,
             claim_seconds=settings.outbox_claim_seconds,

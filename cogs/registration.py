@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
-from bot.ui.buttons import CHECK_IN, REGISTER, CustomId
+from bot.ui.buttons import CHECK_IN, REGISTER, CustomId, Labels, deck_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.pagination import Page, page_view
@@ -46,7 +46,13 @@ class Registration(RoutedCog):
     ) -> None:
         lang = interaction_lang(interaction)
         result = await self.services.registration.register(actor_of(interaction), reference)
-        await reply(interaction, registered_text(result, lang))
+        # A late entrant's next step is their deck: its button, not a command to find.
+        view = (
+            deck_view(result.tournament.id, Labels(lang))
+            if result.late_round and result.tournament.decklist_required
+            else None
+        )
+        await reply(interaction, registered_text(result, lang), view=view)
 
     @app_commands.command(
         name="unregister", description="Cancel your registration before the start"

@@ -21,6 +21,7 @@ from bot.services import Services
 from bot.services.live import public_url
 from bot.ui.buttons import START, CustomId, Labels, start_view
 from bot.ui.entry import start_preview_text
+from bot.ui.export import matches_csv
 from bot.ui.messages import fit_or_attach, interaction_lang, reply
 from bot.ui.options import (
     TOURNAMENT,
@@ -346,16 +347,18 @@ async def send_export(
     """/tournament export and the panel's 書き出し: the files, to the person who asked."""
     lang = interaction_lang(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    standings, record = await services.rounds.export(actor_of(interaction), reference)
-    found = standings.tournament
-    table = standings_csv(standing_rows(standings.lines), lang)
+    exported = await services.rounds.export(actor_of(interaction), reference)
+    found = exported.standings.tournament
+    table = standings_csv(standing_rows(exported.standings.lines), lang)
+    matches = matches_csv(found, exported.matches, lang)
     stem = f"tournament-{found.id}"
     await reply(
         interaction,
         t("ui.export.reply", lang, tournament=safe(found.name)),
         files=[
             discord.File(io.BytesIO(table), filename=f"{stem}-standings.csv"),
-            discord.File(io.BytesIO(record), filename=f"{stem}.json"),
+            discord.File(io.BytesIO(matches), filename=f"{stem}-matches.csv"),
+            discord.File(io.BytesIO(exported.record), filename=f"{stem}.json"),
         ],
     )
 

@@ -51,7 +51,8 @@ THREAD_EXISTS = 160004  # Discord: a thread has already been created for this me
 MAX_ATTEMPTS = 12  # Discord failing this often (over about an hour) means it will not work
 CONCURRENT_TOURNAMENTS = 4
 # Edits of one post that always show the tournament as it is now: only the newest counts.
-REFRESHES = frozenset({Say.PANEL_REFRESH, Say.REGISTRATION_REFRESH})
+REFRESHES = frozenset({Say.PANEL_REFRESH, Say.REGISTRATION_REFRESH, Say.PAIRINGS_REFRESH})
+DIRECT = (Place.PLAYER, Place.PLAYER_WITHOUT_THREAD)
 
 Job = Callable[[], Awaitable[object]]
 Clock = Callable[[], datetime]
@@ -95,6 +96,9 @@ class Delivery:
         self._retry_at: dict[int, float] = {}
         self._unsubscribe: Callable[[], None] | None = None
         self.sent = 0  # notices delivered since the start (for the logs and tests)
+        # What each pairings post's part shows, so that marking one table edits one message
+        # of a long post, not all of them (forgotten at a restart: then all are edited once).
+        self._shown: dict[int, str] = {}
 
     # -- running --------------------------------------------------------------------------
 
@@ -188,14 +192,15 @@ class Delivery:
     async def _newest_refreshes(self, batch: list[Outgoing]) -> list[Outgoing]:
         """An edit that brings a post up to date makes every earlier one of the same post
         pointless: a burst of results edits the panel once, not once per result."""
-        newest: dict[tuple[int | None, Say], int] = {}
-        for notice in batch:
-            if notice.say in REFRESHES:
-                newest[(notice.tournament_id, notice.say)] = notice.id
+
+        def post(notice: Outgoing) -> tuple[int | None, Say, object]:
+            return notice.tournament_id, notice.say, notice.data.get("round")
+
+        newest = {post(notice): notice.id for notice in batch if notice.say in REFRESHES}
         stale = [
             notice.id
             for notice in batch
-            if notice.say in REFRESHES and newest[(notice.tournament_id, notice.say)] != notice.id
+            if notice.say in REFRESHES and newest[post(notice)] != notice.id
         ]
         await self.store.outbox.supersede(stale, self.clock())
         return [notice for notice in batch if notice.id not in set(stale)]
@@ -251,9 +256,12 @@ class Delivery:
         if tournament is None:
             return SKIPPED
         lang = normalise_locale(notice.lang)
+        data = notice.data
+        if notice.say is Say.REGISTRATION_REFRESH:
+            data = {**data, "final_standings": await self._final_standings_link(tournament)}
         telling = Telling(
             tournament,
-            notice.data,
+            data,
             notice.user,
             lang,
             self.clock(),
@@ -266,15 +274,18 @@ class Delivery:
         parts = await self.store.outbox.parts(notice.id)
         if parts:  # sent in part before a crash: go on where it was
             channel_id = next(iter(parts.values()))[0]
-            direct = notice.places == (Place.PLAYER,)
+            direct = all(place in DIRECT for place in notice.places)
             await self._post(notice, tournament, Target(channel_id, direct=direct), said, parts)
             return SENT
         for place in notice.places:
+            if place is Place.PAIRINGS_POST:
+                await self._mark_pairings(notice, tournament, said)
+                return SENT
             target = await self._resolve(place, notice, tournament, config)
             if target is None:
                 continue
             try:
-                if place is Place.PLAYER:
+                if place in DIRECT:
                     await self._tell_player(notice, tournament, target, said)
                 elif target.message_id is not None:
                     await self._edit(target, said)
@@ -297,6 +308,11 @@ class Delivery:
     ) -> Target | None:
         if place is Place.PLAYER:
             return Target(user_id=notice.user) if notice.user is not None else None
+        if place is Place.PLAYER_WITHOUT_THREAD:
+            found = await self.store.posts.round_place(tournament.id, int(notice.data["round"]))
+            if notice.user is None or (found is not None and found.thread_id):
+                return None  # the thread told them, with the table's other player
+            return Target(user_id=notice.user)
         if place in (Place.ROUND_THREAD, Place.ROUND_CHANNEL):
             found = await self.store.posts.round_place(tournament.id, int(notice.data["round"]))
             if found is None:
@@ -359,6 +375,8 @@ class Delivery:
                 )
             )
             made[index] = (target.channel_id, sent.id)
+            if notice.say is Say.PAIRINGS:
+                self._shown[sent.id] = message.content or ""
             done = index == last and not more_to_do
             await self.store.outbox.record_part(
                 notice.id, index, target.channel_id, sent.id, done_at=self.clock() if done else None
@@ -398,6 +416,30 @@ class Delivery:
         await self.store.posts.save_round_place(
             tournament.id, number, RoundPlace(channel.id, thread_id)
         )
+
+    async def _final_standings_link(self, tournament: Tournament) -> str | None:
+        """Where the final standings were posted, for the closed registration post."""
+        posted = await self.store.outbox.latest_post(tournament.id, Say.FINAL_STANDINGS)
+        if posted is None:
+            return None
+        channel_id, message_id = posted
+        return f"https://discord.com/channels/{tournament.guild_id}/{channel_id}/{message_id}"
+
+    async def _mark_pairings(self, notice: Outgoing, tournament: Tournament, said: Said) -> None:
+        """Each part of the round's pairings post, brought up to date; a part that already
+        shows what it should is left alone. The split never changes (`MARK_ROOM`), so part
+        i is message i; a post not yet sent has nothing to edit."""
+        parts = await self.store.outbox.pairings_post(tournament.id, int(notice.data["round"]))
+        for (channel_id, message_id), message in zip(parts, said.messages, strict=False):
+            if self._shown.get(message_id) == message.content:
+                continue
+            try:
+                await self._edit(Target(channel_id, message_id), Said([message]))
+            except (discord.Forbidden, discord.NotFound) as error:
+                log.warning("a pairings post could not be brought up to date: %s", error.text)
+                continue
+            self._shown[message_id] = message.content or ""
+        await self.store.outbox.finish(notice.id, SENT, self.clock())
 
     async def _edit(self, target: Target, said: Said) -> None:
         assert target.channel_id is not None

@@ -28,6 +28,8 @@ class Place(StrEnum):
     """Where a notice goes. A notice names several, tried in order until one works."""
 
     PLAYER = "player"  # a DM to `Notice.user`; closed DMs: a private notice at their next command
+    # a DM to `Notice.user` only where the round has no reports thread (the thread told them)
+    PLAYER_WITHOUT_THREAD = "player_without_thread"
     ROUND_THREAD = "round_thread"  # the reports thread of the notice's round
     ROUND_CHANNEL = "round_channel"  # the channel the round's pairings were posted in
     PAIRINGS = "pairings"  # the server's pairings channel (/setup)
@@ -39,6 +41,7 @@ class Place(StrEnum):
     STAFF = "staff"  # the staff's channel (/setup), else the log channel
     REGISTRATION_POST = "registration_post"  # an edit of the tournament's registration post
     PANEL = "panel"  # an edit of the tournament's newest panel
+    PAIRINGS_POST = "pairings_post"  # edits of the parts of the round's pairings post
 
 
 class Say(StrEnum):
@@ -54,12 +57,16 @@ class Say(StrEnum):
     STARTED = "started"
     DECKS_PUBLISHED = "decks_published"
     PAIRINGS = "pairings"
+    # the pairings post brought up to date: each finished table marked with its result
+    PAIRINGS_REFRESH = "pairings_refresh"
     CLOCK_STARTED = "clock_started"
     ASK_OPPONENT = "ask_opponent"
     RESULT_CONFIRMED = "result_confirmed"
     DISPUTE = "dispute"
-    RESULT_SET = "result_set"
-    RESULT_DECIDED = "result_decided"  # to both players: a judge's decision, and whose
+    RESULT_SET = "result_set"  # the staff's log of a judge's decision
+    # a table's players told that a judge (a ruling, a no-show, a penalty) decided their match
+    RESULT_DECIDED = "result_decided"
+    DROPPED_AT_START = "dropped_at_start"  # the reason, and what they could have done
     STANDINGS = "standings"
     DROPPED = "dropped"
     TABLE_EXTENDED = "table_extended"
@@ -125,6 +132,29 @@ def _claims(context: Context, number: int, table: int) -> list[list[Any]]:
     return [[report.player_id, codec.encode(report.result)] for report in match.reports]
 
 
+def _to_table(
+    say: Say, data: Mapping[str, Any], context: Context, number: int, table: int
+) -> list[Notice]:
+    """Both players of a table: in the round's reports thread, named there once; where the
+    round has no thread, each by DM."""
+    played = context.after.round(number)
+    match = played.match_at(table) if played else None
+    if match is None or not match.players:
+        return []
+    data = {"round": number, "table": table, **data}
+    first, *others = match.players
+    told = [Notice(say, (Place.ROUND_THREAD, Place.PLAYER), data, user=first)]
+    told += [Notice(say, (Place.PLAYER_WITHOUT_THREAD,), data, user=other) for other in others]
+    return told
+
+
+def _result_now(context: Context, number: int, table: int) -> Any:
+    """A table's result as the operation left it (a snapshot for the message)."""
+    played = context.after.round(number)
+    match = played.match_at(table) if played else None
+    return codec.encode(match.result) if match and match.result else None
+
+
 def _created(event: ev.TournamentCreated, context: Context) -> list[Notice]:
     # R-FMT-6: the format and time limit are announced before the event, on a post whose
     # buttons are all a player needs to take part; the staff get their panel.
@@ -144,13 +174,27 @@ def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notic
 
 
 def _started(event: ev.Started, context: Context) -> list[Notice]:
-    return [
+    """The start is announced and the registration post closes; each player it removed is
+    told why, and what would have kept them in."""
+    told = [
         Notice(
             Say.STARTED,
             (Place.ANNOUNCEMENTS, Place.ORIGIN),
             {"players": len(event.playing)},
-        )
+        ),
+        Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
     ]
+    for player in event.dropped:
+        reasons = [
+            reason
+            for reason, who in (
+                ("no_checkin", event.not_checked_in),
+                ("no_deck", event.without_deck),
+            )
+            if player in who
+        ]
+        told.append(Notice(Say.DROPPED_AT_START, (Place.PLAYER,), {"reasons": reasons}, player))
+    return told
 
 
 def _published(event: ev.DecksPublished, context: Context) -> list[Notice]:
@@ -160,7 +204,10 @@ def _published(event: ev.DecksPublished, context: Context) -> list[Notice]:
 
 
 def _paired(event: ev.RoundPaired, context: Context) -> list[Notice]:
-    return [Notice(Say.PAIRINGS, (Place.PAIRINGS, Place.ORIGIN), {"round": event.round})]
+    told = [Notice(Say.PAIRINGS, (Place.PAIRINGS, Place.ORIGIN), {"round": event.round})]
+    if context.after.late_registration_rounds:  # the post's 途中参加 may close now
+        told.append(Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)))
+    return told
 
 
 def _round_completed(event: ev.RoundCompleted, context: Context) -> list[Notice]:
@@ -228,8 +275,11 @@ def _confirmed(event: ev.ResultConfirmed, context: Context) -> list[Notice]:
 
 
 def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
-    told: list[Notice] = []
-    if context.operation == "set_result":  # a no-show is answered to the judge only
+    """The table's players hear the decision and who made it; a ruling goes to the staff's
+    log too (a no-show is answered to the judge who gave it)."""
+    decided = {"new": codec.encode(event.new), "judge": context.actor_name}
+    told = _to_table(Say.RESULT_DECIDED, decided, context, event.round, event.table)
+    if context.operation == "set_result":
         data = {
             "round": event.round,
             "table": event.table,
@@ -238,9 +288,6 @@ def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
             "judge": context.actor_name,
         }
         told.append(Notice(Say.RESULT_SET, (Place.LOG,), data))
-        # Both players hear the decision and who made it, where they report.
-        places = (Place.ROUND_THREAD, Place.ROUND_CHANNEL, Place.PAIRINGS)
-        told.append(Notice(Say.RESULT_DECIDED, places, data))
     return told
 
 
@@ -250,33 +297,58 @@ def _dropped(event: ev.Dropped, context: Context) -> list[Notice]:
 
 
 def _extended(event: ev.TableExtended, context: Context) -> list[Notice]:
-    data = {
-        "round": event.round,
-        "table": event.table,
-        "total": event.total_minutes,
-        "ends": int(event.ends_at.timestamp()),
-    }
-    return [Notice(Say.TABLE_EXTENDED, (Place.ROUND_THREAD, Place.ROUND_CHANNEL), data)]
+    """The table's players hear their new end (their reminders follow it from now on)."""
+    before = context.before.round(event.round) if context.before else None
+    match = before.match_at(event.table) if before else None
+    added = event.total_minutes - (match.extension_minutes if match else 0)
+    data = {"added": added, "total": event.total_minutes, "ends": int(event.ends_at.timestamp())}
+    return _to_table(Say.TABLE_EXTENDED, data, context, event.round, event.table)
 
 
 def _finished(event: ev.Finished, context: Context) -> list[Notice]:
     places = (Place.STANDINGS, Place.ANNOUNCEMENTS, Place.ORIGIN)
-    return [Notice(Say.FINAL_STANDINGS, places)]
+    return [
+        Notice(Say.FINAL_STANDINGS, places),
+        # after the final standings, so that the closed post can link them
+        Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
+    ]
 
 
 def _penalty_given(event: ev.PenaltyGiven, context: Context) -> list[Notice]:
+    """The player hears of their penalty privately, the log who gave it; a penalty that
+    decides a match (R-PEN-3) is told to both of its players."""
     penalty = event.penalty
-    return [
+    told = [
         Notice(Say.PENALTY_TO_PLAYER, (Place.PLAYER,), {"penalty": penalty.id}, penalty.player_id),
         Notice(
             Say.PENALTY_GIVEN, (Place.LOG,), {"penalty": penalty.id, "judge": context.actor_name}
         ),
     ]
+    if penalty.effect is not None:
+        number, table = penalty.effect.round, penalty.effect.table
+        data = {
+            "new": _result_now(context, number, table),
+            "judge": context.actor_name,
+            "penalty": penalty.id,
+        }
+        told += _to_table(Say.RESULT_DECIDED, data, context, number, table)
+    return told
 
 
 def _penalty_revoked(event: ev.PenaltyRevoked, context: Context) -> list[Notice]:
+    """The log hears who revoked it; a match the penalty had decided goes back, and both of
+    its players are told."""
     data = {"penalty": event.penalty.id, "organizer": context.actor_name}
-    return [Notice(Say.PENALTY_REVOKED, (Place.LOG,), data)]
+    told = [Notice(Say.PENALTY_REVOKED, (Place.LOG,), data)]
+    if event.penalty.effect is not None:
+        number, table = event.penalty.effect.round, event.penalty.effect.table
+        decided = {
+            "new": _result_now(context, number, table),
+            "judge": context.actor_name,
+            "revoked": event.penalty.id,
+        }
+        told += _to_table(Say.RESULT_DECIDED, decided, context, number, table)
+    return told
 
 
 def _called(event: ev.JudgeCalled, context: Context) -> list[Notice]:
@@ -335,14 +407,36 @@ def missing_rows(kinds: Iterable[type[ev.Event]]) -> list[type[ev.Event]]:
 
 
 def plan(events: Sequence[ev.Event], context: Context) -> list[Notice]:
-    """Every notice of one operation, in the order its events happened; then the staff's
-    panel, brought up to date (the delivery sends only the newest of these)."""
+    """Every notice of one operation, in the order its events happened; then the pairings
+    posts whose results changed, and the staff's panel, brought up to date (the delivery
+    sends only the newest of each)."""
     notices: list[Notice] = []
     for event in events:
         notices += PLAN[type(event)](event, context)
+    notices += [
+        Notice(Say.PAIRINGS_REFRESH, (Place.PAIRINGS_POST,), {"round": number})
+        for number in results_changed(context.before, context.after)
+    ]
     if events and not isinstance(events[0], ev.TournamentCreated):
         notices.append(Notice(Say.PANEL_REFRESH, (Place.PANEL,)))
     return notices
+
+
+def results_changed(before: Tournament | None, after: Tournament) -> list[int]:
+    """The rounds, paired before the operation, whose results it changed (however: a
+    report confirmed, a judge's ruling, a penalty, an undo)."""
+    if before is None:
+        return []
+    changed = []
+    for played in after.rounds:
+        earlier = before.round(played.number)
+        if (
+            earlier is not None
+            and earlier.matches is not played.matches
+            and [m.result for m in earlier.matches] != [m.result for m in played.matches]
+        ):
+            changed.append(played.number)
+    return changed
 
 
 # -- the round clock's notices ------------------------------------------------------------

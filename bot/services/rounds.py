@@ -13,6 +13,7 @@ from bot.services.base import Service
 from domain.engine.results import MatchResult
 from domain.errors import IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
+from domain.tournament.match_rows import MatchRow, match_rows
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import (
     ConfirmResult,
@@ -112,6 +113,15 @@ class Standings:
     tournament: Tournament
     lines: list[StandingLine]
     after_round: int
+
+
+@dataclass(frozen=True)
+class Export:
+    """What /tournament export hands out: for spreadsheets, and the record to keep."""
+
+    standings: Standings
+    matches: list[MatchRow]
+    record: bytes  # the replay record as JSON
 
 
 @dataclass(frozen=True)
@@ -359,8 +369,16 @@ class RoundService(Service):
         shared, strict = final_standings(tournament)
         return Final(tournament, shared, strict)
 
-    async def export(self, actor: Actor, reference: str | None) -> tuple[Standings, bytes]:
-        """The standings (the cog writes them as CSV) and the replay record as JSON."""
-        standings = await self.standings(actor.guild_id, reference)
-        record = export_record(standings.tournament).to_json()
-        return standings, json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")
+    async def export(self, actor: Actor, reference: str | None) -> Export:
+        """The standings and every match (the cog writes them as CSV), and the replay record
+        as JSON."""
+        async with self.reader(actor.guild_id) as tx:
+            tournament = await tx.tournament(reference, finished_too=True)
+            log = await tx.operations(tournament.id)
+        standings = Standings(tournament, placings(tournament), standings_after(tournament))
+        record = export_record(tournament).to_json()
+        return Export(
+            standings,
+            match_rows(tournament, log),
+            json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"),
+        )

@@ -62,6 +62,7 @@ from domain.tournament.log import Action
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor, CreateTournament, Operation, Undo, operation_types
 from domain.tournament.permissions import authorize, authorize_role
+from domain.tournament.replay import LoggedOperation
 from domain.tournament.undo import UndoPlan, plan_undo
 
 ActorResolver = Callable[[GuildConfig], Actor]
@@ -400,6 +401,10 @@ class Transaction:
         return await list_actions(
             self._connection, guild_id=self.guild_id, tournament_id=tournament_id
         )
+
+    async def operations(self, tournament_id: int) -> list[LoggedOperation]:
+        """The tournament's log as the operations it folds from (who made each, and how)."""
+        return logged_operations(await self.actions(tournament_id))
 
     async def round_place(self, tournament_id: int, number: int) -> RoundPlace | None:
         return await round_place(self._connection, tournament_id, number)

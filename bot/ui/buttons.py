@@ -165,6 +165,19 @@ def registration_view(tournament_id: int, labels: Labels, *, checkin: bool) -> d
     )
 
 
+def deck_view(tournament_id: int, labels: Labels) -> discord.ui.View:
+    return stateless_view(
+        button(SUBMIT_DECK(tournament=tournament_id), labels("ui.entry.deck_button"), Style.primary)
+    )
+
+
+def late_entry_view(tournament_id: int, labels: Labels) -> discord.ui.View:
+    """The running event's post: 途中参加 while late entry is open (R-FMT-8)."""
+    return stateless_view(
+        button(REGISTER(tournament=tournament_id), labels("ui.entry.late_button"), Style.primary)
+    )
+
+
 def start_view(tournament_id: int, labels: Labels) -> discord.ui.View:
     return stateless_view(
         button(

@@ -23,8 +23,10 @@ from bot.ui.buttons import (
     claim_call_view,
     confirm_view,
     decide_view,
+    late_entry_view,
     registration_view,
     report_view,
+    stateless_view,
 )
 from bot.ui.entry import registration_embed
 from bot.ui.judges import (
@@ -54,10 +56,12 @@ from bot.ui.rounds import (
 )
 from domain.decks import read_stored_decklist
 from domain.engine.results import MatchResult
+from domain.engine.state import Phase
 from domain.tournament import codec
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
 from domain.tournament.penalties import Penalty
+from domain.tournament.registration import late_entry_round
 from domain.tournament.rounds import Match, Round, RoundKind
 
 
@@ -155,16 +159,40 @@ def registration_post(telling: Telling) -> Said:
 
 
 def registration_refresh(telling: Telling) -> Said:
-    """The registration post's text, embed and buttons, as they should be now (an edit)."""
+    """The registration post's text, embed and buttons, as they should be now (an edit):
+    while entries are open, as posted; once the event runs, 「開催中・受付終了」 with only
+    途中参加 while late entry is open; after the finish, 「終了」 and the final standings."""
     tournament, lang = telling.tournament, telling.lang
-    checkin = tournament.checkin_open(telling.now)
-    return _said(
-        Message(
-            content=announcement_created(tournament, lang, checkin=checkin),
-            embeds=[registration_embed(tournament, lang)],
-            view=registration_view(tournament.id, telling.labels, checkin=checkin),
+    if tournament.phase is Phase.REGISTRATION:
+        checkin = tournament.checkin_open(telling.now)
+        return _said(
+            Message(
+                content=announcement_created(tournament, lang, checkin=checkin),
+                embeds=[registration_embed(tournament, lang)],
+                view=registration_view(tournament.id, telling.labels, checkin=checkin),
+            )
         )
-    )
+    name = safe(tournament.name)
+    embed = registration_embed(tournament, lang)
+    if tournament.phase is Phase.FINISHED:
+        embed.title = t("ui.entry.title_finished", lang, name=name)
+        link = telling.data.get("final_standings")
+        text = t("ui.entry.finished", lang, name=name)
+        if link:
+            text += "\n" + t("ui.entry.final_standings_at", lang, url=link)
+        elif telling.page_url:
+            text += "\n" + t("ui.entry.final_standings_at", lang, url=telling.page_url)
+        return _said(Message(content=text, embeds=[embed], view=stateless_view()))
+    late_until = tournament.late_registration_rounds
+    if late_entry_round(tournament) is not None:  # R-FMT-8: entries for the next rounds
+        embed.title = t("ui.entry.title_late", lang, name=name)
+        text = t("ui.entry.running_late", lang, name=name, round=late_until)
+        view = late_entry_view(tournament.id, telling.labels)
+    else:
+        embed.title = t("ui.entry.title_closed", lang, name=name)
+        text = t("ui.entry.running", lang, name=name)
+        view = stateless_view()
+    return _said(Message(content=text, embeds=[embed], view=view))
 
 
 def promoted(telling: Telling) -> Said:
@@ -184,6 +212,27 @@ def started(telling: Telling) -> Said:
         rounds=rounds_text(tournament, lang),
     )
     return _said(Message(text))
+
+
+def dropped_at_start(telling: Telling) -> Said:
+    """A player the start removed: why, what would have kept them in, and whether they can
+    still join as a late entrant."""
+    tournament, lang = telling.tournament, telling.lang
+    reasons = [str(reason) for reason in telling.data["reasons"]] or ["no_deck"]
+    lines = [
+        t(
+            "ui.start.dropped_notice",
+            lang,
+            tournament=safe(tournament.name),
+            reasons=t("ui.start.reason_separator", lang).join(
+                t(f"ui.start.reason_{r}", lang) for r in reasons
+            ),
+        )
+    ]
+    lines += [t(f"ui.start.advice_{r}", lang) for r in reasons]
+    if late_entry_round(tournament) is not None:
+        lines.append(t("ui.start.late_entry", lang, round=tournament.late_registration_rounds))
+    return _said(Message("\n".join(lines)))
 
 
 def decks_published(telling: Telling) -> Said:
@@ -220,6 +269,19 @@ def pairings(telling: Telling) -> Said:
         messages.append(Message(files=[("bracket.png", render_bracket(picture))]))
     thread_name = t("ui.rounds.thread_name", lang, round_name=round_name(played, lang))
     return Said(messages, thread_name=thread_name)
+
+
+def pairings_refresh(telling: Telling) -> Said:
+    """The round's pairings post, each finished table marked with its result (edits)."""
+    tournament, lang = telling.tournament, telling.lang
+    played = tournament.round(int(telling.data["round"]))
+    if played is None:
+        return _said()
+    points = points_before(tournament, played.number)
+    top_cut = played.kind is RoundKind.ELIMINATION
+    view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
+    parts = pairings_posts(tournament, played, points, lang, page_url=telling.page_url, marked=True)
+    return Said([Message(part.content, view=view) for part in parts])
 
 
 def clock_started(telling: Telling) -> Said:
@@ -343,29 +405,6 @@ def result_set(telling: Telling) -> Said:
     return _said(Message(text))
 
 
-def result_decided(telling: Telling) -> Said:
-    """Both players hear a judge's decision about their table, and who made it."""
-    tournament, data, lang = telling.tournament, telling.data, telling.lang
-    found = _round_match(tournament, data)
-    if found is None or len(found[1].players) != 2:
-        return _said()
-    played, match = found
-    old = codec.decode(MatchResult, data["old"]) if data["old"] is not None else None
-    first, second = match.players
-    text = t(
-        "ui.result.decided_changed" if old is not None else "ui.result.decided",
-        lang,
-        first=f"<@{first}>",
-        second=f"<@{second}>",
-        round_name=round_name(played, lang),
-        table=match.table,
-        judge=safe(str(data["judge"])),
-        result=describe_result(tournament, match, codec.decode(MatchResult, data["new"]), lang),
-        old=describe_result(tournament, match, old, lang),
-    )
-    return _said(Message(text, pings=match.players))
-
-
 def standings(telling: Telling) -> Said:
     """The standings after the round the notice names, with page buttons."""
     tournament, lang = telling.tournament, telling.lang
@@ -389,15 +428,56 @@ def dropped(telling: Telling) -> Said:
 
 
 def table_extended(telling: Telling) -> Said:
+    """「⏱ テーブル 1 は 4 分延長されました（終了 6:32）」, to the table's players."""
+    found = _round_match(telling.tournament, telling.data)
+    if found is None:
+        return _said()
     data = telling.data
     text = t(
         "ui.judge.extended_post",
         telling.lang,
+        players=_mentions(found[1]),
         table=data["table"],
-        total=data["total"],
+        added=data["added"],
         end=data["ends"],
     )
-    return _said(Message(text))
+    return _said(Message(text, pings=found[1].players))
+
+
+def _mentions(match: Match) -> str:
+    return " ".join(f"<@{player}>" for player in match.players)
+
+
+def result_decided(telling: Telling) -> Said:
+    """A table's players hear that a judge decided their match, and who: a ruling or a
+    no-show, a penalty (R-PEN-3) or its revocation."""
+    tournament, data, lang = telling.tournament, telling.data, telling.lang
+    found = _round_match(tournament, data)
+    if found is None or data.get("new") is None:
+        return _said()
+    played, match = found
+    result = describe_result(tournament, match, codec.decode(MatchResult, data["new"]), lang)
+    shared = {
+        "players": _mentions(match),
+        "round_name": round_name(played, lang),
+        "table": match.table,
+        "result": result,
+        "judge": safe(str(data["judge"])),
+    }
+    penalty_id = data.get("penalty") or data.get("revoked")
+    penalty = _penalty(tournament, {"penalty": penalty_id}) if penalty_id else None
+    if penalty is not None:
+        key = "ui.result.decided_by_penalty" if "penalty" in data else "ui.result.penalty_lifted"
+        text = t(
+            key,
+            lang,
+            player=name_of(tournament, penalty.player_id),
+            type=penalty_type(penalty.type, lang),
+            **shared,
+        )
+    else:
+        text = t("ui.result.decided", lang, **shared)
+    return _said(Message(text, pings=match.players))
 
 
 def final(telling: Telling) -> Said:
@@ -476,15 +556,23 @@ def undone(telling: Telling) -> Said:
 
 
 def reminder(telling: Telling) -> Said:
+    """N minutes left: for the round, or for tables given extra time, with their own end."""
     played = telling.tournament.round(int(telling.data["round"]))
     if played is None or played.ends_at is None:
         return _said()
+    tables = [int(table) for table in telling.data["tables"]]
+    first = played.match_at(tables[0]) if tables else None
+    ends = played.table_ends_at(first) if first else played.ends_at
+    assert ends is not None
+    shared = {
+        "round_name": round_name(played, telling.lang),
+        "minutes": telling.data["minutes"],
+        "end": int(ends.timestamp()),
+    }
+    if ends == played.ends_at:
+        return _said(Message(t("ui.rounds.reminder", telling.lang, **shared)))
     text = t(
-        "ui.rounds.reminder",
-        telling.lang,
-        round_name=round_name(played, telling.lang),
-        minutes=telling.data["minutes"],
-        end=int(played.ends_at.timestamp()),
+        "ui.rounds.reminder_tables", telling.lang, tables=", ".join(map(str, tables)), **shared
     )
     return _said(Message(text))
 
@@ -541,6 +629,8 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.STARTED: started,
     Say.DECKS_PUBLISHED: decks_published,
     Say.PAIRINGS: pairings,
+    Say.PAIRINGS_REFRESH: pairings_refresh,
+    Say.DROPPED_AT_START: dropped_at_start,
     Say.CLOCK_STARTED: clock_started,
     Say.ASK_OPPONENT: ask_opponent,
     Say.RESULT_CONFIRMED: result_confirmed,

@@ -120,9 +120,10 @@ def round_name_at(tournament: Tournament, number: int, lang: Lang) -> str:
     return round_name(played, lang)
 
 
-# What a finished table's mark may add to its line (「✅ まっちゃの勝ち」), reserved from the
-# start so that marking tables later never moves a table to another message of the post.
-MARK_ROOM = 60
+# A finished table's line (「✅ テーブル 3: まっちゃの勝ち」) is at most this long; each line
+# is given the room of the longer of its two forms from the start, so that marking tables
+# later never moves a table to another message of the post.
+MARKED_LINE_LIMIT = 64
 
 
 def pairings_posts(
@@ -155,7 +156,7 @@ def pairings_posts(
                     **names,
                 )
             if marked and paired.finished(match):
-                text = "✅ " + text + " — " + short_result(tournament, match, lang)
+                text = marked_line(tournament, match, lang)
         elif len(match.players) == 1:
             (player,) = match.players
             if top_cut:
@@ -186,7 +187,7 @@ def pairings_posts(
     chunks: list[list[tuple[str, tuple[int, ...]]]] = [[]]
     size = pings = 0
     for text, players in lines:
-        room = (len(text) if text.startswith("✅") else len(text) + MARK_ROOM) + 1
+        room = max(len(text), MARKED_LINE_LIMIT) + 1
         if chunks[-1] and (size + room > budget or pings + len(players) > MENTIONS_PER_MESSAGE):
             chunks.append([])
             size = pings = 0
@@ -206,10 +207,16 @@ def pairings_posts(
     return posts
 
 
-def short_result(tournament: Tournament, match: Match, lang: Lang) -> str:
-    """A finished table's result in a few words (「まっちゃの勝ち」), within `MARK_ROOM`."""
-    text = describe_result(tournament, match, match.result, lang)
-    return text if len(text) <= MARK_ROOM - 5 else text[: MARK_ROOM - 6] + "…"
+def marked_line(tournament: Tournament, match: Match, lang: Lang) -> str:
+    """A finished table on the pairings post: 「✅ テーブル 3: まっちゃの勝ち」, within
+    `MARKED_LINE_LIMIT` (long names are shortened with 「…」)."""
+    text = t(
+        "ui.rounds.status_done_line",
+        lang,
+        table=match.table,
+        result=describe_result(tournament, match, match.result, lang),
+    )
+    return text if len(text) <= MARKED_LINE_LIMIT else text[: MARKED_LINE_LIMIT - 1] + "…"
 
 
 def explanation_lines(
@@ -233,14 +240,18 @@ def explanation_lines(
 def status_embed(
     tournament: Tournament, current: Round, lang: Lang
 ) -> tuple[discord.Embed, discord.File | None]:
-    """The round's time and its unfinished tables; a list too long for an embed is shown
-    in part, and attached whole."""
+    """The round's time, how many tables still play, each of them, then the finished ones
+    with their results; a list too long for an embed is shown in part, and attached whole."""
     lines = []
     if current.ends_at is None:
         lines.append(t("ui.rounds.status_not_started", lang))
     else:
         lines.append(t("ui.rounds.status_time_left", lang, end=int(current.ends_at.timestamp())))
-    playing = [m for m in current.matches if len(m.players) == 2 and not current.finished(m)]
+    tables = [m for m in current.matches if len(m.players) == 2]
+    playing = [m for m in tables if not current.finished(m)]
+    lines.append(
+        t("ui.rounds.status_count", lang, playing=len(playing), done=len(tables) - len(playing))
+    )
     for match in playing:
         if match.disputed:
             state = t("ui.rounds.state_disputed", lang)
@@ -270,6 +281,7 @@ def status_embed(
         )
     if not playing:
         lines.append(t("ui.rounds.status_all_done", lang))
+    lines += [marked_line(tournament, m, lang) for m in tables if current.finished(m)]
     description = "\n".join(lines)
     file = None
     if len(description) > EMBED_DESCRIPTION_LIMIT:
@@ -413,6 +425,15 @@ def my_match_text(
     opponent = match.opponent_of(user_id)
     if opponent is None:
         return t("ui.rounds.mine_bye", lang, round_name=round_name(current, lang))
+    if current.finished(match):  # decided (a report confirmed, a judge, a penalty)
+        return t(
+            "ui.rounds.mine_decided",
+            lang,
+            round_name=round_name(current, lang),
+            table=match.table,
+            opponent=f"<@{opponent}>",
+            result=describe_result(tournament, match, match.result, lang),
+        )
     points = {line.user_id: line.points for line in standings_lines(tournament)}
     return t(
         "ui.rounds.mine",

@@ -410,6 +410,8 @@ def _same_outcome(a: MatchResult, b: MatchResult, match: Match) -> bool:
 def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Actor) -> Applied:
     current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
     pending = [r for r in match.reports if r.player_id != op.player_id]
+    if not pending and match.reports:  # only the player's own report: the opponent confirms
+        raise IllegalTransition("report.own_report", table=match.table)
     if not pending:
         raise IllegalTransition("report.nothing_to_confirm", table=match.table)
     if match.disputed:
@@ -502,6 +504,8 @@ def _own_open_match(
     own_open = match is not None and not current.finished(match)
     if number != current.number or (not own_open and current.complete):
         raise IllegalTransition("report.round_finished", round=number)
+    if player_id not in tournament.players:  # a member who never entered this event
+        raise PermissionDenied("report.not_a_player")
     if match is None or (table is not None and match.table != table):
         raise PermissionDenied("report.not_your_match", round=number)
     if match.is_bye:

@@ -85,13 +85,22 @@ def _entry_round(tournament: Tournament) -> int:
     """0 before the start; the next round while late entry is open (R-FMT-8); else refused."""
     if tournament.phase is Phase.REGISTRATION:
         return 0
+    late = late_entry_round(tournament)
+    if late is not None:
+        return late
+    raise IllegalTransition("registration.closed", tournament=tournament.name)
+
+
+def late_entry_round(tournament: Tournament) -> int | None:
+    """R-FMT-8: the round a late entrant would join from, while the event runs and late
+    entry is open; None otherwise."""
     next_round = tournament.current_round + 1
     if (
         tournament.phase is Phase.RUNNING
         and next_round <= tournament.settings.late_registration_rounds
     ):
         return next_round
-    raise IllegalTransition("registration.closed", tournament=tournament.name)
+    return None
 
 
 def check_may_register_again(tournament: Tournament, existing: Entry) -> None:

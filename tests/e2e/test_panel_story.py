@@ -299,8 +299,8 @@ async def test_round_1_paired_and_started_by_the_panel_a_dispute_settled_in_one_
     assert buttons(after) == {}
     told = await eventually(lambda: decided_in_thread(fake, 1, first, second), "the decision")
     assert told == [
-        f"⚖️ <@{member_id(fake, first)}>さん、<@{member_id(fake, second)}>さん、"
-        f"第 1 回戦 テーブル 1 の結果をJudgeが決めました: {b}の勝ち。"
+        f"⚖️ <@{member_id(fake, first)}> <@{member_id(fake, second)}> 第 1 回戦 テーブル 1 の"
+        f"結果は、ジャッジ（Judge）の判断で「{b}の勝ち」に決まりました。"
     ]
 
     for table in (2, 3, 4):
@@ -394,6 +394,7 @@ async def test_終了_and_書き出し_end_the_day(fake: FakeDiscord) -> None:
     )
     exported = await press_step(fake, panel(fake), "書き出し")
     assert sorted(a["filename"] for a in exported.files) == [
+        "tournament-1-matches.csv",
         "tournament-1-standings.csv",
         "tournament-1.json",
     ]

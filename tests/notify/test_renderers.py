@@ -63,7 +63,7 @@ def told(clock: Clock, before: Tournament | None, kind: str) -> list[Notice]:
 
 def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
     """Every kind of notice, each with the tournament as it was right after it was planned."""
-    clock = Clock(new_tournament(max_players=4))
+    clock = Clock(new_tournament(max_players=5))
     said: list[tuple[Notice, Tournament]] = []
 
     def step(operation: object, actor: object = ORGANIZER) -> None:
@@ -79,10 +79,11 @@ def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
             Context(None, clock.tournament, "create_tournament", 1, "Staff Name"),
         )
     )
-    for number in range(1, 6):
+    for number in range(1, 7):
         step(Register(player(number).user_id, f"Player {number}"), player(number))
-        step(submit(player(number).user_id), player(number))
-    step(Unregister(player(1).user_id), player(1))  # player 5 is promoted from the waitlist
+        if number < 6:  # player 6 never submits a deck: the start removes them
+            step(submit(player(number).user_id), player(number))
+    step(Unregister(player(1).user_id), player(1))  # player 6 is promoted from the waitlist
     step(ChangeSettings(SettingsChange(noshow_minutes=5)))
     step(StartTournament(seed=3))
     step(PublishDecks())
@@ -224,20 +225,20 @@ def test_a_dispute_noticed_before_claims_were_asked_for_still_reads() -> None:
     assert "異議: " not in text
 
 
-def test_both_players_hear_the_judges_decision_and_who_made_it() -> None:
+def test_both_players_hear_the_judges_press_and_who_made_it() -> None:
+    # The decision of a judge's button is /result set's: its players' notice says it.
     clock, _, first, second = disputed_table()
     before = clock.tournament
     clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
-    notices = plan(clock.events, Context(before, clock.tournament, "set_result", 2, "ジャッジ花子"))
-    (decided,) = [n for n in notices if n.say is Say.RESULT_DECIDED]
+    notices = plan(clock.events, Context(before, clock.tournament, "set_result", 2, "花子"))
+    decided = [n for n in notices if n.say is Say.RESULT_DECIDED]
+    assert sorted(n.user for n in decided if n.user is not None) == sorted((first, second))
     b = clock.tournament.players[second].display_name
-    said = RENDERERS[Say.RESULT_DECIDED](
-        Telling(clock.tournament, decided.data, None, "ja", clock.at)
-    )
-    (message,) = said.messages
+    telling = Telling(clock.tournament, decided[0].data, decided[0].user, "ja", clock.at)
+    (message,) = RENDERERS[Say.RESULT_DECIDED](telling).messages
     assert message.content == (
-        f"⚖️ <@{first}>さん、<@{second}>さん、第 1 回戦 テーブル 1 の結果を"
-        f"ジャッジ花子が決めました: {b}の勝ち。"
+        f"⚖️ <@{first}> <@{second}> 第 1 回戦 テーブル 1 の結果は、"
+        f"ジャッジ（花子）の判断で「{b}の勝ち」に決まりました。"
     )
     assert sorted(message.pings) == sorted((first, second))
 

@@ -139,5 +139,9 @@ async def test_the_judges_buttons_are_result_set_refused_to_players_and_to_a_dec
     await services.rounds.set_result(
         judge(), str(tournament_id), table=1, number=number, choice="double_loss"
     )
+    # Each decision is told to both players of the table, naming the judge.
     told = [n for n in await outbox(services.store.database) if n["say"] == "result_decided"]
-    assert [n["data"]["judge"] for n in told] == ["Judge", "Judge"]
+    assert [(n["user"], n["data"]["judge"]) for n in told] == [
+        (first, "Judge"),
+        (second, "Judge"),
+    ] * 2

@@ -181,7 +181,10 @@ async def test_unpublished_lists_cannot_be_read_by_any_url(running: Site) -> Non
     # The same addresses answer once the organizer publishes (a page load may be answered
     # from a version up to half a second old: within the page's 2 s).
     await running.services.decks.publish(running.event.admin, running.event.ref)
-    await asyncio.sleep(0.6)
+    deadline = asyncio.get_running_loop().time() + 2
+    while (await running.client.get(f"/t/{slug}/decklists")).status != 200:
+        assert asyncio.get_running_loop().time() < deadline, "the published lists within 2 s"
+        await asyncio.sleep(0.05)
     for path in (f"/t/{slug}/decklists", f"/t/{slug}/api/titles.json", f"/t/{slug}/decklists/1"):
         assert (await running.client.get(path)).status == 200, path
 
