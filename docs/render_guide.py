@@ -78,6 +78,15 @@ NAMES = {
     "heidi": "じゅん",
 }
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+# The event's top 4 after two Swiss rounds: its rounds 3 and 4, as the bot names them.
+STAGES = {3: "準決勝", 4: "決勝"}
+
+
+def round_title(number: int) -> str:
+    """How the bot names round `number` of the guide's event: 「第 1 回戦」, 「準決勝」."""
+    return STAGES.get(number, f"第 {number} 回戦")
+
+
 LATE = "heidi"  # registers and submits a deck, but does not check in
 
 
@@ -246,7 +255,7 @@ class Event:
         found = [
             m
             for m in self.fake.messages(CHANNELS["pairings"])
-            if f"第 {number} 回戦" in (m["content"] or "").split("\n")[0]
+            if _names_round((m["content"] or "").split("\n")[0], number)
             and "テーブル" in m["content"]
         ]
         return found[-1] if found else None
@@ -254,14 +263,18 @@ class Event:
     def thread(self, number: int) -> list[JSON]:
         """The messages of the round's report thread (none before it is opened)."""
         threads = [
-            t for t in self.fake.threads(CHANNELS["pairings"]) if f"第 {number} 回戦" in t.name
+            t
+            for t in self.fake.threads(CHANNELS["pairings"])
+            if t.name == f"{round_title(number)} 結果報告"
         ]
         return self.fake.messages(threads[-1].id) if threads else []
 
     def thread_name(self, number: int) -> str:
         """The thread as a card's title: "組み合わせ › 第 1 回戦 結果報告"."""
         threads = [
-            t for t in self.fake.threads(CHANNELS["pairings"]) if f"第 {number} 回戦" in t.name
+            t
+            for t in self.fake.threads(CHANNELS["pairings"])
+            if t.name == f"{round_title(number)} 結果報告"
         ]
         return f"{CHANNELS['pairings']} › {threads[-1].name}"
 
@@ -381,17 +394,27 @@ class Event:
         await self.fake.submit_modal(opened, typed, user=first, locale="ja")
         notice = await until(lambda: self.thread_notice(1, second), "the time report's notice")
         await self.click(notice, "確認", second)
-        # Table 3: disputed; a judge settles it.
+        # Table 3: disputed, the opponent saying in the form what they claim; a judge
+        # settles it with one press on the judges' notice.
         first, second = tables[3]
         await self.slash("report result", first, result="win")
         notice = await until(lambda: self.thread_notice(1, second), "the disputed notice")
-        disputed = await self.click(notice, "異議", second)
-        self.album.take("dispute", self.thread_name(1), seen(notice), answer(disputed))
+        form = await self.click(notice, "異議", second)
+        typed = {"claim": "win", "reason": "最後のターンで相手のポイント置き場が 7 枚になりました"}
+        self.album.take("dispute", self.thread_name(1), seen(notice), answer(form, typed))
+        await self.fake.submit_modal(form, typed, user=second, locale="ja")
         call = await until(
             lambda: self.latest(CHANNELS["judge-calls"], "テーブル 3"), "the judges' notice"
         )
-        settled = await self.slash("result set", "judge", table=3, result="win", player=second)
-        self.album.take("dispute-judge", CHANNELS["judge-calls"], seen(call), answer(settled))
+        before = copy.deepcopy(call)
+        await self.click(call, f"{NAMES[second]}の勝ち", "judge")
+        settled = self.fake.message(call["id"])
+        told = await until(
+            lambda: next((m for m in self.thread(1) if "判断で" in (m["content"] or "")), None),
+            "the players told the decision",
+        )
+        self.album.take("dispute-judge", CHANNELS["judge-calls"], seen(before), seen(settled))
+        self.album.take("dispute-decided", self.thread_name(1), seen(told))
         complete = await until(
             lambda: self.latest(STAFF, "結果がすべて揃いました"), "the round's completion"
         )
@@ -473,6 +496,14 @@ class Event:
 
 def _mentions(line: str) -> list[str]:
     return re.findall(r"<@(\d+)>", line)
+
+
+def _names_round(title: str, number: int) -> bool:
+    """Whether a pairings post's first line names round `number` (「決勝トーナメント 決勝」
+    is not the semifinals' 「決勝トーナメント 準決勝」)."""
+    if number in STAGES:
+        return f"決勝トーナメント {STAGES[number]}" in title
+    return f"第 {number} 回戦" in title
 
 
 def _text_inputs(modal: JSON) -> list[str]:
