@@ -78,15 +78,6 @@ NAMES = {
     "heidi": "じゅん",
 }
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
-# The event's top 4 after two Swiss rounds: its rounds 3 and 4, as the bot names them.
-STAGES = {3: "準決勝", 4: "決勝"}
-
-
-def round_title(number: int) -> str:
-    """How the bot names round `number` of the guide's event: 「第 1 回戦」, 「準決勝」."""
-    return STAGES.get(number, f"第 {number} 回戦")
-
-
 LATE = "heidi"  # registers and submits a deck, but does not check in
 
 
@@ -108,6 +99,11 @@ class Album:
         """The terminal the bot runs in (PowerShell on Windows), with its log lines."""
         assert name not in self.cards, f"two cards named {name}"
         self.cards[name] = Card("Windows PowerShell", [], datetime.now(JST), terminal=lines)
+
+
+# The top cut's rounds of the guide's event (two Swiss rounds, then the top 4), as the bot
+# names them.
+TOP_CUT = {3: "準決勝", 4: "決勝"}
 
 
 def seen(message: JSON | None) -> Item:
@@ -252,30 +248,29 @@ class Event:
 
     def pairings(self, number: int) -> JSON | None:
         """The pairings post of round `number` (its first line names the round)."""
+        title = (
+            f"決勝トーナメント {TOP_CUT[number]}**" if number in TOP_CUT else f"第 {number} 回戦"
+        )
         found = [
             m
             for m in self.fake.messages(CHANNELS["pairings"])
-            if _names_round((m["content"] or "").split("\n")[0], number)
-            and "テーブル" in m["content"]
+            if title in (m["content"] or "").split("\n")[0] and "テーブル" in m["content"]
         ]
         return found[-1] if found else None
 
+    def _threads(self, number: int) -> list[Any]:
+        """The round's report threads: 「第 1 回戦 結果報告」, 「準決勝 結果報告」."""
+        name = f"{TOP_CUT.get(number, f'第 {number} 回戦')} 結果報告"
+        return [t for t in self.fake.threads(CHANNELS["pairings"]) if t.name == name]
+
     def thread(self, number: int) -> list[JSON]:
         """The messages of the round's report thread (none before it is opened)."""
-        threads = [
-            t
-            for t in self.fake.threads(CHANNELS["pairings"])
-            if t.name == f"{round_title(number)} 結果報告"
-        ]
+        threads = self._threads(number)
         return self.fake.messages(threads[-1].id) if threads else []
 
     def thread_name(self, number: int) -> str:
         """The thread as a card's title: "組み合わせ › 第 1 回戦 結果報告"."""
-        threads = [
-            t
-            for t in self.fake.threads(CHANNELS["pairings"])
-            if t.name == f"{round_title(number)} 結果報告"
-        ]
+        threads = self._threads(number)
         return f"{CHANNELS['pairings']} › {threads[-1].name}"
 
     def thread_notice(self, number: int, user: str) -> JSON | None:
@@ -496,14 +491,6 @@ class Event:
 
 def _mentions(line: str) -> list[str]:
     return re.findall(r"<@(\d+)>", line)
-
-
-def _names_round(title: str, number: int) -> bool:
-    """Whether a pairings post's first line names round `number` (「決勝トーナメント 決勝」
-    is not the semifinals' 「決勝トーナメント 準決勝」)."""
-    if number in STAGES:
-        return f"決勝トーナメント {STAGES[number]}" in title
-    return f"第 {number} 回戦" in title
 
 
 def _text_inputs(modal: JSON) -> list[str]:

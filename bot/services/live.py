@@ -24,6 +24,7 @@ from bot.services.base import Service
 from bot.store.commits import Committed
 from domain.decks import DeckEntry, read_stored_decklist
 from domain.engine.elimination import bracket_order
+from domain.engine.placings import stage
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
 from domain.engine.state import Phase
@@ -150,7 +151,9 @@ class Overview:
     extended: tuple[TableClock, ...]
     tables: int
     tables_finished: int
-    rounds: tuple[tuple[int, str], ...]  # every round paired: (number, kind)
+    # every round paired: (number, kind, the key of its name, the players of its stage);
+    # the page names a top-cut round as people do: 準々決勝, 準決勝, 決勝
+    rounds: tuple[tuple[int, str, str, int], ...]
     decks_published: bool
     has_bracket: bool
 
@@ -187,10 +190,18 @@ def overview(tournament: Tournament) -> Overview:
         extended=extended,
         tables=tables,
         tables_finished=finished,
-        rounds=tuple((r.number, r.kind.value) for r in tournament.rounds),
+        rounds=tuple((r.number, r.kind.value, *_round_name(r)) for r in tournament.rounds),
         decks_published=decks_public(tournament),
         has_bracket=any(r.kind is RoundKind.ELIMINATION for r in tournament.rounds),
     )
+
+
+def _round_name(played: Round) -> tuple[str, int]:
+    """The key of a round's name in the page's catalog, and its stage's players."""
+    if played.kind is RoundKind.SWISS:
+        return "round", 0
+    seats = stage(max(len(played.matches) * 2, 2))
+    return f"stage_{seats.kind.value}", seats.players
 
 
 # -- pairings -------------------------------------------------------------------------------

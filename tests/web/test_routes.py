@@ -107,6 +107,11 @@ async def test_the_finished_event_shows_final_placings_lists_and_titles(finished
     champion = final["seats"][final["winner"]]["name"]
     assert standings["rows"][0]["name"] == champion
     assert standings["rows"][0]["rank"] == 1
+    # The top cut's rounds are named as people name them on the page (issue 19.2).
+    overview = await (await finished.client.get(f"/t/{slug}/api/overview.json")).json()
+    names = [key for _, _, key, _ in overview["rounds"]]
+    assert names[-3:] == ["stage_quarterfinal", "stage_semifinal", "stage_final"]
+    assert set(names[:-3]) == {"round"}
     decks = await (await finished.client.get(f"/t/{slug}/api/decklists.json")).json()
     assert decks["total"] == 32
     assert decks["decks"][0]["rank"] == 1
