@@ -155,6 +155,7 @@ async def test_after_the_finish_export_and_standings_need_no_name(fake: FakeDisc
     assert "スプレッドシート" in export.text
     assert "python" not in export.text
     assert sorted(a["filename"] for a in export.files) == [
+        "tournament-1-matches.csv",
         "tournament-1-standings.csv",
         "tournament-1.json",
     ]
