@@ -44,6 +44,8 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.rounds",
     "cogs.judges",
     "cogs.panel",
+    "cogs.series",
+    "cogs.profiles",
 )
 
 
@@ -200,7 +202,7 @@ class TournamentBot(commands.AutoShardedBot):
             self,
             self.services.store,
             clock=clock.clock,
-            jobs=(clock.tick, clock.refresh_entry_posts),
+            jobs=(clock.tick, clock.refresh_entry_posts, self.services.reminders.tick),
             tick_seconds=settings.clock_tick_seconds,
             page_base=settings.web_public_url,
         )

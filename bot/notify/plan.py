@@ -21,6 +21,7 @@ from domain.tournament import events as ev
 from domain.tournament.clock import Notice as ClockNotice
 from domain.tournament.clock import NoticeKind
 from domain.tournament.model import Tournament
+from domain.tournament.reminders import Reminder
 from domain.tournament.rounds import RoundKind
 
 
@@ -42,6 +43,9 @@ class Place(StrEnum):
     REGISTRATION_POST = "registration_post"  # an edit of the tournament's registration post
     PANEL = "panel"  # an edit of the tournament's newest panel
     PAIRINGS_POST = "pairings_post"  # edits of the parts of the round's pairings post
+    # The server's calendar: the tournament's Discord scheduled event, made once and then
+    # brought in step (its id is remembered; bot/notify/delivery.py).
+    CALENDAR = "calendar"
 
 
 class Say(StrEnum):
@@ -80,6 +84,10 @@ class Say(StrEnum):
     TIME_UP = "time_up"
     UNCONFIRMED = "unconfirmed"
     CALL_REPING = "call_reping"
+    CALENDAR = "calendar"  # the scheduled event as the tournament is now (time, status)
+    CANCELLED = "cancelled"  # the event was called off (中止)
+    CANCELLED_TO_PLAYER = "cancelled_to_player"
+    ENTRY_REMINDER = "entry_reminder"  # 24 hours / 1 hour before check-in closes
 
 
 @dataclass(frozen=True)
@@ -158,10 +166,34 @@ def _result_now(context: Context, number: int, table: int) -> Any:
 def _created(event: ev.TournamentCreated, context: Context) -> list[Notice]:
     # R-FMT-6: the format and time limit are announced before the event, on a post whose
     # buttons are all a player needs to take part; the staff get their panel.
+    # A start time comes with the settings (a copy's in the same transaction): then the
+    # calendar hears of it.
     return [
         Notice(Say.REGISTRATION_POST, (Place.ANNOUNCEMENTS, Place.ORIGIN)),
         Notice(Say.PANEL, (Place.STAFF,)),
     ]
+
+
+def calendar_now() -> Notice:
+    """The tournament's entry on the server's calendar, brought in step with it as it is
+    when the notice is sent (only the newest of these counts)."""
+    return Notice(Say.CALENDAR, (Place.CALENDAR,))
+
+
+def on_calendar(context: Context) -> list[Notice]:
+    """The calendar brought in step, for a tournament that has a start time (one without
+    never had an entry on it)."""
+    return [calendar_now()] if context.after.starts_at is not None else []
+
+
+def _in_calendar(row: Row) -> Row:
+    """`row`, and the calendar brought in step: the event's status changed."""
+
+    def told_and_calendar(event: ev.Event, context: Context) -> list[Notice]:
+        return [*row(event, context), *on_calendar(context)]
+
+    told_and_calendar.__doc__ = row.__doc__
+    return told_and_calendar
 
 
 def _promoted(event: ev.Promoted, context: Context) -> list[Notice]:
@@ -169,8 +201,26 @@ def _promoted(event: ev.Promoted, context: Context) -> list[Notice]:
 
 
 def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notice]:
-    # The registration post shows the start time and the check-in window.
-    return [Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,))]
+    # The registration post shows the start time and the check-in window; the calendar
+    # shows the start time (a copy's settings come with its creation: its entry is made).
+    told = [Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,))]
+    if "starts_at" in event.names:
+        told.append(calendar_now())
+    return told
+
+
+def _cancelled(event: ev.Cancelled, context: Context) -> list[Notice]:
+    """中止: announced, the registration post loses its buttons, each player who entered is
+    told (by DM, else at their next command), and the calendar entry is cancelled."""
+    told = [
+        Notice(Say.CANCELLED, (Place.ANNOUNCEMENTS, Place.ORIGIN)),
+        Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
+        *on_calendar(context),
+    ]
+    told += [
+        Notice(Say.CANCELLED_TO_PLAYER, (Place.PLAYER,), user=player) for player in event.entered
+    ]
+    return told
 
 
 def _started(event: ev.Started, context: Context) -> list[Notice]:
@@ -374,7 +424,7 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.CheckedIn: nobody("the player's own answer says it"),
     ev.DeckStored: nobody("decklists are private until published"),
     ev.SettingsChanged: _settings_changed,
-    ev.Started: _started,
+    ev.Started: _in_calendar(_started),
     ev.DecksPublished: _published,
     ev.RoundPaired: _paired,
     ev.RoundUnpaired: nobody("the organizer pairs again at once; the new post replaces it"),
@@ -388,15 +438,19 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.Dropped: _dropped,
     ev.Undropped: nobody("the organizer's own answer says it"),
     ev.TableExtended: _extended,
-    ev.Finished: _finished,
+    ev.Finished: _in_calendar(_finished),
+    ev.Cancelled: _cancelled,
+    ev.NameChanged: nobody(
+        "posts from now on show the new name; those already made keep the one they had"
+    ),
     ev.PenaltyGiven: _penalty_given,
     ev.PenaltyRevoked: _penalty_revoked,
     ev.JudgeCalled: _called,
     ev.CallClaimed: nobody("the judge's press edits the call's own post"),
     ev.CallResolved: nobody("the judge's press edits the call's own post"),
     ev.Undone: _undone,
-    ev.LivePageChanged: nobody(
-        "the organizer's answer carries the link; posts and the panel carry it from then on"
+    ev.LivePageChanged: _in_calendar(  # the calendar entry's place is the page while public
+        nobody("the organizer's answer carries the link; posts and the panel carry it from then on")
     ),
 }
 
@@ -482,3 +536,15 @@ def panel_here(channel_id: int | None) -> Notice:
 def standings_now(number: int) -> Notice:
     """The standings after round `number`, posted when the staff ask for them."""
     return Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": number})
+
+
+# -- the reminders before an event ---------------------------------------------------------
+
+
+def plan_reminder(reminder: Reminder) -> Notice:
+    """A registered player's reminder of the start: by DM, else at their next command;
+    planned once ever (its key)."""
+    data = {"hours": reminder.hours, "deadline": int(reminder.deadline.timestamp())}
+    return Notice(
+        Say.ENTRY_REMINDER, (Place.PLAYER,), data, user=reminder.player_id, key=reminder.key
+    )

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from bot.notify.plan import standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service
+from bot.services.copies import create_copy, plan_copy
 from domain.engine.results import MatchResult
-from domain.errors import IllegalTransition, InvalidInput, NotFound, one_of
+from domain.errors import DomainError, IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
 from domain.tournament.match_rows import MatchRow, match_rows
 from domain.tournament.model import Entry, Tournament
@@ -22,6 +23,7 @@ from domain.tournament.operations import (
     ExtendTable,
     FinishTournament,
     PairRound,
+    Repeat,
     ReportResult,
     Role,
     SetResult,
@@ -129,29 +131,29 @@ class Final:
     tournament: Tournament
     shared: list[StandingLine]
     strict: list[StandingLine]
+    # A repeating event (毎週, 隔週): the next one, created in the finish's transaction, or
+    # why the rules refused it (the finish stands either way).
+    next_event: Tournament | None = None
+    next_refused: DomainError | None = None
 
 
 class RoundService(Service):
     async def pair(self, actor: Actor, reference: str | None) -> Paired:
-        async with self.uow(actor) as tx:
-            tx.authorize(PairRound)
-            tournament = await tx.tournament(reference)
-            points = {line.user_id: line.points for line in standings_lines(tournament)}
-            proposal = propose_round(tournament, self.seeds())
-            tournament, _ = await tx.apply(tournament, proposal.operation())
-        paired = tournament.current
-        assert paired is not None
-        return Paired(tournament, paired, proposal, points)
+        return await self._pair(actor, reference, start=False)
 
     async def next_round(self, actor: Actor, reference: str | None) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
+        return await self._pair(actor, reference, start=True)
+
+    async def _pair(self, actor: Actor, reference: str | None, *, start: bool) -> Paired:
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
             points = {line.user_id: line.points for line in standings_lines(tournament)}
             proposal = propose_round(tournament, self.seeds())
             tournament, _ = await tx.apply(tournament, proposal.operation())
-            tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
+            if start:
+                tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
         return Paired(tournament, paired, proposal, points)
@@ -363,11 +365,23 @@ class RoundService(Service):
         return Standings(tournament, placings(tournament), standings_after(tournament))
 
     async def finish(self, actor: Actor, reference: str | None) -> Final:
+        """The finish; for a repeating event, in the same transaction, the next one: its
+        number counted on, its date a week or two later, every setting copied, created by
+        the organizer who finished (the log says it was the repeat)."""
+        next_event = refused = None
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, FinishTournament())
+            repeat = tournament.settings.repeat
+            if repeat is not Repeat.NONE:
+                try:
+                    planned = await plan_copy(tx, tournament, repeat, repeated=True)
+                except DomainError as error:
+                    refused = error
+                else:
+                    next_event = await create_copy(tx, planned)
         shared, strict = final_standings(tournament)
-        return Final(tournament, shared, strict)
+        return Final(tournament, shared, strict, next_event, refused)
 
     async def export(self, actor: Actor, reference: str | None) -> Export:
         """The standings and every match (the cog writes them as CSV), and the replay record

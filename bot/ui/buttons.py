@@ -16,6 +16,8 @@ import discord
 from bot.i18n import Lang, normalise_locale, t
 from domain.engine.results import MAX_POINT_ZONE
 from domain.guild import GuildConfig
+from domain.handles import MAX_HANDLE
+from domain.series.points import MAX_TABLE_CHARS
 from domain.tournament.play import DISPUTE_CLAIMS, MAX_EXTENSION_MINUTES
 from domain.tournament.rounds import Claim
 from domain.tournament.steps import Step
@@ -98,6 +100,10 @@ DECIDE_WIN = CustomId.of("jv", tournament=NUMBER, round=NUMBER, table=NUMBER, pl
 DECIDE_DOUBLE_LOSS = CustomId.of("jl", tournament=NUMBER, round=NUMBER, table=NUMBER)
 DECIDE_TIME = CustomId.of("jt", tournament=NUMBER, round=NUMBER, table=NUMBER)
 DECIDE_TIME_FORM = CustomId.of("jf", tournament=NUMBER, round=NUMBER, table=NUMBER)
+# Issue 24: the handle (the registration reply's button, and its form) and a series' points.
+HANDLE_BUTTON = CustomId.of("hb", tournament=NUMBER)
+HANDLE_FORM = CustomId.of("hf", tournament=NUMBER)
+POINTS_FORM = CustomId.of("sp", series=NUMBER)
 
 
 # -- their labels -------------------------------------------------------------------------
@@ -413,6 +419,51 @@ def call_form(tournament_id: int, lang: Lang) -> discord.ui.Modal:
             style=discord.TextStyle.paragraph,
             required=False,
             max_length=500,
+        )
+    )
+    return modal
+
+
+HANDLE_FIELD = "handle"
+POINTS_FIELD = "points"
+
+
+def handle_view(tournament_id: int, labels: Labels) -> discord.ui.View:
+    """ハンドルネームを設定, under the answer to a registration."""
+    return stateless_view(
+        button(HANDLE_BUTTON(tournament=tournament_id), labels("ui.handle.button"))
+    )
+
+
+def handle_form(tournament_id: int, current: str | None, lang: Lang) -> discord.ui.Modal:
+    """The handle to show in the server's events (blank: the Discord name again)."""
+    modal = discord.ui.Modal(
+        title=t("ui.handle.form_title", lang), custom_id=HANDLE_FORM(tournament=tournament_id)
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=t("ui.handle.form_label", lang),
+            custom_id=HANDLE_FIELD,
+            required=False,
+            max_length=MAX_HANDLE,
+            default=current,
+        )
+    )
+    return modal
+
+
+def points_form(series_id: int, current: str, lang: Lang) -> discord.ui.Modal:
+    """A series' points table as text, one placing a line (`parse_points_table`)."""
+    modal = discord.ui.Modal(
+        title=t("ui.series.points_form_title", lang), custom_id=POINTS_FORM(series=series_id)
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=t("ui.series.points_form_label", lang),
+            custom_id=POINTS_FIELD,
+            style=discord.TextStyle.paragraph,
+            default=current,
+            max_length=MAX_TABLE_CHARS,
         )
     )
     return modal

@@ -39,7 +39,13 @@ from bot.ui.judges import (
 )
 from bot.ui.pagination import page_view
 from bot.ui.panel import panel, round_complete
-from bot.ui.render import announcement_created, rounds_text, safe
+from bot.ui.render import (
+    announcement_created,
+    format_name,
+    regulation_name,
+    rounds_text,
+    safe,
+)
 from bot.ui.rounds import (
     bracket_picture,
     claim_lines,
@@ -55,13 +61,16 @@ from bot.ui.rounds import (
     standings_page_of,
 )
 from domain.decks import read_stored_decklist
+from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult
 from domain.engine.state import Phase
 from domain.tournament import codec
+from domain.tournament.calendar import CalendarEntry, calendar_entry
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
 from domain.tournament.penalties import Penalty
 from domain.tournament.registration import late_entry_round
+from domain.tournament.reminders import reminder_deadline
 from domain.tournament.rounds import Match, Round, RoundKind
 
 
@@ -80,11 +89,27 @@ class Message:
 
 
 @dataclass(frozen=True)
+class CalendarText:
+    """The tournament's entry on the server's calendar: how it should be now (`entry`), and
+    its texts. `location` is the live page while it is public, else None (the delivery then
+    links the registration post, or says `fallback_location`)."""
+
+    entry: CalendarEntry
+    name: str
+    description: str
+    marker: tuple[str, ...]  # the description's last line in either language: finds it again
+    location: str | None
+    fallback_location: str
+
+
+@dataclass(frozen=True)
 class Said:
-    """What a notice says: its messages, and the reports thread to open on the first."""
+    """What a notice says: its messages, and the reports thread to open on the first; or the
+    calendar entry to bring in step."""
 
     messages: list[Message] = field(default_factory=list)
     thread_name: str | None = None
+    calendar: CalendarText | None = None
 
 
 @dataclass(frozen=True)
@@ -147,14 +172,27 @@ def with_link(embed: discord.Embed, url: str | None, lang: Lang) -> None:
 def registration_post(telling: Telling) -> Said:
     """R-FMT-6: the format, regulation and time limit, announced before the event, with the
     buttons that are all a player needs to take part."""
+    if telling.tournament.phase is Phase.CANCELLED:
+        return _said(cancelled_post(telling.tournament, telling.lang))
+    return _said(_open_registration_post(telling))
+
+
+def cancelled_post(tournament: Tournament, lang: Lang) -> Message:
+    """The registration post of an event called off: it says so, and has no buttons."""
+    return Message(
+        content=t("ui.cancel.post", lang, name=safe(tournament.name)),
+        embeds=[registration_embed(tournament, lang)],
+        view=stateless_view(),
+    )
+
+
+def _open_registration_post(telling: Telling) -> Message:
     tournament, lang = telling.tournament, telling.lang
     checkin = tournament.checkin_open(telling.now)
-    return _said(
-        Message(
-            content=announcement_created(tournament, lang, checkin=checkin),
-            embeds=[registration_embed(tournament, lang)],
-            view=registration_view(tournament.id, telling.labels, checkin=checkin),
-        )
+    return Message(
+        content=announcement_created(tournament, lang, checkin=checkin),
+        embeds=[registration_embed(tournament, lang)],
+        view=registration_view(tournament.id, telling.labels, checkin=checkin),
     )
 
 
@@ -163,15 +201,10 @@ def registration_refresh(telling: Telling) -> Said:
     while entries are open, as posted; once the event runs, 「開催中・受付終了」 with only
     途中参加 while late entry is open; after the finish, 「終了」 and the final standings."""
     tournament, lang = telling.tournament, telling.lang
+    if tournament.phase is Phase.CANCELLED:
+        return _said(cancelled_post(tournament, lang))
     if tournament.phase is Phase.REGISTRATION:
-        checkin = tournament.checkin_open(telling.now)
-        return _said(
-            Message(
-                content=announcement_created(tournament, lang, checkin=checkin),
-                embeds=[registration_embed(tournament, lang)],
-                view=registration_view(tournament.id, telling.labels, checkin=checkin),
-            )
-        )
+        return _said(_open_registration_post(telling))
     name = safe(tournament.name)
     embed = registration_embed(tournament, lang)
     if tournament.phase is Phase.FINISHED:
@@ -605,6 +638,76 @@ def reping(telling: Telling) -> Said:
     return _said(Message(text))
 
 
+# -- before the event: cancelling, reminders, the calendar -----------------------------------
+
+
+def cancelled(telling: Telling) -> Said:
+    tournament = telling.tournament
+    if tournament.phase is not Phase.CANCELLED:
+        return _said()
+    return _said(Message(t("ui.cancel.announce", telling.lang, name=safe(tournament.name))))
+
+
+def cancelled_to_player(telling: Telling) -> Said:
+    tournament = telling.tournament
+    if tournament.phase is not Phase.CANCELLED:
+        return _said()
+    return _said(Message(t("ui.cancel.to_player", telling.lang, name=safe(tournament.name))))
+
+
+def entry_reminder(telling: Telling) -> Said:
+    """A registered player's reminder (by DM): when check-in closes, which is the start.
+    Nothing when that time has moved since it was planned (the new time brings its own), the
+    event started or was called off, or the player is no longer in it."""
+    tournament, lang, data = telling.tournament, telling.lang, telling.data
+    deadline = reminder_deadline(tournament)
+    entry = tournament.players.get(telling.user or 0)
+    if (
+        deadline is None
+        or int(deadline.timestamp()) != int(data["deadline"])
+        or entry is None
+        or entry.status is not PlayerStatus.REGISTERED
+    ):
+        return _said()
+    opens = tournament.settings.checkin_opens
+    key = "ui.reminder.checkin" if opens is not None else "ui.reminder.start"
+    text = t(
+        key,
+        lang,
+        name=safe(tournament.name),
+        hours=int(data["hours"]),
+        deadline=int(deadline.timestamp()),
+        opens=int(opens.timestamp()) if opens is not None else 0,
+    )
+    if tournament.decklist_required and entry.user_id not in tournament.decks:
+        text += "\n" + t("ui.register.deck_reminder", lang)
+    return _said(Message(text))
+
+
+def calendar(telling: Telling) -> Said:
+    """The tournament's entry on the server's calendar (a Discord scheduled event), as it
+    should be now; the delivery changes only what differs."""
+    tournament, lang = telling.tournament, telling.lang
+    footers = tuple(t("ui.entry.footer", other, id=tournament.id) for other in ("ja", "en"))
+    description = t(
+        "ui.calendar.description",
+        lang,
+        format=format_name(tournament.format.value, lang),
+        regulation=regulation_name(tournament.regulation, lang),
+        time_limit=tournament.time_limit_minutes,
+        footer=t("ui.entry.footer", lang, id=tournament.id),
+    )
+    text = CalendarText(
+        entry=calendar_entry(tournament),
+        name=tournament.name,
+        description=description,
+        marker=footers,
+        location=telling.page_url,
+        fallback_location=t("ui.calendar.location", lang),
+    )
+    return Said(calendar=text)
+
+
 # -- the staff -----------------------------------------------------------------------------
 
 
@@ -650,4 +753,8 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.TIME_UP: time_up,
     Say.UNCONFIRMED: unconfirmed,
     Say.CALL_REPING: reping,
+    Say.CALENDAR: calendar,
+    Say.CANCELLED: cancelled,
+    Say.CANCELLED_TO_PLAYER: cancelled_to_player,
+    Say.ENTRY_REMINDER: entry_reminder,
 }

@@ -32,6 +32,7 @@ SHOWN: dict[Phase, tuple[Step, ...]] = {
     ),
     Phase.TOP_CUT: (Step.PAIR, Step.START_CLOCK, Step.NEXT_ROUND, Step.FINISH, Step.EXPORT),
     Phase.FINISHED: (Step.POST_STANDINGS, Step.EXPORT),
+    Phase.CANCELLED: (),
 }
 STYLES = {Step.START: Style.danger, Step.NEXT_ROUND: Style.primary, Step.FINISH: Style.danger}
 
@@ -68,6 +69,8 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
         embed.add_field(name=t(f"ui.panel.{key}", lang), value=value)
 
     field("state", t(f"ui.state.{tournament.phase.value}", lang))
+    if tournament.phase is Phase.CANCELLED:
+        return embed
     if tournament.phase is Phase.REGISTRATION:
         registered = tournament.count(PlayerStatus.REGISTERED)
         field("registered", t("ui.panel.registered_value", lang, count=registered))

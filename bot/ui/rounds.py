@@ -425,24 +425,16 @@ def my_match_text(
     opponent = match.opponent_of(user_id)
     if opponent is None:
         return t("ui.rounds.mine_bye", lang, round_name=round_name(current, lang))
+    shared = {
+        "round_name": round_name(current, lang),
+        "table": match.table,
+        "opponent": f"<@{opponent}>",
+    }
     if current.finished(match):  # decided (a report confirmed, a judge, a penalty)
-        return t(
-            "ui.rounds.mine_decided",
-            lang,
-            round_name=round_name(current, lang),
-            table=match.table,
-            opponent=f"<@{opponent}>",
-            result=describe_result(tournament, match, match.result, lang),
-        )
+        result = describe_result(tournament, match, match.result, lang)
+        return t("ui.rounds.mine_decided", lang, result=result, **shared)
     points = {line.user_id: line.points for line in standings_lines(tournament)}
-    return t(
-        "ui.rounds.mine",
-        lang,
-        round_name=round_name(current, lang),
-        table=match.table,
-        opponent=f"<@{opponent}>",
-        points=points.get(opponent, 0),
-    )
+    return t("ui.rounds.mine", lang, points=points.get(opponent, 0), **shared)
 
 
 def result_change_text(

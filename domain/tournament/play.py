@@ -477,14 +477,20 @@ def _dispute_claim(
 def require_round_in_play(tournament: Tournament, number: int) -> Round:
     """A player's report, confirmation or form acts on the round it was made for; a form
     left open from a round that is over is refused, never filed in the next one."""
+    current = _round_in_play(tournament)
+    if number != current.number:
+        raise IllegalTransition("report.round_finished", round=number)
+    return current
+
+
+def _round_in_play(tournament: Tournament) -> Round:
+    """The current round while the event plays one, or why there is none to report in."""
     current = tournament.current
     in_play = tournament.phase in (Phase.RUNNING, Phase.TOP_CUT)
     if in_play and current is None:
         raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
     if current is None or not in_play:
         raise IllegalTransition("report.no_round", tournament=tournament.name)
-    if number != current.number:
-        raise IllegalTransition("report.round_finished", round=number)
     return current
 
 
@@ -492,12 +498,7 @@ def _own_open_match(
     tournament: Tournament, player_id: int, number: int, table: int | None = None
 ) -> tuple[Round, Match]:
     """The reporter's unfinished match of the current round, or a clear refusal."""
-    current = tournament.current
-    in_play = tournament.phase in (Phase.RUNNING, Phase.TOP_CUT)
-    if in_play and current is None:
-        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
-    if current is None or not in_play:
-        raise IllegalTransition("report.no_round", tournament=tournament.name)
+    current = _round_in_play(tournament)
     match = current.match_of(player_id)
     # An unfinished own match means the round is not complete: only otherwise is the whole
     # round scanned (512 tables at 1024 players, per report).

@@ -353,13 +353,13 @@ async def test_a_dm_to_a_member_with_closed_dms_fails_with_50007(probed: Probed)
 
 
 @contextmanager
-def bot_permissions(fake: FakeDiscord, granted: int) -> Iterator[None]:
-    """The bot's role with `granted` added for the block (the README's invite has none of
-    the event permissions yet)."""
+def bot_permissions(fake: FakeDiscord, granted: int, *, taken: int = 0) -> Iterator[None]:
+    """The bot's role with `granted` added and `taken` removed for the block (the README's
+    invite gives Create Events, not Manage Events)."""
     role = fake.role("PM Bot")
     before = role.permissions
     with fake.world.lock:
-        role.permissions = before | granted
+        role.permissions = (before | granted) & ~taken
     try:
         yield
     finally:
@@ -524,13 +524,13 @@ async def test_what_discord_refuses_the_fake_refuses(probed: Probed) -> None:
 
 async def test_the_bot_needs_the_event_permissions(probed: Probed) -> None:
     fake = probed.fake
-    with pytest.raises(discord.Forbidden) as missing:
+    with bot_permissions(fake, 0, taken=CREATE_EVENTS), pytest.raises(discord.Forbidden) as missing:
         await create_external(probed, name="権限なし")
     assert missing.value.code == 50013
     with bot_permissions(fake, CREATE_EVENTS):
         own = await create_external(probed, name="自分の")
     # The bot's own event: CREATE_EVENTS or MANAGE_EVENTS lets it change it.
-    with pytest.raises(discord.Forbidden):
+    with bot_permissions(fake, 0, taken=CREATE_EVENTS), pytest.raises(discord.Forbidden):
         await own.edit(name="権限なし")
     with bot_permissions(fake, MANAGE_EVENTS):
         renamed = await own.edit(name="管理できる")
