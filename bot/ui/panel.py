@@ -74,8 +74,13 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
     if tournament.phase is Phase.REGISTRATION:
         registered = tournament.count(PlayerStatus.REGISTERED)
         field("registered", t("ui.panel.registered_value", lang, count=registered))
+        entries = tournament.entries(PlayerStatus.REGISTERED)
+        if tournament.settings.decklist_required:
+            # Those without a list may be dropped at the start: why 開始 may be greyed out.
+            decks = sum(1 for e in entries if e.user_id in tournament.decks)
+            field("decks", t("ui.panel.count_of", lang, done=decks, total=registered))
         if tournament.settings.uses_checkin:
-            checked = sum(1 for e in tournament.entries(PlayerStatus.REGISTERED) if e.checked_in_at)
+            checked = sum(1 for e in entries if e.checked_in_at)
             field("checked_in", t("ui.panel.count_of", lang, done=checked, total=registered))
         return embed
     current = tournament.current

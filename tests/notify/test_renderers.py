@@ -5,7 +5,7 @@ field its plan row does not write fails here, not in a running bot."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -19,6 +19,7 @@ from domain.tournament.operations import (
     CallJudge,
     CancelTournament,
     ChangeSettings,
+    CheckIn,
     ConfirmResult,
     DisputeResult,
     Drop,
@@ -294,3 +295,50 @@ def test_the_panel_says_when_the_rounds_results_are_all_in() -> None:
     description, enabled = shown()
     assert description == "✅ 第 1 回戦の結果がすべて揃いました。"
     assert enabled["次の回戦"]
+
+
+def panel_fields(tournament: Tournament, at: datetime) -> dict[str, str]:
+    said = RENDERERS[Say.PANEL_REFRESH](Telling(tournament, {}, None, "ja", at))
+    (message,) = said.messages
+    return {str(f.name): str(f.value) for f in message.embeds[0].fields}
+
+
+def test_the_panel_shows_the_round_results_disputes_calls_and_time_left() -> None:
+    clock, _, _, _ = disputed_table()
+    tournament = clock.tournament
+    assert panel_fields(tournament, clock.at) == {
+        "状態": "開催中",
+        "プレイ中の参加者": "4",
+        "回戦": "第 1 回戦",
+        "結果": "0 / 2",
+        "異議": "1",
+        "ジャッジコール": "0",
+        "残り時間": "時計はまだ動いていません",
+    }
+    third, fourth = tournament.rounds[0].matches[1].players
+    clock.apply(CallJudge(third, "裁定をお願いします"), player(third - 100))
+    clock.apply(StartRound(1))
+    clock.apply(ReportResult(third, 1, Claim.WIN), player(third - 100))
+    clock.apply(ConfirmResult(fourth, 1, 2), player(fourth - 100))
+    shown = panel_fields(clock.tournament, clock.at)
+    end = clock.tournament.rounds[0].ends_at
+    assert end is not None
+    assert (shown["結果"], shown["異議"], shown["ジャッジコール"]) == ("1 / 2", "1", "1")
+    assert shown["残り時間"] == f"<t:{int(end.timestamp())}:R>（終了 <t:{int(end.timestamp())}:t>）"
+
+
+def test_the_panel_before_the_start_counts_entries_lists_and_check_ins() -> None:
+    clock = Clock(new_tournament())
+    starts = clock.at + timedelta(minutes=30)
+    clock.apply(ChangeSettings(SettingsChange(starts_at=starts, checkin_minutes=60)))
+    for number in (1, 2, 3):
+        clock.apply(Register(player(number).user_id, f"P{number}"), player(number))
+    clock.apply(submit(player(1).user_id), player(1))
+    clock.apply(CheckIn(player(1).user_id), player(1))
+    clock.apply(CheckIn(player(2).user_id), player(2))
+    assert panel_fields(clock.tournament, clock.at) == {
+        "状態": "参加受付中",
+        "参加者": "3 人",
+        "デッキ提出": "1 / 3",
+        "チェックイン": "2 / 3",
+    }
