@@ -2,7 +2,9 @@
 start time, the organizer runs a whole Swiss event with a top 4 by the panel's buttons
 alone (and the 「結果がすべて揃いました」 prompts in the staff channel), nobody types
 `/round` or `/result`, the players report by buttons, and two disputes are settled by one
-judge's press each (a win, and a time-out judged from the counts), both players told.
+judge's press each (a win, and a time-out judged from the counts), both players told. The
+panel counts results, disputes and judge calls, and survives the bot killed mid-round: its
+buttons, the judges' notice and a call posted before still work, and it is still edited.
 
 Before the organizer presses each of the panel's steps, a player presses the very same
 button, enabled as it is, and is refused by the service with nothing stored: every step of
@@ -194,6 +196,11 @@ def _judges_notice(fake: FakeDiscord, number: int) -> JSON | None:
     return found[-1] if found else None
 
 
+def _call_post(fake: FakeDiscord, reason: str) -> JSON | None:
+    found = [m for m in fake.messages("judge-calls") if reason in (m.get("content") or "")]
+    return found[-1] if found else None
+
+
 def decided_in_thread(fake: FakeDiscord, number: int, first: str, second: str) -> list[str]:
     """The messages of the round's thread that tell both players a judge's decision."""
     mentions = (f"<@{member_id(fake, first)}>", f"<@{member_id(fake, second)}>")
@@ -350,6 +357,28 @@ async def test_次の回戦_on_the_prompt_and_a_time_out_judged_from_the_counts(
     a, b = first.capitalize(), second.capitalize()
     # R-MATCH-2 from the disputer's side: 1 card in their point zone, 3 in the reporter's.
     assert f"・{b}の異議: {b}の判定勝ち（ポイント置き場 3–1）" in judges["content"]
+    # A player at table 3 calls a judge with the pairings post's button: the panel counts
+    # the call beside the dispute, the results in and the time left.
+    caller = tables[3][0]
+    opened = await fake.click(pairings_post(fake, 2), "ジャッジを呼ぶ", user=caller, locale="ja")
+    await fake.submit_modal(opened, {"reason": "裁定をお願いします"}, user=caller, locale="ja")
+    call = await eventually(lambda: _call_post(fake, "裁定をお願いします"), "the judge call's post")
+    shown = await eventually(
+        lambda: "ジャッジコール\n1" in text_of(panel(fake)) and panel(fake), "the call counted"
+    )
+    for state in ("回戦\n第 2 回戦", "結果\n0 / 4", "異議\n1", "残り時間\n<t:"):
+        assert state in text_of(shown), state
+
+    # The PC goes off mid-round. The panel, the judges' notice and the call's post, all
+    # posted by the killed process, still work, and the same panel is edited by the new one.
+    await fake.restart_bot(kill=True)
+    claimed = await fake.click(call, "対応する", user="judge", locale="ja")
+    resolved = await fake.click(claimed.message, "解決（延長なし）", user="judge", locale="ja")
+    assert "解決しました" in resolved.text
+    again = await eventually(
+        lambda: "ジャッジコール\n0" in text_of(panel(fake)) and panel(fake), "the call resolved"
+    )
+    assert again["id"] == shown["id"]
     form = await fake.click(judges, "時間切れ判定…", user="judge", locale="ja")
     assert form.type == 9
     labels = [c.get("label") for c in form.modal["components"] if c.get("type") == 18]
@@ -362,6 +391,10 @@ async def test_次の回戦_on_the_prompt_and_a_time_out_judged_from_the_counts(
     assert f"✅ Judgeが決めました: {b}の判定勝ち（ポイント置き場 3–1）" in judged.text
     told = await eventually(lambda: decided_in_thread(fake, 2, first, second), "the decision")
     assert f"{b}の判定勝ち（ポイント置き場 3–1）" in told[0]
+    await eventually(
+        lambda: all(x in text_of(panel(fake)) for x in ("結果\n1 / 4", "異議\n0")),
+        "the panel counting the decision",
+    )
     for table in (2, 3, 4):
         winner, loser = tables[table]
         await report_by_buttons(fake, 2, winner, loser)
