@@ -34,11 +34,12 @@ from domain.tournament.operations import (
 from domain.tournament.permissions import require_role
 from domain.tournament.play import (
     Proposal,
+    disputable,
     judged_result,
     propose_round,
     require_round_in_play,
 )
-from domain.tournament.rounds import Claim, Match, Round
+from domain.tournament.rounds import Claim, Match, Report, Round
 from domain.tournament.views import (
     StandingLine,
     export_record,
@@ -83,6 +84,21 @@ class ReportOutcome:
     @property
     def disagrees(self) -> bool:
         return any(isinstance(e, ev.ReportsDisagree | ev.ResultDisputed) for e in self.events)
+
+    @property
+    def disputed(self) -> bool:
+        """異議 was pressed (rather than two reports that differ)."""
+        return any(isinstance(e, ev.ResultDisputed) for e in self.events)
+
+
+@dataclass(frozen=True)
+class Disputable:
+    """A report waiting for the player who may dispute it."""
+
+    tournament: Tournament
+    round: Round
+    match: Match
+    report: Report
 
 
 @dataclass(frozen=True)
@@ -225,12 +241,35 @@ class RoundService(Service):
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)
 
+    async def disputable(
+        self, actor: Actor, tournament_id: int, number: int, table: int
+    ) -> Disputable:
+        """The report the player may dispute (異議), before their form opens: someone else
+        pressing the button, or a report already settled, is refused at once."""
+        async with self.reader(actor.guild_id) as tx:
+            tournament = await tx.tournament(str(tournament_id))
+        played, match, report = disputable(tournament, actor.user_id, number, table)
+        return Disputable(tournament, played, match, report)
+
     async def dispute(
-        self, actor: Actor, tournament_id: int, number: int, table: int, reason: str = ""
+        self,
+        actor: Actor,
+        tournament_id: int,
+        number: int,
+        table: int,
+        claim: str,
+        my_points: int | None = None,
+        opponent_points: int | None = None,
+        reason: str = "",
     ) -> ReportOutcome:
+        """異議: the player's claim (勝ち / 負け / 時間切れ with their counts) goes to the
+        judges beside the report it disputes."""
+        parsed = one_of(Claim, claim, "report.dispute_claims")
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(str(tournament_id))
-            operation = DisputeResult(actor.user_id, number, table, reason)
+            operation = DisputeResult(
+                actor.user_id, number, table, reason, parsed, my_points, opponent_points
+            )
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)
 
@@ -255,7 +294,11 @@ class RoundService(Service):
         second_points: int | None = None,
         number: int | None = None,
         advancing: int | None = None,
+        unsettled_only: bool = False,
     ) -> ResultChange:
+        """/result set, and the judges' buttons on a dispute's notice (`unsettled_only`: a
+        button pressed after the table got its result, by another judge's press or by
+        command, is refused rather than overwrite that decision)."""
         async with self.uow(actor) as tx:
             tx.authorize(SetResult)
             tournament = await tx.tournament(reference)
@@ -264,6 +307,8 @@ class RoundService(Service):
             match = target.match_at(table) if target else None
             if target is None or match is None or len(match.players) != 2:
                 raise InvalidInput("result.no_such_table", round=number, table=table)
+            if unsettled_only and match.result is not None:
+                raise IllegalTransition("result.already_settled", round=number, table=table)
             result = judged_result(tournament, choice, match, player, first_points, second_points)
             operation = SetResult(number, table, result, advancing)
             tournament, events = await tx.apply(tournament, operation)
@@ -273,6 +318,20 @@ class RoundService(Service):
         final = updated.match_at(table)
         assert final is not None
         return ResultChange(tournament, updated, final, change.old, change.new)
+
+    async def table_to_decide(
+        self, actor: Actor, tournament_id: int, number: int, table: int
+    ) -> tuple[Tournament, Round, Match]:
+        """A table a judge is about to decide, before their form opens (時間切れ判定…):
+        /result set's role, and a table of two players."""
+        async with self.reader_as(actor) as tx:
+            tx.authorize(SetResult)
+            tournament = await tx.tournament(str(tournament_id))
+        played = tournament.round(number)
+        match = played.match_at(table) if played else None
+        if played is None or match is None or len(match.players) != 2:
+            raise InvalidInput("result.no_such_table", round=number, table=table)
+        return tournament, played, match
 
     async def drop(
         self, actor: Actor, reference: str | None, player: int | None = None

@@ -20,7 +20,13 @@ from bot.store.commits import Committed
 from bot.store.uow import Store
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
-from domain.errors import DomainError, IllegalTransition, InvalidInput, one_of
+from domain.errors import (
+    DomainError,
+    IllegalTransition,
+    InvalidInput,
+    PermissionDenied,
+    one_of,
+)
 from domain.event import EventConfig, make_event_config
 from domain.guild import GuildConfig
 from domain.series.repeat import next_date, parse_repeat
@@ -402,9 +408,11 @@ class TournamentService(Service):
         return cancelled
 
     async def may_use_panel(self, actor: Actor) -> None:
-        """The panel's buttons are the staff's (each step then checks its own role)."""
+        """The panel's buttons are the staff's (each step then checks its own role): a
+        player pressing one is told so, whatever the step."""
         async with self.reader_as(actor) as tx:
-            require_role(tx.actor, Role.JUDGE)
+            if tx.actor.role < Role.JUDGE:
+                raise PermissionDenied("permissions.panel_staff_only")
 
     async def post_panel(self, actor: Actor, reference: str | None) -> Tournament:
         """The organizer's panel, posted where the command was used (staff only)."""

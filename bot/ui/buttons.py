@@ -18,7 +18,7 @@ from domain.engine.results import MAX_POINT_ZONE
 from domain.guild import GuildConfig
 from domain.handles import MAX_HANDLE
 from domain.series.points import MAX_TABLE_CHARS
-from domain.tournament.play import MAX_EXTENSION_MINUTES
+from domain.tournament.play import DISPUTE_CLAIMS, MAX_EXTENSION_MINUTES
 from domain.tournament.rounds import Claim
 from domain.tournament.steps import Step
 
@@ -95,6 +95,11 @@ CLAIM_CALL = CustomId.of("jc", tournament=NUMBER, call=NUMBER)
 RESOLVE_CALL = CustomId.of("jr", tournament=NUMBER, call=NUMBER, minutes=r"\d{1,2}|x")
 MINUTES_FORM = CustomId.of("jm", tournament=NUMBER, call=NUMBER)
 PANEL_STEP = CustomId.of("pn", step=_choice(*(step.value for step in Step)), tournament=NUMBER)
+DISPUTE_FORM = CustomId.of("df", tournament=NUMBER, round=NUMBER, table=NUMBER)
+DECIDE_WIN = CustomId.of("jv", tournament=NUMBER, round=NUMBER, table=NUMBER, player=NUMBER)
+DECIDE_DOUBLE_LOSS = CustomId.of("jl", tournament=NUMBER, round=NUMBER, table=NUMBER)
+DECIDE_TIME = CustomId.of("jt", tournament=NUMBER, round=NUMBER, table=NUMBER)
+DECIDE_TIME_FORM = CustomId.of("jf", tournament=NUMBER, round=NUMBER, table=NUMBER)
 # Issue 24: the handle (the registration reply's button, and its form) and a series' points.
 HANDLE_BUTTON = CustomId.of("hb", tournament=NUMBER)
 HANDLE_FORM = CustomId.of("hf", tournament=NUMBER)
@@ -232,6 +237,38 @@ def confirm_view(tournament_id: int, number: int, table: int, labels: Labels) ->
     )
 
 
+def decide_view(
+    tournament_id: int,
+    number: int,
+    table: int,
+    players: tuple[tuple[int, str], tuple[int, str]],
+    labels: Labels,
+) -> discord.ui.View:
+    """The judges' decision on a dispute's notice, in one press: [A の勝ち] [B の勝ち]
+    [両者敗北] [時間切れ判定…]; `players` are the table's (user id, name), in table order.
+    Each applies what /result set applies (the service refuses anyone but the staff)."""
+    ids = {"tournament": tournament_id, "round": number, "table": table}
+    wins = [
+        button(
+            DECIDE_WIN(player=user, **ids),
+            labels("ui.decide.win", player=_short(name)),
+            Style.primary,
+        )
+        for user, name in players
+    ]
+    return stateless_view(
+        *wins,
+        button(DECIDE_DOUBLE_LOSS(**ids), labels("ui.decide.double_loss"), Style.danger),
+        button(DECIDE_TIME(**ids), labels("ui.decide.time")),
+    )
+
+
+def _short(name: str, limit: int = 24) -> str:
+    """A name that leaves room in a label (80 characters, both languages on a mixed server;
+    45 in a form)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 def drop_view(tournament_id: int, labels: Labels) -> discord.ui.View:
     return stateless_view(
         button(
@@ -287,6 +324,70 @@ def time_modal(tournament_id: int, number: int, lang: Lang) -> discord.ui.Modal:
         label = t(key, lang, max=MAX_POINT_ZONE)
         modal.add_item(
             discord.ui.TextInput(label=label, custom_id=field, max_length=2, min_length=1)
+        )
+    return modal
+
+
+def dispute_form(
+    tournament_id: int, number: int, table: int, round_name: str, lang: Lang
+) -> discord.ui.Modal:
+    """異議: what the player claims instead of the report (勝ち / 負け / 時間切れ), both
+    point-zone counts for a time-out (R-MATCH-2), and a note for the judges. Routed by its
+    custom id (bot/ui/stateless.py); `round_name` is the round as people name it."""
+    modal = discord.ui.Modal(
+        title=t("ui.dispute.title", lang, round_name=round_name, table=table),
+        custom_id=DISPUTE_FORM(tournament=tournament_id, round=number, table=table),
+    )
+    claims = discord.ui.Select[Any](
+        custom_id="claim",
+        options=[
+            discord.SelectOption(
+                label=t(f"ui.report.{claim.value}", lang),
+                value=claim.value,
+                description=t(f"ui.dispute.claim_{claim.value}", lang),
+            )
+            for claim in DISPUTE_CLAIMS
+        ],
+    )
+    modal.add_item(discord.ui.Label(text=t("ui.dispute.claim_label", lang), component=claims))
+    for field, key in (("mine", "ui.report.my_points"), ("theirs", "ui.report.opponent_points")):
+        count = discord.ui.TextInput[Any](custom_id=field, required=False, max_length=2)
+        modal.add_item(
+            discord.ui.Label(
+                text=t(key, lang, max=MAX_POINT_ZONE),
+                description=t("ui.dispute.points_hint", lang),
+                component=count,
+            )
+        )
+    note = discord.ui.TextInput[Any](
+        custom_id="reason", style=discord.TextStyle.paragraph, required=False, max_length=500
+    )
+    modal.add_item(discord.ui.Label(text=t("ui.dispute.reason_label", lang), component=note))
+    return modal
+
+
+def decide_time_form(
+    tournament_id: int,
+    number: int,
+    table: int,
+    players: tuple[tuple[int, str], tuple[int, str]],
+    round_name: str,
+    lang: Lang,
+) -> discord.ui.Modal:
+    """時間切れ判定…: both point-zone counts, named by player in table order (R-MATCH-2:
+    fewer cards wins by judgement, the same count is a draw)."""
+    modal = discord.ui.Modal(
+        title=t("ui.decide.time_title", lang, round_name=round_name, table=table),
+        custom_id=DECIDE_TIME_FORM(tournament=tournament_id, round=number, table=table),
+    )
+    for field, (_, name) in zip(("first", "second"), players, strict=True):
+        count = discord.ui.TextInput[Any](custom_id=field, max_length=2, min_length=1)
+        modal.add_item(
+            discord.ui.Label(
+                text=t("ui.decide.points_of", lang, player=_short(name)),
+                description=t("ui.decide.points_hint", lang, max=MAX_POINT_ZONE),
+                component=count,
+            )
         )
     return modal
 

@@ -22,6 +22,7 @@ from bot.ui.buttons import (
     Labels,
     claim_call_view,
     confirm_view,
+    decide_view,
     late_entry_view,
     registration_view,
     report_view,
@@ -52,6 +53,7 @@ from bot.ui.rounds import (
     final_standings_embeds,
     name_of,
     pairings_posts,
+    plain_name,
     points_before,
     result_change_text,
     round_name,
@@ -373,16 +375,36 @@ def result_confirmed(telling: Telling) -> Said:
 
 
 def dispute(telling: Telling) -> Said:
-    found = _round_match(telling.tournament, telling.data)
+    """The judges see both claims, with a button for each decision while the table waits
+    for one: [A の勝ち] [B の勝ち] [両者敗北] [時間切れ判定…]."""
+    tournament = telling.tournament
+    found = _round_match(tournament, telling.data)
     if found is None or len(found[1].players) != 2:
         return _said()
-    return _said(Message(_table_for_judges("ui.report.judge_dispute", telling, *found)))
+    played, match = found
+    text = _table_for_judges("ui.report.judge_dispute", telling, played, match)
+    if played.finished(match):
+        return _said(Message(text))
+    first, second = match.players
+    players = ((first, plain_name(tournament, first)), (second, plain_name(tournament, second)))
+    view = decide_view(tournament.id, played.number, match.table, players, telling.labels)
+    return _said(Message(text, view=view))
 
 
 def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, **extra: Any) -> str:
-    """A table the judges must look at: its players, and what each reported."""
-    tournament, lang = telling.tournament, telling.lang
+    """A table the judges must look at: its players, and what each reported (on a dispute,
+    what the disputing player claims, and their note)."""
+    tournament, lang, data = telling.tournament, telling.lang, telling.data
     first, second = match.players
+    disputer = data.get("disputer")
+    claims = claim_lines(
+        tournament,
+        match,
+        _claims(data),
+        lang,
+        disputer=int(disputer) if disputer is not None else None,
+        reason=str(data.get("reason") or ""),
+    )
     return t(
         key,
         lang,
@@ -390,7 +412,7 @@ def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, *
         table=match.table,
         first=name_of(tournament, first),
         second=name_of(tournament, second),
-        claims=claim_lines(tournament, match, _claims(telling.data), lang),
+        claims=claims,
         **extra,
     )
 
@@ -711,13 +733,13 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.DECKS_PUBLISHED: decks_published,
     Say.PAIRINGS: pairings,
     Say.PAIRINGS_REFRESH: pairings_refresh,
-    Say.RESULT_DECIDED: result_decided,
     Say.DROPPED_AT_START: dropped_at_start,
     Say.CLOCK_STARTED: clock_started,
     Say.ASK_OPPONENT: ask_opponent,
     Say.RESULT_CONFIRMED: result_confirmed,
     Say.DISPUTE: dispute,
     Say.RESULT_SET: result_set,
+    Say.RESULT_DECIDED: result_decided,
     Say.STANDINGS: standings,
     Say.DROPPED: dropped,
     Say.TABLE_EXTENDED: table_extended,

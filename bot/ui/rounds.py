@@ -63,6 +63,12 @@ def name_of(tournament: Tournament, user_id: int | str | None) -> str:
     return safe(str(user_id) if name is None else name)
 
 
+def plain_name(tournament: Tournament, user_id: int) -> str:
+    """A player's name in a button's label or a form, where Discord shows text as it is
+    (no markdown to escape)."""
+    return display_name(tournament, user_id) or str(user_id)
+
+
 def describe_result(
     tournament: Tournament, match: Match, result: MatchResult | None, lang: Lang
 ) -> str:
@@ -454,18 +460,46 @@ def result_change_text(
 
 
 def claim_lines(
-    tournament: Tournament, match: Match, claims: Sequence[tuple[int, MatchResult]], lang: Lang
+    tournament: Tournament,
+    match: Match,
+    claims: Sequence[tuple[int, MatchResult]],
+    lang: Lang,
+    *,
+    disputer: int | None = None,
+    reason: str = "",
 ) -> str:
-    """Each player's report of a match, one line each (for the judges)."""
-    return "\n".join(
+    """Each player's report of a match, one line each (for the judges); on a dispute, the
+    disputing player's claim as theirs, and their note."""
+    lines = [
         t(
-            "ui.report.claim_line",
+            "ui.report.dispute_line" if player == disputer else "ui.report.claim_line",
             lang,
             player=name_of(tournament, player),
             result=describe_result(tournament, match, result, lang),
         )
         for player, result in claims
+    ]
+    if disputer is not None and disputer not in [player for player, _ in claims]:
+        # A dispute from before claims were asked for: the report alone, disputed.
+        lines.append(t("ui.report.disputed_no_claim", lang, player=name_of(tournament, disputer)))
+    if disputer is not None and reason.strip():
+        name = name_of(tournament, disputer)
+        lines.append(t("ui.report.reason_line", lang, player=name, reason=safe(reason.strip())))
+    return "\n".join(lines)
+
+
+def decided_notice(
+    notice: str, tournament: Tournament, match: Match, result: MatchResult, judge: str, lang: Lang
+) -> str:
+    """A dispute's notice once a judge pressed a decision: what it said, then the decision
+    and who made it (its buttons go)."""
+    done = t(
+        "ui.decide.done",
+        lang,
+        judge=safe(judge),
+        result=describe_result(tournament, match, result, lang),
     )
+    return fit_message(notice, MESSAGE_LIMIT - len(done) - 1) + "\n" + done
 
 
 def pairing_reply(paired: Paired, lang: Lang) -> str:
@@ -489,9 +523,14 @@ def report_reply(outcome: ReportOutcome, lang: Lang) -> str:
     if outcome.confirmed:
         result = describe_result(tournament, match, match.result, lang)
         return t("ui.report.confirmed", lang, result=result)
+    if outcome.disputed:
+        claimed = [r.result for r in match.reports if r.player_id == outcome.reporter]
+        if not claimed:
+            return t("ui.report.disputed", lang)
+        result = describe_result(tournament, match, claimed[-1], lang)
+        return t("ui.report.disputed_claim", lang, result=result)
     if outcome.disagrees:
-        key = "ui.report.disagree" if len(match.reports) > 1 else "ui.report.disputed"
-        return t(key, lang)
+        return t("ui.report.disagree", lang)
     pending = match.reports[-1].result if match.reports else None
     return t(
         "ui.report.filed",

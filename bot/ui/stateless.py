@@ -35,7 +35,8 @@ class ModalRoutes:
 
 
 def submitted_values(interaction: discord.Interaction[Any]) -> dict[str, str]:
-    """The text inputs of a modal submission, by custom id."""
+    """The text inputs of a modal submission, by custom id, and the choice of each select
+    (the bot's selects choose one value; none chosen reads as "")."""
     values: dict[str, str] = {}
     data: Any = interaction.data or {}
     pending = list(data.get("components", []))
@@ -47,6 +48,8 @@ def submitted_values(interaction: discord.Interaction[Any]) -> dict[str, str]:
             pending.append(component["component"])
         elif "custom_id" in component and "value" in component:
             values[component["custom_id"]] = component["value"]
+        elif "custom_id" in component and "values" in component:
+            values[component["custom_id"]] = ",".join(component["values"])
     return values
 
 

@@ -1,4 +1,5 @@
-"""/result set (judges), /drop and its ドロップ buttons, /undrop and /standings."""
+"""/result set (judges) and its buttons on a dispute's notice ([A の勝ち] [B の勝ち] [両者敗北]
+[時間切れ判定…]), /drop and its ドロップ buttons, /undrop and /standings."""
 
 from __future__ import annotations
 
@@ -10,12 +11,38 @@ from discord import app_commands
 
 from bot.app import ButtonHandler
 from bot.i18n import normalise_locale, t
-from bot.ui.buttons import DROP, DROP_CONFIRM, CustomId, Labels, drop_view
+from bot.ui.buttons import (
+    DECIDE_DOUBLE_LOSS,
+    DECIDE_TIME,
+    DECIDE_TIME_FORM,
+    DECIDE_WIN,
+    DROP,
+    DROP_CONFIRM,
+    CustomId,
+    Labels,
+    decide_time_form,
+    drop_view,
+)
 from bot.ui.messages import interaction_lang, reply
-from bot.ui.options import TOURNAMENT, PointZoneCount, RoundNumber, TableNumber
+from bot.ui.options import (
+    TOURNAMENT,
+    PointZoneCount,
+    RoundNumber,
+    TableNumber,
+    point_zone_count,
+)
 from bot.ui.pagination import Page, page_view
 from bot.ui.render import safe
-from bot.ui.rounds import drop_reply, name_of, result_change_text, standings_page_of
+from bot.ui.rounds import (
+    decided_notice,
+    drop_reply,
+    name_of,
+    plain_name,
+    result_change_text,
+    round_name,
+    standings_page_of,
+)
+from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
 from domain.tournament.play import JUDGED_RESULTS
 
@@ -28,7 +55,16 @@ class Results(RoutedCog):
     )
 
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
-        return [(DROP, self.drop_pressed), (DROP_CONFIRM, self.drop_confirmed)]
+        return [
+            (DROP, self.drop_pressed),
+            (DROP_CONFIRM, self.drop_confirmed),
+            (DECIDE_WIN, self.decide_win),
+            (DECIDE_DOUBLE_LOSS, self.decide_double_loss),
+            (DECIDE_TIME, self.open_time_form),
+        ]
+
+    def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
+        return [(DECIDE_TIME_FORM, self.time_decided)]
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -81,6 +117,101 @@ class Results(RoutedCog):
             lang,
         )
         await reply(interaction, text)
+
+    # -- the judges' buttons on a dispute's notice: /result set in one press ---------------
+
+    async def decide_win(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int,
+        round: int,
+        table: int,
+        player: int,
+    ) -> None:
+        await self.decide(interaction, tournament, round, table, choice="win", player=player)
+
+    async def decide_double_loss(
+        self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
+    ) -> None:
+        await self.decide(interaction, tournament, round, table, choice="double_loss")
+
+    async def open_time_form(
+        self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
+    ) -> None:
+        """時間切れ判定…: both point-zone counts, asked of the judge by player name."""
+        found, played, match = await self.services.rounds.table_to_decide(
+            actor_of(interaction), tournament, round, table
+        )
+        lang = interaction_lang(interaction)
+        first, second = match.players
+        players = ((first, plain_name(found, first)), (second, plain_name(found, second)))
+        name = round_name(played, lang)
+        form = decide_time_form(tournament, round, table, players, name, lang)
+        await send_stateless_modal(interaction, form)
+
+    async def time_decided(
+        self,
+        interaction: discord.Interaction[Any],
+        values: dict[str, str],
+        tournament: int,
+        round: int,
+        table: int,
+    ) -> None:
+        first, second = (point_zone_count(values.get(key, "")) for key in ("first", "second"))
+        await self.decide(
+            interaction,
+            tournament,
+            round,
+            table,
+            choice="time",
+            first_points=first,
+            second_points=second,
+        )
+
+    async def decide(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int,
+        number: int,
+        table: int,
+        **decision: Any,
+    ) -> None:
+        """The same operation as /result set, by the same service; a table decided since
+        the notice was posted is refused, not decided twice. The notice then shows the
+        decision and who made it, without its buttons; the players are told by the
+        notifier."""
+        change = await self.services.rounds.set_result(
+            actor_of(interaction),
+            str(tournament),
+            table=table,
+            number=number,
+            unsettled_only=True,
+            **decision,
+        )
+        notice = interaction.message
+        if notice is None:  # a form opened from elsewhere: answer the judge alone
+            text = result_change_text(
+                change.tournament,
+                change.round.number,
+                change.match,
+                change.old,
+                change.new,
+                "ui.result.set_reply",
+                interaction_lang(interaction),
+            )
+            await reply(interaction, text)
+            return
+        text = decided_notice(
+            notice.content,
+            change.tournament,
+            change.match,
+            change.new,
+            interaction.user.display_name,
+            await guild_lang(interaction),  # the notice is the server's post
+        )
+        await interaction.response.edit_message(
+            content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     @app_commands.command(
         name="drop", description="Drop from the tournament; organizers name a player"

@@ -307,20 +307,26 @@ def _start_round(tournament: Tournament, op: StartRound, at: datetime, actor: Ac
 
 
 def claim_result(
-    tournament: Tournament, match: Match, reporter: int, op: ReportResult
+    tournament: Tournament,
+    match: Match,
+    reporter: int,
+    claim: Claim,
+    my_points: int | None = None,
+    opponent_points: int | None = None,
 ) -> MatchResult:
-    """A player's report as a result in table order (R-MATCH-2 to R-MATCH-4)."""
+    """A player's claim about their match, from their side, as a result in table order
+    (R-MATCH-2 to R-MATCH-4)."""
     opponent = match.opponent_of(reporter)
     assert opponent is not None
-    if op.claim is Claim.WIN:
+    if claim is Claim.WIN:
         return MatchResult.win(str(reporter))
-    if op.claim is Claim.LOSE:
+    if claim is Claim.LOSE:
         return MatchResult.win(str(opponent))
-    if op.claim is Claim.CONCEDE:
+    if claim is Claim.CONCEDE:
         return MatchResult.concession(str(reporter))
-    if op.my_points is None or op.opponent_points is None:
+    if my_points is None or opponent_points is None:
         raise InvalidInput("report.time_needs_points", max=MAX_POINT_ZONE, rule="R-MATCH-2")
-    counts = {reporter: op.my_points, opponent: op.opponent_points}
+    counts = {reporter: my_points, opponent: opponent_points}
     first, second = match.players
     return _point_zone_result(tournament, match, (counts[first], counts[second]))
 
@@ -375,7 +381,9 @@ def judged_result(
 
 def _report(tournament: Tournament, op: ReportResult, at: datetime, actor: Actor) -> Applied:
     current, match = _own_open_match(tournament, op.player_id, op.round)
-    result = claim_result(tournament, match, op.player_id, op)
+    result = claim_result(
+        tournament, match, op.player_id, op.claim, op.my_points, op.opponent_points
+    )
     others = [r for r in match.reports if r.player_id != op.player_id]
     report = Report(op.player_id, result, at)
     if others and _same_outcome(others[0].result, result, match):
@@ -414,14 +422,56 @@ def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Act
     )
 
 
+# What a player who disputes a report may claim instead (issue 20). An agreed draw does not
+# exist (R-MATCH-3), and a concession is a loss seen from the conceding side: 負け says it.
+DISPUTE_CLAIMS = (Claim.WIN, Claim.LOSE, Claim.TIME)
+
+
+def disputable(
+    tournament: Tournament, player_id: int, number: int, table: int
+) -> tuple[Round, Match, Report]:
+    """The report that `player_id` may dispute at their table of round `number`: their
+    opponent's, still waiting for them. Otherwise a clear refusal (someone else's table, a
+    finished round, nothing reported yet)."""
+    current, match = _own_open_match(tournament, player_id, number, table)
+    pending = [r for r in match.reports if r.player_id != player_id]
+    if not pending:
+        raise IllegalTransition("report.nothing_to_dispute", table=match.table)
+    return current, match, pending[0]
+
+
 def _dispute(tournament: Tournament, op: DisputeResult, at: datetime, actor: Actor) -> Applied:
-    current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
-    if not any(r.player_id != op.player_id for r in match.reports):
-        raise IllegalTransition("report.nothing_to_confirm", table=match.table)
-    disputed = replace(match, disputed=True)
+    current, match, pending = disputable(tournament, op.player_id, op.round, op.table)
+    reports = match.reports
+    if op.claim is not None:
+        # The claim waits beside the report, as two disagreeing reports do: the judges
+        # see both, and the reporter may still agree by reporting the same.
+        claimed = Report(op.player_id, _dispute_claim(tournament, match, pending, op), at)
+        others = [r for r in match.reports if r.player_id != op.player_id]
+        reports = tuple(sorted((*others, claimed), key=lambda r: (r.at, r.player_id)))
+    disputed = replace(match, reports=reports, disputed=True)
     return tournament.with_match(current.number, disputed), (
         ev.ResultDisputed(current.number, match.table, op.player_id, op.reason[:500]),
     )
+
+
+def _dispute_claim(
+    tournament: Tournament, match: Match, pending: Report, op: DisputeResult
+) -> MatchResult:
+    """The disputing player's claim as a result; refused when it says what the report
+    says (then the report is right: 確認 confirms it)."""
+    assert op.claim is not None
+    if op.claim not in DISPUTE_CLAIMS:
+        raise InvalidInput("report.dispute_claims")
+    if op.claim is not Claim.TIME and (op.my_points is not None or op.opponent_points is not None):
+        # A judgement win is not a win (R-FMT-2): counts mean the game ended on time.
+        raise InvalidInput("report.points_only_for_time", rule="R-MATCH-2")
+    claimed = claim_result(
+        tournament, match, op.player_id, op.claim, op.my_points, op.opponent_points
+    )
+    if _same_outcome(pending.result, claimed, match):
+        raise InvalidInput("report.dispute_agrees", table=match.table)
+    return claimed
 
 
 def require_round_in_play(tournament: Tournament, number: int) -> Round:

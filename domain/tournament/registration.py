@@ -338,6 +338,16 @@ def _start(tournament: Tournament, op: StartTournament, at: datetime, actor: Act
     return started, (event,)
 
 
+def start_allowed(tournament: Tournament) -> bool:
+    """Whether `StartTournament` would be accepted now: enough players left once those the
+    start would drop (no list, no check-in) are left out."""
+    try:
+        StartPlan(tournament)
+    except DomainError:
+        return False
+    return tournament.phase is Phase.REGISTRATION
+
+
 class StartPlan:
     """Who the start drops, and why (re-checking every stored list under today's rules)."""
 
