@@ -221,8 +221,13 @@ class TournamentBot(commands.AutoShardedBot):
         renderer = self.page_renderers.get(kind)
         if renderer is None:  # a listing this version no longer has
             raise IllegalTransition("errors.stale_button")
+        # Acknowledged first: the page may be laid out just now (a new version of a
+        # 4,096-player table), behind others' work.
+        await interaction.response.defer()
         shown = await renderer(interaction, arg, page)
-        await interaction.response.edit_message(embed=shown.embed, view=page_view(kind, arg, shown))
+        await interaction.edit_original_response(
+            embed=shown.embed, view=page_view(kind, arg, shown)
+        )
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:

@@ -37,6 +37,7 @@ from bot.ui.pagination import Page, page_view
 from bot.ui.render import safe, start_reply, tournament_embed, tournament_list_page
 from bot.ui.rounds import standing_rows
 from bot.ui.standings import standings_csv
+from bot.worker import off_loop
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
     RoutedCog,
@@ -348,7 +349,7 @@ async def send_export(
     await interaction.response.defer(ephemeral=True, thinking=True)
     standings, record = await services.rounds.export(actor_of(interaction), reference)
     found = standings.tournament
-    table = standings_csv(standing_rows(standings.lines), lang)
+    table = await off_loop(lambda: standings_csv(standing_rows(standings.lines), lang))
     stem = f"tournament-{found.id}"
     await reply(
         interaction,

@@ -37,7 +37,8 @@ from bot.store.commits import Committed
 from bot.store.outbox import FAILED, SENT, SKIPPED, Outgoing
 from bot.store.posts import RoundPlace
 from bot.store.uow import Store
-from bot.ui.notices import RENDERERS, Message, Said, Telling
+from bot.ui.notices import HEAVY, RENDERERS, Message, Said, Telling
+from bot.worker import off_loop
 from domain.guild import GuildConfig
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor
@@ -254,8 +255,10 @@ class Delivery:
             self.clock(),
             page_base=self.page_base,
             bilingual_buttons=config.bilingual_buttons,
+            known=self.store.views(tournament),
         )
-        said = RENDERERS[notice.say](telling)
+        render = RENDERERS[notice.say]
+        said = await off_loop(render, telling) if notice.say in HEAVY else render(telling)
         if not said.messages:
             return SKIPPED
         parts = await self.store.outbox.parts(notice.id)

@@ -5,11 +5,13 @@ standings, the finish and the export. Every change is an operation of the tourna
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.notify.plan import standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service
+from bot.worker import at_hand, off_loop
 from domain.engine.results import MatchResult
 from domain.errors import IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
@@ -36,13 +38,7 @@ from domain.tournament.play import (
     require_round_in_play,
 )
 from domain.tournament.rounds import Claim, Match, Round
-from domain.tournament.views import (
-    StandingLine,
-    export_record,
-    final_standings,
-    standings_after,
-    standings_lines,
-)
+from domain.tournament.views import StandingLine, Views, export_record
 
 
 @dataclass(frozen=True)
@@ -50,7 +46,6 @@ class Paired:
     tournament: Tournament
     round: Round
     proposal: Proposal
-    points: dict[int, int]  # each player's points before the round, for the post
 
 
 @dataclass(frozen=True)
@@ -59,6 +54,7 @@ class MyMatch:
     round: Round
     match: Match
     opponent: Entry | None
+    views: Views
 
 
 @dataclass(frozen=True)
@@ -92,16 +88,28 @@ class ResultChange:
 
 @dataclass(frozen=True)
 class Standings:
+    """A tournament's standings as of one version: `views` holds them, worked out once for
+    that version (`lines` is at hand once `ready`)."""
+
     tournament: Tournament
-    lines: list[StandingLine]
-    after_round: int
+    views: Views
+
+    @property
+    def lines(self) -> tuple[StandingLine, ...]:
+        return self.views.lines
+
+    @property
+    def after_round(self) -> int:
+        return self.views.after_round
 
 
 @dataclass(frozen=True)
 class Final:
+    """The finished tournament; its final standings are `views.final` (the notifier posts
+    them)."""
+
     tournament: Tournament
-    shared: list[StandingLine]
-    strict: list[StandingLine]
+    views: Views
 
 
 class RoundService(Service):
@@ -109,32 +117,31 @@ class RoundService(Service):
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
-            points = {line.user_id: line.points for line in standings_lines(tournament)}
-            proposal = propose_round(tournament, self.seeds())
+            # The engine reads every player's history: off the event loop.
+            proposal = await off_loop(propose_round, tournament, self.seeds())
             tournament, _ = await tx.apply(tournament, proposal.operation())
         paired = tournament.current
         assert paired is not None
-        return Paired(tournament, paired, proposal, points)
+        return Paired(tournament, paired, proposal)
 
     async def next_round(self, actor: Actor, reference: str | None) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
-            points = {line.user_id: line.points for line in standings_lines(tournament)}
-            proposal = propose_round(tournament, self.seeds())
+            proposal = await off_loop(propose_round, tournament, self.seeds())
             tournament, _ = await tx.apply(tournament, proposal.operation())
             tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
-        return Paired(tournament, paired, proposal, points)
+        return Paired(tournament, paired, proposal)
 
     async def post_standings(self, actor: Actor, reference: str | None) -> Tournament:
         """The standings, posted to the standings channel now (the staff's choice)."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.JUDGE)
             tournament = await tx.tournament(reference)
-            number = standings_after(tournament)
+            number = tx.views(tournament).after_round
             if number == 0:
                 raise IllegalTransition("rounds.no_standings_yet", tournament=tournament.name)
             await tx.tell(tournament, [standings_now(number)])
@@ -170,18 +177,25 @@ class RoundService(Service):
         must be the current one."""
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
+            views = tx.views(tournament)
         if number is not None:
             require_round_in_play(tournament, number)
-        return self._my_match(tournament, actor.user_id)
+        return self._my_match(tournament, views, actor.user_id)
 
-    def _my_match(self, tournament: Tournament, user_id: int) -> MyMatch:
+    async def opponents_points(self, mine: MyMatch) -> Mapping[int, int]:
+        """Every player's points now (what /pairing shows of the opponent): worked out once
+        per version, off the event loop."""
+        views = mine.views
+        return await at_hand(lambda: views.points, ready=views.has("points"))
+
+    def _my_match(self, tournament: Tournament, views: Views, user_id: int) -> MyMatch:
         current = tournament.current
         match = current.match_of(user_id) if current else None
         if current is None or match is None:
             raise NotFound("pairing.not_paired", tournament=tournament.name)
         opponent_id = match.opponent_of(user_id)
         opponent = tournament.players.get(opponent_id) if opponent_id is not None else None
-        return MyMatch(tournament, current, match, opponent)
+        return MyMatch(tournament, current, match, opponent, views)
 
     async def report(
         self,
@@ -287,19 +301,32 @@ class RoundService(Service):
         return tournament, extended
 
     async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
+        """The tournament's standings: its views of this version, whose parts are worked
+        out once, by the first to ask (see `lines`)."""
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
-        return Standings(tournament, standings_lines(tournament), standings_after(tournament))
+            views = tx.views(tournament)
+        return Standings(tournament, views)
+
+    async def lines(self, standings: Standings) -> tuple[StandingLine, ...]:
+        """The standings' lines: at hand once worked out for the version, else worked out
+        off the event loop."""
+        views = standings.views
+        return await at_hand(lambda: views.lines, ready=views.has("lines"))
 
     async def finish(self, actor: Actor, reference: str | None) -> Final:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, FinishTournament())
-        shared, strict = final_standings(tournament)
-        return Final(tournament, shared, strict)
+        return Final(tournament, self.store.views(tournament))
 
     async def export(self, actor: Actor, reference: str | None) -> tuple[Standings, bytes]:
-        """The standings (the cog writes them as CSV) and the replay record as JSON."""
+        """The standings (the cog writes them as CSV) and the replay record as JSON, made
+        off the event loop."""
         standings = await self.standings(actor.guild_id, reference)
-        record = export_record(standings.tournament).to_json()
-        return standings, json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")
+
+        def record() -> bytes:
+            made = export_record(standings.tournament, standings.views).to_json()
+            return json.dumps(made, ensure_ascii=False, indent=2).encode("utf-8")
+
+        return standings, await off_loop(record)

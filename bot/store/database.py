@@ -332,6 +332,8 @@ class Database(ABC):
     """The store's way to its backend. Services never see it: the unit of work does."""
 
     dialect: ClassVar[str]
+    # Whether several processes may send one outbox (each claims what it sends first).
+    shared_outbox: ClassVar[bool] = True
     label: str  # what logs and messages may show (a URL without its password)
 
     @staticmethod
@@ -369,20 +371,27 @@ class Database(ABC):
 
 
 class SqliteDatabase(Database):
-    """The bot's one connection, shared by every interaction.
+    """The bot's writing connection, shared by every interaction, and a reading one.
 
     aiosqlite runs statements on one thread in order, but two coroutines could still
     interleave their statements inside one transaction; the lock makes each unit of work
-    (a service call) run alone, which SQLite's single writer would force anyway.
+    (a service call) run alone, which SQLite's single writer would force anyway. Reads go
+    to a second connection (opened at the first read) with its own lock: in WAL mode a
+    read sees every commit made before it began and never waits for a write, so a burst
+    of writes at the end of a round does not hold up the players' look-ups.
     """
 
     dialect = SQLITE
+    # One process writes an SQLite file: its outbox needs no claims (bot/store/outbox.py).
+    shared_outbox = False
 
     def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
         self.connection = connection
         self.path = path
         self.label = path
         self._lock = asyncio.Lock()
+        self._reader: aiosqlite.Connection | None = None
+        self._read_lock = asyncio.Lock()
 
     @classmethod
     async def open_file(cls, path: Path | str) -> SqliteDatabase:
@@ -406,14 +415,34 @@ class SqliteDatabase(Database):
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self.connection.execute("BEGIN")
+        if self.path == ":memory:":  # a second connection would be another database
+            async with self._lock:
+                await self.connection.execute("BEGIN")
+                try:
+                    yield self.connection
+                finally:
+                    await self.connection.rollback()
+            return
+        async with self._read_lock:
+            reader = await self._reading_connection()
+            await reader.execute("BEGIN")
             try:
-                yield self.connection
+                yield reader
             finally:
-                await self.connection.rollback()
+                await reader.rollback()
+
+    async def _reading_connection(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            reader = await connect(self.path)
+            await reader.execute("PRAGMA query_only = ON")
+            self._reader = reader
+        return self._reader
 
     async def close(self) -> None:
+        async with self._read_lock:
+            if self._reader is not None:
+                await self._reader.close()
+                self._reader = None
         async with self._lock:
             await self.connection.close()
 

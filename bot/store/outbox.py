@@ -116,7 +116,18 @@ class OutboxStore:
 
     async def pending(self, limit: int = 500) -> list[Outgoing]:
         """This process's shards' notices waiting to be sent, oldest first, claimed: those
-        another live process holds are left out."""
+        another live process holds are left out. On a database one process alone sends
+        from (SQLite), nothing needs claiming: a plain read, which neither waits for the
+        writer nor syncs a commit to disk at every look (each result's notices wake the
+        delivery)."""
+        if not self.database.shared_outbox:
+            shards, shard_values = self.shards.where()
+            async with self.database.read() as connection:
+                rows = await connection.execute_fetchall(
+                    f"SELECT * FROM outbox WHERE state = 'pending'{shards} ORDER BY id LIMIT ?",
+                    (*shard_values, limit),
+                )
+            return [_outgoing(row) for row in rows]
         now = datetime.now(UTC)
         until = now + timedelta(seconds=self.claim_seconds)
         shards, shard_values = self.shards.where()
@@ -144,6 +155,8 @@ class OutboxStore:
     async def release(self) -> None:
         """Give up this process's claims (a clean stop): another process need not wait for
         them to expire."""
+        if not self.database.shared_outbox:
+            return  # nothing was claimed
         async with self.database.write() as connection:
             await connection.execute(
                 "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"

@@ -4,8 +4,8 @@ picture: presentation of a running event. No writes."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,7 +15,7 @@ from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
 from bot.ui.messages import fit_message
 from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT, Page
 from bot.ui.render import safe
-from bot.ui.standings import StandingRow, Status, standings_page
+from bot.ui.standings import StandingRow, Status, layout_page, standings_layout
 from domain.engine.elimination import bracket_order
 from domain.engine.explanation import Explanation
 from domain.engine.players import PlayerStatus
@@ -24,12 +24,7 @@ from domain.tournament.events import Dropped
 from domain.tournament.model import Tournament
 from domain.tournament.names import display_name, display_names
 from domain.tournament.rounds import Match, Round, RoundKind
-from domain.tournament.views import (
-    StandingLine,
-    final_standings,
-    standings_after,
-    standings_lines,
-)
+from domain.tournament.views import StandingLine, Views
 
 if TYPE_CHECKING:
     from bot.services.rounds import Paired, ReportOutcome
@@ -98,7 +93,7 @@ def describe_result(
 def pairings_posts(
     tournament: Tournament,
     paired: Round,
-    points: dict[int, int],
+    points: Mapping[int, int],
     lang: Lang,
     *,
     page_url: str | None = None,
@@ -190,6 +185,7 @@ def status_embed(
     else:
         lines.append(t("ui.rounds.status_time_left", lang, end=int(current.ends_at.timestamp())))
     playing = [m for m in current.matches if len(m.players) == 2 and not current.finished(m)]
+    names = display_names(tournament) if playing else {}
     for match in playing:
         if match.disputed:
             state = t("ui.rounds.state_disputed", lang)
@@ -212,8 +208,8 @@ def status_embed(
                 "ui.rounds.status_line",
                 lang,
                 table=match.table,
-                first=name_of(tournament, first),
-                second=name_of(tournament, second),
+                first=safe(names.get(first, str(first))),
+                second=safe(names.get(second, str(second))),
                 state=state,
             )
         )
@@ -302,53 +298,63 @@ def _seed_order(first: Round) -> list[int]:
     return [seeded[seed] for seed in sorted(seeded)]
 
 
-def final_standings_embeds(tournament: Tournament, lang: Lang) -> list[discord.Embed]:
+def final_standings_embeds(views: Views, lang: Lang) -> list[discord.Embed]:
     """The final standings (shared ranks) and the strict order for prizes (R-FMT-5), each
     as pages of embeds so that nothing is cut."""
-    shared, strict = final_standings(tournament)
+    tournament = views.tournament
+    shared, strict = views.final
     embeds = []
     for lines, title in (
         (shared, t("ui.finish.title", lang, tournament=safe(tournament.name))),
         (strict, t("ui.finish.strict_title", lang, seed=tournament.seed)),
     ):
-        rows = standing_rows(lines)
-        first, count = standings_page(rows, title, lang, 0)
+        layout = standings_layout(standing_rows(lines), lang)
+        first, count = layout_page(layout, title, lang, 0)
         embeds.append(first)
-        embeds += [standings_page(rows, title, lang, page)[0] for page in range(1, count)]
+        embeds += [layout_page(layout, title, lang, page)[0] for page in range(1, count)]
     return embeds
 
 
 STANDINGS_PER_PAGE = 20
 
 
-def standings_page_of(tournament: Tournament, lang: Lang, page: int) -> Page:
-    """One page of the tournament's standings, as /standings and the posts show them."""
-    title = t(
-        "ui.standings.title",
-        lang,
-        tournament=safe(tournament.name),
-        round=standings_after(tournament),
+def _standings_key(lang: Lang) -> tuple[str, Lang]:
+    return ("standings layout", lang)
+
+
+def standings_page_ready(views: Views, lang: Lang) -> bool:
+    """Whether this version's standings are laid out in `lang` already (a page is then a
+    slice of them)."""
+    return views.has(_standings_key(lang))
+
+
+def standings_page_of(views: Views, lang: Lang, page: int) -> Page:
+    """One page of the tournament's standings, as /standings and the posts show them. The
+    table is laid out once per tournament version and language."""
+    tournament = views.tournament
+    title = t("ui.standings.title", lang, tournament=safe(tournament.name), round=views.after_round)
+    layout = views.memo(
+        _standings_key(lang),
+        lambda: standings_layout(standing_rows(views.lines), lang, STANDINGS_PER_PAGE),
     )
-    embed, count = standings_page(
-        standing_rows(standings_lines(tournament)), title, lang, page, per_page=STANDINGS_PER_PAGE
-    )
+    embed, count = layout_page(layout, title, lang, page)
     return Page(embed, min(max(page, 0), count - 1), count)
 
 
-def points_before(tournament: Tournament, number: int) -> dict[int, int]:
-    """Each player's points before round `number` (for the round's pairings post)."""
-    earlier = replace(tournament, rounds=tournament.rounds[: number - 1])
-    return {line.user_id: line.points for line in standings_lines(earlier)}
-
-
 def my_match_text(
-    tournament: Tournament, current: Round, match: Match, user_id: int, lang: Lang
+    tournament: Tournament,
+    current: Round,
+    match: Match,
+    user_id: int,
+    lang: Lang,
+    points: Mapping[int, int] | None = None,
 ) -> str:
-    """/pairing: the player's table, opponent and the opponent's points."""
+    """/pairing: the player's table, opponent and the opponent's points (`points`: every
+    player's, from the tournament's views)."""
     opponent = match.opponent_of(user_id)
     if opponent is None:
         return t("ui.rounds.mine_bye", lang, round=current.number)
-    points = {line.user_id: line.points for line in standings_lines(tournament)}
+    points = Views(tournament).points if points is None else points
     return t(
         "ui.rounds.mine",
         lang,

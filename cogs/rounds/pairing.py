@@ -59,9 +59,15 @@ class Pairing(RoutedCog):
     async def pairing(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
+        # Acknowledged first: at the end of a round the look-up may wait behind the
+        # standings of every player being worked out for the new version.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         lang = interaction_lang(interaction)
         mine = await self.services.rounds.my_match(actor_of(interaction), tournament)
-        text = my_match_text(mine.tournament, mine.round, mine.match, interaction.user.id, lang)
+        points = await self.services.rounds.opponents_points(mine)
+        text = my_match_text(
+            mine.tournament, mine.round, mine.match, interaction.user.id, lang, points
+        )
         await reply(interaction, text)
 
 

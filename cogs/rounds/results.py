@@ -9,17 +9,33 @@ import discord
 from discord import app_commands
 
 from bot.app import ButtonHandler
-from bot.i18n import normalise_locale, t
+from bot.i18n import Lang, normalise_locale, t
 from bot.ui.buttons import DROP, DROP_CONFIRM, CustomId, Labels, drop_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PointZoneCount, RoundNumber, TableNumber
 from bot.ui.pagination import Page, page_view
 from bot.ui.render import safe
-from bot.ui.rounds import drop_reply, name_of, result_change_text, standings_page_of
+from bot.ui.rounds import (
+    drop_reply,
+    name_of,
+    result_change_text,
+    standings_page_of,
+    standings_page_ready,
+)
+from bot.worker import at_hand
 from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
 from domain.tournament.play import JUDGED_RESULTS
+from domain.tournament.views import Views
 
 RESULT_CHOICES = [app_commands.Choice(name=value, value=value) for value in JUDGED_RESULTS]
+
+
+async def standings_page(views: Views, lang: Lang, page: int) -> Page:
+    """A page of the standings: a slice once this version's table is laid out in `lang`,
+    else laid out first, off the event loop."""
+    return await at_hand(
+        lambda: standings_page_of(views, lang, page), ready=standings_page_ready(views, lang)
+    )
 
 
 class Results(RoutedCog):
@@ -142,10 +158,13 @@ class Results(RoutedCog):
     async def standings(
         self, interaction: discord.Interaction, public: bool = False, tournament: str | None = None
     ) -> None:
+        # Acknowledged first: at the end of a round the standings of 4,096 players may be
+        # worked out for this version just now, behind a queue of results.
+        await interaction.response.defer(ephemeral=not public, thinking=True)
         lang = await guild_lang(interaction) if public else interaction_lang(interaction)
         found = await self.services.rounds.standings(interaction.guild_id, tournament)
         arg = f"{found.tournament.id}.{lang}"
-        page = standings_page_of(found.tournament, lang, 0)
+        page = await standings_page(found.views, lang, 0)
         await reply(
             interaction,
             embed=page.embed,
@@ -158,4 +177,4 @@ class Results(RoutedCog):
     ) -> Page:
         tournament_id, _, lang_code = arg.partition(".")
         found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
-        return standings_page_of(found.tournament, normalise_locale(lang_code), page)
+        return await standings_page(found.views, normalise_locale(lang_code), page)

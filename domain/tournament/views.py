@@ -101,6 +101,30 @@ class Views:
         )
         return self.placings, strict
 
+    @cached_property
+    def names(self) -> Mapping[int, str]:
+        """Every player's name as the bot shows it (`display_names`)."""
+        return display_names(self.tournament)
+
+    def points_before(self, number: int) -> Mapping[int, int]:
+        """Each player's Swiss points from the rounds before round `number` (what the
+        round's pairings show); a player with none is left out."""
+
+        def fold() -> dict[int, int]:
+            points: dict[int, int] = {}
+            for played in self.tournament.swiss_rounds:
+                if played.number < number:
+                    for player, row in played.tally.rows.items():
+                        user = int(player)
+                        points[user] = points.get(user, 0) + row[0]
+            return points
+
+        return self.memo(("points before", number), fold)
+
+    def has(self, part: Hashable) -> bool:
+        """Whether `part` (a property's name, or a `memo` key) is worked out already."""
+        return part in self._memo or (isinstance(part, str) and part in self.__dict__)
+
     def memo(self, key: Hashable, make: Callable[[], T]) -> T:
         """`make()`, kept under `key` for this tournament value (made once; a second maker
         racing the first gives the same value, as everything here is a pure function of
@@ -118,7 +142,7 @@ class Views:
         return final_placings(self.swiss, knockout)
 
     def _lines(self, standings: Sequence[Standing]) -> list[StandingLine]:
-        names = self._names
+        names = self.names
         records = self.tally.records
         return [
             StandingLine(
@@ -132,10 +156,6 @@ class Views:
             )
             for row in standings
         ]
-
-    @cached_property
-    def _names(self) -> dict[int, str]:
-        return display_names(self.tournament)
 
     def _placed_lines(self, placed: Sequence[Placing]) -> list[StandingLine]:
         lines = self._lines(tuple(line.standing for line in placed))
