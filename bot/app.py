@@ -221,13 +221,12 @@ class TournamentBot(commands.AutoShardedBot):
         renderer = self.page_renderers.get(kind)
         if renderer is None:  # a listing this version no longer has
             raise IllegalTransition("errors.stale_button")
-        # Acknowledged first: the page may be laid out just now (a new version of a
-        # 4,096-player table), behind others' work.
-        await interaction.response.defer()
         shown = await renderer(interaction, arg, page)
-        await interaction.edit_original_response(
-            embed=shown.embed, view=page_view(kind, arg, shown)
-        )
+        view = page_view(kind, arg, shown)
+        if interaction.response.is_done():  # the renderer acknowledged first (slow work)
+            await interaction.edit_original_response(embed=shown.embed, view=view)
+        else:
+            await interaction.response.edit_message(embed=shown.embed, view=view)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:

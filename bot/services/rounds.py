@@ -182,11 +182,15 @@ class RoundService(Service):
             require_round_in_play(tournament, number)
         return self._my_match(tournament, views, actor.user_id)
 
+    def points_ready(self, mine: MyMatch) -> bool:
+        """Whether every player's points are at hand for this version already."""
+        return mine.views.has("points")
+
     async def opponents_points(self, mine: MyMatch) -> Mapping[int, int]:
         """Every player's points now (what /pairing shows of the opponent): worked out once
         per version, off the event loop."""
         views = mine.views
-        return await at_hand(lambda: views.points, ready=views.has("points"))
+        return await at_hand(lambda: views.points, ready=self.points_ready(mine))
 
     def _my_match(self, tournament: Tournament, views: Views, user_id: int) -> MyMatch:
         current = tournament.current

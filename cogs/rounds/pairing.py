@@ -59,11 +59,11 @@ class Pairing(RoutedCog):
     async def pairing(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
-        # Acknowledged first: at the end of a round the look-up may wait behind the
-        # standings of every player being worked out for the new version.
-        await interaction.response.defer(ephemeral=True, thinking=True)
         lang = interaction_lang(interaction)
         mine = await self.services.rounds.my_match(actor_of(interaction), tournament)
+        if not self.services.rounds.points_ready(mine):
+            # Every player's points are worked out for this version first (off the loop).
+            await interaction.response.defer(ephemeral=True, thinking=True)
         points = await self.services.rounds.opponents_points(mine)
         text = my_match_text(
             mine.tournament, mine.round, mine.match, interaction.user.id, lang, points

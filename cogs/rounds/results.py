@@ -30,12 +30,16 @@ from domain.tournament.views import Views
 RESULT_CHOICES = [app_commands.Choice(name=value, value=value) for value in JUDGED_RESULTS]
 
 
-async def standings_page(views: Views, lang: Lang, page: int) -> Page:
-    """A page of the standings: a slice once this version's table is laid out in `lang`,
-    else laid out first, off the event loop."""
-    return await at_hand(
-        lambda: standings_page_of(views, lang, page), ready=standings_page_ready(views, lang)
-    )
+async def standings_page(
+    interaction: discord.Interaction[Any], views: Views, lang: Lang, page: int, **defer: bool
+) -> Page:
+    """A page of the standings: a slice once this version's table is laid out in `lang`;
+    else the interaction is acknowledged (`defer`'s options) and the table laid out off the
+    event loop (4,096 players at the end of a round)."""
+    ready = standings_page_ready(views, lang)
+    if not ready:
+        await interaction.response.defer(**defer)
+    return await at_hand(lambda: standings_page_of(views, lang, page), ready=ready)
 
 
 class Results(RoutedCog):
@@ -158,13 +162,12 @@ class Results(RoutedCog):
     async def standings(
         self, interaction: discord.Interaction, public: bool = False, tournament: str | None = None
     ) -> None:
-        # Acknowledged first: at the end of a round the standings of 4,096 players may be
-        # worked out for this version just now, behind a queue of results.
-        await interaction.response.defer(ephemeral=not public, thinking=True)
         lang = await guild_lang(interaction) if public else interaction_lang(interaction)
         found = await self.services.rounds.standings(interaction.guild_id, tournament)
         arg = f"{found.tournament.id}.{lang}"
-        page = await standings_page(found.views, lang, 0)
+        page = await standings_page(
+            interaction, found.views, lang, 0, ephemeral=not public, thinking=True
+        )
         await reply(
             interaction,
             embed=page.embed,
@@ -177,4 +180,4 @@ class Results(RoutedCog):
     ) -> Page:
         tournament_id, _, lang_code = arg.partition(".")
         found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
-        return await standings_page(found.views, normalise_locale(lang_code), page)
+        return await standings_page(interaction, found.views, normalise_locale(lang_code), page)
