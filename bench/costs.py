@@ -117,7 +117,7 @@ async def _measure(database: Database, reps: int) -> dict[str, float]:
     figures["page turn"] = await median_async(lambda: slash_standings(3), reps)
 
     async def export() -> None:
-        standings, record = await services.rounds.export(ORGANIZER, CUP)
+        standings, _record = await services.rounds.export(ORGANIZER, CUP)
         standings_csv(standing_rows(standings.lines), "ja")
 
     figures["/tournament export"] = await median_async(export, reps)
@@ -135,7 +135,9 @@ async def _measure(database: Database, reps: int) -> dict[str, float]:
     started = time.perf_counter()
     paired = await services.rounds.pair(ORGANIZER, CUP)
     figures["pair through the services"] = time.perf_counter() - started
-    telling = Telling(paired.tournament, {"round": paired.round.number}, None, "ja", paired.round.paired_at)
+    telling = Telling(
+        paired.tournament, {"round": paired.round.number}, None, "ja", paired.round.paired_at
+    )
     figures["pairings post rendered"] = median_time(lambda: RENDERERS[Say.PAIRINGS](telling), reps)
     return figures
 
@@ -168,7 +170,10 @@ def brackets(reps: int) -> dict[str, float]:
     for size in (64, 128):
         first = [
             BracketSlot(
-                (SlotPlayer(f"プレイヤー {2 * i + 1}", 2 * i + 1), SlotPlayer(f"Player {2 * i + 2}", 2 * i + 2)),
+                (
+                    SlotPlayer(f"プレイヤー {2 * i + 1}", 2 * i + 1),
+                    SlotPlayer(f"Player {2 * i + 2}", 2 * i + 2),
+                ),
                 winner=0,
             )
             for i in range(size // 2)

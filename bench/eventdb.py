@@ -60,7 +60,7 @@ def player_name(number: int) -> str:
 
 
 class SteppingClock:
-    """A clock that moves a second per call: the log's times stay in order."""
+    """A clock that moves 5 ms per call: the log's times stay in order."""
 
     def __init__(self, start: datetime = NOW) -> None:
         self.now = start
@@ -87,7 +87,12 @@ async def build(
         ADMIN, organizer_role_id=ORGANIZER_ROLE, judge_role_id=JUDGE_ROLE, locale="ja"
     )
     await services.tournaments.create(
-        ORGANIZER, name=CUP, format="swiss", regulation="single", rounds=rounds, top_cut=top_cut
+        ORGANIZER,
+        name=CUP,
+        format="swiss_top_cut" if top_cut else "swiss",
+        regulation="single",
+        rounds=rounds,
+        top_cut=top_cut,
     )
     for number in range(players):
         await services.registration.register(player(number), CUP)
@@ -112,7 +117,9 @@ async def build(
     await database.close()
 
 
-def cache_name(players: int, rounds: int, played: int, left: int | None, top_cut: int | None) -> str:
+def cache_name(
+    players: int, rounds: int, played: int, left: int | None, top_cut: int | None
+) -> str:
     migration = discover_migrations()[-1].version
     cut = f"-top{top_cut}" if top_cut else ""
     open_round = "none" if left is None else str(left)
