@@ -81,6 +81,7 @@ async def measure(path: Path, reps: int) -> dict[str, float]:
 async def _measure(database: Database, reps: int) -> dict[str, float]:
     from bot.notify.plan import Say
     from bot.ui import rounds as ui_rounds
+    from bot.ui.export import matches_csv
     from bot.ui.notices import RENDERERS, Telling
     from bot.ui.rounds import standing_rows
     from bot.ui.standings import standings_csv
@@ -117,8 +118,9 @@ async def _measure(database: Database, reps: int) -> dict[str, float]:
     figures["page turn"] = await median_async(lambda: slash_standings(3), reps)
 
     async def export() -> None:
-        standings, _record = await services.rounds.export(ORGANIZER, CUP)
-        standings_csv(standing_rows(standings.lines), "ja")
+        exported = await services.rounds.export(ORGANIZER, CUP)
+        standings_csv(standing_rows(exported.standings.lines), "ja")
+        matches_csv(exported.standings.tournament, exported.matches, "ja")
 
     figures["/tournament export"] = await median_async(export, reps)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import secrets
@@ -15,7 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
-from bot.i18n import t
+from bot.errors import StorageError, StorageFull
+from bot.i18n import normalise_locale, t
 from bot.notify.delivery import Delivery
 from bot.services import Services
 from bot.services.base import utc_now
@@ -42,6 +44,8 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.rounds",
     "cogs.judges",
     "cogs.panel",
+    "cogs.series",
+    "cogs.profiles",
 )
 
 
@@ -61,8 +65,9 @@ INTERACTION_GONE = frozenset({40060, 10062})
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """The one place where a failure becomes a private reply in the user's language.
 
-    Typed errors say what is wrong and which rule; anything unexpected is logged with a
-    reference id, and the user gets that id instead of a traceback.
+    Typed errors say what is wrong and which rule; a failure of the storage (busy, disk
+    full, I/O) asks to try again and logs one line naming the cause; anything unexpected is
+    logged with a reference id, and the user gets that id instead of a traceback.
     """
     lang = interaction_lang(interaction)
     if isinstance(error, app_commands.CommandInvokeError) and error.__cause__ is not None:
@@ -74,6 +79,13 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         return
     if isinstance(error, DomainError):
         text = render_error(error, lang)
+    elif isinstance(error, StorageError):
+        # Rolled back whole, so trying again is safe: one line for the staff, no traceback.
+        # A damaged file will not heal by waiting, hence ERROR (docs/OPERATIONS.md).
+        level = logging.WARNING if error.transient else logging.ERROR
+        what = _described(interaction)
+        log.log(level, "%s not saved, nothing written: %s (%s)", what, error.cause, error.detail)
+        text = t("errors.storage", lang)
     elif isinstance(error, app_commands.NoPrivateMessage):
         text = t("errors.guild_only", lang)
     elif isinstance(error, app_commands.CommandOnCooldown):  # a CheckFailure: ask it first
@@ -82,8 +94,8 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         text = t("errors.missing_permissions", lang)
     else:
         reference = secrets.token_hex(4)
-        command = interaction.command.qualified_name if interaction.command else "?"
-        log.error("unexpected error in /%s (reference %s)", command, reference, exc_info=error)
+        what = _described(interaction)
+        log.error("unexpected error in %s (reference %s)", what, reference, exc_info=error)
         text = t("errors.unexpected", lang, reference=reference)
     try:
         await reply_ephemeral(interaction, text)
@@ -128,6 +140,14 @@ def route(custom: CustomId, handler: ButtonHandler) -> RoutedButton:
     return Routed
 
 
+def _described(interaction: discord.Interaction[Any]) -> str:
+    """What the member did, for the log: `/report result`, or the button's or form's id."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: Any = interaction.data or {}
+    return f"{interaction.type.name} {data.get('custom_id', '?')}"
+
+
 class TournamentTree(app_commands.CommandTree["TournamentBot"]):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -158,7 +178,11 @@ class TournamentBot(commands.AutoShardedBot):
         self.database = database
         self.services = Services(
             database,
-            clock=scaled_clock(settings.clock_speed, utc_now),
+            clock=scaled_clock(
+                settings.clock_speed,
+                utc_now,
+                ahead=timedelta(minutes=settings.clock_offset_minutes),
+            ),
             default_locale=settings.default_locale,
             shards=shards,
             claim_seconds=settings.outbox_claim_seconds,
@@ -178,12 +202,37 @@ class TournamentBot(commands.AutoShardedBot):
             self,
             self.services.store,
             clock=clock.clock,
-            jobs=(clock.tick, clock.refresh_entry_posts),
+            jobs=(clock.tick, clock.refresh_entry_posts, self.services.reminders.tick),
             tick_seconds=settings.clock_tick_seconds,
             page_base=settings.web_public_url,
         )
         # The live web page (issue 22), when WEB_PORT is set.
         self.web: WebServer | None = None
+        self._background: set[asyncio.Task[None]] = set()
+        database.on_storage_full.append(self._disk_full)
+
+    def _disk_full(self, error: StorageFull) -> None:
+        """The disk is full: the staff must free space. Told once, straight to each
+        server's log channel: the one message not sent through the outbox, which cannot
+        be written now."""
+        task = asyncio.create_task(self._tell_staff_the_disk_is_full())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _tell_staff_the_disk_is_full(self) -> None:
+        for guild in list(self.guilds):
+            try:
+                config = await self.services.guilds.config(guild.id)
+            except StorageError:
+                continue
+            if config.log_channel_id is None:
+                continue
+            lang = normalise_locale(config.locale or self.settings.default_locale)
+            channel = self.get_partial_messageable(config.log_channel_id, guild_id=guild.id)
+            try:
+                await channel.send(t("errors.disk_full_staff", lang))
+            except discord.HTTPException:
+                log.warning("could not tell server %s that the disk is full", guild.id)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())

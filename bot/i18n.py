@@ -233,6 +233,9 @@ CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
         "regulation": _named_in("ui.regulation."),
         "known": _named_in("ui.format."),
     },
+    "tournament.create_needs": {
+        "options": lambda option, lang: localized_option("tournament create", option, lang)
+    },
     "tournament.settings_refused": {
         "setting": lambda option, lang: localized_option("tournament settings", option, lang)
     },
@@ -254,9 +257,8 @@ def readable_params(
     people escaped (`escape`), and the errors an error carries (what refused a settings
     change, the reasons of a refusal) as text, a list of them one per line; their rule is
     the carrying error's to cite."""
-    named = {
-        k: escape(v) if escape is not None and isinstance(v, str) else v for k, v in params.items()
-    }
+    named = dict(params)
+    done: set[str] = set()  # params made text here: not the people's, not escaped again
 
     def described(error: DomainError) -> str:
         return describe_error(error, lang, with_rule=False, escape=escape)
@@ -264,17 +266,24 @@ def readable_params(
     for param, value in params.items():
         if isinstance(value, DomainError):
             named[param] = described(value)
+            done.add(param)
         elif isinstance(value, list | tuple) and value and isinstance(value[0], DomainError):
             named[param] = "\n".join(described(e) for e in value)
+            done.add(param)
     for prefix, coded in CODED_PARAMS.items():
         if not key.startswith(prefix):
             continue
         for param, name in coded.items():
-            value = named.get(param)
+            value = params.get(param)  # the code as the domain gave it, not escaped as text
             if isinstance(value, list | tuple):
                 named[param] = [name(str(code), lang) for code in value]
             elif value is not None:
                 named[param] = name(str(value), lang)
+            done.add(param)
+    if escape is not None:
+        for param, value in named.items():
+            if param not in done and isinstance(value, str):
+                named[param] = escape(value)
     return named
 
 

@@ -13,6 +13,27 @@ from collections.abc import Iterable
 REDACTED = "[REDACTED]"
 
 
+# Discord's code for an interaction that can no longer be answered (its 3 s passed).
+UNKNOWN_INTERACTION = 10062
+
+
+class ExpiredInteractionFilter(logging.Filter):
+    """discord.py logs an autocomplete that was answered too late (Discord's 3 s had
+    passed: 10062 Unknown interaction) at ERROR with a whole traceback. Nothing can be done
+    about one, and in a flood the tracebacks cost as much CPU as the answers, which makes
+    the bot later still: one WARNING line instead, with nothing to format."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if getattr(error, "code", None) == UNKNOWN_INTERACTION:
+            record.msg = f"{record.getMessage()}: answered too late ({error})"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 class RedactingFormatter(logging.Formatter):
     def __init__(self, fmt: str, secrets: Iterable[str]) -> None:
         super().__init__(fmt)
@@ -63,3 +84,6 @@ def configure_logging(level: str, secrets: Iterable[str] = ()) -> None:
     voice_warner = logging.getLogger("discord.client")
     if not any(isinstance(f, NoVoiceWarnings) for f in voice_warner.filters):
         voice_warner.addFilter(NoVoiceWarnings())
+    tree = logging.getLogger("discord.app_commands.tree")
+    if not any(isinstance(f, ExpiredInteractionFilter) for f in tree.filters):
+        tree.addFilter(ExpiredInteractionFilter())

@@ -22,9 +22,9 @@ from urllib.parse import urlsplit, urlunsplit
 from bot.cli import Subcommands
 from bot.cli.common import load_settings
 from bot.config import Settings
-from bot.errors import StartupError
+from bot.errors import StartupError, StorageCorrupt
 from bot.i18n import both
-from bot.store.database import BUSY_TIMEOUT_MS, is_postgres_url
+from bot.store.database import BUSY_TIMEOUT_MS, is_postgres_url, storage_error, unusable_database
 
 
 def register(subcommands: Subcommands) -> None:
@@ -69,6 +69,8 @@ def backup_database(source: Path, target: Path) -> int:
         version = _copy(source, partial)
         os.replace(partial, target)
     except sqlite3.Error as error:
+        if isinstance(storage_error(error), StorageCorrupt):
+            raise unusable_database(source, error) from None
         raise StartupError(both("backup.failed", path=source, details=error)) from None
     finally:
         partial.unlink(missing_ok=True)

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from bot.notify.plan import standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service
+from bot.services.copies import create_copy, plan_copy
 from bot.worker import at_hand, off_loop
 from domain.engine.results import MatchResult
-from domain.errors import IllegalTransition, InvalidInput, NotFound, one_of
+from domain.errors import DomainError, IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
+from domain.tournament.match_rows import MatchRow, match_rows
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import (
     ConfirmResult,
@@ -23,6 +25,7 @@ from domain.tournament.operations import (
     ExtendTable,
     FinishTournament,
     PairRound,
+    Repeat,
     ReportResult,
     Role,
     SetResult,
@@ -96,11 +99,22 @@ class Standings:
 
     @property
     def lines(self) -> tuple[StandingLine, ...]:
-        return self.views.lines
+        """What every standings view shows: after the finish, the final placings, the top
+        cut first (R-FMT-1)."""
+        return self.views.placings
 
     @property
     def after_round(self) -> int:
         return self.views.after_round
+
+
+@dataclass(frozen=True)
+class Export:
+    """What /tournament export hands out: for spreadsheets, and the record to keep."""
+
+    standings: Standings
+    matches: list[MatchRow]
+    record: bytes  # the replay record as JSON
 
 
 @dataclass(frozen=True)
@@ -110,28 +124,38 @@ class Final:
 
     tournament: Tournament
     views: Views
+    # A repeating event (毎週, 隔週): the next one, created in the finish's transaction, or
+    # why the rules refused it (the finish stands either way).
+    next_event: Tournament | None = None
+    next_refused: DomainError | None = None
+
+    @property
+    def shared(self) -> list[StandingLine]:
+        """The final placings, ties sharing a rank."""
+        return list(self.views.final[0])
+
+    @property
+    def strict(self) -> list[StandingLine]:
+        """The same lines in the strict order for prizes."""
+        return list(self.views.final[1])
 
 
 class RoundService(Service):
     async def pair(self, actor: Actor, reference: str | None) -> Paired:
-        async with self.uow(actor) as tx:
-            tx.authorize(PairRound)
-            tournament = await tx.tournament(reference)
-            # The engine reads every player's history: off the event loop.
-            proposal = await off_loop(propose_round, tournament, self.seeds())
-            tournament, _ = await tx.apply(tournament, proposal.operation())
-        paired = tournament.current
-        assert paired is not None
-        return Paired(tournament, paired, proposal)
+        return await self._pair(actor, reference, start=False)
 
     async def next_round(self, actor: Actor, reference: str | None) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
+        return await self._pair(actor, reference, start=True)
+
+    async def _pair(self, actor: Actor, reference: str | None, *, start: bool) -> Paired:
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
             proposal = await off_loop(propose_round, tournament, self.seeds())
             tournament, _ = await tx.apply(tournament, proposal.operation())
-            tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
+            if start:
+                tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
         return Paired(tournament, paired, proposal)
@@ -316,21 +340,40 @@ class RoundService(Service):
         """The standings' lines: at hand once worked out for the version, else worked out
         off the event loop."""
         views = standings.views
-        return await at_hand(lambda: views.lines, ready=views.has("lines"))
+        return await at_hand(lambda: views.placings, ready=views.has("placings"))
 
     async def finish(self, actor: Actor, reference: str | None) -> Final:
+        """The finish; for a repeating event, in the same transaction, the next one: its
+        number counted on, its date a week or two later, every setting copied, created by
+        the organizer who finished (the log says it was the repeat)."""
+        next_event = refused = None
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, FinishTournament())
-        return Final(tournament, self.store.views(tournament))
+            repeat = tournament.settings.repeat
+            if repeat is not Repeat.NONE:
+                try:
+                    planned = await plan_copy(tx, tournament, repeat, repeated=True)
+                except DomainError as error:
+                    refused = error
+                else:
+                    next_event = await create_copy(tx, planned)
+        return Final(tournament, self.store.views(tournament), next_event, refused)
 
-    async def export(self, actor: Actor, reference: str | None) -> tuple[Standings, bytes]:
-        """The standings (the cog writes them as CSV) and the replay record as JSON, made
-        off the event loop."""
-        standings = await self.standings(actor.guild_id, reference)
+    async def export(self, actor: Actor, reference: str | None) -> Export:
+        """The standings and every match (the cog writes them as CSV), and the replay record
+        as JSON, made off the event loop."""
+        async with self.reader(actor.guild_id) as tx:
+            tournament = await tx.tournament(reference, finished_too=True)
+            log = await tx.operations(tournament.id)
+            views = tx.views(tournament)
 
-        def record() -> bytes:
-            made = export_record(standings.tournament, standings.views).to_json()
-            return json.dumps(made, ensure_ascii=False, indent=2).encode("utf-8")
+        def made() -> Export:
+            record = export_record(tournament, views).to_json()
+            return Export(
+                Standings(tournament, views),
+                match_rows(tournament, log),
+                json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"),
+            )
 
-        return standings, await off_loop(record)
+        return await off_loop(made)

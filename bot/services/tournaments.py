@@ -2,29 +2,37 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import partial
 from typing import Any, TypeVar
 
-from bot.i18n import Lang, t
+from bot.errors import StorageError
+from bot.i18n import LANGUAGES, Lang, t
 from bot.notify.plan import panel_here
 from bot.services.actors import Actor
 from bot.services.base import Service
+from bot.services.copies import create_copy, plan_copy
+from bot.store.commits import Committed
+from bot.store.uow import Store
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
-from domain.engine.state import Phase
 from domain.errors import DomainError, IllegalTransition, InvalidInput, one_of
-from domain.event import make_event_config
+from domain.event import EventConfig, make_event_config
 from domain.guild import GuildConfig
+from domain.series.repeat import next_date, parse_repeat
 from domain.timeparse import JST, parse_date, parse_local_datetime
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
+    CancelTournament,
     ChangeSettings,
     CreateTournament,
     MissingDeckPolicy,
     NoShowTiebreak,
+    Repeat,
     Role,
     SetLivePage,
     SettingsChange,
@@ -33,6 +41,9 @@ from domain.tournament.permissions import require_role
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
 CHOICE_LABEL_LIMIT = 100  # Discord's limit of a choice's name
+# Discord drops an autocomplete not answered within 3 s: the first one of a guild waits at
+# most this long for its one read (the writer may hold the database), then offers nothing.
+FIRST_READ_WAIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -41,14 +52,18 @@ class TournamentSummary:
     registered: int
     waitlisted: int
     config: GuildConfig
+    copied_from: Tournament | None = None  # 「前回と同じ設定で作成」: the tournament copied
 
 
-def summarize(tournament: Tournament, config: GuildConfig) -> TournamentSummary:
+def summarize(
+    tournament: Tournament, config: GuildConfig, copied_from: Tournament | None = None
+) -> TournamentSummary:
     return TournamentSummary(
         tournament,
         tournament.count(PlayerStatus.REGISTERED, PlayerStatus.ACTIVE),
         tournament.count(PlayerStatus.WAITLISTED),
         config,
+        copied_from,
     )
 
 
@@ -79,7 +94,100 @@ class PageSwitch:
     changed: bool  # False: the page already was as asked, nothing was written
 
 
+class _Choice:
+    """One tournament as autocomplete offers it. Its labels (every language) are made the
+    first time they are asked for, not at every commit (a report rush commits hundreds of
+    times a minute); then the `Tournament` is let go, so a guild's finished events cost a
+    few strings."""
+
+    __slots__ = ("_labels", "_tournament", "finished", "folded", "id")
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.id = tournament.id
+        self.folded = tournament.name.casefold()  # for matching what is typed
+        self.finished = tournament.phase.over  # open first: finished, 中止 last
+        self._tournament: Tournament | None = tournament
+        self._labels: dict[Lang, str] = {}
+
+    def label(self, lang: Lang) -> str:
+        if self._tournament is not None:
+            self._labels = {each: choice_label(self._tournament, each) for each in LANGUAGES}
+            self._tournament = None
+        return self._labels[lang]
+
+
+class TournamentChoices:
+    """Each guild's tournaments as autocomplete offers them, kept in memory.
+
+    Members type into a tournament option all at once (a round starting, a report rush),
+    and Discord drops an autocomplete not answered within 3 s. So an autocomplete reads
+    nothing: a guild's tournaments are read once, at its first autocomplete (one read that
+    every autocomplete arriving meanwhile shares), then kept current from the store's
+    commits, each of which hands over the tournament it wrote at its new version (the store
+    caches it before publishing). Nothing here waits for the database writer after that.
+    """
+
+    def __init__(self, store: Store, read: Callable[[int], Awaitable[list[Tournament]]]) -> None:
+        self._store = store
+        self._read = read
+        self._guilds: dict[int, dict[int, _Choice]] = {}
+        self._reading: dict[int, asyncio.Future[dict[int, _Choice]]] = {}
+        self._commits: dict[int, int] = {}  # per guild: to see a commit land during a read
+        store.commits.subscribe(self._committed)
+
+    async def of(self, guild_id: int, *, wait: float) -> list[_Choice]:
+        """The guild's choices; raises TimeoutError when its first read takes over `wait` s
+        (the read goes on, for the next autocomplete)."""
+        known = self._guilds.get(guild_id)
+        if known is None:
+            reading = self._reading.get(guild_id)
+            if reading is None:
+                reading = asyncio.ensure_future(self._load(guild_id))
+                self._reading[guild_id] = reading
+                reading.add_done_callback(partial(self._read_done, guild_id))
+            known = await asyncio.wait_for(asyncio.shield(reading), wait)
+        return list(known.values())
+
+    def _read_done(self, guild_id: int, reading: asyncio.Future[dict[int, _Choice]]) -> None:
+        self._reading.pop(guild_id, None)
+        if not reading.cancelled():
+            reading.exception()  # seen: a failed read is retried by the next autocomplete
+
+    async def _load(self, guild_id: int) -> dict[int, _Choice]:
+        choices: dict[int, _Choice] = {}
+        for _ in range(3):
+            commits = self._commits.get(guild_id, 0)
+            choices = {found.id: _Choice(found) for found in await self._read(guild_id)}
+            if self._commits.get(guild_id, 0) == commits:
+                self._guilds[guild_id] = choices
+                break
+            # A commit landed while reading: what was read may predate it; read again.
+        return choices
+
+    def _committed(self, committed: Committed) -> None:
+        if committed.tournament_id is None or committed.version is None:
+            return
+        guild_id = committed.guild_id
+        self._commits[guild_id] = self._commits.get(guild_id, 0) + 1
+        choices = self._guilds.get(guild_id)
+        if choices is None:
+            return
+        written = self._store.cache.get(committed.tournament_id, committed.version)
+        if written is None:  # not expected: the store caches before publishing
+            del self._guilds[guild_id]  # read again at the next autocomplete
+        else:
+            choices[written.id] = _Choice(written)
+
+
 class TournamentService(Service):
+    def __init__(self, store: Store, **kwargs: Any) -> None:
+        super().__init__(store, **kwargs)
+        self.choices = TournamentChoices(store, self._guild_tournaments)
+
+    async def _guild_tournaments(self, guild_id: int) -> list[Tournament]:
+        async with self.reader(guild_id) as tx:
+            return await tx.tournaments()
+
     def today(self) -> date:
         return self.clock().astimezone(JST).date()
 
@@ -87,16 +195,45 @@ class TournamentService(Service):
         self,
         actor: Actor,
         *,
-        name: str,
-        format: str,
-        regulation: str,
+        name: str | None = None,
+        format: str | None = None,
+        regulation: str | None = None,
         rounds: int | None = None,
         top_cut: int | None = None,
         time_limit: int | None = None,
         titles: str | None = None,
         max_players: int | None = None,
         event_date: str | None = None,
+        copy: str | None = None,
     ) -> TournamentSummary:
+        """A new tournament, or with `copy` (「前回と同じ設定で作成」) a copy of that one: its
+        event choices and every setting (restricted list, check-in, …), the next number in
+        its name unless `name` is given, and the options given here in place of the copied
+        ones."""
+        if copy is not None and copy.strip():
+            return await self._create_copy(
+                actor,
+                copy,
+                name=name,
+                format=format,
+                regulation=regulation,
+                rounds=rounds,
+                top_cut=top_cut,
+                time_limit=time_limit,
+                titles=titles,
+                max_players=max_players,
+                event_date=event_date,
+            )
+        missing = [
+            option
+            for option, value in (("name", name), ("format", format), ("regulation", regulation))
+            if not value
+        ]
+        if missing:
+            raise InvalidInput("tournament.create_needs", options=tuple(missing))
+        assert name is not None
+        assert format is not None
+        assert regulation is not None
         config = make_event_config(
             name=name,
             format=format,
@@ -111,6 +248,47 @@ class TournamentService(Service):
         async with self.uow(actor) as tx:
             created, _ = await tx.create(CreateTournament(config))
             return summarize(created, await tx.guild_config())
+
+    async def _create_copy(
+        self,
+        actor: Actor,
+        reference: str,
+        *,
+        name: str | None,
+        format: str | None,
+        regulation: str | None,
+        rounds: int | None,
+        top_cut: int | None,
+        time_limit: int | None,
+        titles: str | None,
+        max_players: int | None,
+        event_date: str | None,
+    ) -> TournamentSummary:
+        day = parse_date(event_date) if event_date and event_date.strip() else None
+        async with self.uow(actor) as tx:
+            tx.authorize(CreateTournament)
+            source = await tx.tournament(reference)
+            config = source.config
+            given = (format, regulation, rounds, top_cut, time_limit, titles, max_players)
+            if any(value is not None for value in given):
+                config = _overridden(
+                    source,
+                    format=format,
+                    regulation=regulation,
+                    rounds=rounds,
+                    top_cut=top_cut,
+                    time_limit=time_limit,
+                    titles=titles,
+                    max_players=max_players,
+                )
+            repeat = source.settings.repeat
+            if day is None and (
+                repeat is Repeat.NONE or next_date(source.event_date, repeat) < self.today()
+            ):
+                repeat, day = Repeat.NONE, self.today()
+            planned = await plan_copy(tx, source, repeat, name=name, event_date=day, config=config)
+            created = await create_copy(tx, planned)
+            return summarize(created, await tx.guild_config(), copied_from=source)
 
     def _parse_date(self, text: str | None) -> date:
         return parse_date(text) if text and text.strip() else self.today()
@@ -128,15 +306,19 @@ class TournamentService(Service):
     ) -> list[tuple[str, str]]:
         """(label, value) pairs: open tournaments first, matching what was typed. A label
         shows the state and the player count in the reader's language:
-        「【受付中】第12回 交流会（12人／定員24人）」."""
+        「【受付中】第12回 交流会（12人／定員24人）」. From memory (`TournamentChoices`);
+        nothing when the guild's first read cannot finish in time (the command itself
+        still works with a typed name)."""
         if guild_id is None:
             return []
-        async with self.reader(guild_id) as tx:
-            tournaments = await tx.tournaments()
+        try:
+            choices = await self.choices.of(guild_id, wait=FIRST_READ_WAIT)
+        except (TimeoutError, StorageError):
+            return []
         needle = typed.strip().casefold()
-        matches = [t for t in tournaments if needle in t.name.casefold()]
-        matches.sort(key=lambda t: (t.phase is Phase.FINISHED, -t.id))
-        return [(choice_label(t, lang), str(t.id)) for t in matches[:AUTOCOMPLETE_LIMIT]]
+        matches = [choice for choice in choices if needle in choice.folded]
+        matches.sort(key=lambda choice: (choice.finished, -choice.id))
+        return [(c.label(lang), str(c.id)) for c in matches[:AUTOCOMPLETE_LIMIT]]
 
     async def update_settings(
         self,
@@ -156,6 +338,8 @@ class TournamentService(Service):
         ex_copies_shared: bool | None = None,
         noshow_minutes: int | None = None,
         noshow_tiebreak: str | None = None,
+        repeat: str | None = None,
+        reminders: bool | None = None,
     ) -> Tournament:
         """Change organizer settings, all of them or none: one refused value refuses the
         whole change, and the refusal names that setting and says nothing was saved.
@@ -172,6 +356,7 @@ class TournamentService(Service):
             tiebreak = _refused_as("noshow_tiebreak", one_of, NoShowTiebreak, noshow_tiebreak, key)
         if starts_at is not None:
             start = self._parse_start(starts_at)
+        repeats = None if repeat is None else _refused_as("repeat", parse_repeat, repeat)
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             uploads = {
@@ -197,6 +382,8 @@ class TournamentService(Service):
                 ex_copies_shared=ex_copies_shared,
                 noshow_minutes=noshow_minutes,
                 noshow_tiebreak=tiebreak,
+                repeat=repeats,
+                reminders=reminders,
                 **files,
             )
             try:
@@ -204,6 +391,15 @@ class TournamentService(Service):
             except (InvalidInput, IllegalTransition) as error:
                 raise settings_refused(error) from error
         return updated
+
+    async def cancel(self, actor: Actor, reference: str | None) -> Tournament:
+        """/tournament cancel (中止), before the start: organizers only. Its players, its
+        registration post and the server's calendar are told by the notifier."""
+        async with self.uow(actor) as tx:
+            tx.authorize(CancelTournament)
+            tournament = await tx.tournament(reference)
+            cancelled, _ = await tx.apply(tournament, CancelTournament())
+        return cancelled
 
     async def may_use_panel(self, actor: Actor) -> None:
         """The panel's buttons are the staff's (each step then checks its own role)."""
@@ -242,6 +438,33 @@ class TournamentService(Service):
             slug = tournament.page_slug or new_page_slug()
             updated, _ = await tx.apply(tournament, SetLivePage(public, slug))
         return PageSwitch(updated, changed=True)
+
+
+def _overridden(
+    source: Tournament,
+    *,
+    format: str | None,
+    regulation: str | None,
+    rounds: int | None,
+    top_cut: int | None,
+    time_limit: int | None,
+    titles: str | None,
+    max_players: int | None,
+) -> EventConfig:
+    """`source`'s event choices with those given in their place. A new format brings its
+    own top cut (only the one given), a new regulation its own titles (likewise)."""
+    config = source.config
+    return make_event_config(
+        name=config.name,
+        format=format or config.format.value,
+        regulation=regulation or config.regulation,
+        event_date=config.event_date,
+        rounds=rounds if rounds is not None else config.rounds,
+        top_cut=top_cut if top_cut is not None or format else config.top_cut,
+        time_limit_minutes=time_limit if time_limit is not None else config.time_limit_minutes,
+        titles=titles if titles is not None or regulation else ", ".join(config.titles),
+        max_players=max_players if max_players is not None else config.max_players,
+    )
 
 
 T = TypeVar("T")

@@ -10,6 +10,10 @@ with one surface (bot/store/sql.py), so the SQL functions are written once.
   loads a tournament first takes `pg_advisory_xact_lock(tournament id)` (`lock_tournament`),
   so one tournament has one writer at a time across every process.
 
+SQLite's failures of the storage itself (busy, disk full, I/O errors, a damaged file)
+become the typed errors of `bot.errors` here (`storage_error`): every transaction runs
+through `Database.write` or `Database.read`, and start-up goes through `unusable_database`.
+
 Migrations are `migrations/NNNN_name.sql`, applied in order; each runs in one transaction
 together with its row in `schema_migrations`, so a failing file leaves nothing behind, and
 the bot refuses a database newer than its newest file. The files are written for SQLite
@@ -28,24 +32,34 @@ and, where they can be, dialect-neutral:
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 import aiosqlite
 
-from bot.errors import StartupError
+from bot.errors import (
+    StartupError,
+    StorageBusy,
+    StorageCorrupt,
+    StorageError,
+    StorageFull,
+    StorageIOError,
+)
 from bot.i18n import both
 from domain.errors import IllegalTransition
 
 if TYPE_CHECKING:
     from bot.store.commits import Committed
     from bot.store.sql import Connection
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 BUSY_TIMEOUT_MS = 5000
@@ -115,6 +129,53 @@ class WriteConflict(IllegalTransition):
         super().__init__("errors.write_conflict")
 
 
+# SQLite's primary result codes (https://www.sqlite.org/rescode.html) that say the storage
+# failed, not the statement. An extended code (SQLITE_IOERR_WRITE = 778) keeps its primary
+# code in the low byte. Any other code is a bug in a statement and stays unexpected.
+_STORAGE_ERRORS: dict[int, type[StorageError]] = {
+    5: StorageBusy,  # SQLITE_BUSY: the busy timeout ran out
+    6: StorageBusy,  # SQLITE_LOCKED
+    13: StorageFull,  # SQLITE_FULL: disk or quota full
+    10: StorageIOError,  # SQLITE_IOERR and its extended codes (a write past a size limit too)
+    14: StorageIOError,  # SQLITE_CANTOPEN: e.g. the -wal file cannot be created
+    8: StorageIOError,  # SQLITE_READONLY: the file or its folder became read-only
+    11: StorageCorrupt,  # SQLITE_CORRUPT
+    26: StorageCorrupt,  # SQLITE_NOTADB
+}
+
+
+def storage_error(error: sqlite3.Error) -> StorageError | None:
+    """The typed error for a failure of the storage itself, or None for any other error."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return None
+    kind = _STORAGE_ERRORS.get(code & 0xFF)
+    if kind is None:
+        return None
+    name = getattr(error, "sqlite_errorname", None) or f"SQLite error {code}"
+    return kind(f"{name}: {error}")
+
+
+@contextmanager
+def storage_errors() -> Iterator[None]:
+    """Raise a failure of the storage as its `StorageError` (the SQLite error is its cause)."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        typed = storage_error(error)
+        if typed is None:
+            raise
+        raise typed from error
+
+
+def unusable_database(path: Path | str, error: BaseException) -> StartupError:
+    """The start-up message for a database that cannot be opened: a damaged file gets the
+    restore steps, anything else (permissions, a missing folder) SQLite's own words."""
+    if isinstance(error, sqlite3.Error) and isinstance(storage_error(error), StorageCorrupt):
+        return StartupError(both("startup.database_corrupt", path=path, details=error))
+    return StartupError(both("startup.database_unusable", path=path, details=error))
+
+
 def discover_migrations(folder: Path = MIGRATIONS_DIR, dialect: str = SQLITE) -> list[Migration]:
     """The migrations to apply on `dialect`, in order: on PostgreSQL a twin replaces its
     file."""
@@ -160,13 +221,20 @@ async def connect(path: Path | str) -> aiosqlite.Connection:
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     connection = await aiosqlite.connect(path, isolation_level=None)
-    connection.row_factory = aiosqlite.Row
-    await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    await connection.execute("PRAGMA journal_mode = WAL")
-    await connection.execute("PRAGMA foreign_keys = ON")
-    # FULL: each commit is on disk before the bot answers in Discord, so a power cut
-    # loses nothing it confirmed (docs/OPERATIONS.md, docs/BENCHMARKS.md for the cost).
-    await connection.execute("PRAGMA synchronous = FULL")
+    try:
+        connection.row_factory = aiosqlite.Row
+        await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # The first statement that reads the file: a damaged one fails here.
+        await connection.execute("PRAGMA journal_mode = WAL")
+        await connection.execute("PRAGMA foreign_keys = ON")
+        # FULL: each commit is on disk before the bot answers in Discord, so a power cut
+        # loses nothing it confirmed (docs/OPERATIONS.md, docs/BENCHMARKS.md for the cost).
+        await connection.execute("PRAGMA synchronous = FULL")
+    except BaseException:
+        # The connection's thread is not a daemon: left open, it keeps the process alive
+        # after the error is printed, and a process manager never sees the bot exit.
+        await connection.close()
+        raise
     return connection
 
 
@@ -180,11 +248,21 @@ async def transaction(connection: aiosqlite.Connection) -> AsyncIterator[aiosqli
     await connection.execute("BEGIN IMMEDIATE")
     try:
         yield connection
-    except BaseException:
-        await connection.rollback()
-        raise
-    else:
         await connection.commit()
+    except BaseException:
+        await _roll_back(connection)
+        raise
+
+
+async def _roll_back(connection: aiosqlite.Connection) -> None:
+    """Undo the open transaction, if SQLite has not already (it does after a full disk or
+    an I/O error). A failing rollback must not hide the error that caused it."""
+    if not connection.in_transaction:
+        return
+    try:
+        await connection.rollback()
+    except sqlite3.Error as error:
+        log.warning("could not roll back a failed transaction: %s", error)
 
 
 async def schema_version(connection: Connection) -> int:
@@ -246,8 +324,9 @@ async def _apply(connection: aiosqlite.Connection, migration: Migration) -> None
     try:
         await connection.executescript(script)
     except sqlite3.Error as error:
-        if connection.in_transaction:
-            await connection.rollback()
+        await _roll_back(connection)
+        if isinstance(storage_error(error), StorageCorrupt):
+            raise  # not the migration's fault: the caller says how to restore a backup
         raise MigrationFailed(
             both("startup.migration_failed", name=migration.path.name, details=error)
         ) from error
@@ -332,9 +411,9 @@ class Database(ABC):
     """The store's way to its backend. Services never see it: the unit of work does."""
 
     dialect: ClassVar[str]
-    # Whether several processes may send one outbox (each claims what it sends first).
-    shared_outbox: ClassVar[bool] = True
     label: str  # what logs and messages may show (a URL without its password)
+    # Called once when the disk fills up (SQLite; PostgreSQL's disk is its server's).
+    on_storage_full: list[Callable[[StorageFull], None]]
 
     @staticmethod
     async def open(location: Path | str, *, pool_size: int = 10) -> Database:
@@ -382,8 +461,6 @@ class SqliteDatabase(Database):
     """
 
     dialect = SQLITE
-    # One process writes an SQLite file: its outbox needs no claims (bot/store/outbox.py).
-    shared_outbox = False
 
     def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
         self.connection = connection
@@ -392,51 +469,92 @@ class SqliteDatabase(Database):
         self._lock = asyncio.Lock()
         self._reader: aiosqlite.Connection | None = None
         self._read_lock = asyncio.Lock()
+        self.applied: list[Migration] = []  # the migrations `open_file` applied
+        self.on_storage_full = []
+        """Called once when the disk fills up, so staff can be told.
+
+        The first `StorageFull` of a write calls each callback with that error; later
+        failures do not, until a write commits again (space was freed), after which a new
+        full disk is told again. Callbacks run on the event loop inside the failing call,
+        before the error reaches the command: they must be quick and not touch this
+        database (schedule a task to post to Discord). An exception in one is logged and
+        does not hide the `StorageFull`. `storage_full` gives the same state as a flag.
+        """
+        self.storage_full = False
+        """True from a write that failed on a full disk until a write commits again."""
 
     @classmethod
     async def open_file(cls, path: Path | str) -> SqliteDatabase:
+        """Open and migrate `path`; a database that cannot be used is a `StartupError`."""
         try:
             connection = await connect(path)
         except (sqlite3.Error, OSError) as error:
-            raise StartupError(
-                both("startup.database_unusable", path=path, details=error)
-            ) from None
+            raise unusable_database(path, error) from None
         try:
-            await migrate(connection, database_label=str(path))
+            applied = await migrate(connection, database_label=str(path))
+        except sqlite3.Error as error:
+            await connection.close()
+            raise unusable_database(path, error) from None
         except BaseException:
             await connection.close()
             raise
-        return cls(connection, str(path))
+        database = cls(connection, str(path))
+        database.applied = applied
+        return database
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock, transaction(self.connection) as connection:
-            yield connection
+        """A failure of the storage leaves as a `StorageError`, the transaction rolled back
+        whole (see `bot.errors`)."""
+        async with self._lock:
+            try:
+                with storage_errors():
+                    async with transaction(self.connection) as connection:
+                        yield connection
+            except StorageFull as full:
+                self._disk_full(full)
+                raise
+            self.storage_full = False
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Reads go on their own connection (WAL: they neither wait for the writer nor hold
+        it up); an in-memory database has only the one."""
         if self.path == ":memory:":  # a second connection would be another database
             async with self._lock:
-                await self.connection.execute("BEGIN")
-                try:
-                    yield self.connection
-                finally:
-                    await self.connection.rollback()
+                with storage_errors():
+                    await self.connection.execute("BEGIN")
+                    try:
+                        yield self.connection
+                    finally:
+                        await _roll_back(self.connection)
             return
         async with self._read_lock:
-            reader = await self._reading_connection()
-            await reader.execute("BEGIN")
-            try:
-                yield reader
-            finally:
-                await reader.rollback()
+            with storage_errors():
+                reader = await self.reading_connection()
+                await reader.execute("BEGIN")
+                try:
+                    yield reader
+                finally:
+                    await _roll_back(reader)
 
-    async def _reading_connection(self) -> aiosqlite.Connection:
+    async def reading_connection(self) -> aiosqlite.Connection:
+        """The connection `read` uses (opened at the first call)."""
         if self._reader is None:
             reader = await connect(self.path)
             await reader.execute("PRAGMA query_only = ON")
             self._reader = reader
         return self._reader
+
+    def _disk_full(self, error: StorageFull) -> None:
+        if self.storage_full:
+            return
+        self.storage_full = True
+        for callback in self.on_storage_full:
+            try:
+                callback(error)
+            except Exception:
+                log.exception("an on_storage_full callback failed")
 
     async def close(self) -> None:
         async with self._read_lock:
@@ -474,11 +592,11 @@ async def read_only(path: Path) -> AsyncIterator[aiosqlite.Connection]:
         connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
         connection.row_factory = aiosqlite.Row
     except sqlite3.Error as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+        raise unusable_database(path, error) from None
     try:
         yield connection
     except sqlite3.Error as error:
-        raise StartupError(both("startup.database_unusable", path=path, details=error)) from None
+        raise unusable_database(path, error) from None
     finally:
         await connection.close()
 
@@ -520,10 +638,12 @@ async def migrate_at(location: str, label: str) -> tuple[list[Migration], int]:
     try:
         connection = await connect(location)
     except (sqlite3.Error, OSError) as error:
-        raise StartupError(both("startup.database_unusable", path=label, details=error)) from None
+        raise unusable_database(label, error) from None
     try:
         applied = await migrate(connection, database_label=label)
         return applied, await schema_version(connection)
+    except sqlite3.Error as error:
+        raise unusable_database(label, error) from None
     finally:
         await connection.close()
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.notify.plan import Notice, Place, Say
-from bot.store.database import Database
+from bot.store.database import SQLITE, Database
 from bot.store.shards import Shards
 from bot.store.sql import Connection, Row
 
@@ -100,9 +100,12 @@ class OutboxStore:
 
     Several processes may share the outbox (PostgreSQL, SHARD_IDS): each sends only its
     own shards' notices, and claims a notice before sending it, so no two processes ever
-    send the same one. A claim lasts `claim_seconds` (renewed at every look): the claims of
-    a process that crashed expire and the notice goes out from another process; the process
-    restarted on the same shards takes them at once (`Shards.claimant`). Claims go by the
+    send the same one. SQLite has one process, which owns its whole outbox: nothing to
+    claim, and a look at the outbox is a plain read (no write, no fsync, no wait behind
+    another program holding the write lock). A claim lasts `claim_seconds` (renewed at
+    every look): the claims of a process that crashed expire and the notice goes out from
+    another process; the process restarted on the same shards takes them at once
+    (`Shards.claimant`). Claims go by the
     wall clock (not the bot's, which tests speed up).
     """
 
@@ -113,19 +116,15 @@ class OutboxStore:
         self.shards = shards or Shards()
         self.claim_seconds = claim_seconds
         self.owner = self.shards.claimant
+        self.claims = database.dialect != SQLITE
 
     async def pending(self, limit: int = 500) -> list[Outgoing]:
         """This process's shards' notices waiting to be sent, oldest first, claimed: those
-        another live process holds are left out. On a database one process alone sends
-        from (SQLite), nothing needs claiming: a plain read, which neither waits for the
-        writer nor syncs a commit to disk at every look (each result's notices wake the
-        delivery)."""
-        if not self.database.shared_outbox:
-            shards, shard_values = self.shards.where()
+        another live process holds are left out."""
+        if not self.claims:
             async with self.database.read() as connection:
                 rows = await connection.execute_fetchall(
-                    f"SELECT * FROM outbox WHERE state = 'pending'{shards} ORDER BY id LIMIT ?",
-                    (*shard_values, limit),
+                    "SELECT * FROM outbox WHERE state = 'pending' ORDER BY id LIMIT ?", (limit,)
                 )
             return [_outgoing(row) for row in rows]
         now = datetime.now(UTC)
@@ -155,8 +154,8 @@ class OutboxStore:
     async def release(self) -> None:
         """Give up this process's claims (a clean stop): another process need not wait for
         them to expire."""
-        if not self.database.shared_outbox:
-            return  # nothing was claimed
+        if not self.claims:
+            return
         async with self.database.write() as connection:
             await connection.execute(
                 "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
@@ -177,6 +176,32 @@ class OutboxStore:
         for row in rows:
             return int(row["channel_id"]), int(row["message_id"])
         return None
+
+    async def pairings_post(self, tournament_id: int, number: int) -> list[tuple[int, int]]:
+        """(channel id, message id) of each part of round `number`'s newest pairings post,
+        in order: the messages its results are marked on. Empty before it is posted."""
+        async with self.database.read() as connection:
+            notices = await connection.execute_fetchall(
+                "SELECT id, payload FROM outbox WHERE tournament_id = ? AND say = ?"
+                " ORDER BY id DESC",
+                (tournament_id, Say.PAIRINGS.value),
+            )
+            newest = next(
+                (
+                    int(row["id"])
+                    for row in notices
+                    if json.loads(row["payload"]).get("round") == number
+                ),
+                None,
+            )
+            if newest is None:
+                return []
+            parts = await connection.execute_fetchall(
+                "SELECT channel_id, message_id FROM outbox_messages WHERE notice_id = ?"
+                " ORDER BY part",
+                (newest,),
+            )
+        return [(int(row["channel_id"]), int(row["message_id"])) for row in parts]
 
     async def supersede(self, notice_ids: Sequence[int], at: datetime) -> None:
         """Mark notices skipped because a newer one says the same, up to date."""

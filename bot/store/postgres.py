@@ -311,6 +311,7 @@ class PostgresDatabase(Database):
         self.label = safe_url(url)
         self.id_tables = id_tables
         self.sender = process_token()
+        self.on_storage_full = []  # never called: PostgreSQL's disk is its server's
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = 10) -> PostgresDatabase:

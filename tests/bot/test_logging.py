@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+from types import SimpleNamespace
 
 import pytest
 
@@ -55,3 +56,27 @@ def test_silencing_the_voice_warnings_twice_adds_one_filter(captured: io.StringI
     configure_logging("INFO")
     configure_logging("INFO")
     assert len(logging.getLogger("discord.client").filters) == 1
+
+
+def test_an_autocomplete_answered_too_late_is_one_warning_line(captured: io.StringIO) -> None:
+    import discord
+
+    response = SimpleNamespace(status=404, reason="Not Found")
+    late = discord.NotFound(response, {"code": 10062, "message": "Unknown interaction"})  # type: ignore[arg-type]
+    tree = logging.getLogger("discord.app_commands.tree")
+    try:
+        raise late
+    except discord.NotFound:
+        tree.exception("Ignoring exception in autocomplete for %r", "register")
+    try:
+        raise discord.NotFound(response, {"code": 10008, "message": "Unknown message"})  # type: ignore[arg-type]
+    except discord.NotFound:
+        tree.exception("Ignoring exception in autocomplete for %r", "players")
+    lines = captured.getvalue().splitlines()
+    assert "WARNING" in lines[0]
+    assert "autocomplete for 'register': answered too late" in lines[0]
+    assert "10062" in lines[0]
+    # Any other error keeps its level and its traceback.
+    assert "ERROR" in lines[1]
+    assert "Traceback" in captured.getvalue()
+    assert "10062" not in captured.getvalue().split("Traceback")[1]

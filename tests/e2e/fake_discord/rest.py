@@ -310,7 +310,11 @@ class Rest:
                 return error(404, "Unknown interaction", 10062)
             if record.callbacks:
                 return error(400, "Interaction has already been acknowledged.", 40060)
-            if time.monotonic() - record.created > ACK_DEADLINE_SECONDS:
+            # Counted from when the fake wrote INTERACTION_CREATE to the socket, as Discord
+            # counts from when it sent it: a busy test building the next payloads is not
+            # the bot's time.
+            sent = record.sent_at if record.sent_at is not None else record.created
+            if time.monotonic() - sent > ACK_DEADLINE_SECONDS:
                 return error(404, "Unknown interaction", 10062)
             kind = int(payload.get("type", 0))
             data = payload.get("data") or {}
