@@ -50,17 +50,26 @@ class Post:
         )
 
 
-def name_of(tournament: Tournament, user_id: int | str | None) -> str:
+def name_of(
+    tournament: Tournament, user_id: int | str | None, names: Mapping[int, str] | None = None
+) -> str:
+    """A player's name as the bot shows it (`names`: every player's, `display_names`, when
+    many are named: one name alone looks at every entry)."""
     if user_id is None:
         return "—"
-    name = display_name(tournament, int(user_id))
+    name = display_name(tournament, int(user_id)) if names is None else names.get(int(user_id))
     return safe(str(user_id) if name is None else name)
 
 
 def describe_result(
-    tournament: Tournament, match: Match, result: MatchResult | None, lang: Lang
+    tournament: Tournament,
+    match: Match,
+    result: MatchResult | None,
+    lang: Lang,
+    names: Mapping[int, str] | None = None,
 ) -> str:
-    """A result in the regulation's words: 勝ち, 判定勝ち, 引き分け, 投了, 両者敗北, 遅刻…"""
+    """A result in the regulation's words: 勝ち, 判定勝ち, 引き分け, 投了, 両者敗北, 遅刻…
+    (`names`: see `name_of`)."""
     if result is None:
         return t("ui.result.none", lang)
     kind = result.kind
@@ -78,17 +87,21 @@ def describe_result(
     else:
         winner = result.winner(match.ids)
         loser = next((p for p in match.ids if p != winner), None)
-        names = {"winner": name_of(tournament, winner), "loser": name_of(tournament, loser)}
+        who = {
+            "winner": name_of(tournament, winner, names),
+            "loser": name_of(tournament, loser, names),
+        }
         if kind is ResultKind.JUDGEMENT:
             text = (
-                t("ui.result.judgement", lang, first=counts[0], second=counts[1], **names)
+                t("ui.result.judgement", lang, first=counts[0], second=counts[1], **who)
                 if counts
-                else t("ui.result.judgement_unknown", lang, **names)
+                else t("ui.result.judgement_unknown", lang, **who)
             )
         else:
-            text = t(f"ui.result.{kind.value}", lang, **names)
+            text = t(f"ui.result.{kind.value}", lang, **who)
     if match.advancing is not None and kind is ResultKind.TIME_DRAW:
-        text += t("ui.result.advancing", lang, player=name_of(tournament, match.advancing))
+        advancing = name_of(tournament, match.advancing, names)
+        text += t("ui.result.advancing", lang, player=advancing)
     return text
 
 
@@ -129,6 +142,7 @@ def pairings_posts(
     the split is the same either way, so an edit never moves a table."""
     top_cut = paired.kind is RoundKind.ELIMINATION
     lines: list[tuple[str, tuple[int, ...]]] = []
+    everyone = display_names(tournament) if marked else None
     for match in paired.matches:
         if len(match.players) == 2:
             first, second = match.players
@@ -144,7 +158,7 @@ def pairings_posts(
                     **names,
                 )
             if marked and paired.finished(match):
-                text = marked_line(tournament, match, lang)
+                text = marked_line(tournament, match, lang, everyone)
         elif len(match.players) == 1:
             (player,) = match.players
             if top_cut:
@@ -195,14 +209,16 @@ def pairings_posts(
     return posts
 
 
-def marked_line(tournament: Tournament, match: Match, lang: Lang) -> str:
+def marked_line(
+    tournament: Tournament, match: Match, lang: Lang, names: Mapping[int, str] | None = None
+) -> str:
     """A finished table on the pairings post: 「✅ テーブル 3: まっちゃの勝ち」, within
-    `MARKED_LINE_LIMIT` (long names are shortened with 「…」)."""
+    `MARKED_LINE_LIMIT` (long names are shortened with 「…」; `names`: see `name_of`)."""
     text = t(
         "ui.rounds.status_done_line",
         lang,
         table=match.table,
-        result=describe_result(tournament, match, match.result, lang),
+        result=describe_result(tournament, match, match.result, lang, names),
     )
     return text if len(text) <= MARKED_LINE_LIMIT else text[: MARKED_LINE_LIMIT - 1] + "…"
 
@@ -270,7 +286,7 @@ def status_embed(
         )
     if not playing:
         lines.append(t("ui.rounds.status_all_done", lang))
-    lines += [marked_line(tournament, m, lang) for m in tables if current.finished(m)]
+    lines += [marked_line(tournament, m, lang, names) for m in tables if current.finished(m)]
     description = "\n".join(lines)
     file = None
     if len(description) > EMBED_DESCRIPTION_LIMIT:

@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
 import discord
@@ -56,8 +57,12 @@ def _width_at(text: str, index: int) -> int:
     return 2 if unicodedata.east_asian_width(char) in "WF" else 1
 
 
+@lru_cache(maxsize=65536)
 def display_width(text: str) -> int:
-    """Columns `text` takes in a monospace block (see `_width_at`)."""
+    """Columns `text` takes in a monospace block (see `_width_at`). Kept per text: a table
+    of 4,096 players measures the same names at every version."""
+    if text.isascii():  # one column a character (no wide, joining or zero-width ones)
+        return len(text)
     return sum(_width_at(text, index) for index in range(len(text)))
 
 
