@@ -14,6 +14,7 @@ the services' only way to the database: they hold no SQL and no connection.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -125,6 +126,9 @@ class TournamentCache:
 
     def __init__(self) -> None:
         self._entries: dict[int, Cached] = {}
+        # Loads under way, by (tournament, version): reads at the same time that find the
+        # same version missing wait for one load (4,096 players: 0.35 s each) and share it.
+        self._loading: dict[tuple[int, int], asyncio.Future[Tournament | None]] = {}
 
     def get(self, tournament_id: int, version: int) -> Tournament | None:
         cached = self._entries.get(tournament_id)
@@ -135,6 +139,39 @@ class TournamentCache:
         if cached is not None and cached.version >= version:
             return  # the same one, or a newer one put first (commits finishing out of order)
         self._entries[tournament.id] = Cached(version, tournament, Views(tournament))
+
+    async def load_once(
+        self,
+        tournament_id: int,
+        version: int,
+        load: Callable[[], Awaitable[Tournament | None]],
+    ) -> Tournament | None:
+        """The tournament at `version`: from the cache, or from the load already under way
+        for that version, or `load()` (kept). A failed load fails only its caller; those
+        who waited for it load for themselves."""
+        cached = self.get(tournament_id, version)
+        if cached is not None:
+            return cached
+        key = (tournament_id, version)
+        under_way = self._loading.get(key)
+        if under_way is not None:
+            shared = await asyncio.shield(under_way)
+            if shared is not None or key in self._loading:
+                return shared
+            return await load()  # that load failed: this caller's own
+        future: asyncio.Future[Tournament | None] = asyncio.get_running_loop().create_future()
+        self._loading[key] = future
+        try:
+            loaded = await load()
+        except BaseException:
+            del self._loading[key]
+            future.set_result(None)
+            raise
+        if loaded is not None:
+            self.put(version, loaded)
+        del self._loading[key]
+        future.set_result(loaded)
+        return loaded
 
     def views(self, tournament: Tournament) -> Views:
         """The views of `tournament`: the cached ones when it is the cached version (the
@@ -221,15 +258,12 @@ class Transaction:
         if version is None:
             return None
         self.versions[tournament_id] = version
-        cached = self._cache.get(tournament_id, version)
-        if cached is not None:
-            return cached
         # Nothing of this tournament was written yet in this transaction: these are the
-        # committed rows, safe to cache.
-        loaded = await load_tournament(self._connection, self.guild_id, tournament_id)
-        if loaded is not None:
-            self._cache.put(version, loaded)
-        return loaded
+        # committed rows of `version`, safe to cache and to share.
+        connection, guild_id = self._connection, self.guild_id
+        return await self._cache.load_once(
+            tournament_id, version, lambda: load_tournament(connection, guild_id, tournament_id)
+        )
 
     def views(self, tournament: Tournament) -> Views:
         """What is read about `tournament` (its standings, placings, …), worked out once per

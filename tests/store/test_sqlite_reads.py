@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.services import Services
 from bot.store.database import SqliteDatabase
+from tests.services.conftest import GUILD, NOW, ORGANIZER_ROLE, admin, organizer, player
 
 
 async def guilds(database: SqliteDatabase) -> set[int]:
@@ -81,5 +83,29 @@ async def test_a_failing_read_leaves_the_connection_usable(tmp_path: Path) -> No
         assert isinstance(results[0], Exception)
         assert results[1] == {1}
         assert await guilds(database) == {1}
+    finally:
+        await database.close()
+
+
+async def test_reads_at_the_same_time_load_a_tournament_once(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    database = await SqliteDatabase.open_file(path)
+    try:
+        services = Services(database, clock=lambda: NOW)
+        await services.guilds.configure(admin(), organizer_role_id=ORGANIZER_ROLE, locale="ja")
+        await services.tournaments.create(
+            organizer(), name="Spring Cup", format="swiss", regulation="single"
+        )
+        for number in range(1, 9):
+            await services.registration.register(player(number), None)
+        fresh = Services(database, clock=lambda: NOW)  # a restarted bot: nothing cached
+        seen: list[str] = []
+        reader = await database.reading_connection()
+        await reader.set_trace_callback(seen.append)
+        answers = await asyncio.gather(*(fresh.rounds.standings(GUILD, None) for _ in range(20)))
+        await reader.set_trace_callback(None)
+        assert {answer.tournament.name for answer in answers} == {"Spring Cup"}
+        assert len({id(answer.tournament) for answer in answers}) == 1  # one value, shared
+        assert sum("FROM players" in sql for sql in seen) == 1
     finally:
         await database.close()
