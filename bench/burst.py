@@ -175,7 +175,15 @@ def loop_cpu_seconds(pid: int) -> float:
 
 
 async def wait_answered(replies: list[Reply], within: float = 60.0) -> None:
-    await until(lambda: all(r.shown_time is not None for r in replies), within, "the answers")
+    try:
+        await until(
+            lambda: all(r.shown_time is not None for r in replies), within, "the answers"
+        )
+    except AssertionError:
+        fake = replies[0]._fake if replies else None
+        if fake is not None:
+            print(fake.log_tail(), file=sys.stderr)
+        raise
 
 
 def times(replies: list[Reply]) -> tuple[list[float], list[float]]:
@@ -214,9 +222,8 @@ def pairing_messages(fake: FakeDiscord, number: int) -> list[dict[str, Any]]:
 
 
 async def burst_run(
-    players: int, left: int, samples: int, spy: Path | None = None
+    source: Path, players: int, samples: int, spy: Path | None = None
 ) -> dict[str, Any]:
-    source = event_database(players, ROUNDS, played=PLAYED, left=left)
     with tempfile.TemporaryDirectory(prefix="pm-burst-") as name:
         folder = Path(name)
         probe = await start_fake(folder, source, [])
@@ -371,8 +378,13 @@ async def burst_run(
     return result
 
 
-async def finish_run(players: int) -> dict[str, Any]:
-    source = event_database(players, ROUNDS, played=ROUNDS + 3, left=None, top_cut=8)
+def finished_swiss(players: int) -> Path:
+    """The event with every Swiss round and its top 8 played: what /tournament finish
+    finishes (built before the run's event loop: building runs one of its own)."""
+    return event_database(players, ROUNDS, played=ROUNDS + 3, left=None, top_cut=8)
+
+
+async def finish_run(source: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="pm-finish-") as name:
         folder = Path(name)
         fake = await start_fake(folder, source, [])
@@ -456,8 +468,9 @@ def main() -> None:
     parser.add_argument("--spy", type=Path, help="py-spy's samples of the bot in the burst")
     args = parser.parse_args()
     runs = []
+    source = event_database(args.players, ROUNDS, played=PLAYED, left=args.left)
     for run in range(args.runs):
-        result = asyncio.run(burst_run(args.players, args.left, args.samples, args.spy))
+        result = asyncio.run(burst_run(source, args.players, args.samples, args.spy))
         runs.append(result)
         every = [
             t
@@ -476,8 +489,9 @@ def main() -> None:
     summary(runs)
     finishes = []
     if args.finish:
+        finished = finished_swiss(args.players)
         for run in range(args.runs):
-            result = asyncio.run(finish_run(args.players))
+            result = asyncio.run(finish_run(finished))
             finishes.append(result)
             print(
                 f"finish run {run + 1} (load {result['load']}): first {ms(result['first'])},"

@@ -11,7 +11,7 @@ from discord import app_commands
 from bot.app import ButtonHandler
 from bot.i18n import Lang, normalise_locale, t
 from bot.ui.buttons import DROP, DROP_CONFIRM, CustomId, Labels, drop_view
-from bot.ui.messages import interaction_lang, reply
+from bot.ui.messages import Acknowledgement, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PointZoneCount, RoundNumber, TableNumber
 from bot.ui.pagination import Page, page_view
 from bot.ui.render import safe
@@ -30,15 +30,13 @@ from domain.tournament.views import Views
 RESULT_CHOICES = [app_commands.Choice(name=value, value=value) for value in JUDGED_RESULTS]
 
 
-async def standings_page(
-    interaction: discord.Interaction[Any], views: Views, lang: Lang, page: int, **defer: bool
-) -> Page:
+async def standings_page(ack: Acknowledgement, views: Views, lang: Lang, page: int) -> Page:
     """A page of the standings: a slice once this version's table is laid out in `lang`;
-    else the interaction is acknowledged (`defer`'s options) and the table laid out off the
-    event loop (4,096 players at the end of a round)."""
+    else the interaction is acknowledged first and the table laid out off the event loop
+    (4,096 players at the end of a round)."""
     ready = standings_page_ready(views, lang)
     if not ready:
-        await interaction.response.defer(**defer)
+        await ack.now()
     return await at_hand(lambda: standings_page_of(views, lang, page), ready=ready)
 
 
@@ -162,12 +160,11 @@ class Results(RoutedCog):
     async def standings(
         self, interaction: discord.Interaction, public: bool = False, tournament: str | None = None
     ) -> None:
-        lang = await guild_lang(interaction) if public else interaction_lang(interaction)
-        found = await self.services.rounds.standings(interaction.guild_id, tournament)
-        arg = f"{found.tournament.id}.{lang}"
-        page = await standings_page(
-            interaction, found.views, lang, 0, ephemeral=not public, thinking=True
-        )
+        async with Acknowledgement(interaction, ephemeral=not public, thinking=True) as ack:
+            lang = await guild_lang(interaction) if public else interaction_lang(interaction)
+            found = await self.services.rounds.standings(interaction.guild_id, tournament)
+            arg = f"{found.tournament.id}.{lang}"
+            page = await standings_page(ack, found.views, lang, 0)
         await reply(
             interaction,
             embed=page.embed,
@@ -179,5 +176,6 @@ class Results(RoutedCog):
         self, interaction: discord.Interaction[Any], arg: str, page: int
     ) -> Page:
         tournament_id, _, lang_code = arg.partition(".")
-        found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
-        return await standings_page(interaction, found.views, normalise_locale(lang_code), page)
+        async with Acknowledgement(interaction) as ack:  # a deferred update of the message
+            found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
+            return await standings_page(ack, found.views, normalise_locale(lang_code), page)
