@@ -176,9 +176,7 @@ def loop_cpu_seconds(pid: int) -> float:
 
 async def wait_answered(replies: list[Reply], within: float = 60.0) -> None:
     try:
-        await until(
-            lambda: all(r.shown_time is not None for r in replies), within, "the answers"
-        )
+        await until(lambda: all(r.shown_time is not None for r in replies), within, "the answers")
     except AssertionError:
         fake = replies[0]._fake if replies else None
         if fake is not None:
