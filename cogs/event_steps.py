@@ -22,6 +22,7 @@ from bot.ui.messages import fit_or_attach, interaction_lang, render_error, reply
 from bot.ui.render import safe
 from bot.ui.rounds import standing_rows
 from bot.ui.standings import standings_csv
+from bot.worker import off_loop
 from cogs.common import actor_of
 from domain.errors import IllegalTransition
 
@@ -100,8 +101,13 @@ async def send_export(
     await interaction.response.defer(ephemeral=True, thinking=True)
     exported = await services.rounds.export(actor_of(interaction), reference)
     found = exported.standings.tournament
-    table = standings_csv(standing_rows(exported.standings.lines), lang)
-    matches = matches_csv(found, exported.matches, lang)
+    # Every player's line and every match: written off the event loop.
+    table, matches = await off_loop(
+        lambda: (
+            standings_csv(standing_rows(exported.standings.lines), lang),
+            matches_csv(found, exported.matches, lang),
+        )
+    )
     stem = f"tournament-{found.id}"
     await reply(
         interaction,

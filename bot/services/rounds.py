@@ -5,12 +5,14 @@ standings, the finish and the export. Every change is an operation of the tourna
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.notify.plan import standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service
 from bot.services.copies import create_copy, plan_copy
+from bot.worker import at_hand, off_loop
 from domain.engine.results import MatchResult
 from domain.errors import DomainError, IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
@@ -42,11 +44,8 @@ from domain.tournament.play import (
 from domain.tournament.rounds import Claim, Match, Report, Round
 from domain.tournament.views import (
     StandingLine,
+    Views,
     export_record,
-    final_standings,
-    placings,
-    standings_after,
-    standings_lines,
 )
 
 
@@ -55,7 +54,6 @@ class Paired:
     tournament: Tournament
     round: Round
     proposal: Proposal
-    points: dict[int, int]  # each player's points before the round, for the post
 
 
 @dataclass(frozen=True)
@@ -64,6 +62,7 @@ class MyMatch:
     round: Round
     match: Match
     opponent: Entry | None
+    views: Views
 
 
 @dataclass(frozen=True)
@@ -112,9 +111,21 @@ class ResultChange:
 
 @dataclass(frozen=True)
 class Standings:
+    """A tournament's standings as of one version: `views` holds them, worked out once for
+    that version (`lines` is at hand once `ready`)."""
+
     tournament: Tournament
-    lines: list[StandingLine]
-    after_round: int
+    views: Views
+
+    @property
+    def lines(self) -> tuple[StandingLine, ...]:
+        """What every standings view shows: after the finish, the final placings, the top
+        cut first (R-FMT-1)."""
+        return self.views.placings
+
+    @property
+    def after_round(self) -> int:
+        return self.views.after_round
 
 
 @dataclass(frozen=True)
@@ -128,13 +139,25 @@ class Export:
 
 @dataclass(frozen=True)
 class Final:
+    """The finished tournament; its final standings are `views.final` (the notifier posts
+    them)."""
+
     tournament: Tournament
-    shared: list[StandingLine]
-    strict: list[StandingLine]
+    views: Views
     # A repeating event (毎週, 隔週): the next one, created in the finish's transaction, or
     # why the rules refused it (the finish stands either way).
     next_event: Tournament | None = None
     next_refused: DomainError | None = None
+
+    @property
+    def shared(self) -> list[StandingLine]:
+        """The final placings, ties sharing a rank."""
+        return list(self.views.final[0])
+
+    @property
+    def strict(self) -> list[StandingLine]:
+        """The same lines in the strict order for prizes."""
+        return list(self.views.final[1])
 
 
 class RoundService(Service):
@@ -149,21 +172,20 @@ class RoundService(Service):
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
-            points = {line.user_id: line.points for line in standings_lines(tournament)}
-            proposal = propose_round(tournament, self.seeds())
+            proposal = await off_loop(propose_round, tournament, self.seeds())
             tournament, _ = await tx.apply(tournament, proposal.operation())
             if start:
                 tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
-        return Paired(tournament, paired, proposal, points)
+        return Paired(tournament, paired, proposal)
 
     async def post_standings(self, actor: Actor, reference: str | None) -> Tournament:
         """The standings, posted to the standings channel now (the staff's choice)."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.JUDGE)
             tournament = await tx.tournament(reference)
-            number = standings_after(tournament)
+            number = tx.views(tournament).after_round
             if number == 0:
                 raise IllegalTransition("rounds.no_standings_yet", tournament=tournament.name)
             await tx.tell(tournament, [standings_now(number)])
@@ -199,18 +221,29 @@ class RoundService(Service):
         must be the current one."""
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
+            views = tx.views(tournament)
         if number is not None:
             require_round_in_play(tournament, number)
-        return self._my_match(tournament, actor.user_id)
+        return self._my_match(tournament, views, actor.user_id)
 
-    def _my_match(self, tournament: Tournament, user_id: int) -> MyMatch:
+    def points_ready(self, mine: MyMatch) -> bool:
+        """Whether every player's points are at hand for this version already."""
+        return mine.views.has("points")
+
+    async def opponents_points(self, mine: MyMatch) -> Mapping[int, int]:
+        """Every player's points now (what /pairing shows of the opponent): worked out once
+        per version, off the event loop."""
+        views = mine.views
+        return await at_hand(lambda: views.points, ready=self.points_ready(mine))
+
+    def _my_match(self, tournament: Tournament, views: Views, user_id: int) -> MyMatch:
         current = tournament.current
         match = current.match_of(user_id) if current else None
         if current is None or match is None:
             raise NotFound("pairing.not_paired", tournament=tournament.name)
         opponent_id = match.opponent_of(user_id)
         opponent = tournament.players.get(opponent_id) if opponent_id is not None else None
-        return MyMatch(tournament, current, match, opponent)
+        return MyMatch(tournament, current, match, opponent, views)
 
     async def report(
         self,
@@ -359,10 +392,18 @@ class RoundService(Service):
         return tournament, extended
 
     async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
+        """The tournament's standings: its views of this version, whose parts are worked
+        out once, by the first to ask (see `lines`)."""
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
-        # After the finish, the final placings: the top cut first (R-FMT-1).
-        return Standings(tournament, placings(tournament), standings_after(tournament))
+            views = tx.views(tournament)
+        return Standings(tournament, views)
+
+    async def lines(self, standings: Standings) -> tuple[StandingLine, ...]:
+        """The standings' lines: at hand once worked out for the version, else worked out
+        off the event loop."""
+        views = standings.views
+        return await at_hand(lambda: views.placings, ready=views.has("placings"))
 
     async def finish(self, actor: Actor, reference: str | None) -> Final:
         """The finish; for a repeating event, in the same transaction, the next one: its
@@ -380,19 +421,22 @@ class RoundService(Service):
                     refused = error
                 else:
                     next_event = await create_copy(tx, planned)
-        shared, strict = final_standings(tournament)
-        return Final(tournament, shared, strict, next_event, refused)
+        return Final(tournament, self.store.views(tournament), next_event, refused)
 
     async def export(self, actor: Actor, reference: str | None) -> Export:
         """The standings and every match (the cog writes them as CSV), and the replay record
-        as JSON."""
+        as JSON, made off the event loop."""
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
             log = await tx.operations(tournament.id)
-        standings = Standings(tournament, placings(tournament), standings_after(tournament))
-        record = export_record(tournament).to_json()
-        return Export(
-            standings,
-            match_rows(tournament, log),
-            json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"),
-        )
+            views = tx.views(tournament)
+
+        def made() -> Export:
+            record = export_record(tournament, views).to_json()
+            return Export(
+                Standings(tournament, views),
+                match_rows(tournament, log),
+                json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"),
+            )
+
+        return await off_loop(made)

@@ -145,10 +145,19 @@ def button(
     return discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled)
 
 
+class _Stateless(discord.ui.View):
+    """A view that is only ever sent as components: finished from the start, so discord.py
+    never keeps it or waits on it, wherever it was built (a view made off the event loop
+    has no loop to be "stopped" on: bot/worker.py)."""
+
+    def is_finished(self) -> bool:
+        return True
+
+
 def stateless_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A view of routed items: sent as components, never kept in memory (the routes in the
     cogs answer its presses, after any restart)."""
-    view = discord.ui.View(timeout=None)
+    view = _Stateless(timeout=None)
     for item in items:
         view.add_item(item)
     view.stop()

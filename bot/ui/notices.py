@@ -54,7 +54,6 @@ from bot.ui.rounds import (
     name_of,
     pairings_posts,
     plain_name,
-    points_before,
     result_change_text,
     round_name,
     round_name_at,
@@ -72,6 +71,7 @@ from domain.tournament.penalties import Penalty
 from domain.tournament.registration import late_entry_round
 from domain.tournament.reminders import reminder_deadline
 from domain.tournament.rounds import Match, Round, RoundKind
+from domain.tournament.views import Views
 
 
 @dataclass(frozen=True)
@@ -128,6 +128,13 @@ class Telling:
         return self.tournament.page_url(self.page_base)
 
     bilingual_buttons: bool = False  # the server's /setup choice, for the buttons' labels
+    # What is read about the tournament (standings, placings): the bot keeps one per
+    # version, shared by every notice, command and page of that version.
+    known: Views | None = None
+
+    @property
+    def views(self) -> Views:
+        return self.known if self.known is not None else Views(self.tournament)
 
     @property
     def labels(self) -> Labels:
@@ -290,7 +297,7 @@ def pairings(telling: Telling) -> Said:
     played = tournament.round(int(telling.data["round"]))
     if played is None:  # taken back (/round repair) before it was posted
         return _said()
-    points = points_before(tournament, played.number)
+    points = telling.views.points_before(played.number)
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     messages = [
@@ -310,7 +317,7 @@ def pairings_refresh(telling: Telling) -> Said:
     played = tournament.round(int(telling.data["round"]))
     if played is None:
         return _said()
-    points = points_before(tournament, played.number)
+    points = telling.views.points_before(played.number)
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     parts = pairings_posts(tournament, played, points, lang, page_url=telling.page_url, marked=True)
@@ -444,7 +451,7 @@ def standings(telling: Telling) -> Said:
     number = int(telling.data["round"])
     if number != tournament.current_round:
         return _said()  # the next round was paired since: its standings will follow
-    page = standings_page_of(tournament, lang, 0)
+    page = standings_page_of(telling.views, lang, 0)
     with_link(page.embed, telling.page_url, lang)
     view = page_view("standings", f"{tournament.id}.{lang}", page)
     return _said(Message(embeds=[page.embed], view=view))
@@ -514,7 +521,7 @@ def result_decided(telling: Telling) -> Said:
 
 
 def final(telling: Telling) -> Said:
-    embeds = final_standings_embeds(telling.tournament, telling.lang)
+    embeds = final_standings_embeds(telling.views, telling.lang)
     with_link(embeds[0], telling.page_url, telling.lang)
     return _said(*(Message(embeds=[embed]) for embed in embeds))
 
@@ -721,6 +728,12 @@ def round_completed(telling: Telling) -> Said:
     text, view = round_complete(telling.tournament, int(telling.data["round"]), telling.lang)
     return _said(Message(text, view=view))
 
+
+# What reads every player of the event (every table, every line of the standings, the
+# bracket picture): rendered off the event loop by the delivery.
+HEAVY: frozenset[Say] = frozenset(
+    {Say.PAIRINGS, Say.PAIRINGS_REFRESH, Say.STANDINGS, Say.FINAL_STANDINGS}
+)
 
 RENDERERS: Mapping[Say, Renderer] = {
     Say.REGISTRATION_POST: registration_post,

@@ -19,9 +19,12 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from bot.services.live import PARTS, LivePage, LiveService, changed_parts
+from bot.worker import off_loop
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -49,13 +52,18 @@ class Rendered:
 @dataclass
 class PageState:
     """A public page at one version: its tournament, the version at which each part last
-    changed, and the answers rendered at this version."""
+    changed, and the answers rendered at this version.
+
+    Each answer is made once, off the event loop (bot/worker.py), however many readers ask
+    for it at that moment: the first starts it, the others wait for the same one."""
 
     page: LivePage
     stamps: dict[str, int]
     rendered: dict[tuple[Any, ...], Rendered] = field(default_factory=dict)
     loaded_at: float = field(default_factory=time.monotonic)
     parts: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    _making: dict[tuple[Any, ...], asyncio.Future[Any]] = field(default_factory=dict)
+    _failed: set[tuple[Any, ...]] = field(default_factory=set)
 
     @property
     def version(self) -> int:
@@ -69,22 +77,39 @@ class PageState:
         """What a reader needs to know what to fetch again."""
         return {"version": self.version, "stamps": self.stamps}
 
-    def part(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+    def failed(self, key: tuple[Any, ...]) -> bool:
+        """Whether this version has no such part (answered "not found" each time)."""
+        return key in self._failed
+
+    def fail(self, key: tuple[Any, ...]) -> None:
+        self._failed.add(key)
+
+    async def part(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
         """A part's JSON text at this version (shared by the API and the page's island)."""
         found = self.parts.get(key)
         if found is None:
+            found = await self._made(("part", *key), make)
             if len(self.parts) >= RENDERED_PER_PAGE:
                 self.parts.clear()
-            found = self.parts[key] = make()
+            self.parts[key] = found
         return found
 
-    def answer(self, key: tuple[Any, ...], make: Callable[[], bytes]) -> Rendered:
+    async def answer(self, key: tuple[Any, ...], make: Callable[[], bytes]) -> Rendered:
         found = self.rendered.get(key)
         if found is None:
+            found = await self._made(("answer", *key), lambda: Rendered.of(make()))
             if len(self.rendered) >= RENDERED_PER_PAGE:
                 self.rendered.clear()
-            found = self.rendered[key] = Rendered.of(make())
+            self.rendered[key] = found
         return found
+
+    async def _made(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+        making = self._making.get(key)
+        if making is None:
+            making = asyncio.ensure_future(off_loop(make))
+            self._making[key] = making
+            making.add_done_callback(lambda _: self._making.pop(key, None))
+        return cast(T, await asyncio.shield(making))
 
 
 class Reader:

@@ -39,6 +39,7 @@ from bot.services.live import (
     decklists,
     overview,
     pairings,
+    require_decks_public,
     standings,
     title_distribution,
 )
@@ -208,15 +209,16 @@ def lang_of(request: web.Request) -> Lang:
     return choose_lang(request.query.get("lang"), request.headers.get("Accept-Language"))
 
 
-def send(
+async def send(
     request: web.Request,
     state: PageState,
     key: tuple[Any, ...],
     make: Callable[[], bytes],
     content_type: str,
 ) -> web.Response:
-    """A rendered answer of this version, gzipped when the reader accepts it."""
-    rendered = state.answer(key, make)
+    """A rendered answer of this version (made once, off the event loop), gzipped when the
+    reader accepts it."""
+    rendered = await state.answer(key, make)
     headers = {"Cache-Control": "no-cache", "X-Server-Time": str(now_ms())}
     if content_type == "application/json":
         # Public data, read without credentials: overlays on other sites may fetch it.
@@ -240,16 +242,16 @@ def translate_not_found(make: Callable[[], Any]) -> Any:
 # -- the JSON API ---------------------------------------------------------------------------
 
 
-def part_text(state: PageState, part: str, number: int | None, page: int) -> str:
+async def part_text(state: PageState, part: str, number: int | None, page: int) -> str:
     """A part's JSON at this version, made once; NotFound (404) when it has none."""
-    tournament = state.page.tournament
+    tournament, known = state.page.tournament, state.page.views
     views: dict[str, Callable[[], Any]] = {
         "overview": lambda: overview(tournament),
-        "pairings": lambda: pairings(tournament, number),
-        "standings": lambda: standings(tournament, page),
-        "bracket": lambda: bracket(tournament),
-        "decklists": lambda: decklists(tournament, page),
-        "titles": lambda: title_distribution(tournament),
+        "pairings": lambda: pairings(tournament, number, known),
+        "standings": lambda: standings(tournament, page, views=known),
+        "bracket": lambda: bracket(tournament, known),
+        "decklists": lambda: decklists(tournament, page, known),
+        "titles": lambda: title_distribution(tournament, known),
         "version": lambda: state.notice(),
     }
     make = views.get(part)
@@ -258,13 +260,12 @@ def part_text(state: PageState, part: str, number: int | None, page: int) -> str
     if part == "version":
         return json_bytes(make()).decode()
     key = (part, number, page)
-    failed = ("failed", *key)
-    if failed in state.parts:  # this version has no such part: answered the same each time
+    if state.failed(key):  # this version has no such part: answered the same each time
         raise web.HTTPNotFound()
     try:
-        return state.part(key, lambda: json_bytes(make()).decode())
+        return await state.part(key, lambda: json_bytes(make()).decode())
     except NotFound:
-        state.part(failed, str)
+        state.fail(key)
         raise web.HTTPNotFound() from None
 
 
@@ -273,16 +274,19 @@ async def api_part(request: web.Request) -> web.StreamResponse:
     part = request.match_info["part"]
     number = number_param(request, "round")
     page = number_param(request, "page") or 1
-    text = part_text(state, part, number, page)
+    text = await part_text(state, part, number, page)
     key = ("api", part, number, page)
-    return send(request, state, key, text.encode, "application/json")
+    return await send(request, state, key, text.encode, "application/json")
 
 
 async def api_decklist(request: web.Request) -> web.StreamResponse:
     state = await page_state(request)
     number = int_segment(request, "number")
-    deck = translate_not_found(lambda: decklist(state.page.tournament, number))
-    return send(request, state, ("deck", number), lambda: json_bytes(deck), "application/json")
+    page = state.page
+    deck = translate_not_found(lambda: decklist(page.tournament, number, page.views))
+    return await send(
+        request, state, ("deck", number), lambda: json_bytes(deck), "application/json"
+    )
 
 
 async def api_series(request: web.Request) -> web.StreamResponse:
@@ -321,14 +325,14 @@ def int_segment(request: web.Request, name: str) -> int:
 # -- the pages ------------------------------------------------------------------------------
 
 
-def initial_data(state: PageState, section: str, lang: Lang) -> dict[str, Any]:
+async def initial_data(state: PageState, section: str, lang: Lang) -> dict[str, Any]:
     """What the page's script starts from: its texts, the version and stamps, the
     overview, and the section's own data when it has any yet."""
     tournament = state.page.tournament
-    first: dict[str, Any] = {"overview": RawJson(part_text(state, "overview", None, 1))}
+    first: dict[str, Any] = {"overview": RawJson(await part_text(state, "overview", None, 1))}
     if section in ("pairings", "standings", "bracket", "decklists", "titles"):
         try:
-            first[section] = RawJson(part_text(state, section, None, 1))
+            first[section] = RawJson(await part_text(state, section, None, 1))
         except web.HTTPNotFound:
             first[section] = None
     return {
@@ -349,21 +353,21 @@ async def section_page(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound()
     tournament = state.page.tournament
     if section in PRIVATE_UNTIL_PUBLISHED:
-        translate_not_found(lambda: decklists(tournament))  # 404 until /deck publish
+        translate_not_found(lambda: require_decks_public(tournament))  # 404 until /deck publish
     lang = lang_of(request)
-    return shell(request, state, section, lang, ("page", section, lang))
+    return await shell(request, state, section, lang, ("page", section, lang))
 
 
 async def decklist_page(request: web.Request) -> web.StreamResponse:
     state = await page_state(request)
     number = int_segment(request, "number")
-    deck = translate_not_found(lambda: decklist(state.page.tournament, number))
+    page = state.page
+    deck = translate_not_found(lambda: decklist(page.tournament, number, page.views))
     lang = lang_of(request)
-    response = shell(request, state, "deck", lang, ("page", "deck", number, lang), deck)
-    return response
+    return await shell(request, state, "deck", lang, ("page", "deck", number, lang), deck)
 
 
-def shell(
+async def shell(
     request: web.Request,
     state: PageState,
     section: str,
@@ -371,12 +375,15 @@ def shell(
     key: tuple[Any, ...],
     deck: Any = None,
 ) -> web.Response:
+    if key in state.rendered:  # made already at this version: nothing to gather
+        return await send(request, state, key, bytes, "text/html")
+    data = await initial_data(state, "decklists" if section == "deck" else section, lang)
+    data["section"] = section
+    if deck is not None:
+        data["parts"]["deck"] = deck
+    other = "en" if lang == "ja" else "ja"
+
     def make() -> bytes:
-        data = initial_data(state, "decklists" if section == "deck" else section, lang)
-        data["section"] = section
-        if deck is not None:
-            data["parts"]["deck"] = deck
-        other = "en" if lang == "ja" else "ja"
         return page_html(
             lang=lang,
             title=text(lang, "title", name=state.page.tournament.name),
@@ -385,7 +392,7 @@ def shell(
             other_lang_href=f"{request.path}?lang={other}",
         )
 
-    return send(request, state, key, make, "text/html")
+    return await send(request, state, key, make, "text/html")
 
 
 # -- the event stream -----------------------------------------------------------------------

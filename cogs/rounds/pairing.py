@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.services import Services
-from bot.ui.messages import fit_or_attach, interaction_lang, reply
+from bot.ui.messages import Acknowledgement, fit_or_attach, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.rounds import my_match_text, pairing_reply, round_name, status_embed
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
@@ -60,8 +60,15 @@ class Pairing(RoutedCog):
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
         lang = interaction_lang(interaction)
-        mine = await self.services.rounds.my_match(actor_of(interaction), tournament)
-        text = my_match_text(mine.tournament, mine.round, mine.match, interaction.user.id, lang)
+        async with Acknowledgement(interaction, ephemeral=True, thinking=True) as ack:
+            mine = await self.services.rounds.my_match(actor_of(interaction), tournament)
+            if not self.services.rounds.points_ready(mine):
+                # Every player's points are worked out for this version first (off the loop).
+                await ack.now()
+            points = await self.services.rounds.opponents_points(mine)
+            text = my_match_text(
+                mine.tournament, mine.round, mine.match, interaction.user.id, lang, points
+            )
         await reply(interaction, text)
 
 

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.app import ButtonHandler
-from bot.i18n import normalise_locale, t
+from bot.i18n import Lang, normalise_locale, t
 from bot.ui.buttons import (
     DECIDE_DOUBLE_LOSS,
     DECIDE_TIME,
@@ -23,7 +23,7 @@ from bot.ui.buttons import (
     decide_time_form,
     drop_view,
 )
-from bot.ui.messages import interaction_lang, reply
+from bot.ui.messages import Acknowledgement, interaction_lang, reply
 from bot.ui.options import (
     TOURNAMENT,
     PointZoneCount,
@@ -41,12 +41,25 @@ from bot.ui.rounds import (
     result_change_text,
     round_name,
     standings_page_of,
+    standings_page_ready,
 )
 from bot.ui.stateless import ModalHandler, send_stateless_modal
+from bot.worker import at_hand
 from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
 from domain.tournament.play import JUDGED_RESULTS
+from domain.tournament.views import Views
 
 RESULT_CHOICES = [app_commands.Choice(name=value, value=value) for value in JUDGED_RESULTS]
+
+
+async def standings_page(ack: Acknowledgement, views: Views, lang: Lang, page: int) -> Page:
+    """A page of the standings: a slice once this version's table is laid out in `lang`;
+    else the interaction is acknowledged first and the table laid out off the event loop
+    (4,096 players at the end of a round)."""
+    ready = standings_page_ready(views, lang)
+    if not ready:
+        await ack.now()
+    return await at_hand(lambda: standings_page_of(views, lang, page), ready=ready)
 
 
 class Results(RoutedCog):
@@ -273,10 +286,11 @@ class Results(RoutedCog):
     async def standings(
         self, interaction: discord.Interaction, public: bool = False, tournament: str | None = None
     ) -> None:
-        lang = await guild_lang(interaction) if public else interaction_lang(interaction)
-        found = await self.services.rounds.standings(interaction.guild_id, tournament)
-        arg = f"{found.tournament.id}.{lang}"
-        page = standings_page_of(found.tournament, lang, 0)
+        async with Acknowledgement(interaction, ephemeral=not public, thinking=True) as ack:
+            lang = await guild_lang(interaction) if public else interaction_lang(interaction)
+            found = await self.services.rounds.standings(interaction.guild_id, tournament)
+            arg = f"{found.tournament.id}.{lang}"
+            page = await standings_page(ack, found.views, lang, 0)
         await reply(
             interaction,
             embed=page.embed,
@@ -288,5 +302,6 @@ class Results(RoutedCog):
         self, interaction: discord.Interaction[Any], arg: str, page: int
     ) -> Page:
         tournament_id, _, lang_code = arg.partition(".")
-        found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
-        return standings_page_of(found.tournament, normalise_locale(lang_code), page)
+        async with Acknowledgement(interaction) as ack:  # a deferred update of the message
+            found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
+            return await standings_page(ack, found.views, normalise_locale(lang_code), page)

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from domain.engine.elimination import next_round, random_bracket, top_cut
 from domain.engine.explanation import Explanation
-from domain.engine.history import entrants_from_history
+from domain.engine.history import Tally, entrants_from_history, tally
 from domain.engine.players import Player, PlayerStatus
 from domain.engine.results import MAX_POINT_ZONE, MatchResult, RecordedMatch, ResultKind
 from domain.engine.standings import Standing, build_standings, strict_order
@@ -63,16 +63,19 @@ def standings_players(tournament: Tournament) -> list[Player]:
 
 def recorded_matches(rounds: Sequence[Round]) -> list[RecordedMatch]:
     """The finished matches of `rounds`, as the engine scores them."""
-    return [
-        RecordedMatch(r.number, m.ids, m.result)
-        for r in rounds
-        for m in r.matches
-        if m.players and m.result is not None
-    ]
+    return [match for played in rounds for match in played.recorded]
 
 
-def swiss_standings(tournament: Tournament) -> tuple[Standing, ...]:
-    """R-FMT-4/5: points, then opponents' points, over the Swiss rounds; ties share a rank."""
+def swiss_tally(tournament: Tournament) -> Tally:
+    """The Swiss rounds folded for the players of the standings: points, opponents, byes
+    and records (what the standings and every view of them read)."""
+    parts = [played.tally for played in tournament.swiss_rounds]
+    return tally(standings_players(tournament), parts=parts)
+
+
+def swiss_standings(tournament: Tournament, folded: Tally | None = None) -> tuple[Standing, ...]:
+    """R-FMT-4/5: points, then opponents' points, over the Swiss rounds; ties share a rank.
+    `folded`: `swiss_tally(tournament)`, when the caller has it already."""
     swiss = tournament.swiss_rounds
     planned = tournament.state.planned_rounds or len(swiss)
     if tournament.format is EventFormat.ELIMINATION:
@@ -82,6 +85,7 @@ def swiss_standings(tournament: Tournament) -> tuple[Standing, ...]:
         recorded_matches(swiss),
         planned,
         no_show_as_bye=tournament.settings.noshow_tiebreak is NoShowTiebreak.BYE_VALUE,
+        folded=folded,
     )
 
 

@@ -408,6 +408,8 @@ class Rest:
             self.world.edit_message(message, payload, files)
             if int(message["id"]) == record.original_id:
                 record.original_edited = True
+                # A deferred update (type 6) is seen when its message is edited.
+                record.answered_at = record.answered_at or time.monotonic()
             return json_response(message)
 
     async def webhook_delete(self, request: web.Request) -> web.Response:
