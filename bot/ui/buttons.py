@@ -21,7 +21,9 @@ from domain.tournament.rounds import Claim
 from domain.tournament.steps import Step
 
 Style = discord.ButtonStyle
-NUMBER = r"\d{1,20}"  # ids are 64-bit at most: longer runs of digits are refused as ids
+# Any run of digits has the format, so that a press of an id past 64 bits is routed, and
+# refused there as out of date (`parse`), rather than left unanswered.
+NUMBER = r"\d+"
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,10 @@ class CustomId:
         text = self.prefix + "".join(f":{values[name]}" for name, _ in self.fields)
         assert re.fullmatch(self.template, text), text
         return text
+
+    def matches(self, custom_id: str) -> bool:
+        """Whether `custom_id` has this format (its ids in range or not)."""
+        return re.fullmatch(self.template, custom_id) is not None
 
     def parse(self, custom_id: str) -> dict[str, Any] | None:
         """The fields of `custom_id` (digits as ints), or None when it is not of this format
