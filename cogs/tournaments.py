@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
 from bot.services import Services
+from bot.services.base import TournamentRef
 from bot.services.live import public_url
 from bot.ui.buttons import START, CustomId, Labels, start_view
 from bot.ui.entry import start_preview_text
@@ -244,7 +245,7 @@ class Tournaments(
         decides), or nothing."""
         lang = interaction_lang(interaction)
         if choice == "no":
-            summary = await self.services.tournaments.info(actor_of(interaction), str(tournament))
+            summary = await self.services.tournaments.info(actor_of(interaction), tournament)
             await interaction.response.edit_message(
                 content=t("ui.start_preview.cancelled", lang, name=safe(summary.tournament.name)),
                 attachments=[],
@@ -252,7 +253,7 @@ class Tournaments(
             )
             return
         await interaction.response.defer()
-        report = await self.services.lifecycle.start(actor_of(interaction), str(tournament))
+        report = await self.services.lifecycle.start(actor_of(interaction), tournament)
         content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
         await interaction.edit_original_response(
             content=content, attachments=[file] if file else [], view=None
@@ -319,7 +320,7 @@ class Tournaments(
 
 
 async def show_start_preview(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/tournament start and the panel's 開始: what the start would do, before it does."""
     lang = interaction_lang(interaction)
@@ -331,7 +332,7 @@ async def show_start_preview(
 
 
 async def finish_event(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/tournament finish and the panel's 終了; the final standings post is the notifier's."""
     lang = interaction_lang(interaction)
@@ -341,7 +342,7 @@ async def finish_event(
 
 
 async def send_export(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/tournament export and the panel's 書き出し: the files, to the person who asked."""
     lang = interaction_lang(interaction)

@@ -11,6 +11,7 @@ from functools import partial
 
 from bot.services.actors import Actor, require_guild, tournament_actor
 from bot.store.uow import Origin, Store, Transaction
+from bot.store.uow import TournamentRef as TournamentRef  # the services' and cogs' name
 from domain.errors import DomainError
 from domain.tournament.operations import Actor as TournamentActor
 

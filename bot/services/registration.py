@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from domain.tournament import events as ev
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import CheckIn, Register, Unregister
@@ -26,7 +26,7 @@ class Unregistration:
 
 
 class RegistrationService(Service):
-    async def register(self, actor: Actor, reference: str | None) -> Registration:
+    async def register(self, actor: Actor, reference: TournamentRef) -> Registration:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             operation = Register(actor.user_id, actor.display_name)
@@ -39,21 +39,21 @@ class RegistrationService(Service):
             registered.joined_round,
         )
 
-    async def unregister(self, actor: Actor, reference: str | None) -> Unregistration:
+    async def unregister(self, actor: Actor, reference: TournamentRef) -> Unregistration:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, Unregister(actor.user_id))
         promoted = [tournament.players[e.player_id] for e in events if isinstance(e, ev.Promoted)]
         return Unregistration(tournament, promoted[0] if promoted else None)
 
-    async def check_in(self, actor: Actor, reference: str | None) -> Tournament:
+    async def check_in(self, actor: Actor, reference: TournamentRef) -> Tournament:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, CheckIn(actor.user_id))
         return tournament
 
     async def players(
-        self, guild_id: int | None, reference: str | None
+        self, guild_id: int | None, reference: TournamentRef
     ) -> tuple[Tournament, list[Entry]]:
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)

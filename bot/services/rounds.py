@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.notify.plan import standings_now
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from domain.engine.results import MatchResult
 from domain.errors import IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
@@ -105,7 +105,7 @@ class Final:
 
 
 class RoundService(Service):
-    async def pair(self, actor: Actor, reference: str | None) -> Paired:
+    async def pair(self, actor: Actor, reference: TournamentRef) -> Paired:
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
@@ -116,7 +116,7 @@ class RoundService(Service):
         assert paired is not None
         return Paired(tournament, paired, proposal, points)
 
-    async def next_round(self, actor: Actor, reference: str | None) -> Paired:
+    async def next_round(self, actor: Actor, reference: TournamentRef) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
@@ -129,7 +129,7 @@ class RoundService(Service):
         assert paired is not None
         return Paired(tournament, paired, proposal, points)
 
-    async def post_standings(self, actor: Actor, reference: str | None) -> Tournament:
+    async def post_standings(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """The standings, posted to the standings channel now (the staff's choice)."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.JUDGE)
@@ -140,7 +140,7 @@ class RoundService(Service):
             await tx.tell(tournament, [standings_now(number)])
         return tournament
 
-    async def repair(self, actor: Actor, reference: str | None) -> tuple[Tournament, int]:
+    async def repair(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, int]:
         """Take back the latest round's pairings; returns the round number taken back."""
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -148,7 +148,7 @@ class RoundService(Service):
             tournament, _ = await tx.apply(tournament, UnpairRound(number))
         return tournament, number
 
-    async def start_clock(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
+    async def start_clock(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, Round]:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, StartRound(tournament.current_round))
@@ -156,7 +156,7 @@ class RoundService(Service):
         assert current is not None
         return tournament, current
 
-    async def status(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
+    async def status(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, Round]:
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
         if tournament.current is None:
@@ -164,7 +164,7 @@ class RoundService(Service):
         return tournament, tournament.current
 
     async def my_match(
-        self, actor: Actor, reference: str | None, number: int | None = None
+        self, actor: Actor, reference: TournamentRef, number: int | None = None
     ) -> MyMatch:
         """The player's match of the current round; `number`, when a form names its round,
         must be the current one."""
@@ -186,7 +186,7 @@ class RoundService(Service):
     async def report(
         self,
         actor: Actor,
-        reference: str | None,
+        reference: TournamentRef,
         claim: str,
         my_points: int | None = None,
         opponent_points: int | None = None,
@@ -207,7 +207,7 @@ class RoundService(Service):
         self, actor: Actor, tournament_id: int, number: int, table: int
     ) -> ReportOutcome:
         async with self.uow(actor) as tx:
-            tournament = await tx.tournament(str(tournament_id))
+            tournament = await tx.tournament(tournament_id)
             operation = ConfirmResult(actor.user_id, number, table)
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)
@@ -216,7 +216,7 @@ class RoundService(Service):
         self, actor: Actor, tournament_id: int, number: int, table: int, reason: str = ""
     ) -> ReportOutcome:
         async with self.uow(actor) as tx:
-            tournament = await tx.tournament(str(tournament_id))
+            tournament = await tx.tournament(tournament_id)
             operation = DisputeResult(actor.user_id, number, table, reason)
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)
@@ -233,7 +233,7 @@ class RoundService(Service):
     async def set_result(
         self,
         actor: Actor,
-        reference: str | None,
+        reference: TournamentRef,
         *,
         table: int,
         choice: str,
@@ -262,7 +262,7 @@ class RoundService(Service):
         return ResultChange(tournament, updated, final, change.old, change.new)
 
     async def drop(
-        self, actor: Actor, reference: str | None, player: int | None = None
+        self, actor: Actor, reference: TournamentRef, player: int | None = None
     ) -> tuple[Tournament, ev.Dropped]:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -270,14 +270,14 @@ class RoundService(Service):
         dropped = ev.only(events, ev.Dropped)
         return tournament, dropped
 
-    async def undrop(self, actor: Actor, reference: str | None, player: int) -> Tournament:
+    async def undrop(self, actor: Actor, reference: TournamentRef, player: int) -> Tournament:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, Undrop(player))
         return tournament
 
     async def extend(
-        self, actor: Actor, reference: str | None, table: int, minutes: int
+        self, actor: Actor, reference: TournamentRef, table: int, minutes: int
     ) -> tuple[Tournament, ev.TableExtended]:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -286,19 +286,19 @@ class RoundService(Service):
         extended = ev.only(events, ev.TableExtended)
         return tournament, extended
 
-    async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
+    async def standings(self, guild_id: int | None, reference: TournamentRef) -> Standings:
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
         return Standings(tournament, standings_lines(tournament), standings_after(tournament))
 
-    async def finish(self, actor: Actor, reference: str | None) -> Final:
+    async def finish(self, actor: Actor, reference: TournamentRef) -> Final:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, FinishTournament())
         shared, strict = final_standings(tournament)
         return Final(tournament, shared, strict)
 
-    async def export(self, actor: Actor, reference: str | None) -> tuple[Standings, bytes]:
+    async def export(self, actor: Actor, reference: TournamentRef) -> tuple[Standings, bytes]:
         """The standings (the cog writes them as CSV) and the replay record as JSON."""
         standings = await self.standings(actor.guild_id, reference)
         record = export_record(standings.tournament).to_json()

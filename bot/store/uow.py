@@ -80,6 +80,11 @@ class Origin:
 # SQLite's INTEGER is 64-bit: a longer run of digits cannot be an id, so it is a name.
 _MAX_ID = 2**63 - 1
 
+# What names a tournament: the id a button or form carries (an `int`: that tournament of
+# this server, or none), what a member typed in an option (a `str`: an id from the
+# autocomplete, or a name), or nothing (the only open one).
+TournamentRef = int | str | None
+
 
 def tournament_id_in(reference: str) -> int | None:
     """The id an option names: ASCII digits within SQLite's range, else None (a name)."""
@@ -187,11 +192,20 @@ class Transaction:
             self._cache.put(version, loaded)
         return loaded
 
-    async def tournament(self, reference: str | None, *, finished_too: bool = False) -> Tournament:
-        """The tournament an option names: an id from autocomplete, a name, or, when nothing
-        is named, the only open one. A command that still makes sense once the tournament is
-        over (`finished_too`: export, standings, the log, …) takes, when none is open, the
-        tournament finished last."""
+    async def tournament(
+        self, reference: TournamentRef, *, finished_too: bool = False
+    ) -> Tournament:
+        """The tournament a button's id names, or an option: an id from autocomplete, a
+        name, or, when nothing is named, the only open one. A command that still makes sense
+        once the tournament is over (`finished_too`: export, standings, the log, …) takes,
+        when none is open, the tournament finished last."""
+        if isinstance(reference, int):
+            # An id is never read as a name: a button of another server's tournament, or of
+            # one that is gone, is out of date, even where a tournament has that name.
+            carried = await self.load(reference) if 0 < reference <= _MAX_ID else None
+            if carried is None:
+                raise IllegalTransition("errors.stale_button")
+            return carried
         if reference is None or not reference.strip():
             open_ones = await self.tournaments(open_only=True)
             if len(open_ones) == 1:
@@ -331,7 +345,7 @@ class Transaction:
         if pending.actor_id != self.actor.user_id:
             raise PermissionDenied("judge.not_your_confirmation")
         operation = operation_types()[pending.kind].from_payload(pending.payload)
-        return await self.tournament(str(pending.tournament_id)), operation
+        return await self.tournament(pending.tournament_id), operation
 
     async def log_guild_change(self, kind: str, payload: dict[str, Any]) -> None:
         self._require_writable()

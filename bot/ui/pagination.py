@@ -14,7 +14,9 @@ from typing import Any
 
 import discord
 
+from bot.i18n import Lang, normalise_locale
 from bot.ui.buttons import PAGE, button, stateless_view
+from domain.errors import IllegalTransition
 
 EMBED_DESCRIPTION_LIMIT = 4096
 
@@ -27,6 +29,15 @@ class Page:
 
 
 PageRenderer = Callable[[discord.Interaction[Any], str, int], Awaitable[Page]]
+
+
+def tournament_page_arg(arg: str) -> tuple[int, Lang]:
+    """The tournament and the language a listing's page button carries (`12.ja`); an
+    argument that names no tournament is out of date."""
+    tournament_id, _, lang_code = arg.partition(".")
+    if not (tournament_id.isascii() and tournament_id.isdigit()):
+        raise IllegalTransition("errors.stale_button")
+    return int(tournament_id), normalise_locale(lang_code)
 
 
 def chunk_lines(

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.app import ButtonHandler
 from bot.i18n import t
+from bot.services.base import TournamentRef
 from bot.ui.buttons import (
     CALL_FORM,
     CALL_JUDGE,
@@ -73,10 +74,10 @@ class Calls(RoutedCog):
     async def call_form_submitted(
         self, interaction: discord.Interaction[Any], values: dict[str, str], tournament: int
     ) -> None:
-        await self.call_judge(interaction, str(tournament), values.get("reason", ""))
+        await self.call_judge(interaction, tournament, values.get("reason", ""))
 
     async def call_judge(
-        self, interaction: discord.Interaction[Any], reference: str | None, reason: str
+        self, interaction: discord.Interaction[Any], reference: TournamentRef, reason: str
     ) -> None:
         lang = interaction_lang(interaction)
         outcome = await self.services.judges.call(actor_of(interaction), reference, reason)

@@ -84,7 +84,7 @@ class Reporting(RoutedCog):
     ) -> None:
         """結果報告: the player's own form for their match of that round."""
         lang = interaction_lang(interaction)
-        mine = await self.services.rounds.my_match(actor_of(interaction), str(tournament), round)
+        mine = await self.services.rounds.my_match(actor_of(interaction), tournament, round)
         opponent = mine.match.opponent_of(interaction.user.id)
         if opponent is None:
             await reply(interaction, t("ui.rounds.mine_bye", lang, round=mine.round.number))
@@ -106,7 +106,7 @@ class Reporting(RoutedCog):
             await send_stateless_modal(interaction, time_modal(tournament, round, lang))
             return
         outcome = await self.services.rounds.report(
-            actor_of(interaction), str(tournament), claim, number=round
+            actor_of(interaction), tournament, claim, number=round
         )
         await self._answer(interaction, outcome)
 
@@ -127,7 +127,7 @@ class Reporting(RoutedCog):
             for key in ("mine", "theirs")
         )
         outcome = await self.services.rounds.report(
-            actor_of(interaction), str(tournament), Claim.TIME, mine, theirs, number=round
+            actor_of(interaction), tournament, Claim.TIME, mine, theirs, number=round
         )
         await self._answer(interaction, outcome)
 

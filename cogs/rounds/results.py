@@ -9,11 +9,12 @@ import discord
 from discord import app_commands
 
 from bot.app import ButtonHandler
-from bot.i18n import normalise_locale, t
+from bot.i18n import t
+from bot.services.base import TournamentRef
 from bot.ui.buttons import DROP, DROP_CONFIRM, CustomId, Labels, drop_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PointZoneCount, RoundNumber, TableNumber
-from bot.ui.pagination import Page, page_view
+from bot.ui.pagination import Page, page_view, tournament_page_arg
 from bot.ui.render import safe
 from bot.ui.rounds import drop_reply, name_of, result_change_text, standings_page_of
 from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
@@ -100,7 +101,7 @@ class Results(RoutedCog):
         """The ドロップ button of the pairings post: asks first, as dropping cannot be undone
         by the player."""
         lang = interaction_lang(interaction)
-        found = await self.services.tournaments.info(actor_of(interaction), str(tournament))
+        found = await self.services.tournaments.info(actor_of(interaction), tournament)
         await reply(
             interaction,
             t("ui.drop.confirm", lang, tournament=safe(found.tournament.name)),
@@ -108,10 +109,10 @@ class Results(RoutedCog):
         )
 
     async def drop_confirmed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
-        await self.drop_player(interaction, str(tournament), None)
+        await self.drop_player(interaction, tournament, None)
 
     async def drop_player(
-        self, interaction: discord.Interaction[Any], reference: str | None, player: int | None
+        self, interaction: discord.Interaction[Any], reference: TournamentRef, player: int | None
     ) -> None:
         lang = interaction_lang(interaction)
         found, dropped = await self.services.rounds.drop(actor_of(interaction), reference, player)
@@ -156,6 +157,6 @@ class Results(RoutedCog):
     async def render_standings_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int
     ) -> Page:
-        tournament_id, _, lang_code = arg.partition(".")
+        tournament_id, lang = tournament_page_arg(arg)
         found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
-        return standings_page_of(found.tournament, normalise_locale(lang_code), page)
+        return standings_page_of(found.tournament, lang, page)
