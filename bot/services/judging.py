@@ -159,6 +159,13 @@ class JudgeService(Service):
         called = ev.only(events, ev.JudgeCalled)
         return self._call_outcome(tournament, called.call)
 
+    async def may_call(self, actor: Actor, reference: TournamentRef) -> Tournament:
+        """Refuse before asking what happened, when the call itself would be refused."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tx.refuse_early(tournament, CallJudge(actor.user_id, ""))
+        return tournament
+
     async def claim(self, actor: Actor, tournament_id: int, call_id: int) -> CallOutcome:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(tournament_id)
@@ -174,6 +181,12 @@ class JudgeService(Service):
             tournament, events = await tx.apply(tournament, ResolveCall(call_id, minutes))
         resolved = ev.only(events, ev.CallResolved)
         return self._call_outcome(tournament, resolved.call)
+
+    async def may_resolve(self, actor: Actor, tournament_id: int, call_id: int) -> None:
+        """Refuse before asking for the minutes, when the call cannot be resolved."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(tournament_id)
+            tx.refuse_early(tournament, ResolveCall(call_id, 0))
 
     def _call_outcome(self, tournament: Tournament, call: JudgeCall) -> CallOutcome:
         found = tournament.round(call.round)

@@ -32,6 +32,7 @@ from domain.tournament.permissions import require_role
 from domain.tournament.play import (
     Proposal,
     judged_result,
+    own_open_match,
     propose_round,
     require_round_in_play,
 )
@@ -183,6 +184,13 @@ class RoundService(Service):
         opponent = tournament.players.get(opponent_id) if opponent_id is not None else None
         return MyMatch(tournament, current, match, opponent)
 
+    async def may_report(self, actor: Actor, tournament_id: int, number: int) -> None:
+        """Refuse before asking for the point-zone counts, when the player has no match of
+        round `number` left to report."""
+        async with self.reader(actor.guild_id) as tx:
+            tournament = await tx.tournament(tournament_id)
+        own_open_match(tournament, actor.user_id, number)
+
     async def report(
         self,
         actor: Actor,
@@ -269,6 +277,13 @@ class RoundService(Service):
             tournament, events = await tx.apply(tournament, Drop(player or actor.user_id))
         dropped = ev.only(events, ev.Dropped)
         return tournament, dropped
+
+    async def may_drop(self, actor: Actor, reference: TournamentRef) -> Tournament:
+        """Refuse before asking "drop for good?", when the drop itself would be refused."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tx.refuse_early(tournament, Drop(actor.user_id))
+        return tournament
 
     async def undrop(self, actor: Actor, reference: TournamentRef, player: int) -> Tournament:
         async with self.uow(actor) as tx:

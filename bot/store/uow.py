@@ -282,6 +282,12 @@ class Transaction:
         await self._happened(tournament, updated, operation.kind, events, action_id)
         return updated, events
 
+    def refuse_early(self, tournament: Tournament, operation: Operation) -> None:
+        """Raise the refusal `operation` would get now, applying and writing nothing: a
+        button that asks first (a form to fill in, "drop for good?") is refused before it
+        asks, by the same rules as the operation."""
+        apply(tournament, operation, self.at, self.actor)
+
     async def undo(
         self, tournament: Tournament, action_id: int | None = None
     ) -> tuple[Tournament, UndoPlan]:

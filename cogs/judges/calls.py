@@ -67,6 +67,7 @@ class Calls(RoutedCog):
 
     async def open_call_form(self, interaction: discord.Interaction[Any], tournament: int) -> None:
         """The ジャッジを呼ぶ button: a form for what happened (optional), then the call."""
+        await self.services.judges.may_call(actor_of(interaction), tournament)
         await send_stateless_modal(
             interaction, call_form(tournament, interaction_lang(interaction))
         )
@@ -104,6 +105,7 @@ class Calls(RoutedCog):
         self, interaction: discord.Interaction[Any], tournament: int, call: int, minutes: Any
     ) -> None:
         if minutes == "x":  # 延長を指定…: the judge types the minutes
+            await self.services.judges.may_resolve(actor_of(interaction), tournament, call)
             lang = interaction_lang(interaction)
             await send_stateless_modal(interaction, minutes_modal(tournament, call, lang))
             return

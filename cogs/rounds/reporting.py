@@ -102,6 +102,7 @@ class Reporting(RoutedCog):
         self, interaction: discord.Interaction[Any], tournament: int, round: int, claim: str
     ) -> None:
         if claim == Claim.TIME:
+            await self.services.rounds.may_report(actor_of(interaction), tournament, round)
             lang = interaction_lang(interaction)
             await send_stateless_modal(interaction, time_modal(tournament, round, lang))
             return

@@ -99,12 +99,12 @@ class Results(RoutedCog):
 
     async def drop_pressed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
         """The ドロップ button of the pairings post: asks first, as dropping cannot be undone
-        by the player."""
+        by the player; a drop that would be refused is refused before the question."""
         lang = interaction_lang(interaction)
-        found = await self.services.tournaments.info(actor_of(interaction), tournament)
+        found = await self.services.rounds.may_drop(actor_of(interaction), tournament)
         await reply(
             interaction,
-            t("ui.drop.confirm", lang, tournament=safe(found.tournament.name)),
+            t("ui.drop.confirm", lang, tournament=safe(found.name)),
             view=drop_view(tournament, Labels(lang)),
         )
 

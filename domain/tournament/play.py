@@ -374,7 +374,7 @@ def judged_result(
 
 
 def _report(tournament: Tournament, op: ReportResult, at: datetime, actor: Actor) -> Applied:
-    current, match = _own_open_match(tournament, op.player_id, op.round)
+    current, match = own_open_match(tournament, op.player_id, op.round)
     result = claim_result(tournament, match, op.player_id, op)
     others = [r for r in match.reports if r.player_id != op.player_id]
     report = Report(op.player_id, result, at)
@@ -400,7 +400,7 @@ def _same_outcome(a: MatchResult, b: MatchResult, match: Match) -> bool:
 
 
 def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Actor) -> Applied:
-    current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
+    current, match = own_open_match(tournament, op.player_id, op.round, op.table)
     pending = [r for r in match.reports if r.player_id != op.player_id]
     if not pending:
         raise IllegalTransition("report.nothing_to_confirm", table=match.table)
@@ -413,7 +413,7 @@ def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Act
 
 
 def _dispute(tournament: Tournament, op: DisputeResult, at: datetime, actor: Actor) -> Applied:
-    current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
+    current, match = own_open_match(tournament, op.player_id, op.round, op.table)
     if not any(r.player_id != op.player_id for r in match.reports):
         raise IllegalTransition("report.nothing_to_confirm", table=match.table)
     disputed = replace(match, disputed=True)
@@ -436,7 +436,7 @@ def require_round_in_play(tournament: Tournament, number: int) -> Round:
     return current
 
 
-def _own_open_match(
+def own_open_match(
     tournament: Tournament, player_id: int, number: int, table: int | None = None
 ) -> tuple[Round, Match]:
     """The reporter's unfinished match of the current round, or a clear refusal."""

@@ -1,7 +1,9 @@
 """What a button or form carries, through the services (issue 18).
 
 A tournament id a button carries names that tournament of this server or nothing: never a
-tournament that happens to be named with those digits (a name is what a member types).
+tournament that happens to be named with those digits (a name is what a member types). And
+a button that asks something first (the time-out form, the judge-call form, the minutes of
+an extension, "drop for good?") is refused before it asks, by the operation's own rules.
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ import pytest
 
 from bot.services import Services
 from bot.services.actors import Actor
-from domain.errors import IllegalTransition
+from domain.errors import DomainError, IllegalTransition
 from tests.services.conftest import (
     GUILD,
     LEGAL_DECK,
     ORGANIZER_ROLE,
     OTHER_GUILD,
     admin,
+    judge,
     organizer,
     player,
 )
@@ -61,3 +64,42 @@ async def test_a_carried_id_names_this_servers_tournament_never_one_so_named(
     assert typed.tournament.id == here.tournament.id
     pressed = await configured.registration.register(player(2), here.tournament.id)
     assert pressed.tournament.id == here.tournament.id
+
+
+async def refusal(call: object) -> str:
+    with pytest.raises(DomainError) as refused:
+        await call  # type: ignore[misc]
+    return refused.value.key
+
+
+async def test_a_question_is_refused_before_it_is_asked(configured: Services) -> None:
+    cup = await running(configured)
+    mine = await configured.rounds.my_match(player(1), cup)
+    opponent = mine.match.opponent_of(player(1).user_id)
+    assert opponent is not None
+    # Round 1 in play: each question may be asked.
+    await configured.rounds.may_report(player(1), cup, 1)
+    await configured.judges.may_call(player(1), cup)
+    assert (await configured.rounds.may_drop(player(1), cup)).id == cup
+    called = await configured.judges.call(player(1), cup, "")
+    await configured.judges.may_resolve(judge(), cup, called.call.id)
+    # A player may not resolve a call; a resolved call asks for no minutes.
+    assert await refusal(configured.judges.may_resolve(player(2), cup, called.call.id)) == (
+        "permissions.judge_only"
+    )
+    await configured.judges.resolve(judge(), cup, called.call.id, 0)
+    assert await refusal(configured.judges.may_resolve(judge(), cup, called.call.id)) == (
+        "judge.call_resolved"
+    )
+    # Round 1 over, round 2 paired: its time-out form is out of date.
+    for table in (1, 2):
+        await configured.rounds.set_result(organizer(), cup, table=table, choice="double_loss")
+    await configured.rounds.pair(organizer(), cup)
+    assert await refusal(configured.rounds.may_report(player(1), cup, 1)) == (
+        "report.round_finished"
+    )
+    await configured.rounds.may_report(player(1), cup, 2)
+    # After a drop: no drop question, no judge call, nothing to report.
+    await configured.rounds.drop(player(1), cup)
+    assert await refusal(configured.rounds.may_drop(player(1), cup)) == "drop.not_playing"
+    assert await refusal(configured.judges.may_call(player(1), cup)) == "judge.call_not_playing"
