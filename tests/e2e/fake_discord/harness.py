@@ -694,6 +694,24 @@ class FakeDiscord:
                 self.world.channel_messages(found.id, include_ephemeral=include_ephemeral)
             )
 
+    def plant_buttons(
+        self, channel: str | int, custom_ids: Iterable[str], *, guild: Guild | None = None
+    ) -> JSON:
+        """A message of the bot's in `channel` with a button for each of `custom_ids`, as an
+        older version of the bot (or a hostile edit of the database) may have left them:
+        `click_custom_id` then presses ids the bot would not make today."""
+        buttons = [
+            {"type": BUTTON, "style": 2, "label": custom_id[:80], "custom_id": custom_id}
+            for custom_id in custom_ids
+        ]
+        rows = [{"type": ACTION_ROW, "components": buttons[i : i + 5]} for i in range(0, 25, 5)]
+        with self.world.lock:
+            where = self.channel(channel, guild)
+            message = self.world.new_message(
+                where.id, {"components": [r for r in rows if r["components"]]}, []
+            )
+            return copy.deepcopy(message)
+
     def dms(self, user: UserRef) -> list[JSON]:
         """Direct messages the bot sent to a user, oldest first."""
         target = self.member(user).user
