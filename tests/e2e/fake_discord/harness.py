@@ -694,6 +694,24 @@ class FakeDiscord:
                 self.world.channel_messages(found.id, include_ephemeral=include_ephemeral)
             )
 
+    @contextlib.contextmanager
+    def bot_without(self, permission: int, guild: Guild | None = None) -> Iterator[None]:
+        """The bot lacks `permission` in the guild during the block (taken from @everyone
+        and from the bot's role, as a server's owner can), then has it again."""
+        guild = guild or self.guild
+        with self.world.lock:
+            bot = guild.members[self.world.app_id]
+            roles = [guild.everyone, *(guild.roles[role_id] for role_id in bot.role_ids)]
+            granted = [role.permissions for role in roles]
+            for role in roles:
+                role.permissions &= ~permission
+        try:
+            yield
+        finally:
+            with self.world.lock:
+                for role, permissions in zip(roles, granted, strict=True):
+                    role.permissions = permissions
+
     def plant_buttons(
         self, channel: str | int, custom_ids: Iterable[str], *, guild: Guild | None = None
     ) -> JSON:
