@@ -214,6 +214,8 @@ class RoundService(Service):
     async def confirm(
         self, actor: Actor, tournament_id: int, number: int, table: int
     ) -> ReportOutcome:
+        """確認 on the opponent's notice (in the round's thread, or by DM)."""
+        actor = await self.in_its_server(actor, tournament_id)
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(tournament_id)
             operation = ConfirmResult(actor.user_id, number, table)
@@ -223,6 +225,8 @@ class RoundService(Service):
     async def dispute(
         self, actor: Actor, tournament_id: int, number: int, table: int, reason: str = ""
     ) -> ReportOutcome:
+        """異議 on the opponent's notice (in the round's thread, or by DM)."""
+        actor = await self.in_its_server(actor, tournament_id)
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(tournament_id)
             operation = DisputeResult(actor.user_id, number, table, reason)

@@ -262,6 +262,14 @@ async def latest_finished_tournament_id(connection: Connection, guild_id: int) -
     return int(rows[0]["id"]) if rows else None
 
 
+async def tournament_guild(connection: Connection, tournament_id: int) -> int | None:
+    """The server a tournament belongs to, or None if there is no such tournament."""
+    rows = await _rows(
+        connection, "SELECT guild_id FROM tournaments WHERE id = ?", (tournament_id,)
+    )
+    return int(rows[0]["guild_id"]) if rows else None
+
+
 async def find_tournament_id(connection: Connection, guild_id: int, name: str) -> int | None:
     rows = await _rows(
         connection, "SELECT id FROM tournaments WHERE guild_id = ? AND name = ?", (guild_id, name)

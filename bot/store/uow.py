@@ -51,6 +51,7 @@ from bot.store.tournaments import (
     load_tournament,
     page_versions,
     save_tournament,
+    tournament_guild,
     tournament_ids,
     tournament_version,
 )
@@ -542,6 +543,13 @@ class Store:
         for tournament_id, guild_id in tx.told.items():
             if tournament_id not in tx.changed:  # only notices: the tournament is as it was
                 self.commits.publish(Committed(guild_id, tournament_id, None, notices=tx.notices))
+
+    async def guild_of(self, tournament_id: int) -> int | None:
+        """The server of a tournament (for a button pressed in a DM, which has none)."""
+        if not 0 < tournament_id <= _MAX_ID:
+            return None
+        async with self.database.read() as connection:
+            return await tournament_guild(connection, tournament_id)
 
     async def page_versions(self, slug: str | None = None) -> list[tuple[str, int, int, int]]:
         """(slug, guild id, tournament id, version) of the public live pages (or the one at

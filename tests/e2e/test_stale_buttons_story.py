@@ -52,7 +52,7 @@ from bot.ui.buttons import (
 )
 from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, Reply
-from tests.e2e.fake_discord.state import Guild
+from tests.e2e.fake_discord.state import CREATE_PUBLIC_THREADS, Guild
 from tests.e2e.story import (
     JSON,
     SERVER,
@@ -517,4 +517,31 @@ async def test_a_button_names_its_tournament_by_id_never_by_name(fake: FakeDisco
     post = fake.messages("announcements")[-1]
     registered = await fake.click(post, REGISTER(tournament=named_like_it), user="grace")
     assert str(story.other) in registered.text
+    fake.assert_no_errors_logged()
+
+
+async def test_confirm_in_a_dm_acts_in_the_tournament_of_its_button(fake: FakeDiscord) -> None:
+    """A server that does not let the bot open threads: the round has no reports thread, so
+    the opponent is asked by DM. A DM has no server: the 確認 button there acts in the
+    server of the tournament it carries."""
+    with fake.bot_without(CREATE_PUBLIC_THREADS):
+        dm_cup = await create(fake, "DM Cup")
+        await start(fake, "DM Cup", ("grace", "heidi"))
+        await fake.settled()
+    round_post = int(fake.messages("pairings")[-1]["id"])
+    assert round_post not in [thread.id for thread in fake.threads("pairings")]
+    await fake.slash(
+        "report result",
+        user="grace",
+        options={"result": "win", "tournament": "DM Cup"},
+        locale="ja",
+    )
+    await fake.settled()
+    asked = fake.dms("heidi")[-1]
+    assert CONFIRM(tournament=dm_cup, round=1, table=1) in custom_ids_of(asked)
+    confirmed = await fake.click(asked, "確認", user="heidi", locale="ja")
+    assert "確定" in confirmed.text, confirmed.text
+    state = await stored(fake)
+    (match,) = state[f"tournament {dm_cup}"].round(1).matches
+    assert match.result is not None
     fake.assert_no_errors_logged()

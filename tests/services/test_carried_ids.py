@@ -103,3 +103,19 @@ async def test_a_question_is_refused_before_it_is_asked(configured: Services) ->
     await configured.rounds.drop(player(1), cup)
     assert await refusal(configured.rounds.may_drop(player(1), cup)) == "drop.not_playing"
     assert await refusal(configured.judges.may_call(player(1), cup)) == "judge.call_not_playing"
+
+
+async def test_a_confirmation_pressed_in_a_dm_acts_in_the_tournaments_server(
+    configured: Services,
+) -> None:
+    """The opponent's notice went by DM (the round had no thread): its 確認 has no server
+    but the tournament it carries."""
+    cup = await running(configured, players=2)
+    await configured.rounds.report(player(1), cup, "win")
+    in_a_dm = Actor(player(2).user_id, None, "Player 2")
+    with pytest.raises(IllegalTransition) as gone:
+        await configured.rounds.confirm(in_a_dm, cup + 100, 1, 1)
+    assert gone.value.key == "errors.stale_button"
+    confirmed = await configured.rounds.confirm(in_a_dm, cup, 1, 1)
+    assert confirmed.match.result is not None
+    assert confirmed.tournament.guild_id == GUILD
