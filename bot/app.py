@@ -44,6 +44,8 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.rounds",
     "cogs.judges",
     "cogs.panel",
+    "cogs.series",
+    "cogs.profiles",
 )
 
 
@@ -176,7 +178,11 @@ class TournamentBot(commands.AutoShardedBot):
         self.database = database
         self.services = Services(
             database,
-            clock=scaled_clock(settings.clock_speed, utc_now),
+            clock=scaled_clock(
+                settings.clock_speed,
+                utc_now,
+                ahead=timedelta(minutes=settings.clock_offset_minutes),
+            ),
             default_locale=settings.default_locale,
             shards=shards,
             claim_seconds=settings.outbox_claim_seconds,
@@ -196,7 +202,7 @@ class TournamentBot(commands.AutoShardedBot):
             self,
             self.services.store,
             clock=clock.clock,
-            jobs=(clock.tick, clock.refresh_entry_posts),
+            jobs=(clock.tick, clock.refresh_entry_posts, self.services.reminders.tick),
             tick_seconds=settings.clock_tick_seconds,
             page_base=settings.web_public_url,
         )

@@ -233,6 +233,9 @@ CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
         "regulation": _named_in("ui.regulation."),
         "known": _named_in("ui.format."),
     },
+    "tournament.create_needs": {
+        "options": lambda option, lang: localized_option("tournament create", option, lang)
+    },
     "tournament.settings_refused": {
         "setting": lambda option, lang: localized_option("tournament settings", option, lang)
     },
@@ -271,7 +274,7 @@ def readable_params(
         if not key.startswith(prefix):
             continue
         for param, name in coded.items():
-            value = named.get(param)
+            value = params.get(param)  # the code as the domain gave it, not escaped as text
             if isinstance(value, list | tuple):
                 named[param] = [name(str(code), lang) for code in value]
             elif value is not None:

@@ -13,6 +13,7 @@ from bot.i18n import t
 from bot.services.base import TournamentRef
 from bot.ui.buttons import PANEL_STEP, CustomId
 from bot.ui.messages import interaction_lang, reply
+from bot.ui.rounds import round_name
 from cogs.common import RoutedCog, actor_of
 from cogs.rounds.pairing import pair_next_round, start_round_clock
 from cogs.tournaments import finish_event, send_export, show_start_preview
@@ -54,7 +55,10 @@ class Panel(RoutedCog):
         paired = await self.services.rounds.next_round(actor_of(interaction), reference)
         assert paired.round.ends_at is not None
         end = int(paired.round.ends_at.timestamp())
-        await reply(interaction, t("ui.panel.next_round", lang, round=paired.round.number, end=end))
+        await reply(
+            interaction,
+            t("ui.panel.next_round", lang, round_name=round_name(paired.round, lang), end=end),
+        )
 
 
 async def setup(bot: TournamentBot) -> None:

@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import t
 from bot.services.base import TournamentRef
-from bot.ui.buttons import CHECK_IN, REGISTER, CustomId
+from bot.ui.buttons import CHECK_IN, REGISTER, CustomId, Labels, deck_view, handle_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.pagination import Page, page_view, tournament_page_arg
@@ -29,13 +29,19 @@ class Registration(RoutedCog):
         self.bot.page_renderers["players"] = self.render_players_page
 
     @app_commands.command(name="register", description="Register for a tournament")
-    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.describe(
+        tournament=TOURNAMENT,
+        handle="A tournament handle to be shown instead of your Discord name (kept for later)",
+    )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     @app_commands.guild_only()
     async def register(
-        self, interaction: discord.Interaction, tournament: str | None = None
+        self,
+        interaction: discord.Interaction,
+        tournament: str | None = None,
+        handle: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
-        await self.register_for(interaction, tournament)
+        await self.register_for(interaction, tournament, handle)
 
     async def register_pressed(
         self, interaction: discord.Interaction[Any], tournament: int
@@ -43,11 +49,23 @@ class Registration(RoutedCog):
         await self.register_for(interaction, tournament)
 
     async def register_for(
-        self, interaction: discord.Interaction[Any], reference: TournamentRef
+        self,
+        interaction: discord.Interaction[Any],
+        reference: TournamentRef,
+        handle: str | None = None,
     ) -> None:
+        """The answer carries 「ハンドルネームを設定」: the handle is chosen right there."""
         lang = interaction_lang(interaction)
-        result = await self.services.registration.register(actor_of(interaction), reference)
-        await reply(interaction, registered_text(result, lang))
+        result = await self.services.registration.register(
+            actor_of(interaction), reference, handle=handle
+        )
+        # A late entrant's next step is their deck: its button, not a command to find.
+        view = (
+            deck_view(result.tournament.id, Labels(lang))
+            if result.late_round and result.tournament.decklist_required
+            else handle_view(result.tournament.id, Labels(lang))
+        )
+        await reply(interaction, registered_text(result, lang), view=view)
 
     @app_commands.command(
         name="unregister", description="Cancel your registration before the start"

@@ -36,12 +36,18 @@ class Setup(
         staff="Staff-only channel for the organizer's panel (default: the log channel)",
         language="Language of the bot's posts in channels",
         bilingual_buttons="Label the buttons of posts in Japanese and English (mixed servers)",
+        ratings="Player ratings: off (default), in /profile, or also in series standings",
     )
     @app_commands.choices(
         language=[
             app_commands.Choice(name="日本語", value="ja"),
             app_commands.Choice(name="English", value="en"),
-        ]
+        ],
+        ratings=[
+            app_commands.Choice(name="off", value="ratings_hidden"),
+            app_commands.Choice(name="in /profile", value="ratings_profile"),
+            app_commands.Choice(name="in /profile and series standings", value="ratings_series"),
+        ],
     )
     async def server(
         self,
@@ -56,6 +62,7 @@ class Setup(
         staff: discord.TextChannel | None = None,
         language: app_commands.Choice[str] | None = None,
         bilingual_buttons: bool | None = None,
+        ratings: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
         config = await self.bot.services.guilds.configure(
@@ -70,6 +77,7 @@ class Setup(
             staff_channel_id=staff.id if staff else None,
             locale=language.value if language else None,
             bilingual_buttons=bilingual_buttons,
+            ratings=ratings.value.removeprefix("ratings_") if ratings else None,
         )
         await interaction.response.send_message(
             t("ui.setup.saved", lang), embed=setup_embed(config, lang), ephemeral=True

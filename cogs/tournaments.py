@@ -16,13 +16,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import ButtonHandler, TournamentBot
-from bot.i18n import normalise_locale, t
+from bot.i18n import normalise_locale, show_date, t
 from bot.services import Services
 from bot.services.base import TournamentRef
 from bot.services.live import public_url
+from bot.services.registration import MemberDirectory
 from bot.ui.buttons import START, CustomId, Labels, start_view
 from bot.ui.entry import start_preview_text
-from bot.ui.messages import fit_or_attach, interaction_lang, reply
+from bot.ui.export import matches_csv
+from bot.ui.messages import fit_or_attach, interaction_lang, render_error, reply
 from bot.ui.options import (
     TOURNAMENT,
     CheckinMinutes,
@@ -37,6 +39,7 @@ from bot.ui.options import (
 from bot.ui.pagination import Page, page_view
 from bot.ui.render import safe, start_reply, tournament_embed, tournament_list_page
 from bot.ui.rounds import standing_rows
+from bot.ui.series import import_report_text
 from bot.ui.standings import standings_csv
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
@@ -46,6 +49,7 @@ from cogs.common import (
     read_attachment,
     tournament_autocomplete,
 )
+from domain.errors import IllegalTransition
 from domain.event import DEFAULT_TIME_LIMIT_MINUTES, TOP_CUT_SIZES
 
 FORMATS = [
@@ -67,11 +71,18 @@ PAGE_STATES = [
     app_commands.Choice(name="on: make it public", value="on"),
     app_commands.Choice(name="off: hide it", value="off"),
 ]
+REPEATS = [
+    app_commands.Choice(name="no repeat", value="none"),
+    app_commands.Choice(name="weekly", value="weekly"),
+    app_commands.Choice(name="every other week", value="biweekly"),
+]
+IMPORT_FILE_LIMIT = 256 * 1024  # domain.entry_import.MAX_IMPORT_BYTES
 NOSHOW_TIEBREAKS = [
     app_commands.Choice(name="the absent player's real points", value="real_points"),
     app_commands.Choice(name="like a bye: 3 × rounds ÷ 2", value="bye_value"),
 ]
 TOP_CUTS = ", ".join(map(str, TOP_CUT_SIZES))
+MEMBERS_PER_REQUEST = 1000  # Discord's most per List Guild Members request
 
 
 @app_commands.guild_only()
@@ -90,7 +101,8 @@ class Tournaments(
 
     @app_commands.command(name="create", description="Create a tournament and announce it")
     @app_commands.describe(
-        name="Tournament name",
+        name="Tournament name (with copy: the next number, e.g. #13 → #14)",
+        copy="Copy this tournament's settings, restricted list and format",
         format="Swiss, single elimination, or Swiss with a top cut",
         regulation="Deck regulation",
         rounds="Swiss rounds (default: from the number of players)",
@@ -101,12 +113,14 @@ class Tournaments(
         date="Event date, e.g. 2026/12/24 (default: today); decides which restricted list applies",
     )
     @app_commands.choices(format=FORMATS, regulation=REGULATIONS)
+    @app_commands.autocomplete(copy=tournament_autocomplete)
     async def create(
         self,
         interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 100],
-        format: app_commands.Choice[str],
-        regulation: app_commands.Choice[str],
+        name: app_commands.Range[str, 1, 100] | None = None,
+        format: app_commands.Choice[str] | None = None,
+        regulation: app_commands.Choice[str] | None = None,
+        copy: str | None = None,
         rounds: SwissRounds | None = None,
         top_cut: TopCutSize | None = None,
         time_limit: TimeLimit | None = None,
@@ -118,21 +132,21 @@ class Tournaments(
         summary = await self.services.tournaments.create(
             actor_of(interaction),
             name=name,
-            format=format.value,
-            regulation=regulation.value,
+            format=format.value if format else None,
+            regulation=regulation.value if regulation else None,
             rounds=rounds,
             top_cut=top_cut,
             time_limit=time_limit,
             titles=titles,
             max_players=max_players,
             event_date=date,
+            copy=copy,
         )
         tournament = summary.tournament
-        await reply(
-            interaction,
-            t("ui.tournament.created", lang, name=safe(tournament.name), id=tournament.id),
-            embed=tournament_embed(summary, lang),
-        )
+        text = t("ui.tournament.created", lang, name=safe(tournament.name), id=tournament.id)
+        if summary.copied_from is not None:
+            text += "\n" + t("ui.tournament.copied", lang, source=safe(summary.copied_from.name))
+        await reply(interaction, text, embed=tournament_embed(summary, lang))
 
     @app_commands.command(name="info", description="Show a tournament")
     @app_commands.describe(tournament=TOURNAMENT)
@@ -172,8 +186,10 @@ class Tournaments(
         ex_copies_shared="Count the 4-copy limit across the main and EX decks (default: yes)",
         noshow_minutes="A no-show (R-MATCH-6) can be recorded this many minutes into a round",
         noshow_tiebreak="A win against an absent player counts their real points or a bye's",
+        repeat="At the finish, create the next event a week or two later (default: no)",
+        reminders="DM registered players 24 hours and 1 hour before the start (default: yes)",
     )
-    @app_commands.choices(noshow_tiebreak=NOSHOW_TIEBREAKS)
+    @app_commands.choices(noshow_tiebreak=NOSHOW_TIEBREAKS, repeat=REPEATS)
     @app_commands.choices(missing_deck=MISSING_DECK_POLICIES)
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def settings(
@@ -193,6 +209,8 @@ class Tournaments(
         ex_copies_shared: bool | None = None,
         noshow_minutes: NoShowMinutes | None = None,
         noshow_tiebreak: app_commands.Choice[str] | None = None,
+        repeat: app_commands.Choice[str] | None = None,
+        reminders: bool | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -218,11 +236,13 @@ class Tournaments(
             ex_copies_shared=ex_copies_shared,
             noshow_minutes=noshow_minutes,
             noshow_tiebreak=noshow_tiebreak.value if noshow_tiebreak else None,
+            repeat=repeat.value if repeat else None,
+            reminders=reminders,
             restricted_list=await upload(restricted_list),
             titles_file=await upload(titles_file),
             card_database=await upload(card_database),
         )
-        summary = await services.info(actor_of(interaction), str(updated.id))
+        summary = await services.info(actor_of(interaction), updated.id)
         await reply(
             interaction,
             t("ui.tournament.settings_saved", lang, name=safe(updated.name)),
@@ -292,6 +312,42 @@ class Tournaments(
         )
 
     @app_commands.command(
+        name="cancel", description="Call off a tournament that has not started (organizers)"
+    )
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def cancel(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        lang = interaction_lang(interaction)
+        cancelled = await self.services.tournaments.cancel(actor_of(interaction), tournament)
+        await reply(interaction, t("ui.cancel.reply", lang, name=safe(cancelled.name)))
+
+    @app_commands.command(
+        name="import", description="Register players from a CSV of entries (organizers)"
+    )
+    @app_commands.describe(
+        file="CSV: Discord IDs or names, optionally a handle (a form's export works)",
+        tournament=TOURNAMENT,
+    )
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    @costly_command
+    async def import_(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        tournament: str | None = None,
+    ) -> None:
+        lang = interaction_lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        actor = actor_of(interaction)
+        await self.services.registration.may_import(actor)
+        data = await read_attachment(file, IMPORT_FILE_LIMIT)
+        assert interaction.guild is not None
+        directory = await member_directory(self.bot, interaction.guild)
+        report = await self.services.registration.import_entries(actor, tournament, data, directory)
+        content, attached = fit_or_attach(import_report_text(report, lang), "import.txt", lang)
+        await reply(interaction, content, file=attached)
+
+    @app_commands.command(
         name="finish", description="End the tournament and post the final standings (organizers)"
     )
     @app_commands.describe(tournament=TOURNAMENT)
@@ -338,7 +394,49 @@ async def finish_event(
     lang = interaction_lang(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     final = await services.rounds.finish(actor_of(interaction), reference)
-    await reply(interaction, t("ui.finish.reply", lang, tournament=safe(final.tournament.name)))
+    text = t("ui.finish.reply", lang, tournament=safe(final.tournament.name))
+    if final.next_event is not None:
+        upcoming = final.next_event
+        text += "\n" + t(
+            "ui.finish.next_event",
+            lang,
+            name=safe(upcoming.name),
+            date=show_date(upcoming.event_date),
+        )
+    elif final.next_refused is not None:
+        text += "\n" + t(
+            "ui.finish.next_refused", lang, problem=render_error(final.next_refused, lang)
+        )
+    await reply(interaction, text)
+
+
+async def member_directory(bot: TournamentBot, guild: discord.Guild) -> MemberDirectory:
+    """The server's members, for the entry import to find the people a CSV names: their
+    shown names and every name each is known by. Listing members needs the Server Members
+    intent in the Developer Portal; without it the import is refused, saying how to turn it
+    on (Discord IDs are checked against the same list)."""
+    shown: dict[int, str] = {}
+    names: dict[str, set[int]] = {}
+    after = 0
+    try:
+        while True:
+            batch = await bot.http.get_members(guild.id, MEMBERS_PER_REQUEST, after or None)
+            for member in batch:
+                user = member["user"]
+                user_id = int(user["id"])
+                if user.get("bot"):
+                    continue
+                display = member.get("nick") or user.get("global_name") or user["username"]
+                shown[user_id] = display
+                for name in {display, user.get("global_name"), user["username"]}:
+                    if name:
+                        names.setdefault(name, set()).add(user_id)
+            if len(batch) < MEMBERS_PER_REQUEST:
+                break
+            after = int(batch[-1]["user"]["id"])
+    except discord.Forbidden:
+        raise IllegalTransition("entry_import.members_hidden") from None
+    return MemberDirectory(shown, {name: frozenset(ids) for name, ids in names.items()})
 
 
 async def send_export(
@@ -347,16 +445,18 @@ async def send_export(
     """/tournament export and the panel's 書き出し: the files, to the person who asked."""
     lang = interaction_lang(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    standings, record = await services.rounds.export(actor_of(interaction), reference)
-    found = standings.tournament
-    table = standings_csv(standing_rows(standings.lines), lang)
+    exported = await services.rounds.export(actor_of(interaction), reference)
+    found = exported.standings.tournament
+    table = standings_csv(standing_rows(exported.standings.lines), lang)
+    matches = matches_csv(found, exported.matches, lang)
     stem = f"tournament-{found.id}"
     await reply(
         interaction,
         t("ui.export.reply", lang, tournament=safe(found.name)),
         files=[
             discord.File(io.BytesIO(table), filename=f"{stem}-standings.csv"),
-            discord.File(io.BytesIO(record), filename=f"{stem}.json"),
+            discord.File(io.BytesIO(matches), filename=f"{stem}-matches.csv"),
+            discord.File(io.BytesIO(exported.record), filename=f"{stem}.json"),
         ],
     )
 

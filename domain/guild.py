@@ -3,6 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Ratings(StrEnum):
+    """Whether the server shows its players' ratings (domain.series.ratings), and where.
+    They never affect pairings."""
+
+    HIDDEN = "hidden"
+    PROFILE = "profile"  # in /profile
+    SERIES = "series"  # in /profile and as a column of the series standings
+
+    @property
+    def shown(self) -> bool:
+        return self is not Ratings.HIDDEN
 
 
 @dataclass(frozen=True)
@@ -20,6 +34,9 @@ class GuildConfig:
     # Buttons on posts labelled in both languages (「結果報告 / Report result」), for servers
     # whose members read Japanese and English; else in the posting language only.
     bilingual_buttons: bool = False
+    # Player ratings (issue 24, opt-in): hidden, shown in /profile, or also as a column of the
+    # series standings (`Ratings`).
+    ratings: Ratings = Ratings.HIDDEN
 
     @property
     def configured(self) -> bool:

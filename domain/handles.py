@@ -13,11 +13,24 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from domain.errors import InvalidInput
 from domain.event import MAX_DISPLAY_NAME, clean_display_name
 
 MAX_HANDLE = MAX_DISPLAY_NAME  # as long as a Discord display name can be
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A player on one server: the handle they chose (None: their Discord name is shown),
+    whether their record may be shown on the live page (opt-in), and who changed it last
+    (the player, or an organizer importing entries with handles)."""
+
+    user_id: int
+    handle: str | None = None
+    public: bool = False
+    updated_by: int = 0
 
 
 def clean_handle(text: str) -> str:

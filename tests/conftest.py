@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.support.postgres import PostgresServer, running_server
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+# Speed is measured in bench/, never asserted: no per-example deadline (200 ms by default),
+# which a busy machine or a parallel run misses now and then. Tests that set their own keep it.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 _SETTINGS_VARIABLES = (
     "DISCORD_TOKEN",
@@ -32,6 +39,7 @@ _SETTINGS_VARIABLES = (
     "SHARD_COUNT",
     "SHARD_IDS",
     "OUTBOX_CLAIM_SECONDS",
+    "CLOCK_OFFSET_MINUTES",
 )
 
 # The backends the store, service and end-to-end suites run against. A test that is for one
@@ -75,11 +83,19 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return tmp_path
 
 
+# Where the bot processes the tests start keep their compiled bytecode when the machine
+# says not to write it beside the sources (PYTHONDONTWRITEBYTECODE, set on ours): else each
+# of the ~100 processes of a run compiles the project again, a quarter of its start-up CPU.
+BYTECODE_CACHE = Path(tempfile.gettempdir()) / "pmbot-test-pycache"
+
+
 def cli_env(**overrides: str) -> dict[str, str]:
     """The environment for `python -m bot` in a subprocess: ours minus the bot's settings."""
     env = {k: v for k, v in os.environ.items() if k not in _SETTINGS_VARIABLES}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
     env["PYTHONIOENCODING"] = "utf-8"
+    if env.pop("PYTHONDONTWRITEBYTECODE", None):
+        env.setdefault("PYTHONPYCACHEPREFIX", str(BYTECODE_CACHE))
     env.update(overrides)
     return env
 

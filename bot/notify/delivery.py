@@ -14,7 +14,11 @@ Nothing is lost and nothing is said twice:
   again (Discord answers 160004), not opened twice;
 - a place that does not work (no channel set, a deleted channel, closed DMs) gives way to
   the next place of the notice; Discord's own failures (5xx, the network) are tried again
-  later, with a growing wait.
+  later, with a growing wait;
+- the server's calendar (a tournament's Discord scheduled event) is read before it is
+  changed, and only what differs from how the tournament is now is sent; the event's id is
+  remembered once made, and an event made just before a crash is found again by its
+  description (its creator is the bot, its last line names the tournament), not made twice.
 """
 
 from __future__ import annotations
@@ -38,8 +42,9 @@ from bot.store.commits import Committed
 from bot.store.outbox import FAILED, SENT, SKIPPED, Outgoing
 from bot.store.posts import RoundPlace
 from bot.store.uow import Store
-from bot.ui.notices import RENDERERS, Message, Said, Telling
+from bot.ui.notices import RENDERERS, CalendarText, Message, Said, Telling
 from domain.guild import GuildConfig
+from domain.tournament.calendar import CalendarStatus
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor
 
@@ -50,8 +55,20 @@ ANYONE = Actor(0)
 THREAD_EXISTS = 160004  # Discord: a thread has already been created for this message
 MAX_ATTEMPTS = 12  # Discord failing this often (over about an hour) means it will not work
 CONCURRENT_TOURNAMENTS = 4
-# Edits of one post that always show the tournament as it is now: only the newest counts.
-REFRESHES = frozenset({Say.PANEL_REFRESH, Say.REGISTRATION_REFRESH})
+# Edits of one post (or of the calendar) that always show the tournament as it is now: only
+# the newest counts.
+REFRESHES = frozenset(
+    {Say.PANEL_REFRESH, Say.REGISTRATION_REFRESH, Say.PAIRINGS_REFRESH, Say.CALENDAR}
+)
+DIRECT = (Place.PLAYER, Place.PLAYER_WITHOUT_THREAD)
+
+EventStatus = discord.EventStatus
+FINISHED_EVENT = frozenset({EventStatus.completed, EventStatus.cancelled})
+CALENDAR_STATUS = {
+    CalendarStatus.ACTIVE: EventStatus.active,
+    CalendarStatus.COMPLETED: EventStatus.completed,
+    CalendarStatus.CANCELLED: EventStatus.cancelled,
+}
 
 Job = Callable[[], Awaitable[object]]
 Clock = Callable[[], datetime]
@@ -95,6 +112,9 @@ class Delivery:
         self._retry_at: dict[int, float] = {}
         self._unsubscribe: Callable[[], None] | None = None
         self.sent = 0  # notices delivered since the start (for the logs and tests)
+        # What each pairings post's part shows, so that marking one table edits one message
+        # of a long post, not all of them (forgotten at a restart: then all are edited once).
+        self._shown: dict[int, str] = {}
 
     # -- running --------------------------------------------------------------------------
 
@@ -188,14 +208,15 @@ class Delivery:
     async def _newest_refreshes(self, batch: list[Outgoing]) -> list[Outgoing]:
         """An edit that brings a post up to date makes every earlier one of the same post
         pointless: a burst of results edits the panel once, not once per result."""
-        newest: dict[tuple[int | None, Say], int] = {}
-        for notice in batch:
-            if notice.say in REFRESHES:
-                newest[(notice.tournament_id, notice.say)] = notice.id
+
+        def post(notice: Outgoing) -> tuple[int | None, Say, object]:
+            return notice.tournament_id, notice.say, notice.data.get("round")
+
+        newest = {post(notice): notice.id for notice in batch if notice.say in REFRESHES}
         stale = [
             notice.id
             for notice in batch
-            if notice.say in REFRESHES and newest[(notice.tournament_id, notice.say)] != notice.id
+            if notice.say in REFRESHES and newest[post(notice)] != notice.id
         ]
         await self.store.outbox.supersede(stale, self.clock())
         return [notice for notice in batch if notice.id not in set(stale)]
@@ -251,9 +272,12 @@ class Delivery:
         if tournament is None:
             return SKIPPED
         lang = normalise_locale(notice.lang)
+        data = notice.data
+        if notice.say is Say.REGISTRATION_REFRESH:
+            data = {**data, "final_standings": await self._final_standings_link(tournament)}
         telling = Telling(
             tournament,
-            notice.data,
+            data,
             notice.user,
             lang,
             self.clock(),
@@ -261,20 +285,28 @@ class Delivery:
             bilingual_buttons=config.bilingual_buttons,
         )
         said = RENDERERS[notice.say](telling)
-        if not said.messages:
+        if not said.messages and said.calendar is None:
             return SKIPPED
         parts = await self.store.outbox.parts(notice.id)
         if parts:  # sent in part before a crash: go on where it was
             channel_id = next(iter(parts.values()))[0]
-            direct = notice.places == (Place.PLAYER,)
+            direct = all(place in DIRECT for place in notice.places)
             await self._post(notice, tournament, Target(channel_id, direct=direct), said, parts)
             return SENT
         for place in notice.places:
+            if place is Place.PAIRINGS_POST:
+                await self._mark_pairings(notice, tournament, said)
+                return SENT
             target = await self._resolve(place, notice, tournament, config)
             if target is None:
                 continue
             try:
-                if place is Place.PLAYER:
+                if place is Place.CALENDAR:
+                    assert said.calendar is not None
+                    if not await self._keep_calendar(tournament, said.calendar):
+                        return SKIPPED
+                    await self.store.outbox.finish(notice.id, SENT, self.clock())
+                elif place in DIRECT:
                     await self._tell_player(notice, tournament, target, said)
                 elif target.message_id is not None:
                     await self._edit(target, said)
@@ -297,6 +329,13 @@ class Delivery:
     ) -> Target | None:
         if place is Place.PLAYER:
             return Target(user_id=notice.user) if notice.user is not None else None
+        if place is Place.PLAYER_WITHOUT_THREAD:
+            found = await self.store.posts.round_place(tournament.id, int(notice.data["round"]))
+            if notice.user is None or (found is not None and found.thread_id):
+                return None  # the thread told them, with the table's other player
+            return Target(user_id=notice.user)
+        if place is Place.CALENDAR:
+            return Target()  # the guild's calendar: `_keep_calendar` finds the event
         if place in (Place.ROUND_THREAD, Place.ROUND_CHANNEL):
             found = await self.store.posts.round_place(tournament.id, int(notice.data["round"]))
             if found is None:
@@ -359,6 +398,8 @@ class Delivery:
                 )
             )
             made[index] = (target.channel_id, sent.id)
+            if notice.say is Say.PAIRINGS:
+                self._shown[sent.id] = message.content or ""
             done = index == last and not more_to_do
             await self.store.outbox.record_part(
                 notice.id, index, target.channel_id, sent.id, done_at=self.clock() if done else None
@@ -399,6 +440,30 @@ class Delivery:
             tournament.id, number, RoundPlace(channel.id, thread_id)
         )
 
+    async def _final_standings_link(self, tournament: Tournament) -> str | None:
+        """Where the final standings were posted, for the closed registration post."""
+        posted = await self.store.outbox.latest_post(tournament.id, Say.FINAL_STANDINGS)
+        if posted is None:
+            return None
+        channel_id, message_id = posted
+        return f"https://discord.com/channels/{tournament.guild_id}/{channel_id}/{message_id}"
+
+    async def _mark_pairings(self, notice: Outgoing, tournament: Tournament, said: Said) -> None:
+        """Each part of the round's pairings post, brought up to date; a part that already
+        shows what it should is left alone. The split never changes (`MARK_ROOM`), so part
+        i is message i; a post not yet sent has nothing to edit."""
+        parts = await self.store.outbox.pairings_post(tournament.id, int(notice.data["round"]))
+        for (channel_id, message_id), message in zip(parts, said.messages, strict=False):
+            if self._shown.get(message_id) == message.content:
+                continue
+            try:
+                await self._edit(Target(channel_id, message_id), Said([message]))
+            except (discord.Forbidden, discord.NotFound) as error:
+                log.warning("a pairings post could not be brought up to date: %s", error.text)
+                continue
+            self._shown[message_id] = message.content or ""
+        await self.store.outbox.finish(notice.id, SENT, self.clock())
+
     async def _edit(self, target: Target, said: Said) -> None:
         assert target.channel_id is not None
         assert target.message_id is not None
@@ -430,6 +495,110 @@ class Delivery:
                 tournament.guild_id, target.user_id, text, self.clock()
             )
             await self.store.outbox.finish(notice.id, SENT, self.clock(), "kept: DMs closed")
+
+    # -- the server's calendar -------------------------------------------------------------
+
+    async def _keep_calendar(self, tournament: Tournament, text: CalendarText) -> bool:
+        """Bring the tournament's scheduled event in step with `text.entry`: make it, move
+        its time, start, complete or cancel it, or remove it. False when there was nothing
+        to do (no event, and none wanted), or Discord refused what was asked (a time it
+        takes for past, …): the calendar is a convenience, never worth an error."""
+        try:
+            return await self._calendar_in_step(tournament, text)
+        except discord.HTTPException as error:
+            if isinstance(error, discord.Forbidden | discord.NotFound):
+                raise  # the place does not work here: said by the caller
+            log.warning("the calendar of tournament %s was not changed: %s", tournament.id, error)
+            return False
+
+    async def _calendar_in_step(self, tournament: Tournament, text: CalendarText) -> bool:
+        guild = self.client.get_guild(tournament.guild_id)
+        if guild is None:
+            guild = await _call(self.client.fetch_guild(tournament.guild_id))
+        event = await self._calendar_event(guild, tournament, text)
+        entry, now = text.entry, self.clock()
+        wanted = entry.status
+        if event is not None and event.status in FINISHED_EVENT:
+            if wanted is not CalendarStatus.SCHEDULED:
+                return True  # over on the calendar already, as the tournament is
+            event = None  # over on the calendar, but the event was moved later: a new one
+        if event is None:
+            if wanted is not CalendarStatus.SCHEDULED or entry.start is None or entry.start <= now:
+                return False  # nothing to show: no time, or one already past
+            assert entry.end is not None
+            made = await _call(
+                guild.create_scheduled_event(
+                    name=text.name,
+                    start_time=entry.start,
+                    end_time=entry.end,
+                    entity_type=discord.EntityType.external,
+                    privacy_level=discord.PrivacyLevel.guild_only,
+                    location=await self._calendar_location(tournament, text),
+                    description=text.description,
+                )
+            )
+            await self.store.calendar.remember(tournament.id, made.id)
+            return True
+        if wanted is CalendarStatus.NONE:
+            await _call(event.delete())
+            await self.store.calendar.forget(tournament.id)
+            return True
+        if wanted is CalendarStatus.CANCELLED and event.status is not EventStatus.scheduled:
+            await _call(event.delete())  # under way on the calendar: it never took place
+            await self.store.calendar.forget(tournament.id)
+            return True
+        changes: dict[str, Any] = {}
+        if event.name != text.name:
+            changes["name"] = text.name
+        if (event.description or "") != text.description:
+            changes["description"] = text.description
+        location = await self._calendar_location(tournament, text)
+        if event.location != location:
+            changes["location"] = location
+        if wanted is CalendarStatus.SCHEDULED and event.status is EventStatus.scheduled:
+            if entry.start is not None and entry.start != event.start_time and entry.start > now:
+                changes["start_time"] = entry.start
+            if entry.end is not None and entry.end != event.end_time:
+                changes["end_time"] = entry.end
+        status = CALENDAR_STATUS.get(wanted)
+        if status is not None and event.status is not status:
+            if status is EventStatus.completed and event.status is EventStatus.scheduled:
+                event = await _call(event.edit(status=EventStatus.active))
+            changes["status"] = status
+        if changes:
+            await _call(event.edit(**changes))
+        return True
+
+    async def _calendar_event(
+        self, guild: discord.Guild, tournament: Tournament, text: CalendarText
+    ) -> discord.ScheduledEvent | None:
+        """The tournament's event: by the id remembered, or, when none is, the bot's own
+        event whose description ends with the tournament's line (made just before a
+        crash, its id not yet remembered)."""
+        known = await self.store.calendar.event_id(tournament.id)
+        if known is not None:
+            try:
+                return await _call(guild.fetch_scheduled_event(known, with_counts=False))
+            except discord.NotFound:  # deleted on Discord by someone: made again if wanted
+                await self.store.calendar.forget(tournament.id)
+                return None
+        me = self.client.user.id if self.client.user else None
+        for event in await _call(guild.fetch_scheduled_events(with_counts=False)):
+            lines = (event.description or "").splitlines()
+            if event.creator_id == me and lines and lines[-1] in text.marker:
+                await self.store.calendar.remember(tournament.id, event.id)
+                return event
+        return None
+
+    async def _calendar_location(self, tournament: Tournament, text: CalendarText) -> str:
+        """Where to find the event: its live page while public, else its registration post,
+        else the server."""
+        if text.location is not None:
+            return text.location[:100]
+        post = await self.store.posts.entry_post(tournament.id)
+        if post is not None:
+            return f"https://discord.com/channels/{tournament.guild_id}/{post.channel_id}/{post.message_id}"
+        return text.fallback_location
 
 
 async def _call(awaitable: Awaitable[T]) -> T:

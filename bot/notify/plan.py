@@ -21,6 +21,7 @@ from domain.tournament import events as ev
 from domain.tournament.clock import Notice as ClockNotice
 from domain.tournament.clock import NoticeKind
 from domain.tournament.model import Tournament
+from domain.tournament.reminders import Reminder
 from domain.tournament.rounds import RoundKind
 
 
@@ -28,6 +29,8 @@ class Place(StrEnum):
     """Where a notice goes. A notice names several, tried in order until one works."""
 
     PLAYER = "player"  # a DM to `Notice.user`; closed DMs: a private notice at their next command
+    # a DM to `Notice.user` only where the round has no reports thread (the thread told them)
+    PLAYER_WITHOUT_THREAD = "player_without_thread"
     ROUND_THREAD = "round_thread"  # the reports thread of the notice's round
     ROUND_CHANNEL = "round_channel"  # the channel the round's pairings were posted in
     PAIRINGS = "pairings"  # the server's pairings channel (/setup)
@@ -39,6 +42,10 @@ class Place(StrEnum):
     STAFF = "staff"  # the staff's channel (/setup), else the log channel
     REGISTRATION_POST = "registration_post"  # an edit of the tournament's registration post
     PANEL = "panel"  # an edit of the tournament's newest panel
+    PAIRINGS_POST = "pairings_post"  # edits of the parts of the round's pairings post
+    # The server's calendar: the tournament's Discord scheduled event, made once and then
+    # brought in step (its id is remembered; bot/notify/delivery.py).
+    CALENDAR = "calendar"
 
 
 class Say(StrEnum):
@@ -54,11 +61,16 @@ class Say(StrEnum):
     STARTED = "started"
     DECKS_PUBLISHED = "decks_published"
     PAIRINGS = "pairings"
+    # the pairings post brought up to date: each finished table marked with its result
+    PAIRINGS_REFRESH = "pairings_refresh"
     CLOCK_STARTED = "clock_started"
     ASK_OPPONENT = "ask_opponent"
     RESULT_CONFIRMED = "result_confirmed"
     DISPUTE = "dispute"
-    RESULT_SET = "result_set"
+    RESULT_SET = "result_set"  # the staff's log of a judge's decision
+    # a table's players told that a judge (a ruling, a no-show, a penalty) decided their match
+    RESULT_DECIDED = "result_decided"
+    DROPPED_AT_START = "dropped_at_start"  # the reason, and what they could have done
     STANDINGS = "standings"
     DROPPED = "dropped"
     TABLE_EXTENDED = "table_extended"
@@ -72,6 +84,10 @@ class Say(StrEnum):
     TIME_UP = "time_up"
     UNCONFIRMED = "unconfirmed"
     CALL_REPING = "call_reping"
+    CALENDAR = "calendar"  # the scheduled event as the tournament is now (time, status)
+    CANCELLED = "cancelled"  # the event was called off (中止)
+    CANCELLED_TO_PLAYER = "cancelled_to_player"
+    ENTRY_REMINDER = "entry_reminder"  # 24 hours / 1 hour before check-in closes
 
 
 @dataclass(frozen=True)
@@ -124,13 +140,60 @@ def _claims(context: Context, number: int, table: int) -> list[list[Any]]:
     return [[report.player_id, codec.encode(report.result)] for report in match.reports]
 
 
+def _to_table(
+    say: Say, data: Mapping[str, Any], context: Context, number: int, table: int
+) -> list[Notice]:
+    """Both players of a table: in the round's reports thread, named there once; where the
+    round has no thread, each by DM."""
+    played = context.after.round(number)
+    match = played.match_at(table) if played else None
+    if match is None or not match.players:
+        return []
+    data = {"round": number, "table": table, **data}
+    first, *others = match.players
+    told = [Notice(say, (Place.ROUND_THREAD, Place.PLAYER), data, user=first)]
+    told += [Notice(say, (Place.PLAYER_WITHOUT_THREAD,), data, user=other) for other in others]
+    return told
+
+
+def _result_now(context: Context, number: int, table: int) -> Any:
+    """A table's result as the operation left it (a snapshot for the message)."""
+    played = context.after.round(number)
+    match = played.match_at(table) if played else None
+    return codec.encode(match.result) if match and match.result else None
+
+
 def _created(event: ev.TournamentCreated, context: Context) -> list[Notice]:
     # R-FMT-6: the format and time limit are announced before the event, on a post whose
     # buttons are all a player needs to take part; the staff get their panel.
+    # A start time comes with the settings (a copy's in the same transaction): then the
+    # calendar hears of it.
     return [
         Notice(Say.REGISTRATION_POST, (Place.ANNOUNCEMENTS, Place.ORIGIN)),
         Notice(Say.PANEL, (Place.STAFF,)),
     ]
+
+
+def calendar_now() -> Notice:
+    """The tournament's entry on the server's calendar, brought in step with it as it is
+    when the notice is sent (only the newest of these counts)."""
+    return Notice(Say.CALENDAR, (Place.CALENDAR,))
+
+
+def on_calendar(context: Context) -> list[Notice]:
+    """The calendar brought in step, for a tournament that has a start time (one without
+    never had an entry on it)."""
+    return [calendar_now()] if context.after.starts_at is not None else []
+
+
+def _in_calendar(row: Row) -> Row:
+    """`row`, and the calendar brought in step: the event's status changed."""
+
+    def told_and_calendar(event: ev.Event, context: Context) -> list[Notice]:
+        return [*row(event, context), *on_calendar(context)]
+
+    told_and_calendar.__doc__ = row.__doc__
+    return told_and_calendar
 
 
 def _promoted(event: ev.Promoted, context: Context) -> list[Notice]:
@@ -138,18 +201,50 @@ def _promoted(event: ev.Promoted, context: Context) -> list[Notice]:
 
 
 def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notice]:
-    # The registration post shows the start time and the check-in window.
-    return [Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,))]
+    # The registration post shows the start time and the check-in window; the calendar
+    # shows the start time (a copy's settings come with its creation: its entry is made).
+    told = [Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,))]
+    if "starts_at" in event.names:
+        told.append(calendar_now())
+    return told
+
+
+def _cancelled(event: ev.Cancelled, context: Context) -> list[Notice]:
+    """中止: announced, the registration post loses its buttons, each player who entered is
+    told (by DM, else at their next command), and the calendar entry is cancelled."""
+    told = [
+        Notice(Say.CANCELLED, (Place.ANNOUNCEMENTS, Place.ORIGIN)),
+        Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
+        *on_calendar(context),
+    ]
+    told += [
+        Notice(Say.CANCELLED_TO_PLAYER, (Place.PLAYER,), user=player) for player in event.entered
+    ]
+    return told
 
 
 def _started(event: ev.Started, context: Context) -> list[Notice]:
-    return [
+    """The start is announced and the registration post closes; each player it removed is
+    told why, and what would have kept them in."""
+    told = [
         Notice(
             Say.STARTED,
             (Place.ANNOUNCEMENTS, Place.ORIGIN),
             {"players": len(event.playing)},
-        )
+        ),
+        Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
     ]
+    for player in event.dropped:
+        reasons = [
+            reason
+            for reason, who in (
+                ("no_checkin", event.not_checked_in),
+                ("no_deck", event.without_deck),
+            )
+            if player in who
+        ]
+        told.append(Notice(Say.DROPPED_AT_START, (Place.PLAYER,), {"reasons": reasons}, player))
+    return told
 
 
 def _published(event: ev.DecksPublished, context: Context) -> list[Notice]:
@@ -159,7 +254,10 @@ def _published(event: ev.DecksPublished, context: Context) -> list[Notice]:
 
 
 def _paired(event: ev.RoundPaired, context: Context) -> list[Notice]:
-    return [Notice(Say.PAIRINGS, (Place.PAIRINGS, Place.ORIGIN), {"round": event.round})]
+    told = [Notice(Say.PAIRINGS, (Place.PAIRINGS, Place.ORIGIN), {"round": event.round})]
+    if context.after.late_registration_rounds:  # the post's 途中参加 may close now
+        told.append(Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)))
+    return told
 
 
 def _round_completed(event: ev.RoundCompleted, context: Context) -> list[Notice]:
@@ -217,8 +315,11 @@ def _confirmed(event: ev.ResultConfirmed, context: Context) -> list[Notice]:
 
 
 def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
-    told: list[Notice] = []
-    if context.operation == "set_result":  # a no-show is answered to the judge only
+    """The table's players hear the decision and who made it; a ruling goes to the staff's
+    log too (a no-show is answered to the judge who gave it)."""
+    decided = {"new": codec.encode(event.new), "judge": context.actor_name}
+    told = _to_table(Say.RESULT_DECIDED, decided, context, event.round, event.table)
+    if context.operation == "set_result":
         data = {
             "round": event.round,
             "table": event.table,
@@ -236,33 +337,58 @@ def _dropped(event: ev.Dropped, context: Context) -> list[Notice]:
 
 
 def _extended(event: ev.TableExtended, context: Context) -> list[Notice]:
-    data = {
-        "round": event.round,
-        "table": event.table,
-        "total": event.total_minutes,
-        "ends": int(event.ends_at.timestamp()),
-    }
-    return [Notice(Say.TABLE_EXTENDED, (Place.ROUND_THREAD, Place.ROUND_CHANNEL), data)]
+    """The table's players hear their new end (their reminders follow it from now on)."""
+    before = context.before.round(event.round) if context.before else None
+    match = before.match_at(event.table) if before else None
+    added = event.total_minutes - (match.extension_minutes if match else 0)
+    data = {"added": added, "total": event.total_minutes, "ends": int(event.ends_at.timestamp())}
+    return _to_table(Say.TABLE_EXTENDED, data, context, event.round, event.table)
 
 
 def _finished(event: ev.Finished, context: Context) -> list[Notice]:
     places = (Place.STANDINGS, Place.ANNOUNCEMENTS, Place.ORIGIN)
-    return [Notice(Say.FINAL_STANDINGS, places)]
+    return [
+        Notice(Say.FINAL_STANDINGS, places),
+        # after the final standings, so that the closed post can link them
+        Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
+    ]
 
 
 def _penalty_given(event: ev.PenaltyGiven, context: Context) -> list[Notice]:
+    """The player hears of their penalty privately, the log who gave it; a penalty that
+    decides a match (R-PEN-3) is told to both of its players."""
     penalty = event.penalty
-    return [
+    told = [
         Notice(Say.PENALTY_TO_PLAYER, (Place.PLAYER,), {"penalty": penalty.id}, penalty.player_id),
         Notice(
             Say.PENALTY_GIVEN, (Place.LOG,), {"penalty": penalty.id, "judge": context.actor_name}
         ),
     ]
+    if penalty.effect is not None:
+        number, table = penalty.effect.round, penalty.effect.table
+        data = {
+            "new": _result_now(context, number, table),
+            "judge": context.actor_name,
+            "penalty": penalty.id,
+        }
+        told += _to_table(Say.RESULT_DECIDED, data, context, number, table)
+    return told
 
 
 def _penalty_revoked(event: ev.PenaltyRevoked, context: Context) -> list[Notice]:
+    """The log hears who revoked it; a match the penalty had decided goes back, and both of
+    its players are told."""
     data = {"penalty": event.penalty.id, "organizer": context.actor_name}
-    return [Notice(Say.PENALTY_REVOKED, (Place.LOG,), data)]
+    told = [Notice(Say.PENALTY_REVOKED, (Place.LOG,), data)]
+    if event.penalty.effect is not None:
+        number, table = event.penalty.effect.round, event.penalty.effect.table
+        decided = {
+            "new": _result_now(context, number, table),
+            "judge": context.actor_name,
+            "revoked": event.penalty.id,
+        }
+        told += _to_table(Say.RESULT_DECIDED, decided, context, number, table)
+    return told
 
 
 def _called(event: ev.JudgeCalled, context: Context) -> list[Notice]:
@@ -288,7 +414,7 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.CheckedIn: nobody("the player's own answer says it"),
     ev.DeckStored: nobody("decklists are private until published"),
     ev.SettingsChanged: _settings_changed,
-    ev.Started: _started,
+    ev.Started: _in_calendar(_started),
     ev.DecksPublished: _published,
     ev.RoundPaired: _paired,
     ev.RoundUnpaired: nobody("the organizer pairs again at once; the new post replaces it"),
@@ -302,15 +428,19 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.Dropped: _dropped,
     ev.Undropped: nobody("the organizer's own answer says it"),
     ev.TableExtended: _extended,
-    ev.Finished: _finished,
+    ev.Finished: _in_calendar(_finished),
+    ev.Cancelled: _cancelled,
+    ev.NameChanged: nobody(
+        "posts from now on show the new name; those already made keep the one they had"
+    ),
     ev.PenaltyGiven: _penalty_given,
     ev.PenaltyRevoked: _penalty_revoked,
     ev.JudgeCalled: _called,
     ev.CallClaimed: nobody("the judge's press edits the call's own post"),
     ev.CallResolved: nobody("the judge's press edits the call's own post"),
     ev.Undone: _undone,
-    ev.LivePageChanged: nobody(
-        "the organizer's answer carries the link; posts and the panel carry it from then on"
+    ev.LivePageChanged: _in_calendar(  # the calendar entry's place is the page while public
+        nobody("the organizer's answer carries the link; posts and the panel carry it from then on")
     ),
 }
 
@@ -321,14 +451,36 @@ def missing_rows(kinds: Iterable[type[ev.Event]]) -> list[type[ev.Event]]:
 
 
 def plan(events: Sequence[ev.Event], context: Context) -> list[Notice]:
-    """Every notice of one operation, in the order its events happened; then the staff's
-    panel, brought up to date (the delivery sends only the newest of these)."""
+    """Every notice of one operation, in the order its events happened; then the pairings
+    posts whose results changed, and the staff's panel, brought up to date (the delivery
+    sends only the newest of each)."""
     notices: list[Notice] = []
     for event in events:
         notices += PLAN[type(event)](event, context)
+    notices += [
+        Notice(Say.PAIRINGS_REFRESH, (Place.PAIRINGS_POST,), {"round": number})
+        for number in results_changed(context.before, context.after)
+    ]
     if events and not isinstance(events[0], ev.TournamentCreated):
         notices.append(Notice(Say.PANEL_REFRESH, (Place.PANEL,)))
     return notices
+
+
+def results_changed(before: Tournament | None, after: Tournament) -> list[int]:
+    """The rounds, paired before the operation, whose results it changed (however: a
+    report confirmed, a judge's ruling, a penalty, an undo)."""
+    if before is None:
+        return []
+    changed = []
+    for played in after.rounds:
+        earlier = before.round(played.number)
+        if (
+            earlier is not None
+            and earlier.matches is not played.matches
+            and [m.result for m in earlier.matches] != [m.result for m in played.matches]
+        ):
+            changed.append(played.number)
+    return changed
 
 
 # -- the round clock's notices ------------------------------------------------------------
@@ -374,3 +526,15 @@ def panel_here(channel_id: int | None) -> Notice:
 def standings_now(number: int) -> Notice:
     """The standings after round `number`, posted when the staff ask for them."""
     return Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": number})
+
+
+# -- the reminders before an event ---------------------------------------------------------
+
+
+def plan_reminder(reminder: Reminder) -> Notice:
+    """A registered player's reminder of the start: by DM, else at their next command;
+    planned once ever (its key)."""
+    data = {"hours": reminder.hours, "deadline": int(reminder.deadline.timestamp())}
+    return Notice(
+        Say.ENTRY_REMINDER, (Place.PLAYER,), data, user=reminder.player_id, key=reminder.key
+    )

@@ -12,8 +12,11 @@ from bot.services.guilds import GuildService
 from bot.services.judging import JudgeService
 from bot.services.lifecycle import LifecycleService
 from bot.services.live import LiveService
+from bot.services.profiles import ProfileService
 from bot.services.registration import RegistrationService
+from bot.services.reminders import ReminderService
 from bot.services.rounds import RoundService
+from bot.services.series import SeriesService
 from bot.services.tournaments import TournamentService
 from bot.store.database import Database
 from bot.store.shards import Shards
@@ -52,3 +55,8 @@ class Services:
         self.round_clock = build(ClockService)
         self.judges = build(JudgeService)
         self.live = build(LiveService)
+        self.profiles = build(ProfileService)
+        self.series = build(SeriesService)
+        self.reminders = build(ReminderService)
+        # One server's ratings, kept once for every reader of them.
+        self.series.ratings = self.live.ratings = self.profiles.ratings

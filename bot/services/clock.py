@@ -18,13 +18,20 @@ from domain.tournament.rounds import Round
 SCALED_CLOCK_ORIGIN = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def scaled_clock(speed: float, now: Clock, origin: datetime = SCALED_CLOCK_ORIGIN) -> Clock:
-    """A clock that runs `speed` times faster than `now` (the CLOCK_SPEED test setting)."""
-    if speed == 1:
+def scaled_clock(
+    speed: float,
+    now: Clock,
+    origin: datetime = SCALED_CLOCK_ORIGIN,
+    *,
+    ahead: timedelta = timedelta(0),
+) -> Clock:
+    """A clock that runs `speed` times faster than `now` and `ahead` of it (the CLOCK_SPEED
+    and CLOCK_OFFSET_MINUTES test settings)."""
+    if speed == 1 and not ahead:
         return now
 
     def scaled() -> datetime:
-        return origin + (now() - origin) * speed
+        return origin + (now() - origin) * speed + ahead
 
     return scaled
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from bot.services.actors import Actor, require_guild, require_manager
 from bot.services.base import Service
-from domain.guild import GuildConfig
+from domain.errors import one_of
+from domain.guild import GuildConfig, Ratings
 
 
 class GuildService(Service):
@@ -25,6 +26,7 @@ class GuildService(Service):
         staff_channel_id: int | None = None,
         locale: str | None = None,
         bilingual_buttons: bool | None = None,
+        ratings: str | None = None,
     ) -> GuildConfig:
         """Set the given values; options left out keep their current value."""
         require_guild(actor)
@@ -40,6 +42,7 @@ class GuildService(Service):
             "staff_channel_id": staff_channel_id,
             "locale": locale,
             "bilingual_buttons": bilingual_buttons,
+            "ratings": None if ratings is None else one_of(Ratings, ratings, "setup.bad_ratings"),
         }
         changes: dict[str, Any] = {
             name: value for name, value in given.items() if value is not None

@@ -19,15 +19,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from fractions import Fraction
+from typing import Any
 
 from bot.services.base import Service
+from bot.services.profiles import profile_view
+from bot.services.ratings import RatingsMemo
+from bot.services.series import series_view
 from bot.store.commits import Committed
 from domain.decks import DeckEntry, read_stored_decklist
 from domain.engine.elimination import bracket_order
+from domain.engine.placings import stage
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
 from domain.engine.state import Phase
 from domain.errors import NotFound, PermissionDenied
+from domain.series.standings import TIEBREAKS
 from domain.tournament.model import IN_EVENT, Tournament
 from domain.tournament.operations import Actor as TournamentActor
 from domain.tournament.operations import Role, SetLivePage
@@ -74,6 +80,10 @@ class LivePage:
 class LiveService(Service):
     """Read-only: finds a public page's tournament; the views below say what it shows."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ratings = RatingsMemo()  # shared with /profile and the series (Services)
+
     def watch(self, listener: VersionListener) -> Callable[[], None]:
         """`listener(tournament_id, version, switched)` after each commit in this process;
         returns the function that stops it. Across processes the same comes from `pages()`
@@ -103,6 +113,100 @@ class LiveService(Service):
         if tournament is None or not tournament.page_public or tournament.page_slug != slug:
             return None
         return LivePage(slug, version, tournament)
+
+    # -- issue 24: the series the event is in, the records players chose to show --------
+
+    async def series_of(self, page: LivePage) -> list[SeriesPart]:
+        """Each series the page's event is in, with its standings now (a series changes
+        without the event changing: read afresh, never from the page's cache)."""
+        tournament = page.tournament
+        async with self.reader(tournament.guild_id) as tx:
+            config = await tx.guild_config()
+            views = [
+                await series_view(tx, series, config.ratings, self.ratings)
+                for series in await tx.books.series_of(tournament.id)
+            ]
+        parts = []
+        for view in views:
+            table = view.series.table
+            rows = tuple(
+                SeriesRowPart(
+                    standing.rank,
+                    standing.name,
+                    standing.points,
+                    standing.events_played,
+                    standing.best_finish,
+                    standing.swiss_points,
+                    round(view.ratings[standing.player_id].ordinal, 2)
+                    if view.ratings is not None and standing.player_id in view.ratings
+                    else None,
+                )
+                for standing in view.standings
+            )
+            parts.append(
+                SeriesPart(
+                    name=view.series.name,
+                    points=tuple((band.first, band.last, band.points) for band in table.bands),
+                    participation=table.participation,
+                    tiebreaks=tuple(tiebreak.value for tiebreak in TIEBREAKS),
+                    events=tuple((e.name, e.event_date.isoformat()) for e in view.counted),
+                    standings=rows,
+                )
+            )
+        return parts
+
+    async def profiles_of(self, page: LivePage) -> list[ProfilePart]:
+        """The records of the event's players who chose to show them (/profile public), by
+        the name the page shows them under; nobody else's."""
+        tournament = page.tournament
+        names = public_names(tournament)
+        async with self.reader(tournament.guild_id) as tx:
+            profiles = await tx.books.profiles()
+            config = await tx.guild_config()
+            shown = [p for user, p in profiles.items() if p.public and user in tournament.players]
+            everything = await tx.tournaments() if shown else []
+            ratings = None
+            if shown and config.ratings.shown:
+                ratings = self.ratings.of(tx.guild_id, everything, tx.versions)
+        parts = []
+        for profile in shown:
+            view = profile_view(
+                profile.user_id,
+                names[profile.user_id],
+                profile,
+                everything,
+                ratings=ratings,
+                staff=False,
+            )
+            record = view.record
+            parts.append(
+                ProfilePart(
+                    name=names[profile.user_id],
+                    events_played=record.events_played,
+                    event_wins=record.event_wins,
+                    best_finish=record.best_finish,
+                    swiss=(record.swiss.wins, record.swiss.losses, record.swiss.draws),
+                    top_cut=(record.top_cut.wins, record.top_cut.losses, record.top_cut.draws),
+                    titles=record.titles,
+                    rating=round(view.rating.rating.ordinal, 2) if view.rating else None,
+                    events=tuple(
+                        EventPart(
+                            event.name,
+                            event.event_date.isoformat(),
+                            event.placing.finish,
+                            event.players,
+                            (event.swiss + event.top_cut).wins,
+                            (event.swiss + event.top_cut).losses,
+                            (event.swiss + event.top_cut).draws,
+                            event.placing.dropped,
+                            event.placing.disqualified,
+                        )
+                        for event in record.events
+                    ),
+                )
+            )
+        parts.sort(key=lambda part: part.name)
+        return parts
 
 
 # -- names ----------------------------------------------------------------------------------
@@ -150,7 +254,9 @@ class Overview:
     extended: tuple[TableClock, ...]
     tables: int
     tables_finished: int
-    rounds: tuple[tuple[int, str], ...]  # every round paired: (number, kind)
+    # every round paired: (number, kind, the key of its name, the players of its stage);
+    # the page names a top-cut round as people do: 準々決勝, 準決勝, 決勝
+    rounds: tuple[tuple[int, str, str, int], ...]
     decks_published: bool
     has_bracket: bool
 
@@ -187,10 +293,18 @@ def overview(tournament: Tournament) -> Overview:
         extended=extended,
         tables=tables,
         tables_finished=finished,
-        rounds=tuple((r.number, r.kind.value) for r in tournament.rounds),
+        rounds=tuple((r.number, r.kind.value, *_round_name(r)) for r in tournament.rounds),
         decks_published=decks_public(tournament),
         has_bracket=any(r.kind is RoundKind.ELIMINATION for r in tournament.rounds),
     )
+
+
+def _round_name(played: Round) -> tuple[str, int]:
+    """The key of a round's name in the page's catalog, and its stage's players."""
+    if played.kind is RoundKind.SWISS:
+        return "round", 0
+    seats = stage(max(len(played.matches) * 2, 2))
+    return f"stage_{seats.kind.value}", seats.players
 
 
 # -- pairings -------------------------------------------------------------------------------
@@ -579,3 +693,59 @@ def changed_parts(before: Tournament, after: Tournament) -> set[str]:
     if decks or (decks_public(after) and (rounds or players or phase)):
         changed |= {"decklists", "titles"}
     return changed
+
+
+# -- issue 24: the series an event is in, and the records of players who opted in ------------
+
+
+@dataclass(frozen=True)
+class SeriesRowPart:
+    rank: int
+    name: str
+    points: int
+    events_played: int
+    best_finish: int | None
+    swiss_points: int
+    rating: float | None  # when the server shows ratings in the series
+
+
+@dataclass(frozen=True)
+class SeriesPart:
+    """A series the page's event is in: its points table, the events that counted, its
+    declared tiebreaks and its standings. Names as the events showed them; no user id."""
+
+    name: str
+    points: tuple[tuple[int, int, int], ...]  # (first place, last place, points)
+    participation: int
+    tiebreaks: tuple[str, ...]
+    events: tuple[tuple[str, str], ...]  # (name, date) of each finished event, oldest first
+    standings: tuple[SeriesRowPart, ...]
+
+
+@dataclass(frozen=True)
+class EventPart:
+    name: str
+    date: str
+    place: int
+    players: int
+    wins: int
+    losses: int
+    draws: int
+    dropped: bool
+    disqualified: bool
+
+
+@dataclass(frozen=True)
+class ProfilePart:
+    """A player of the page's event who chose to show their record (/profile public): the
+    server's finished events, never a penalty or a user id."""
+
+    name: str
+    events_played: int
+    event_wins: int
+    best_finish: int | None
+    swiss: tuple[int, int, int]  # wins, losses, draws
+    top_cut: tuple[int, int, int]
+    titles: tuple[tuple[str, int], ...]  # from published decklists only
+    rating: float | None
+    events: tuple[EventPart, ...]

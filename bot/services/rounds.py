@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from bot.notify.plan import standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
+from bot.services.copies import create_copy, plan_copy
 from domain.engine.results import MatchResult
-from domain.errors import IllegalTransition, InvalidInput, NotFound, one_of
+from domain.errors import DomainError, IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
+from domain.tournament.match_rows import MatchRow, match_rows
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import (
     ConfirmResult,
@@ -21,6 +23,7 @@ from domain.tournament.operations import (
     ExtendTable,
     FinishTournament,
     PairRound,
+    Repeat,
     ReportResult,
     Role,
     SetResult,
@@ -41,6 +44,7 @@ from domain.tournament.views import (
     StandingLine,
     export_record,
     final_standings,
+    placings,
     standings_after,
     standings_lines,
 )
@@ -99,33 +103,42 @@ class Standings:
 
 
 @dataclass(frozen=True)
+class Export:
+    """What /tournament export hands out: for spreadsheets, and the record to keep."""
+
+    standings: Standings
+    matches: list[MatchRow]
+    record: bytes  # the replay record as JSON
+
+
+@dataclass(frozen=True)
 class Final:
     tournament: Tournament
     shared: list[StandingLine]
     strict: list[StandingLine]
+    # A repeating event (毎週, 隔週): the next one, created in the finish's transaction, or
+    # why the rules refused it (the finish stands either way).
+    next_event: Tournament | None = None
+    next_refused: DomainError | None = None
 
 
 class RoundService(Service):
     async def pair(self, actor: Actor, reference: TournamentRef) -> Paired:
-        async with self.uow(actor) as tx:
-            tx.authorize(PairRound)
-            tournament = await tx.tournament(reference)
-            points = {line.user_id: line.points for line in standings_lines(tournament)}
-            proposal = propose_round(tournament, self.seeds())
-            tournament, _ = await tx.apply(tournament, proposal.operation())
-        paired = tournament.current
-        assert paired is not None
-        return Paired(tournament, paired, proposal, points)
+        return await self._pair(actor, reference, start=False)
 
     async def next_round(self, actor: Actor, reference: TournamentRef) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
+        return await self._pair(actor, reference, start=True)
+
+    async def _pair(self, actor: Actor, reference: TournamentRef, *, start: bool) -> Paired:
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
             points = {line.user_id: line.points for line in standings_lines(tournament)}
             proposal = propose_round(tournament, self.seeds())
             tournament, _ = await tx.apply(tournament, proposal.operation())
-            tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
+            if start:
+                tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
         return Paired(tournament, paired, proposal, points)
@@ -308,17 +321,38 @@ class RoundService(Service):
     async def standings(self, guild_id: int | None, reference: TournamentRef) -> Standings:
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
-        return Standings(tournament, standings_lines(tournament), standings_after(tournament))
+        # After the finish, the final placings: the top cut first (R-FMT-1).
+        return Standings(tournament, placings(tournament), standings_after(tournament))
 
     async def finish(self, actor: Actor, reference: TournamentRef) -> Final:
+        """The finish; for a repeating event, in the same transaction, the next one: its
+        number counted on, its date a week or two later, every setting copied, created by
+        the organizer who finished (the log says it was the repeat)."""
+        next_event = refused = None
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, FinishTournament())
+            repeat = tournament.settings.repeat
+            if repeat is not Repeat.NONE:
+                try:
+                    planned = await plan_copy(tx, tournament, repeat, repeated=True)
+                except DomainError as error:
+                    refused = error
+                else:
+                    next_event = await create_copy(tx, planned)
         shared, strict = final_standings(tournament)
-        return Final(tournament, shared, strict)
+        return Final(tournament, shared, strict, next_event, refused)
 
-    async def export(self, actor: Actor, reference: TournamentRef) -> tuple[Standings, bytes]:
-        """The standings (the cog writes them as CSV) and the replay record as JSON."""
-        standings = await self.standings(actor.guild_id, reference)
-        record = export_record(standings.tournament).to_json()
-        return standings, json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8")
+    async def export(self, actor: Actor, reference: TournamentRef) -> Export:
+        """The standings and every match (the cog writes them as CSV), and the replay record
+        as JSON."""
+        async with self.reader(actor.guild_id) as tx:
+            tournament = await tx.tournament(reference, finished_too=True)
+            log = await tx.operations(tournament.id)
+        standings = Standings(tournament, placings(tournament), standings_after(tournament))
+        record = export_record(tournament).to_json()
+        return Export(
+            standings,
+            match_rows(tournament, log),
+            json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"),
+        )

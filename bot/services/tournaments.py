@@ -15,21 +15,24 @@ from bot.i18n import LANGUAGES, Lang, t
 from bot.notify.plan import panel_here
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
+from bot.services.copies import create_copy, plan_copy
 from bot.store.commits import Committed
 from bot.store.uow import Store
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
-from domain.engine.state import Phase
 from domain.errors import DomainError, IllegalTransition, InvalidInput, one_of
-from domain.event import make_event_config
+from domain.event import EventConfig, make_event_config
 from domain.guild import GuildConfig
+from domain.series.repeat import next_date, parse_repeat
 from domain.timeparse import JST, parse_date, parse_local_datetime
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
+    CancelTournament,
     ChangeSettings,
     CreateTournament,
     MissingDeckPolicy,
     NoShowTiebreak,
+    Repeat,
     Role,
     SetLivePage,
     SettingsChange,
@@ -49,14 +52,18 @@ class TournamentSummary:
     registered: int
     waitlisted: int
     config: GuildConfig
+    copied_from: Tournament | None = None  # 「前回と同じ設定で作成」: the tournament copied
 
 
-def summarize(tournament: Tournament, config: GuildConfig) -> TournamentSummary:
+def summarize(
+    tournament: Tournament, config: GuildConfig, copied_from: Tournament | None = None
+) -> TournamentSummary:
     return TournamentSummary(
         tournament,
         tournament.count(PlayerStatus.REGISTERED, PlayerStatus.ACTIVE),
         tournament.count(PlayerStatus.WAITLISTED),
         config,
+        copied_from,
     )
 
 
@@ -98,7 +105,7 @@ class _Choice:
     def __init__(self, tournament: Tournament) -> None:
         self.id = tournament.id
         self.folded = tournament.name.casefold()  # for matching what is typed
-        self.finished = tournament.phase is Phase.FINISHED
+        self.finished = tournament.phase.over  # open first: finished, 中止 last
         self._tournament: Tournament | None = tournament
         self._labels: dict[Lang, str] = {}
 
@@ -188,16 +195,45 @@ class TournamentService(Service):
         self,
         actor: Actor,
         *,
-        name: str,
-        format: str,
-        regulation: str,
+        name: str | None = None,
+        format: str | None = None,
+        regulation: str | None = None,
         rounds: int | None = None,
         top_cut: int | None = None,
         time_limit: int | None = None,
         titles: str | None = None,
         max_players: int | None = None,
         event_date: str | None = None,
+        copy: str | None = None,
     ) -> TournamentSummary:
+        """A new tournament, or with `copy` (「前回と同じ設定で作成」) a copy of that one: its
+        event choices and every setting (restricted list, check-in, …), the next number in
+        its name unless `name` is given, and the options given here in place of the copied
+        ones."""
+        if copy is not None and copy.strip():
+            return await self._create_copy(
+                actor,
+                copy,
+                name=name,
+                format=format,
+                regulation=regulation,
+                rounds=rounds,
+                top_cut=top_cut,
+                time_limit=time_limit,
+                titles=titles,
+                max_players=max_players,
+                event_date=event_date,
+            )
+        missing = [
+            option
+            for option, value in (("name", name), ("format", format), ("regulation", regulation))
+            if not value
+        ]
+        if missing:
+            raise InvalidInput("tournament.create_needs", options=tuple(missing))
+        assert name is not None
+        assert format is not None
+        assert regulation is not None
         config = make_event_config(
             name=name,
             format=format,
@@ -212,6 +248,47 @@ class TournamentService(Service):
         async with self.uow(actor) as tx:
             created, _ = await tx.create(CreateTournament(config))
             return summarize(created, await tx.guild_config())
+
+    async def _create_copy(
+        self,
+        actor: Actor,
+        reference: str,
+        *,
+        name: str | None,
+        format: str | None,
+        regulation: str | None,
+        rounds: int | None,
+        top_cut: int | None,
+        time_limit: int | None,
+        titles: str | None,
+        max_players: int | None,
+        event_date: str | None,
+    ) -> TournamentSummary:
+        day = parse_date(event_date) if event_date and event_date.strip() else None
+        async with self.uow(actor) as tx:
+            tx.authorize(CreateTournament)
+            source = await tx.tournament(reference)
+            config = source.config
+            given = (format, regulation, rounds, top_cut, time_limit, titles, max_players)
+            if any(value is not None for value in given):
+                config = _overridden(
+                    source,
+                    format=format,
+                    regulation=regulation,
+                    rounds=rounds,
+                    top_cut=top_cut,
+                    time_limit=time_limit,
+                    titles=titles,
+                    max_players=max_players,
+                )
+            repeat = source.settings.repeat
+            if day is None and (
+                repeat is Repeat.NONE or next_date(source.event_date, repeat) < self.today()
+            ):
+                repeat, day = Repeat.NONE, self.today()
+            planned = await plan_copy(tx, source, repeat, name=name, event_date=day, config=config)
+            created = await create_copy(tx, planned)
+            return summarize(created, await tx.guild_config(), copied_from=source)
 
     def _parse_date(self, text: str | None) -> date:
         return parse_date(text) if text and text.strip() else self.today()
@@ -261,6 +338,8 @@ class TournamentService(Service):
         ex_copies_shared: bool | None = None,
         noshow_minutes: int | None = None,
         noshow_tiebreak: str | None = None,
+        repeat: str | None = None,
+        reminders: bool | None = None,
     ) -> Tournament:
         """Change organizer settings, all of them or none: one refused value refuses the
         whole change, and the refusal names that setting and says nothing was saved.
@@ -277,6 +356,7 @@ class TournamentService(Service):
             tiebreak = _refused_as("noshow_tiebreak", one_of, NoShowTiebreak, noshow_tiebreak, key)
         if starts_at is not None:
             start = self._parse_start(starts_at)
+        repeats = None if repeat is None else _refused_as("repeat", parse_repeat, repeat)
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             uploads = {
@@ -302,6 +382,8 @@ class TournamentService(Service):
                 ex_copies_shared=ex_copies_shared,
                 noshow_minutes=noshow_minutes,
                 noshow_tiebreak=tiebreak,
+                repeat=repeats,
+                reminders=reminders,
                 **files,
             )
             try:
@@ -309,6 +391,15 @@ class TournamentService(Service):
             except (InvalidInput, IllegalTransition) as error:
                 raise settings_refused(error) from error
         return updated
+
+    async def cancel(self, actor: Actor, reference: str | None) -> Tournament:
+        """/tournament cancel (中止), before the start: organizers only. Its players, its
+        registration post and the server's calendar are told by the notifier."""
+        async with self.uow(actor) as tx:
+            tx.authorize(CancelTournament)
+            tournament = await tx.tournament(reference)
+            cancelled, _ = await tx.apply(tournament, CancelTournament())
+        return cancelled
 
     async def may_use_panel(self, actor: Actor) -> None:
         """The panel's buttons are the staff's (each step then checks its own role)."""
@@ -347,6 +438,33 @@ class TournamentService(Service):
             slug = tournament.page_slug or new_page_slug()
             updated, _ = await tx.apply(tournament, SetLivePage(public, slug))
         return PageSwitch(updated, changed=True)
+
+
+def _overridden(
+    source: Tournament,
+    *,
+    format: str | None,
+    regulation: str | None,
+    rounds: int | None,
+    top_cut: int | None,
+    time_limit: int | None,
+    titles: str | None,
+    max_players: int | None,
+) -> EventConfig:
+    """`source`'s event choices with those given in their place. A new format brings its
+    own top cut (only the one given), a new regulation its own titles (likewise)."""
+    config = source.config
+    return make_event_config(
+        name=config.name,
+        format=format or config.format.value,
+        regulation=regulation or config.regulation,
+        event_date=config.event_date,
+        rounds=rounds if rounds is not None else config.rounds,
+        top_cut=top_cut if top_cut is not None or format else config.top_cut,
+        time_limit_minutes=time_limit if time_limit is not None else config.time_limit_minutes,
+        titles=titles if titles is not None or regulation else ", ".join(config.titles),
+        max_players=max_players if max_players is not None else config.max_players,
+    )
 
 
 T = TypeVar("T")

@@ -6,7 +6,7 @@ from dataclasses import fields
 from datetime import datetime
 
 from bot.store.sql import Connection, Row
-from domain.guild import GuildConfig
+from domain.guild import GuildConfig, Ratings
 
 __all__ = ["GuildConfig", "get_guild_config", "save_guild_config"]
 
@@ -26,11 +26,16 @@ async def get_guild_config(connection: Connection, guild_id: int) -> GuildConfig
         return GuildConfig(guild_id=guild_id)
     values = {name: row[name] for name in _COLUMNS}
     values["bilingual_buttons"] = bool(values["bilingual_buttons"])  # SQLite stores 0 or 1
+    values["ratings"] = Ratings(values["ratings"])
     return GuildConfig(**values)
 
 
+def _sql(value: object) -> object:
+    return value.value if isinstance(value, Ratings) else value
+
+
 async def save_guild_config(connection: Connection, config: GuildConfig, at: datetime) -> None:
-    values = [getattr(config, name) for name in _COLUMNS]
+    values = [_sql(getattr(config, name)) for name in _COLUMNS]
     columns = ", ".join([*_COLUMNS, "updated_at"])
     placeholders = ", ".join("?" for _ in range(len(_COLUMNS) + 1))
     updates = ", ".join(f"{name} = excluded.{name}" for name in [*_COLUMNS[1:], "updated_at"])

@@ -177,6 +177,32 @@ class OutboxStore:
             return int(row["channel_id"]), int(row["message_id"])
         return None
 
+    async def pairings_post(self, tournament_id: int, number: int) -> list[tuple[int, int]]:
+        """(channel id, message id) of each part of round `number`'s newest pairings post,
+        in order: the messages its results are marked on. Empty before it is posted."""
+        async with self.database.read() as connection:
+            notices = await connection.execute_fetchall(
+                "SELECT id, payload FROM outbox WHERE tournament_id = ? AND say = ?"
+                " ORDER BY id DESC",
+                (tournament_id, Say.PAIRINGS.value),
+            )
+            newest = next(
+                (
+                    int(row["id"])
+                    for row in notices
+                    if json.loads(row["payload"]).get("round") == number
+                ),
+                None,
+            )
+            if newest is None:
+                return []
+            parts = await connection.execute_fetchall(
+                "SELECT channel_id, message_id FROM outbox_messages WHERE notice_id = ?"
+                " ORDER BY part",
+                (newest,),
+            )
+        return [(int(row["channel_id"]), int(row["message_id"])) for row in parts]
+
     async def supersede(self, notice_ids: Sequence[int], at: datetime) -> None:
         """Mark notices skipped because a newer one says the same, up to date."""
         if not notice_ids:

@@ -41,6 +41,20 @@ async def running_tournaments(
     return [(row[0], row[1]) for row in rows]
 
 
+async def upcoming_tournaments(
+    connection: Connection, shards: Shards | None = None
+) -> list[tuple[int, int]]:
+    """(guild id, tournament id) of every tournament before its start with a start time and
+    its reminders on (in `shards`): those whose players may be reminded."""
+    where, values = (shards or Shards()).where()
+    rows = await connection.execute_fetchall(
+        "SELECT guild_id, id FROM tournaments WHERE state = 'registration'"
+        f" AND starts_at IS NOT NULL AND reminders = 1{where} ORDER BY id",
+        values,
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
 async def round_place(
     connection: Connection, tournament_id: int, round_number: int
 ) -> RoundPlace | None:
@@ -70,7 +84,7 @@ async def entry_post(connection: Connection, tournament_id: int) -> EntryPost | 
 
 
 async def entry_posts(connection: Connection) -> list[EntryPost]:
-    """The registration posts of tournaments not finished."""
+    """The registration posts of tournaments not over (finished or cancelled)."""
     return await _entry_posts(connection, None)
 
 
@@ -81,7 +95,7 @@ async def _entry_posts(connection: Connection, tournament_id: int | None) -> lis
     )
     if tournament_id is None:
         rows = await connection.execute_fetchall(
-            query + " WHERE t.state != 'finished' ORDER BY p.tournament_id"
+            query + " WHERE t.state NOT IN ('finished', 'cancelled') ORDER BY p.tournament_id"
         )
     else:
         rows = await connection.execute_fetchall(
@@ -157,6 +171,12 @@ class Posts:
         """(guild id, tournament id) of every tournament in play, in this process's guilds."""
         async with self.database.read() as connection:
             return await running_tournaments(connection, self.shards)
+
+    async def upcoming(self) -> list[tuple[int, int]]:
+        """(guild id, tournament id) of every tournament whose players may be reminded of
+        its start, in this process's guilds."""
+        async with self.database.read() as connection:
+            return await upcoming_tournaments(connection, self.shards)
 
     async def entry_posts(self) -> list[EntryPost]:
         """Registration posts of tournaments not finished, in this process's guilds."""

@@ -21,7 +21,7 @@ from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
 from domain.tournament.model import Entry, Settings, StoredDeck, Tournament
-from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak
+from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak, Repeat
 
 V = TypeVar("V")
 
@@ -72,6 +72,8 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "ex_copies_shared": settings.ex_copies_shared,
         "noshow_minutes": settings.noshow_minutes,
         "noshow_tiebreak": settings.noshow_tiebreak,
+        "repeats": settings.repeat,
+        "reminders": settings.reminders,
         "decks_published": tournament.decks_published,
         "page_slug": tournament.page_slug,
         "page_public": tournament.page_public,
@@ -108,6 +110,8 @@ def _tournament(row: Row, players: dict[int, Entry], decks: dict[int, StoredDeck
         ex_copies_shared=bool(row["ex_copies_shared"]),
         noshow_minutes=row["noshow_minutes"],
         noshow_tiebreak=NoShowTiebreak(row["noshow_tiebreak"]),
+        repeat=Repeat(row["repeats"]),
+        reminders=bool(row["reminders"]),
     )
     state = TournamentState(phase=Phase(row["state"]), planned_rounds=row["planned_rounds"])
     created_at = _time(row["created_at"])
@@ -225,7 +229,7 @@ async def tournament_ids(
         query += " AND guild_id = ?"
         params = (guild_id,)
     if open_only:
-        query += " AND state != 'finished'"
+        query += " AND state NOT IN ('finished', 'cancelled')"
     rows = await _rows(connection, query + " ORDER BY id DESC", params)
     return [(row["guild_id"], row["id"]) for row in rows]
 
@@ -268,6 +272,12 @@ async def tournament_guild(connection: Connection, tournament_id: int) -> int | 
         connection, "SELECT guild_id FROM tournaments WHERE id = ?", (tournament_id,)
     )
     return int(rows[0]["guild_id"]) if rows else None
+
+
+async def tournament_names(connection: Connection, guild_id: int) -> set[str]:
+    """Every name the guild's tournaments have (a copy's proposed name avoids them)."""
+    rows = await _rows(connection, "SELECT name FROM tournaments WHERE guild_id = ?", (guild_id,))
+    return {str(row["name"]) for row in rows}
 
 
 async def find_tournament_id(connection: Connection, guild_id: int, name: str) -> int | None:

@@ -29,6 +29,8 @@ from bot.store.actions import (
     logged_operations,
     request_seen,
 )
+from bot.store.books import Books
+from bot.store.calendar import CalendarEvents
 from bot.store.commits import CommitBus, Committed
 from bot.store.database import Database, WriteConflict
 from bot.store.guilds import GuildConfig, get_guild_config, save_guild_config
@@ -53,6 +55,7 @@ from bot.store.tournaments import (
     save_tournament,
     tournament_guild,
     tournament_ids,
+    tournament_names,
     tournament_version,
 )
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
@@ -63,6 +66,7 @@ from domain.tournament.log import Action
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor, CreateTournament, Operation, Undo, operation_types
 from domain.tournament.permissions import authorize, authorize_role
+from domain.tournament.replay import LoggedOperation
 from domain.tournament.undo import UndoPlan, plan_undo
 
 ActorResolver = Callable[[GuildConfig], Actor]
@@ -160,6 +164,11 @@ class Transaction:
     async def guild_config(self) -> GuildConfig:
         return self._config  # read when the transaction began, and saved through it only
 
+    @property
+    def books(self) -> Books:
+        """The guild's own bookkeeping in this transaction: profiles (handles) and series."""
+        return Books(self._connection, self.guild_id, self.at, self.actor.user_id)
+
     async def save_guild_config(self, config: GuildConfig) -> None:
         self._require_writable()
         await save_guild_config(self._connection, config, self.at)
@@ -245,6 +254,9 @@ class Transaction:
 
     async def name_taken(self, name: str) -> bool:
         return await find_tournament_id(self._connection, self.guild_id, name) is not None
+
+    async def tournament_names(self) -> set[str]:
+        return await tournament_names(self._connection, self.guild_id)
 
     async def create(self, operation: CreateTournament) -> tuple[Tournament, tuple[Event, ...]]:
         self._require_writable()
@@ -422,6 +434,10 @@ class Transaction:
             self._connection, guild_id=self.guild_id, tournament_id=tournament_id
         )
 
+    async def operations(self, tournament_id: int) -> list[LoggedOperation]:
+        """The tournament's log as the operations it folds from (who made each, and how)."""
+        return logged_operations(await self.actions(tournament_id))
+
     async def round_place(self, tournament_id: int, number: int) -> RoundPlace | None:
         return await round_place(self._connection, tournament_id, number)
 
@@ -484,6 +500,7 @@ class Store:
         # The delivery's own bookkeeping, outside any tournament's unit of work.
         self.outbox = OutboxStore(database, self.shards, claim_seconds=claim_seconds)
         self.posts = Posts(database, self.shards)
+        self.calendar = CalendarEvents(database)  # the scheduled event of each tournament
         # Each guild's /setup, read on nearly every command: kept until /setup changes it.
         self.guild_configs: dict[int, GuildConfig] = {}
 

@@ -16,6 +16,8 @@ import discord
 from bot.i18n import Lang, normalise_locale, t
 from domain.engine.results import MAX_POINT_ZONE
 from domain.guild import GuildConfig
+from domain.handles import MAX_HANDLE
+from domain.series.points import MAX_TABLE_CHARS
 from domain.tournament.play import MAX_EXTENSION_MINUTES
 from domain.tournament.rounds import Claim
 from domain.tournament.steps import Step
@@ -99,6 +101,10 @@ CLAIM_CALL = CustomId.of("jc", tournament=NUMBER, call=NUMBER)
 RESOLVE_CALL = CustomId.of("jr", tournament=NUMBER, call=NUMBER, minutes=r"\d{1,2}|x")
 MINUTES_FORM = CustomId.of("jm", tournament=NUMBER, call=NUMBER)
 PANEL_STEP = CustomId.of("pn", step=_choice(*(step.value for step in Step)), tournament=NUMBER)
+# Issue 24: the handle (the registration reply's button, and its form) and a series' points.
+HANDLE_BUTTON = CustomId.of("hb", tournament=NUMBER)
+HANDLE_FORM = CustomId.of("hf", tournament=NUMBER)
+POINTS_FORM = CustomId.of("sp", series=NUMBER)
 
 
 # -- their labels -------------------------------------------------------------------------
@@ -166,6 +172,19 @@ def registration_view(tournament_id: int, labels: Labels, *, checkin: bool) -> d
     )
 
 
+def deck_view(tournament_id: int, labels: Labels) -> discord.ui.View:
+    return stateless_view(
+        button(SUBMIT_DECK(tournament=tournament_id), labels("ui.entry.deck_button"), Style.primary)
+    )
+
+
+def late_entry_view(tournament_id: int, labels: Labels) -> discord.ui.View:
+    """The running event's post: 途中参加 while late entry is open (R-FMT-8)."""
+    return stateless_view(
+        button(REGISTER(tournament=tournament_id), labels("ui.entry.late_button"), Style.primary)
+    )
+
+
 def start_view(tournament_id: int, labels: Labels) -> discord.ui.View:
     return stateless_view(
         button(
@@ -177,17 +196,22 @@ def start_view(tournament_id: int, labels: Labels) -> discord.ui.View:
     )
 
 
-def report_view(tournament_id: int, number: int, labels: Labels) -> discord.ui.View:
-    """The pairings post's buttons: every step of a player's round without a command."""
-    return stateless_view(
+def report_view(
+    tournament_id: int, number: int, labels: Labels, *, drop: bool = True
+) -> discord.ui.View:
+    """The pairings post's buttons: every step of a player's round without a command. No
+    ドロップ in the top cut: a player out of it has nothing to drop from."""
+    items = [
         button(
             REPORT(tournament=tournament_id, round=number),
             labels("ui.rounds.report_button"),
             Style.primary,
         ),
         button(CALL_JUDGE(tournament=tournament_id), labels("ui.rounds.call_button")),
-        button(DROP(tournament=tournament_id), labels("ui.rounds.drop_button")),
-    )
+    ]
+    if drop:
+        items.append(button(DROP(tournament=tournament_id), labels("ui.rounds.drop_button")))
+    return stateless_view(*items)
 
 
 def claim_view(tournament_id: int, number: int, labels: Labels) -> discord.ui.View:
@@ -300,6 +324,51 @@ def call_form(tournament_id: int, lang: Lang) -> discord.ui.Modal:
             style=discord.TextStyle.paragraph,
             required=False,
             max_length=500,
+        )
+    )
+    return modal
+
+
+HANDLE_FIELD = "handle"
+POINTS_FIELD = "points"
+
+
+def handle_view(tournament_id: int, labels: Labels) -> discord.ui.View:
+    """ハンドルネームを設定, under the answer to a registration."""
+    return stateless_view(
+        button(HANDLE_BUTTON(tournament=tournament_id), labels("ui.handle.button"))
+    )
+
+
+def handle_form(tournament_id: int, current: str | None, lang: Lang) -> discord.ui.Modal:
+    """The handle to show in the server's events (blank: the Discord name again)."""
+    modal = discord.ui.Modal(
+        title=t("ui.handle.form_title", lang), custom_id=HANDLE_FORM(tournament=tournament_id)
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=t("ui.handle.form_label", lang),
+            custom_id=HANDLE_FIELD,
+            required=False,
+            max_length=MAX_HANDLE,
+            default=current,
+        )
+    )
+    return modal
+
+
+def points_form(series_id: int, current: str, lang: Lang) -> discord.ui.Modal:
+    """A series' points table as text, one placing a line (`parse_points_table`)."""
+    modal = discord.ui.Modal(
+        title=t("ui.series.points_form_title", lang), custom_id=POINTS_FORM(series=series_id)
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=t("ui.series.points_form_label", lang),
+            custom_id=POINTS_FIELD,
+            style=discord.TextStyle.paragraph,
+            default=current,
+            max_length=MAX_TABLE_CHARS,
         )
     )
     return modal

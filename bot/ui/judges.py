@@ -200,6 +200,10 @@ def action_what(tournament: Tournament, action: Action, lang: Lang) -> str:
     player = action.payload.get("player_id")
     if isinstance(player, int) and player != action.actor_id:
         what += f" → {name_of(tournament, player)}"
+    source = action.payload.get("copied_from")
+    if action.kind == "create_tournament" and isinstance(source, int):
+        key = "ui.log.repeated" if action.payload.get("repeated") else "ui.log.copied"
+        what += t(key, lang, source=source)
     return what + _where_and_result(tournament, action, lang)
 
 

@@ -22,8 +22,10 @@ from bot.ui.buttons import (
     Labels,
     claim_call_view,
     confirm_view,
+    late_entry_view,
     registration_view,
     report_view,
+    stateless_view,
 )
 from bot.ui.entry import registration_embed
 from bot.ui.judges import (
@@ -36,7 +38,13 @@ from bot.ui.judges import (
 )
 from bot.ui.pagination import page_view
 from bot.ui.panel import panel, round_complete
-from bot.ui.render import announcement_created, rounds_text, safe
+from bot.ui.render import (
+    announcement_created,
+    format_name,
+    regulation_name,
+    rounds_text,
+    safe,
+)
 from bot.ui.rounds import (
     bracket_picture,
     claim_lines,
@@ -46,14 +54,21 @@ from bot.ui.rounds import (
     pairings_posts,
     points_before,
     result_change_text,
+    round_name,
+    round_name_at,
     standings_page_of,
 )
 from domain.decks import read_stored_decklist
+from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult
+from domain.engine.state import Phase
 from domain.tournament import codec
+from domain.tournament.calendar import CalendarEntry, calendar_entry
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
 from domain.tournament.penalties import Penalty
+from domain.tournament.registration import late_entry_round
+from domain.tournament.reminders import reminder_deadline
 from domain.tournament.rounds import Match, Round, RoundKind
 
 
@@ -72,11 +87,27 @@ class Message:
 
 
 @dataclass(frozen=True)
+class CalendarText:
+    """The tournament's entry on the server's calendar: how it should be now (`entry`), and
+    its texts. `location` is the live page while it is public, else None (the delivery then
+    links the registration post, or says `fallback_location`)."""
+
+    entry: CalendarEntry
+    name: str
+    description: str
+    marker: tuple[str, ...]  # the description's last line in either language: finds it again
+    location: str | None
+    fallback_location: str
+
+
+@dataclass(frozen=True)
 class Said:
-    """What a notice says: its messages, and the reports thread to open on the first."""
+    """What a notice says: its messages, and the reports thread to open on the first; or the
+    calendar entry to bring in step."""
 
     messages: list[Message] = field(default_factory=list)
     thread_name: str | None = None
+    calendar: CalendarText | None = None
 
 
 @dataclass(frozen=True)
@@ -139,28 +170,60 @@ def with_link(embed: discord.Embed, url: str | None, lang: Lang) -> None:
 def registration_post(telling: Telling) -> Said:
     """R-FMT-6: the format, regulation and time limit, announced before the event, with the
     buttons that are all a player needs to take part."""
+    if telling.tournament.phase is Phase.CANCELLED:
+        return _said(cancelled_post(telling.tournament, telling.lang))
+    return _said(_open_registration_post(telling))
+
+
+def cancelled_post(tournament: Tournament, lang: Lang) -> Message:
+    """The registration post of an event called off: it says so, and has no buttons."""
+    return Message(
+        content=t("ui.cancel.post", lang, name=safe(tournament.name)),
+        embeds=[registration_embed(tournament, lang)],
+        view=stateless_view(),
+    )
+
+
+def _open_registration_post(telling: Telling) -> Message:
     tournament, lang = telling.tournament, telling.lang
     checkin = tournament.checkin_open(telling.now)
-    return _said(
-        Message(
-            content=announcement_created(tournament, lang, checkin=checkin),
-            embeds=[registration_embed(tournament, lang)],
-            view=registration_view(tournament.id, telling.labels, checkin=checkin),
-        )
+    return Message(
+        content=announcement_created(tournament, lang, checkin=checkin),
+        embeds=[registration_embed(tournament, lang)],
+        view=registration_view(tournament.id, telling.labels, checkin=checkin),
     )
 
 
 def registration_refresh(telling: Telling) -> Said:
-    """The registration post's text, embed and buttons, as they should be now (an edit)."""
+    """The registration post's text, embed and buttons, as they should be now (an edit):
+    while entries are open, as posted; once the event runs, 「開催中・受付終了」 with only
+    途中参加 while late entry is open; after the finish, 「終了」 and the final standings."""
     tournament, lang = telling.tournament, telling.lang
-    checkin = tournament.checkin_open(telling.now)
-    return _said(
-        Message(
-            content=announcement_created(tournament, lang, checkin=checkin),
-            embeds=[registration_embed(tournament, lang)],
-            view=registration_view(tournament.id, telling.labels, checkin=checkin),
-        )
-    )
+    if tournament.phase is Phase.CANCELLED:
+        return _said(cancelled_post(tournament, lang))
+    if tournament.phase is Phase.REGISTRATION:
+        return _said(_open_registration_post(telling))
+    name = safe(tournament.name)
+    embed = registration_embed(tournament, lang)
+    if tournament.phase is Phase.FINISHED:
+        embed.title = t("ui.entry.title_finished", lang, name=name)
+        link = telling.data.get("final_standings")
+        text = t("ui.entry.finished", lang, name=name)
+        if link:
+            text += "\n" + t("ui.entry.final_standings_at", lang, url=link)
+        elif telling.page_url:
+            text += "\n" + t("ui.entry.final_standings_at", lang, url=telling.page_url)
+        return _said(Message(content=text, embeds=[embed], view=stateless_view()))
+    late_until = tournament.late_registration_rounds
+    if late_entry_round(tournament) is not None:  # R-FMT-8: entries for the next rounds
+        embed.title = t("ui.entry.title_late", lang, name=name)
+        text = t("ui.entry.running_late", lang, name=name, round=late_until)
+        view = late_entry_view(tournament.id, telling.labels)
+    else:
+        embed.title = t("ui.entry.title_closed", lang, name=name)
+        text = t("ui.entry.running", lang, name=name)
+        view = stateless_view()
+    return _said(Message(content=text, embeds=[embed], view=view))
 
 
 def promoted(telling: Telling) -> Said:
@@ -180,6 +243,27 @@ def started(telling: Telling) -> Said:
         rounds=rounds_text(tournament, lang),
     )
     return _said(Message(text))
+
+
+def dropped_at_start(telling: Telling) -> Said:
+    """A player the start removed: why, what would have kept them in, and whether they can
+    still join as a late entrant."""
+    tournament, lang = telling.tournament, telling.lang
+    reasons = [str(reason) for reason in telling.data["reasons"]] or ["no_deck"]
+    lines = [
+        t(
+            "ui.start.dropped_notice",
+            lang,
+            tournament=safe(tournament.name),
+            reasons=t("ui.start.reason_separator", lang).join(
+                t(f"ui.start.reason_{r}", lang) for r in reasons
+            ),
+        )
+    ]
+    lines += [t(f"ui.start.advice_{r}", lang) for r in reasons]
+    if late_entry_round(tournament) is not None:
+        lines.append(t("ui.start.late_entry", lang, round=tournament.late_registration_rounds))
+    return _said(Message("\n".join(lines)))
 
 
 def decks_published(telling: Telling) -> Said:
@@ -205,15 +289,30 @@ def pairings(telling: Telling) -> Said:
     if played is None:  # taken back (/round repair) before it was posted
         return _said()
     points = points_before(tournament, played.number)
-    view = report_view(tournament.id, played.number, telling.labels)
+    top_cut = played.kind is RoundKind.ELIMINATION
+    view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     messages = [
         Message(part.content, view=view, pings=part.pinged)
-        for part in pairings_posts(tournament, played, points, lang)
+        for part in pairings_posts(tournament, played, points, lang, page_url=telling.page_url)
     ]
-    picture = bracket_picture(tournament, lang) if played.kind is RoundKind.ELIMINATION else None
+    picture = bracket_picture(tournament, lang) if top_cut else None
     if picture is not None:
         messages.append(Message(files=[("bracket.png", render_bracket(picture))]))
-    return Said(messages, thread_name=t("ui.rounds.thread_name", lang, round=played.number))
+    thread_name = t("ui.rounds.thread_name", lang, round_name=round_name(played, lang))
+    return Said(messages, thread_name=thread_name)
+
+
+def pairings_refresh(telling: Telling) -> Said:
+    """The round's pairings post, each finished table marked with its result (edits)."""
+    tournament, lang = telling.tournament, telling.lang
+    played = tournament.round(int(telling.data["round"]))
+    if played is None:
+        return _said()
+    points = points_before(tournament, played.number)
+    top_cut = played.kind is RoundKind.ELIMINATION
+    view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
+    parts = pairings_posts(tournament, played, points, lang, page_url=telling.page_url, marked=True)
+    return Said([Message(part.content, view=view) for part in parts])
 
 
 def clock_started(telling: Telling) -> Said:
@@ -224,7 +323,7 @@ def clock_started(telling: Telling) -> Said:
     text = t(
         "ui.rounds.clock_started",
         telling.lang,
-        round=played.number,
+        round_name=round_name(played, telling.lang),
         minutes=tournament.time_limit_minutes,
         end=int(played.ends_at.timestamp()),
     )
@@ -249,7 +348,7 @@ def ask_opponent(telling: Telling) -> Said:
         lang,
         opponent=f"<@{opponent}>",
         reporter=name_of(tournament, reporter),
-        round=played.number,
+        round_name=round_name(played, lang),
         table=match.table,
         result=describe_result(tournament, match, pending[-1].result, lang),
     )
@@ -266,7 +365,7 @@ def result_confirmed(telling: Telling) -> Said:
     text = t(
         "ui.report.notice_confirmed",
         telling.lang,
-        round=played.number,
+        round_name=round_name(played, telling.lang),
         table=match.table,
         result=result,
     )
@@ -287,7 +386,7 @@ def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, *
     return t(
         key,
         lang,
-        round=played.number,
+        round_name=round_name(played, lang),
         table=match.table,
         first=name_of(tournament, first),
         second=name_of(tournament, second),
@@ -340,15 +439,56 @@ def dropped(telling: Telling) -> Said:
 
 
 def table_extended(telling: Telling) -> Said:
+    """「⏱ テーブル 1 は 4 分延長されました（終了 6:32）」, to the table's players."""
+    found = _round_match(telling.tournament, telling.data)
+    if found is None:
+        return _said()
     data = telling.data
     text = t(
         "ui.judge.extended_post",
         telling.lang,
+        players=_mentions(found[1]),
         table=data["table"],
-        total=data["total"],
+        added=data["added"],
         end=data["ends"],
     )
-    return _said(Message(text))
+    return _said(Message(text, pings=found[1].players))
+
+
+def _mentions(match: Match) -> str:
+    return " ".join(f"<@{player}>" for player in match.players)
+
+
+def result_decided(telling: Telling) -> Said:
+    """A table's players hear that a judge decided their match, and who: a ruling or a
+    no-show, a penalty (R-PEN-3) or its revocation."""
+    tournament, data, lang = telling.tournament, telling.data, telling.lang
+    found = _round_match(tournament, data)
+    if found is None or data.get("new") is None:
+        return _said()
+    played, match = found
+    result = describe_result(tournament, match, codec.decode(MatchResult, data["new"]), lang)
+    shared = {
+        "players": _mentions(match),
+        "round_name": round_name(played, lang),
+        "table": match.table,
+        "result": result,
+        "judge": safe(str(data["judge"])),
+    }
+    penalty_id = data.get("penalty") or data.get("revoked")
+    penalty = _penalty(tournament, {"penalty": penalty_id}) if penalty_id else None
+    if penalty is not None:
+        key = "ui.result.decided_by_penalty" if "penalty" in data else "ui.result.penalty_lifted"
+        text = t(
+            key,
+            lang,
+            player=name_of(tournament, penalty.player_id),
+            type=penalty_type(penalty.type, lang),
+            **shared,
+        )
+    else:
+        text = t("ui.result.decided", lang, **shared)
+    return _said(Message(text, pings=match.players))
 
 
 def final(telling: Telling) -> Said:
@@ -427,22 +567,31 @@ def undone(telling: Telling) -> Said:
 
 
 def reminder(telling: Telling) -> Said:
+    """N minutes left: for the round, or for tables given extra time, with their own end."""
     played = telling.tournament.round(int(telling.data["round"]))
     if played is None or played.ends_at is None:
         return _said()
+    tables = [int(table) for table in telling.data["tables"]]
+    first = played.match_at(tables[0]) if tables else None
+    ends = played.table_ends_at(first) if first else played.ends_at
+    assert ends is not None
+    shared = {
+        "round_name": round_name(played, telling.lang),
+        "minutes": telling.data["minutes"],
+        "end": int(ends.timestamp()),
+    }
+    if ends == played.ends_at:
+        return _said(Message(t("ui.rounds.reminder", telling.lang, **shared)))
     text = t(
-        "ui.rounds.reminder",
-        telling.lang,
-        round=played.number,
-        minutes=telling.data["minutes"],
-        end=int(played.ends_at.timestamp()),
+        "ui.rounds.reminder_tables", telling.lang, tables=", ".join(map(str, tables)), **shared
     )
     return _said(Message(text))
 
 
 def time_up(telling: Telling) -> Said:
     tables = [str(table) for table in telling.data["tables"]]
-    text = t("ui.rounds.time_up", telling.lang, round=telling.data["round"], tables=tables)
+    number = round_name_at(telling.tournament, int(telling.data["round"]), telling.lang)
+    text = t("ui.rounds.time_up", telling.lang, round_name=number, tables=tables)
     return _said(Message(text))
 
 
@@ -465,6 +614,76 @@ def reping(telling: Telling) -> Said:
         return _said()
     text = call_reping(found[0], telling.now, telling.lang)
     return _said(Message(text))
+
+
+# -- before the event: cancelling, reminders, the calendar -----------------------------------
+
+
+def cancelled(telling: Telling) -> Said:
+    tournament = telling.tournament
+    if tournament.phase is not Phase.CANCELLED:
+        return _said()
+    return _said(Message(t("ui.cancel.announce", telling.lang, name=safe(tournament.name))))
+
+
+def cancelled_to_player(telling: Telling) -> Said:
+    tournament = telling.tournament
+    if tournament.phase is not Phase.CANCELLED:
+        return _said()
+    return _said(Message(t("ui.cancel.to_player", telling.lang, name=safe(tournament.name))))
+
+
+def entry_reminder(telling: Telling) -> Said:
+    """A registered player's reminder (by DM): when check-in closes, which is the start.
+    Nothing when that time has moved since it was planned (the new time brings its own), the
+    event started or was called off, or the player is no longer in it."""
+    tournament, lang, data = telling.tournament, telling.lang, telling.data
+    deadline = reminder_deadline(tournament)
+    entry = tournament.players.get(telling.user or 0)
+    if (
+        deadline is None
+        or int(deadline.timestamp()) != int(data["deadline"])
+        or entry is None
+        or entry.status is not PlayerStatus.REGISTERED
+    ):
+        return _said()
+    opens = tournament.settings.checkin_opens
+    key = "ui.reminder.checkin" if opens is not None else "ui.reminder.start"
+    text = t(
+        key,
+        lang,
+        name=safe(tournament.name),
+        hours=int(data["hours"]),
+        deadline=int(deadline.timestamp()),
+        opens=int(opens.timestamp()) if opens is not None else 0,
+    )
+    if tournament.decklist_required and entry.user_id not in tournament.decks:
+        text += "\n" + t("ui.register.deck_reminder", lang)
+    return _said(Message(text))
+
+
+def calendar(telling: Telling) -> Said:
+    """The tournament's entry on the server's calendar (a Discord scheduled event), as it
+    should be now; the delivery changes only what differs."""
+    tournament, lang = telling.tournament, telling.lang
+    footers = tuple(t("ui.entry.footer", other, id=tournament.id) for other in ("ja", "en"))
+    description = t(
+        "ui.calendar.description",
+        lang,
+        format=format_name(tournament.format.value, lang),
+        regulation=regulation_name(tournament.regulation, lang),
+        time_limit=tournament.time_limit_minutes,
+        footer=t("ui.entry.footer", lang, id=tournament.id),
+    )
+    text = CalendarText(
+        entry=calendar_entry(tournament),
+        name=tournament.name,
+        description=description,
+        marker=footers,
+        location=telling.page_url,
+        fallback_location=t("ui.calendar.location", lang),
+    )
+    return Said(calendar=text)
 
 
 # -- the staff -----------------------------------------------------------------------------
@@ -491,6 +710,9 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.STARTED: started,
     Say.DECKS_PUBLISHED: decks_published,
     Say.PAIRINGS: pairings,
+    Say.PAIRINGS_REFRESH: pairings_refresh,
+    Say.RESULT_DECIDED: result_decided,
+    Say.DROPPED_AT_START: dropped_at_start,
     Say.CLOCK_STARTED: clock_started,
     Say.ASK_OPPONENT: ask_opponent,
     Say.RESULT_CONFIRMED: result_confirmed,
@@ -509,4 +731,8 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.TIME_UP: time_up,
     Say.UNCONFIRMED: unconfirmed,
     Say.CALL_REPING: reping,
+    Say.CALENDAR: calendar,
+    Say.CANCELLED: cancelled,
+    Say.CANCELLED_TO_PLAYER: cancelled_to_player,
+    Say.ENTRY_REMINDER: entry_reminder,
 }

@@ -11,6 +11,7 @@ import discord
 from bot.i18n import Lang, t
 from bot.ui.buttons import PANEL_STEP, Style, button, stateless_view
 from bot.ui.render import safe
+from bot.ui.rounds import round_name, round_name_at
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
 from domain.event import EventFormat
@@ -31,6 +32,7 @@ SHOWN: dict[Phase, tuple[Step, ...]] = {
     ),
     Phase.TOP_CUT: (Step.PAIR, Step.START_CLOCK, Step.NEXT_ROUND, Step.FINISH, Step.EXPORT),
     Phase.FINISHED: (Step.POST_STANDINGS, Step.EXPORT),
+    Phase.CANCELLED: (),
 }
 STYLES = {Step.START: Style.danger, Step.NEXT_ROUND: Style.primary, Step.FINISH: Style.danger}
 
@@ -67,6 +69,8 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
         embed.add_field(name=t(f"ui.panel.{key}", lang), value=value)
 
     field("state", t(f"ui.state.{tournament.phase.value}", lang))
+    if tournament.phase is Phase.CANCELLED:
+        return embed
     if tournament.phase is Phase.REGISTRATION:
         registered = tournament.count(PlayerStatus.REGISTERED)
         field("registered", t("ui.panel.registered_value", lang, count=registered))
@@ -79,7 +83,7 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
     if current is None:
         field("round", t("ui.panel.no_round", lang))
         return embed
-    field("round", t("ui.panel.round_value", lang, round=current.number))
+    field("round", t("ui.panel.round_value", lang, round_name=round_name(current, lang)))
     tables = [m for m in current.matches if len(m.players) == 2]
     finished = sum(1 for m in tables if current.finished(m))
     field("results", t("ui.panel.count_of", lang, done=finished, total=len(tables)))
@@ -103,5 +107,5 @@ def panel(
 def round_complete(tournament: Tournament, number: int, lang: Lang) -> tuple[str, discord.ui.View]:
     """「第 3 回戦の結果がすべて揃いました」, with the buttons for what comes next."""
     nexts = (Step.NEXT_ROUND, Step.TOP_CUT, Step.PAIR, Step.POST_STANDINGS, Step.FINISH)
-    text = t("ui.panel.round_complete", lang, round=number)
+    text = t("ui.panel.round_complete", lang, round_name=round_name_at(tournament, number, lang))
     return text, step_buttons(tournament, nexts, lang, only_allowed=True)

@@ -14,6 +14,7 @@ from bot.ui.pagination import Page, page_of
 from bot.ui.text import code_block, violation_text
 from domain.decks import Violation
 from domain.event import EventFormat
+from domain.tournament.operations import Repeat
 
 if TYPE_CHECKING:
     from bot.services.decks import DeckSubmission, DeckView
@@ -91,6 +92,9 @@ def setup_embed(config: GuildConfig, lang: Lang) -> discord.Embed:
         names = {"language": t(f"ui.language.{posting}", lang)}
         names["other"] = t(f"ui.language.{other}", lang)
         embed.add_field(name=t("ui.setup.buttons", lang), value=t(key, lang, **names))
+    embed.add_field(
+        name=t("ui.setup.ratings", lang), value=t(f"ui.ratings.{config.ratings.value}", lang)
+    )
     return embed
 
 
@@ -106,7 +110,7 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
     field("regulation", regulation_name(tournament.regulation, lang))
     field("rounds", rounds_text(tournament, lang))
     if tournament.top_cut:
-        field("top_cut", str(tournament.top_cut))
+        field("top_cut", t("ui.tournament.top_cut_value", lang, count=tournament.top_cut))
     field(
         "time_limit",
         t("ui.tournament.time_limit_value", lang, minutes=tournament.time_limit_minutes),
@@ -154,6 +158,11 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
         field("ex_deck", t(f"ui.tournament.{shared}", lang), inline=False)
     if tournament.restricted_list:
         field("restricted", t("ui.tournament.uploaded", lang))
+    if settings.repeat is not Repeat.NONE:
+        field("repeat", t(f"ui.repeat.{settings.repeat.value}", lang))
+    if tournament.starts_at is not None:
+        reminders = "reminders_on" if settings.reminders else "reminders_off"
+        field("reminders", t(f"ui.tournament.{reminders}", lang))
     field("id", str(tournament.id))
     return embed
 

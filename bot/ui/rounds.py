@@ -18,8 +18,10 @@ from bot.ui.render import safe
 from bot.ui.standings import StandingRow, Status, standings_page
 from domain.engine.elimination import bracket_order
 from domain.engine.explanation import Explanation
+from domain.engine.placings import stage
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
+from domain.engine.state import Phase
 from domain.tournament.events import Dropped
 from domain.tournament.model import Tournament
 from domain.tournament.names import display_name, display_names
@@ -27,6 +29,7 @@ from domain.tournament.rounds import Match, Round, RoundKind
 from domain.tournament.views import (
     StandingLine,
     final_standings,
+    placings,
     standings_after,
     standings_lines,
 )
@@ -95,6 +98,28 @@ def describe_result(
     return text
 
 
+def round_name(played: Round, lang: Lang) -> str:
+    """「第 3 回戦」, or the top cut's stage as people name it: 準々決勝, 準決勝, 決勝."""
+    if played.kind is RoundKind.SWISS:
+        return t("ui.rounds.swiss_round", lang, round=played.number)
+    seats = stage(max(len(played.matches) * 2, 2))
+    return t(f"ui.stage.{seats.kind.value}", lang, players=seats.players)
+
+
+def round_name_at(tournament: Tournament, number: int, lang: Lang) -> str:
+    """`round_name` of the tournament's round `number` (「第 n 回戦」 if it is gone)."""
+    played = tournament.round(number)
+    if played is None:
+        return t("ui.rounds.swiss_round", lang, round=number)
+    return round_name(played, lang)
+
+
+# A finished table's line (「✅ テーブル 3: まっちゃの勝ち」) is at most this long; each line
+# is given the room of the longer of its two forms from the start, so that marking tables
+# later never moves a table to another message of the post.
+MARKED_LINE_LIMIT = 64
+
+
 def pairings_posts(
     tournament: Tournament,
     paired: Round,
@@ -102,36 +127,52 @@ def pairings_posts(
     lang: Lang,
     *,
     page_url: str | None = None,
+    marked: bool = False,
 ) -> list[Post]:
     """The pairings as messages within Discord's limits (2000 characters, 100 pings each),
-    every table in them: split, never cut."""
+    every table in them: split, never cut. In the top cut, no Swiss points. `marked`: each
+    finished table carries its result (the post brought up to date as results come in);
+    the split is the same either way, so an edit never moves a table."""
+    top_cut = paired.kind is RoundKind.ELIMINATION
     lines: list[tuple[str, tuple[int, ...]]] = []
     for match in paired.matches:
         if len(match.players) == 2:
             first, second = match.players
-            text = t(
-                "ui.rounds.table_line",
-                lang,
-                table=match.table,
-                first=f"<@{first}>",
-                first_points=points.get(first, 0),
-                second=f"<@{second}>",
-                second_points=points.get(second, 0),
-            )
+            names = {"table": match.table, "first": f"<@{first}>", "second": f"<@{second}>"}
+            if top_cut:
+                text = t("ui.rounds.top_cut_line", lang, **names)
+            else:
+                text = t(
+                    "ui.rounds.table_line",
+                    lang,
+                    first_points=points.get(first, 0),
+                    second_points=points.get(second, 0),
+                    **names,
+                )
+            if marked and paired.finished(match):
+                text = marked_line(tournament, match, lang)
         elif len(match.players) == 1:
             (player,) = match.players
-            text = t(
-                "ui.rounds.bye_line", lang, player=f"<@{player}>", points=points.get(player, 0)
-            )
+            if top_cut:
+                text = t("ui.rounds.top_cut_bye_line", lang, player=f"<@{player}>")
+            else:
+                text = t(
+                    "ui.rounds.bye_line", lang, player=f"<@{player}>", points=points.get(player, 0)
+                )
         else:
             text = t("ui.rounds.empty_line", lang, table=match.table)
         lines.append((text, match.players))
-    key = (
-        "ui.rounds.top_cut_title"
-        if paired.kind is RoundKind.ELIMINATION
-        else "ui.rounds.pairings_title"
-    )
-    title = t(key, lang, tournament=safe(tournament.name), round=paired.number)
+    if top_cut:
+        title = t(
+            "ui.rounds.top_cut_title",
+            lang,
+            tournament=safe(tournament.name),
+            stage=round_name(paired, lang),
+        )
+    else:
+        title = t(
+            "ui.rounds.pairings_title", lang, tournament=safe(tournament.name), round=paired.number
+        )
     footer = t("ui.rounds.how_to_report", lang)
     if page_url is not None:
         footer += "\n" + t("ui.rounds.live_page", lang, url=page_url)
@@ -140,13 +181,12 @@ def pairings_posts(
     chunks: list[list[tuple[str, tuple[int, ...]]]] = [[]]
     size = pings = 0
     for text, players in lines:
-        if chunks[-1] and (
-            size + len(text) + 1 > budget or pings + len(players) > MENTIONS_PER_MESSAGE
-        ):
+        room = max(len(text), MARKED_LINE_LIMIT) + 1
+        if chunks[-1] and (size + room > budget or pings + len(players) > MENTIONS_PER_MESSAGE):
             chunks.append([])
             size = pings = 0
         chunks[-1].append((text, players))
-        size += len(text) + 1
+        size += room
         pings += len(players)
     posts = []
     for index, chunk in enumerate(chunks, start=1):
@@ -159,6 +199,18 @@ def pairings_posts(
         content = f"**{title}{part}**\n{body}\n{footer}"
         posts.append(Post(content, tuple(p for _, players in chunk for p in players)))
     return posts
+
+
+def marked_line(tournament: Tournament, match: Match, lang: Lang) -> str:
+    """A finished table on the pairings post: 「✅ テーブル 3: まっちゃの勝ち」, within
+    `MARKED_LINE_LIMIT` (long names are shortened with 「…」)."""
+    text = t(
+        "ui.rounds.status_done_line",
+        lang,
+        table=match.table,
+        result=describe_result(tournament, match, match.result, lang),
+    )
+    return text if len(text) <= MARKED_LINE_LIMIT else text[: MARKED_LINE_LIMIT - 1] + "…"
 
 
 def explanation_lines(
@@ -182,14 +234,18 @@ def explanation_lines(
 def status_embed(
     tournament: Tournament, current: Round, lang: Lang
 ) -> tuple[discord.Embed, discord.File | None]:
-    """The round's time and its unfinished tables; a list too long for an embed is shown
-    in part, and attached whole."""
+    """The round's time, how many tables still play, each of them, then the finished ones
+    with their results; a list too long for an embed is shown in part, and attached whole."""
     lines = []
     if current.ends_at is None:
         lines.append(t("ui.rounds.status_not_started", lang))
     else:
         lines.append(t("ui.rounds.status_time_left", lang, end=int(current.ends_at.timestamp())))
-    playing = [m for m in current.matches if len(m.players) == 2 and not current.finished(m)]
+    tables = [m for m in current.matches if len(m.players) == 2]
+    playing = [m for m in tables if not current.finished(m)]
+    lines.append(
+        t("ui.rounds.status_count", lang, playing=len(playing), done=len(tables) - len(playing))
+    )
     for match in playing:
         if match.disputed:
             state = t("ui.rounds.state_disputed", lang)
@@ -219,6 +275,7 @@ def status_embed(
         )
     if not playing:
         lines.append(t("ui.rounds.status_all_done", lang))
+    lines += [marked_line(tournament, m, lang) for m in tables if current.finished(m)]
     description = "\n".join(lines)
     file = None
     if len(description) > EMBED_DESCRIPTION_LIMIT:
@@ -227,7 +284,10 @@ def status_embed(
         file = discord.File(io.BytesIO(description.encode("utf-8")), filename=name)
         description = fit_message(description, EMBED_DESCRIPTION_LIMIT - len(note)) + note
     title = t(
-        "ui.rounds.status_title", lang, tournament=safe(tournament.name), round=current.number
+        "ui.rounds.status_title",
+        lang,
+        tournament=safe(tournament.name),
+        round_name=round_name(current, lang),
     )
     return discord.Embed(title=title, description=description), file
 
@@ -249,6 +309,8 @@ def standing_rows(lines: Sequence[StandingLine]) -> list[StandingRow]:
             if line.status.value in ("dropped", "disqualified")
             else "active",  # type: ignore[arg-type]
             record=line.record,
+            top_cut=line.top_cut.best if line.top_cut else None,
+            explanation=line.explanation.value if line.explanation else None,
         )
         for line in lines
     ]
@@ -285,7 +347,12 @@ def bracket_picture(tournament: Tournament, lang: Lang) -> BracketPicture | None
             )
         rounds.append(slots)
     return BracketPicture(
-        t("ui.rounds.top_cut_title", lang, tournament=tournament.name, round=bracket[-1].number),
+        t(
+            "ui.rounds.top_cut_title",
+            lang,
+            tournament=tournament.name,
+            stage=round_name(bracket[-1], lang),
+        ),
         rounds,
         lang,
     )
@@ -322,15 +389,19 @@ STANDINGS_PER_PAGE = 20
 
 
 def standings_page_of(tournament: Tournament, lang: Lang, page: int) -> Page:
-    """One page of the tournament's standings, as /standings and the posts show them."""
-    title = t(
-        "ui.standings.title",
-        lang,
-        tournament=safe(tournament.name),
-        round=standings_after(tournament),
-    )
+    """One page of the tournament's standings, as /standings and the posts show them: after
+    the finish, the final placings (the top cut first)."""
+    if tournament.phase is Phase.FINISHED:
+        title = t("ui.finish.title", lang, tournament=safe(tournament.name))
+    else:
+        title = t(
+            "ui.standings.title",
+            lang,
+            tournament=safe(tournament.name),
+            round=standings_after(tournament),
+        )
     embed, count = standings_page(
-        standing_rows(standings_lines(tournament)), title, lang, page, per_page=STANDINGS_PER_PAGE
+        standing_rows(placings(tournament)), title, lang, page, per_page=STANDINGS_PER_PAGE
     )
     return Page(embed, min(max(page, 0), count - 1), count)
 
@@ -347,16 +418,17 @@ def my_match_text(
     """/pairing: the player's table, opponent and the opponent's points."""
     opponent = match.opponent_of(user_id)
     if opponent is None:
-        return t("ui.rounds.mine_bye", lang, round=current.number)
+        return t("ui.rounds.mine_bye", lang, round_name=round_name(current, lang))
+    shared = {
+        "round_name": round_name(current, lang),
+        "table": match.table,
+        "opponent": f"<@{opponent}>",
+    }
+    if current.finished(match):  # decided (a report confirmed, a judge, a penalty)
+        result = describe_result(tournament, match, match.result, lang)
+        return t("ui.rounds.mine_decided", lang, result=result, **shared)
     points = {line.user_id: line.points for line in standings_lines(tournament)}
-    return t(
-        "ui.rounds.mine",
-        lang,
-        round=current.number,
-        table=match.table,
-        opponent=f"<@{opponent}>",
-        points=points.get(opponent, 0),
-    )
+    return t("ui.rounds.mine", lang, points=points.get(opponent, 0), **shared)
 
 
 def result_change_text(
@@ -403,7 +475,7 @@ def pairing_reply(paired: Paired, lang: Lang) -> str:
     tables = sum(1 for match in matches if len(match.players) == 2)
     byes = sum(1 for match in matches if len(match.players) == 1)
     key = "ui.rounds.paired_reply_byes" if byes else "ui.rounds.paired_reply"
-    lines = [t(key, lang, round=paired.round.number, tables=tables, byes=byes)]
+    lines = [t(key, lang, round_name=round_name(paired.round, lang), tables=tables, byes=byes)]
     if paired.round.kind is RoundKind.SWISS:
         notes = explanation_lines(paired.tournament, paired.proposal.explanation, lang)
         lines.append(f"**{t('ui.rounds.explanation_title', lang)}**")

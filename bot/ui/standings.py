@@ -40,6 +40,8 @@ class StandingRow:
     opponents_points: Fraction
     status: Status = "active"
     record: str | None = None  # "2-1-0"; the column shows only when some row has one
+    top_cut: int | None = None  # the final placing in the top cut: 1, 2, 4 (ベスト4), 8 …
+    explanation: str | None = None  # why this row stands above rows with more points
 
 
 def _width_at(text: str, index: int) -> int:
@@ -121,6 +123,30 @@ def format_points(value: Fraction | int) -> str:
     return f"{whole}.{fraction:0{places}d}"
 
 
+def top_cut_label(best: int | None, lang: Lang) -> str:
+    """決勝T: 優勝, 準優勝, ベスト4, ベスト8 … (nothing for a player not in the top cut)."""
+    if best is None:
+        return ""
+    if best in (1, 2):
+        return t(f"standings.top_cut.{'winner' if best == 1 else 'runner_up'}", lang)
+    return t("standings.top_cut.best", lang, best=best)
+
+
+def explanation_lines(rows: Sequence[StandingRow], lang: Lang) -> list[str]:
+    """One line for each row ranked above rows with more points: why."""
+    return [
+        t(
+            f"standings.explanation.{row.explanation}",
+            lang,
+            rank=row.rank,
+            name=unpinged(clean_name(row.name)),
+            place=top_cut_label(row.top_cut, lang),
+        )
+        for row in rows
+        if row.explanation
+    ]
+
+
 def _status_word(status: Status, lang: Lang, *, short: bool) -> str:
     if status == "active":
         return ""
@@ -130,6 +156,7 @@ def _status_word(status: Status, lang: Lang, *, short: bool) -> str:
 @dataclass(frozen=True)
 class _Columns:
     rank: int
+    top_cut: int | None  # the 決勝T column, after the finish of an event with a top cut
     name: int
     points: int
     opponents: int
@@ -148,8 +175,14 @@ def _columns(rows: Sequence[StandingRow], lang: Lang) -> _Columns:
     def widest(header: str, cells: Sequence[str]) -> int:
         return max([display_width(header), *(display_width(cell) for cell in cells)])
 
+    has_top_cut = any(row.top_cut for row in rows)
     return _Columns(
         rank=widest(t("standings.col.rank", lang), [str(row.rank) for row in rows]),
+        top_cut=widest(
+            t("standings.col.top_cut", lang), [top_cut_label(row.top_cut, lang) for row in rows]
+        )
+        if has_top_cut
+        else None,
         name=max(display_width(t("standings.col.name", lang)), min(max(names), NAME_COLUMNS)),
         points=widest(t("standings.col.points", lang), [str(row.points) for row in rows]),
         opponents=widest(
@@ -163,8 +196,10 @@ def _columns(rows: Sequence[StandingRow], lang: Lang) -> _Columns:
 
 
 def _header(columns: _Columns, lang: Lang) -> str:
-    cells = [
-        pad(t("standings.col.rank", lang), columns.rank, right=True),
+    cells = [pad(t("standings.col.rank", lang), columns.rank, right=True)]
+    if columns.top_cut is not None:
+        cells.append(pad(t("standings.col.top_cut", lang), columns.top_cut))
+    cells += [
         pad(t("standings.col.name", lang), columns.name),
         pad(t("standings.col.points", lang), columns.points, right=True),
         pad(t("standings.col.opponents", lang), columns.opponents, right=True),
@@ -180,8 +215,10 @@ def _line(row: StandingRow, columns: _Columns, lang: Lang) -> str:
     room = columns.name - (display_width(status) + 1 if status else 0)
     name = unpinged(truncate(clean_name(row.name), room))
     name_cell = pad(name, room) + (" " + status if status else "")
-    cells = [
-        pad(str(row.rank), columns.rank, right=True),
+    cells = [pad(str(row.rank), columns.rank, right=True)]
+    if columns.top_cut is not None:
+        cells.append(pad(top_cut_label(row.top_cut, lang), columns.top_cut))
+    cells += [
         name_cell,
         pad(str(row.points), columns.points, right=True),
         pad(format_points(row.opponents_points), columns.opponents, right=True),
@@ -227,13 +264,17 @@ def standings_page(
     columns = _columns(rows, lang)
     header = _header(columns, lang)
     legend = t("standings.legend", lang)
-    overhead = len(code_block(header)) + 1 + len(legend) + 2  # fences, header, legend
+    # Fences, header, legend, and room for every explanation (only top-cut rows have one).
+    overhead = len(code_block(header)) + 1 + len(legend) + 2
+    overhead += sum(len(line) + 1 for line in explanation_lines(rows, lang))
     pages = _pages(
         [_line(row, columns, lang) for row in rows], per_page, EMBED_DESCRIPTION_LIMIT - overhead
     )
     index = min(max(page, 0), len(pages) - 1)
     body = "\n".join([header, *pages[index]])
-    embed.description = f"{code_block(body)}\n{legend}"
+    shown = rows[sum(len(p) for p in pages[:index]) :][: len(pages[index])]
+    notes = "".join(f"{line}\n" for line in explanation_lines(shown, lang))
+    embed.description = f"{code_block(body)}\n{notes}{legend}"
     embed.set_footer(
         text=t("standings.footer", lang, page=index + 1, pages=len(pages), players=len(rows))
     )
@@ -242,10 +283,11 @@ def standings_page(
 
 def standings_csv(rows: Sequence[StandingRow], lang: Lang) -> bytes:
     """Every row as CSV for Excel (`spreadsheet_csv`: UTF-8 with a BOM, no formulas). The
-    header is in the reader's language; names are complete."""
+    header is in the reader's language; names are complete. The top-cut placing comes last,
+    so that the columns a spreadsheet already reads keep their places."""
     header = [
         t(f"standings.csv.{column}", lang)
-        for column in ("rank", "name", "points", "opponents", "record", "status")
+        for column in ("rank", "name", "points", "opponents", "record", "status", "top_cut")
     ]
     return spreadsheet_csv(
         header,
@@ -257,6 +299,7 @@ def standings_csv(rows: Sequence[StandingRow], lang: Lang) -> bytes:
                 format_points(row.opponents_points),
                 row.record or "",
                 _status_word(row.status, lang, short=False),
+                top_cut_label(row.top_cut, lang),
             ]
             for row in rows
         ),

@@ -7,6 +7,8 @@
     /t/{slug}/api/{part}.json        the same data as JSON (overlays, spreadsheets)
     /t/{slug}/api/decklists/{n}.json one published list as JSON
     /t/{slug}/api/version.json       the version and each part's stamp (the polling fallback)
+    /t/{slug}/api/series.json        the series the event is in, with their standings
+    /t/{slug}/api/profiles.json      the records of its players who chose to show them
     /t/{slug}/events                 server-sent events: the version, each time it moves
     /static/…, /fonts/…              the page's script, style and font slices
 
@@ -283,6 +285,32 @@ async def api_decklist(request: web.Request) -> web.StreamResponse:
     return send(request, state, ("deck", number), lambda: json_bytes(deck), "application/json")
 
 
+async def api_series(request: web.Request) -> web.StreamResponse:
+    state = await page_state(request)
+    parts = await request.app[PAGES_KEY].live.series_of(state.page)
+    return fresh_json(request, {"series": parts})
+
+
+async def api_profiles(request: web.Request) -> web.StreamResponse:
+    state = await page_state(request)
+    parts = await request.app[PAGES_KEY].live.profiles_of(state.page)
+    return fresh_json(request, {"players": parts})
+
+
+def fresh_json(request: web.Request, data: Any) -> web.Response:
+    """Data read afresh (the server's series and profiles change without the event's
+    version moving), with the headers of the other parts."""
+    body = json_bytes(data)
+    headers = {
+        "Cache-Control": "no-cache",
+        "X-Server-Time": str(now_ms()),
+        "Access-Control-Allow-Origin": "*",
+    }
+    return web.Response(
+        body=body, headers=headers, content_type="application/json", charset="utf-8"
+    )
+
+
 def int_segment(request: web.Request, name: str) -> int:
     raw = request.match_info[name]
     if not raw.isascii() or not raw.isdigit() or not 0 < int(raw) <= MAX_NUMBER:
@@ -463,6 +491,8 @@ def build_app(pages: LivePages, limits: WebLimits | None = None) -> web.Applicat
     app.router.add_get("/t/{slug}", section_page)
     app.router.add_get("/t/{slug}/events", events)
     app.router.add_get("/t/{slug}/api/decklists/{number}.json", api_decklist)
+    app.router.add_get("/t/{slug}/api/series.json", api_series)
+    app.router.add_get("/t/{slug}/api/profiles.json", api_profiles)
     app.router.add_get("/t/{slug}/api/{part}.json", api_part)
     app.router.add_get("/t/{slug}/decklists/{number}", decklist_page)
     app.router.add_get("/t/{slug}/{section}", section_page)

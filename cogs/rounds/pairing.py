@@ -12,7 +12,7 @@ from bot.services import Services
 from bot.services.base import TournamentRef
 from bot.ui.messages import fit_or_attach, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.rounds import my_match_text, pairing_reply, status_embed
+from bot.ui.rounds import my_match_text, pairing_reply, round_name, status_embed
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
 
 
@@ -86,4 +86,6 @@ async def start_round_clock(
     _, current = await services.rounds.start_clock(actor_of(interaction), reference)
     assert current.ends_at is not None
     end = int(current.ends_at.timestamp())
-    await reply(interaction, t("ui.rounds.clock_reply", lang, round=current.number, end=end))
+    await reply(
+        interaction, t("ui.rounds.clock_reply", lang, round_name=round_name(current, lang), end=end)
+    )

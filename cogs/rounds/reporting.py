@@ -27,7 +27,7 @@ from bot.ui.buttons import (
 )
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PointZoneCount
-from bot.ui.rounds import name_of, report_reply
+from bot.ui.rounds import name_of, report_reply, round_name
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
 from domain.engine.results import MAX_POINT_ZONE
@@ -87,12 +87,14 @@ class Reporting(RoutedCog):
         mine = await self.services.rounds.my_match(actor_of(interaction), tournament, round)
         opponent = mine.match.opponent_of(interaction.user.id)
         if opponent is None:
-            await reply(interaction, t("ui.rounds.mine_bye", lang, round=mine.round.number))
+            await reply(
+                interaction, t("ui.rounds.mine_bye", lang, round_name=round_name(mine.round, lang))
+            )
             return
         text = t(
             "ui.report.choose",
             lang,
-            round=mine.round.number,
+            round_name=round_name(mine.round, lang),
             table=mine.match.table,
             opponent=name_of(mine.tournament, opponent),
         )

@@ -1,4 +1,5 @@
-"""The tournament state machine: registration → running → top cut → finished.
+"""The tournament state machine: registration → running → top cut → finished, or, before
+the start, registration → cancelled (中止).
 
 While running, each Swiss round goes paired → in progress → complete; it completes by
 itself when the last table reports. Every step returns a new state; a step the current
@@ -19,6 +20,12 @@ class Phase(StrEnum):
     RUNNING = "running"
     TOP_CUT = "top_cut"
     FINISHED = "finished"
+    CANCELLED = "cancelled"  # called off before the start (中止): nothing more happens
+
+    @property
+    def over(self) -> bool:
+        """Nothing more happens: finished, or cancelled before the start."""
+        return self in (Phase.FINISHED, Phase.CANCELLED)
 
 
 class RoundStatus(StrEnum):
@@ -93,6 +100,12 @@ class TournamentState:
         self._require(Phase.RUNNING, "start_top_cut")
         self._require_swiss_done("start_top_cut")
         return replace(self, phase=Phase.TOP_CUT)
+
+    def cancel(self) -> TournamentState:
+        """Call the event off before it starts (中止). A started event is finished instead:
+        its results stand."""
+        self._require(Phase.REGISTRATION, "cancel")
+        return replace(self, phase=Phase.CANCELLED)
 
     def finish(self) -> TournamentState:
         """End the event: after the top cut, or after the last Swiss round without one."""

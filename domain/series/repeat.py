@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, tzinfo
-from enum import StrEnum
 
 from domain.errors import InvalidInput, one_of
 from domain.event import EventConfig, make_event_config
@@ -24,18 +23,7 @@ from domain.series.naming import next_event_name
 from domain.timeparse import JST
 from domain.tournament.model import Settings, Tournament
 from domain.tournament.operations import SETTING_NAMES, SettingsChange
-
-
-class Repeat(StrEnum):
-    """How often an event comes back."""
-
-    NONE = "none"  # a one-off copy: the organizer gives the date
-    WEEKLY = "weekly"  # 毎週
-    BIWEEKLY = "biweekly"  # 隔週
-
-    @property
-    def interval(self) -> timedelta | None:
-        return {Repeat.WEEKLY: timedelta(weeks=1), Repeat.BIWEEKLY: timedelta(weeks=2)}.get(self)
+from domain.tournament.operations import Repeat as Repeat  # how often: a setting
 
 
 def parse_repeat(text: str) -> Repeat:

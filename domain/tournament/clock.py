@@ -33,6 +33,11 @@ class Notice:
     call_id: int = 0
 
     @property
+    def ends(self) -> datetime:
+        """When the notice's tables end: a reminder comes `minutes_left` before."""
+        return self.due + timedelta(minutes=self.minutes_left)
+
+    @property
     def key(self) -> str:
         """What the bot remembers a notice by, so that it is posted once."""
         if self.kind is NoticeKind.CALL_REPING:
@@ -63,21 +68,24 @@ def clock_notices(current: Round, *, unconfirmed_after: timedelta) -> list[Notic
     playing = [m for m in current.matches if not current.finished(m)]
     if not playing:
         return []
-    notices = [
-        Notice(
-            NoticeKind.REMINDER,
-            current.number,
-            current.ends_at - timedelta(minutes=minutes),
-            tuple(m.table for m in playing),
-            minutes,
-        )
-        for minutes in REMINDER_MINUTES
-    ]
+    # An extended table (R-MATCH-7) has its own end: its reminders and its time-up follow
+    # that end, not the round's.
     by_end: dict[datetime, list[int]] = {}
     for match in playing:
         ends = current.table_ends_at(match)
         assert ends is not None
         by_end.setdefault(ends, []).append(match.table)
+    notices = [
+        Notice(
+            NoticeKind.REMINDER,
+            current.number,
+            ends - timedelta(minutes=minutes),
+            tuple(tables),
+            minutes,
+        )
+        for ends, tables in sorted(by_end.items())
+        for minutes in REMINDER_MINUTES
+    ]
     notices += [
         Notice(NoticeKind.TIME_UP, current.number, ends, tuple(tables))
         for ends, tables in sorted(by_end.items())

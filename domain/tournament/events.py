@@ -177,6 +177,22 @@ class Finished(Event):
 
 
 @dataclass(frozen=True)
+class Cancelled(Event):
+    """Called off before the start (中止): `entered` were registered or waitlisted."""
+
+    entered: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NameChanged(Event):
+    """A player's name in the event changed (their handle was set or cleared)."""
+
+    player_id: int
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
 class PenaltyGiven(Event):
     penalty: Penalty
 

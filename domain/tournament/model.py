@@ -14,7 +14,7 @@ from domain.decks.event_files import deck_rules
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
-from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak
+from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak, Repeat
 from domain.tournament.penalties import JudgeCall, Penalty
 from domain.tournament.rounds import Match, Round, RoundKind
 
@@ -71,6 +71,10 @@ class Settings:
     # regulation's: line 165 leaves it to the judge, so the organizer sets it.
     noshow_minutes: int = 10
     noshow_tiebreak: NoShowTiebreak = NoShowTiebreak.REAL_POINTS
+    # Issue 24: the next event is created at the finish (毎週, 隔週), and registered players
+    # are reminded before the start (`domain.tournament.reminders`) unless turned off.
+    repeat: Repeat = Repeat.NONE
+    reminders: bool = True
 
     @property
     def uses_checkin(self) -> bool:
@@ -168,7 +172,8 @@ class Tournament:
 
     @property
     def is_open(self) -> bool:
-        return self.phase is not Phase.FINISHED
+        """Not over: neither finished nor cancelled (中止)."""
+        return not self.phase.over
 
     @property
     def round_count(self) -> int | None:

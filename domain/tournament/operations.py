@@ -12,7 +12,7 @@ entry (staff may act for a player), `JudgeOperation`s need a judge or an organiz
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import IntEnum, StrEnum
 from typing import Any, ClassVar
 
@@ -84,13 +84,32 @@ class MissingDeckPolicy(StrEnum):
     START_ANYWAY = "start_anyway"
 
 
+class Repeat(StrEnum):
+    """How often an event comes back (a setting): at its finish, a weekly or fortnightly
+    event creates the next one (`domain.series.repeat`)."""
+
+    NONE = "none"  # a one-off copy: the organizer gives the date
+    WEEKLY = "weekly"  # 毎週
+    BIWEEKLY = "biweekly"  # 隔週
+
+    @property
+    def interval(self) -> timedelta | None:
+        return {Repeat.WEEKLY: timedelta(weeks=1), Repeat.BIWEEKLY: timedelta(weeks=2)}.get(self)
+
+
 # -- organizer ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class CreateTournament(OrganizerOperation):
+    """A new tournament. `copied_from`: the tournament whose settings it copies (「前回と同じ
+    設定で作成」, or the next of a repeating event); `repeated`: made by that event's repeat
+    at its finish rather than by an organizer's command. The log says so."""
+
     kind: ClassVar[str] = "create_tournament"
     config: EventConfig
+    copied_from: int | None = field(default=None, metadata=codec.when_absent(None))
+    repeated: bool = field(default=False, metadata=codec.when_absent(False))
 
 
 @dataclass(frozen=True)
@@ -111,6 +130,8 @@ class SettingsChange:
     ex_copies_shared: bool | None = None
     noshow_minutes: int | None = None
     noshow_tiebreak: NoShowTiebreak | None = None
+    repeat: Repeat | None = field(default=None, metadata=codec.when_absent(None))
+    reminders: bool | None = field(default=None, metadata=codec.when_absent(None))
 
     def given(self) -> dict[str, Any]:
         """The settings this change sets, by name (a cleared start time as None)."""
@@ -135,6 +156,8 @@ SETTING_NAMES = (
     "ex_copies_shared",
     "noshow_minutes",
     "noshow_tiebreak",
+    "repeat",
+    "reminders",
 )
 # R-DECK-4: these decide which lists are legal, so they are locked from the start.
 DECK_RULE_SETTINGS = frozenset(
@@ -182,9 +205,24 @@ class SetLivePage(OrganizerOperation):
 
 @dataclass(frozen=True)
 class Register(PlayerOperation):
+    """`display_name`: the player's Discord name; `handle`: their tournament handle
+    (ハンドルネーム) on this server, shown instead of it when set."""
+
     kind: ClassVar[str] = "register"
     player_id: int
     display_name: str
+    handle: str | None = field(default=None, metadata=codec.when_absent(None))
+
+
+@dataclass(frozen=True)
+class SetHandle(PlayerOperation):
+    """The player set or cleared their handle (/profile handle): the name the event shows
+    becomes the handle, or again their Discord name (`display_name`, as it is now)."""
+
+    kind: ClassVar[str] = "set_handle"
+    player_id: int
+    display_name: str
+    handle: str | None = None
 
 
 @dataclass(frozen=True)
@@ -306,6 +344,13 @@ class ExtendTable(JudgeOperation):
 @dataclass(frozen=True)
 class FinishTournament(OrganizerOperation):
     kind: ClassVar[str] = "finish_tournament"
+
+
+@dataclass(frozen=True)
+class CancelTournament(OrganizerOperation):
+    """Call the event off before it starts (中止, /tournament cancel)."""
+
+    kind: ClassVar[str] = "cancel_tournament"
 
 
 # -- judges (issue 11) --------------------------------------------------------------------

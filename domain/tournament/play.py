@@ -402,6 +402,8 @@ def _same_outcome(a: MatchResult, b: MatchResult, match: Match) -> bool:
 def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Actor) -> Applied:
     current, match = own_open_match(tournament, op.player_id, op.round, op.table)
     pending = [r for r in match.reports if r.player_id != op.player_id]
+    if not pending and match.reports:  # only the player's own report: the opponent confirms
+        raise IllegalTransition("report.own_report", table=match.table)
     if not pending:
         raise IllegalTransition("report.nothing_to_confirm", table=match.table)
     if match.disputed:
@@ -425,14 +427,20 @@ def _dispute(tournament: Tournament, op: DisputeResult, at: datetime, actor: Act
 def require_round_in_play(tournament: Tournament, number: int) -> Round:
     """A player's report, confirmation or form acts on the round it was made for; a form
     left open from a round that is over is refused, never filed in the next one."""
+    current = _round_in_play(tournament)
+    if number != current.number:
+        raise IllegalTransition("report.round_finished", round=number)
+    return current
+
+
+def _round_in_play(tournament: Tournament) -> Round:
+    """The current round while the event plays one, or why there is none to report in."""
     current = tournament.current
     in_play = tournament.phase in (Phase.RUNNING, Phase.TOP_CUT)
     if in_play and current is None:
         raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
     if current is None or not in_play:
         raise IllegalTransition("report.no_round", tournament=tournament.name)
-    if number != current.number:
-        raise IllegalTransition("report.round_finished", round=number)
     return current
 
 
@@ -440,18 +448,15 @@ def own_open_match(
     tournament: Tournament, player_id: int, number: int, table: int | None = None
 ) -> tuple[Round, Match]:
     """The reporter's unfinished match of the current round, or a clear refusal."""
-    current = tournament.current
-    in_play = tournament.phase in (Phase.RUNNING, Phase.TOP_CUT)
-    if in_play and current is None:
-        raise IllegalTransition("rounds.none_yet", tournament=tournament.name)
-    if current is None or not in_play:
-        raise IllegalTransition("report.no_round", tournament=tournament.name)
+    current = _round_in_play(tournament)
     match = current.match_of(player_id)
     # An unfinished own match means the round is not complete: only otherwise is the whole
     # round scanned (512 tables at 1024 players, per report).
     own_open = match is not None and not current.finished(match)
     if number != current.number or (not own_open and current.complete):
         raise IllegalTransition("report.round_finished", round=number)
+    if player_id not in tournament.players:  # a member who never entered this event
+        raise PermissionDenied("report.not_a_player")
     if match is None or (table is not None and match.table != table):
         raise PermissionDenied("report.not_your_match", round=number)
     if match.is_bye:

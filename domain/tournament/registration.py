@@ -21,18 +21,21 @@ from domain.engine.rounds import default_rounds
 from domain.engine.state import Phase
 from domain.errors import DomainError, IllegalTransition, InvalidInput
 from domain.event import clean_display_name
+from domain.handles import clean_handle, shown_name
 from domain.tournament import events as ev
 from domain.tournament.handlers import Applied, Handler
 from domain.tournament.model import Entry, StoredDeck, Tournament
 from domain.tournament.operations import (
     DECK_RULE_SETTINGS,
     Actor,
+    CancelTournament,
     ChangeSettings,
     CheckIn,
     MissingDeckPolicy,
     Operation,
     PublishDecks,
     Register,
+    SetHandle,
     SetLivePage,
     StartTournament,
     SubmitDeck,
@@ -49,8 +52,14 @@ NOSHOW_MINUTES = (0, 60)  # R-REG-3: two titles share 60 cards, so each has at m
 # -- registration -------------------------------------------------------------------------
 
 
+def shown_entry_name(display_name: str, handle: str | None) -> str:
+    """The name an entry is shown under: the player's handle when they set one, else their
+    Discord name; each checked by its own rule (a handle is chosen, so stricter)."""
+    return shown_name(clean_display_name(display_name), clean_handle(handle) if handle else None)
+
+
 def _register(tournament: Tournament, op: Register, at: datetime, actor: Actor) -> Applied:
-    name = clean_display_name(op.display_name)
+    name = shown_entry_name(op.display_name, op.handle)
     joined_round = _entry_round(tournament)
     existing = tournament.players.get(op.player_id)
     if existing is not None:
@@ -85,13 +94,22 @@ def _entry_round(tournament: Tournament) -> int:
     """0 before the start; the next round while late entry is open (R-FMT-8); else refused."""
     if tournament.phase is Phase.REGISTRATION:
         return 0
+    late = late_entry_round(tournament)
+    if late is not None:
+        return late
+    raise IllegalTransition("registration.closed", tournament=tournament.name)
+
+
+def late_entry_round(tournament: Tournament) -> int | None:
+    """R-FMT-8: the round a late entrant would join from, while the event runs and late
+    entry is open; None otherwise."""
     next_round = tournament.current_round + 1
     if (
         tournament.phase is Phase.RUNNING
         and next_round <= tournament.settings.late_registration_rounds
     ):
         return next_round
-    raise IllegalTransition("registration.closed", tournament=tournament.name)
+    return None
 
 
 def check_may_register_again(tournament: Tournament, existing: Entry) -> None:
@@ -133,6 +151,36 @@ def _unregister(tournament: Tournament, op: Unregister, at: datetime, actor: Act
         happened.append(ev.Promoted(first.user_id))
     decks = _without(tournament.decks, op.player_id)
     return replace(tournament, players=players, decks=decks), tuple(happened)
+
+
+def _set_handle(tournament: Tournament, op: SetHandle, at: datetime, actor: Actor) -> Applied:
+    """The player's name in an event not over yet becomes their new handle (or their Discord
+    name again); a finished event keeps the name it was played under."""
+    if tournament.phase.over:
+        raise IllegalTransition("tournament.finished", name=tournament.name)
+    entry = tournament.players.get(op.player_id)
+    if entry is None:
+        raise InvalidInput("registration.not_registered", tournament=tournament.name)
+    name = shown_entry_name(op.display_name, op.handle)
+    if name == entry.display_name:
+        return tournament, ()
+    players = _with(tournament.players, op.player_id, replace(entry, display_name=name))
+    changed = ev.NameChanged(op.player_id, entry.display_name, name)
+    return replace(tournament, players=players), (changed,)
+
+
+def _cancel(tournament: Tournament, op: CancelTournament, at: datetime, actor: Actor) -> Applied:
+    """中止: only before the start (a started event is finished, its results standing)."""
+    if tournament.phase is Phase.CANCELLED:
+        raise IllegalTransition("tournament.already_cancelled", name=tournament.name)
+    if tournament.phase is not Phase.REGISTRATION:
+        raise IllegalTransition("tournament.cancel_after_start", name=tournament.name)
+    entered = tuple(
+        entry.user_id
+        for entry in tournament.entries(PlayerStatus.REGISTERED, PlayerStatus.WAITLISTED)
+    )
+    cancelled = replace(tournament, state=tournament.state.cancel())
+    return cancelled, (ev.Cancelled(entered),)
 
 
 def _check_in(tournament: Tournament, op: CheckIn, at: datetime, actor: Actor) -> Applied:
@@ -228,6 +276,8 @@ def _change_settings(
     given = op.change.given()
     if tournament.phase is Phase.FINISHED:
         raise IllegalTransition("tournament.finished", name=tournament.name)
+    if tournament.phase is Phase.CANCELLED:
+        raise IllegalTransition("tournament.cancelled", name=tournament.name)
     if not given:
         raise InvalidInput("tournament.no_settings_given")
     if tournament.phase is not Phase.REGISTRATION and set(given) & DECK_RULE_SETTINGS:
@@ -361,4 +411,6 @@ HANDLERS: dict[type[Operation], Handler] = {
     SetLivePage: _set_live_page,
     ChangeSettings: _change_settings,
     StartTournament: _start,
+    SetHandle: _set_handle,
+    CancelTournament: _cancel,
 }

@@ -30,6 +30,8 @@ def next_steps(tournament: Tournament) -> frozenset[Step]:
     """The steps the rules allow now, as the staff's panel offers them."""
     phase = tournament.phase
     steps: set[Step] = set()
+    if phase is Phase.CANCELLED:
+        return frozenset()  # 中止: nothing is left to do
     if phase is Phase.REGISTRATION:
         if tournament.count(PlayerStatus.REGISTERED) >= MINIMUM_PLAYERS:
             steps.add(Step.START)

@@ -10,7 +10,11 @@ from bot.shutdown import InteractionGate
 
 
 def client_with(parser: Any) -> Any:
-    return SimpleNamespace(_connection=SimpleNamespace(parsers={"INTERACTION_CREATE": parser}))
+    """A client as far as the gate reads it: the gateway's parsers, and `dispatch`."""
+    return SimpleNamespace(
+        _connection=SimpleNamespace(parsers={"INTERACTION_CREATE": parser}),
+        dispatch=lambda event, *args, **kwargs: None,
+    )
 
 
 async def test_the_gate_tracks_the_tasks_of_each_interaction_and_no_other() -> None:

@@ -129,7 +129,7 @@ def test_the_organizer_reads_tables_and_byes_apart() -> None:
     first_line = pairing_reply(paired, "ja").splitlines()[0]
     assert first_line == "第 1 回戦の対戦表（2 テーブル＋不戦勝 1）を投稿しました。"
     assert pairing_reply(paired, "en").startswith(
-        "Posted the pairings of round 1 (2 tables + 1 bye)."
+        "Posted the pairings of Round 1 (2 tables + 1 bye)."
     )
 
 

@@ -54,4 +54,5 @@ def test_a_long_round_status_is_shown_in_part_and_attached_whole() -> None:
     assert len(embed.description) <= 4096
     assert "添付" in embed.description
     whole = file.fp.read().decode("utf-8")
-    assert whole.count("テーブル") == 300
+    assert sum(line.startswith("テーブル") for line in whole.splitlines()) == 300
+    assert "対戦中 300 テーブル・結果確定 0 テーブル" in whole

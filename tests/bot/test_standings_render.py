@@ -195,8 +195,16 @@ def test_csv_has_a_bom_and_the_readers_header() -> None:
     assert data.startswith(b"\xef\xbb\xbf")
     assert b"\r\n" in data  # Excel's line ends
     table = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
-    assert table[0] == ["順位", "プレイヤー", "勝ち点", "対戦相手の勝ち点", "戦績", "状態"]
-    assert table[1] == ["1", "平沢 唯", "12", "22.5", "", ""]
+    assert table[0] == [
+        "順位",
+        "プレイヤー",
+        "勝ち点",
+        "対戦相手の勝ち点",
+        "戦績",
+        "状態",
+        "決勝トーナメント",
+    ]
+    assert table[1] == ["1", "平沢 唯", "12", "22.5", "", "", ""]
     assert table[4][5] == "ドロップ"
     assert table[5][5] == "失格"
     assert table[7][1] == "若王子いちごと名前がとても長いプレイヤー"  # never cut

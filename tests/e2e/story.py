@@ -7,7 +7,6 @@ threads and standings are read back from what the bot posted.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import subprocess
 from typing import Any, TypedDict
@@ -41,8 +40,9 @@ class ClockSettings(TypedDict):
 
 
 # The bot's clock 300 times faster (a 40-minute round lasts 8 s), ticking every 0.2 s;
-# a round's time-up notices still come when a restart ran late.
-FAST_CLOCK = ClockSettings(CLOCK_SPEED="300", CLOCK_TICK_SECONDS="0.2", CLOCK_GRACE_SECONDS="600")
+# a round's notices still come when a restart ran late: the grace is the most allowed, an
+# hour of the bot's time, 12 s of ours (a restart on a busy machine takes a few).
+FAST_CLOCK = ClockSettings(CLOCK_SPEED="300", CLOCK_TICK_SECONDS="0.2", CLOCK_GRACE_SECONDS="3600")
 
 
 async def setup_server(fake: FakeDiscord, *, locale: str = "en-US") -> Reply:
@@ -78,19 +78,37 @@ def member_id(fake: FakeDiscord, name: str) -> int:
 
 
 def name_of(fake: FakeDiscord, user_id: int) -> str:
-    return next(n for n in (*PLAYERS, "organizer", "judge") if member_id(fake, n) == user_id)
+    """The member's user name (as the stories name them: "alice")."""
+    return fake.member(user_id).name
 
 
-def pairings_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, ...]]:
-    """Table → players, read back from the posted pairings of a round (the bye at 0)."""
+def posted_to(fake: FakeDiscord, channel: str) -> list[str]:
+    """What the bot posted to a channel, as first sent (a pairings post is edited later to
+    mark the finished tables)."""
+    channel_id = fake.channel(channel).id
+    sent = fake.requests_to("POST", f"/channels/{channel_id}/messages")
+    return [str(r.json.get("content") or "") for r in sent if isinstance(r.json, dict)]
+
+
+def round_title(round_number: int, stage: str | None) -> str:
+    """How the bot names a round: 「第 2 回戦」, or a top-cut round's stage (「準決勝」)."""
+    return stage or f"第 {round_number} 回戦"
+
+
+def pairings_of(
+    fake: FakeDiscord, round_number: int, stage: str | None = None
+) -> dict[int, tuple[str, ...]]:
+    """Table → players, read back from the posted pairings of a round (the bye at 0); a
+    top-cut round is found by its `stage` (「準決勝」)."""
     tables: dict[int, tuple[str, ...]] = {}
-    marker = re.compile(rf"第 {round_number} 回戦|決勝トーナメント 第 {round_number} 回戦")
-    for message in fake.messages("pairings"):
-        content = message.get("content") or ""
+    marker = re.compile(
+        rf"決勝トーナメント {stage}(\*\*|（)" if stage else rf"第 {round_number} 回戦"
+    )
+    for content in posted_to(fake, "pairings"):
         if not marker.search(content.splitlines()[0] if content else ""):
             continue
         for line in content.splitlines():
-            found = re.match(r"テーブル (\d+): <@(\d+)>.* vs <@(\d+)>", line)
+            found = re.match(r"(?:✅ )?テーブル (\d+): <@(\d+)>.* vs <@(\d+)>", line)
             if found:
                 table, first, second = found.groups()
                 tables[int(table)] = (name_of(fake, int(first)), name_of(fake, int(second)))
@@ -109,8 +127,8 @@ def tables_of(fake: FakeDiscord, round_number: int) -> dict[int, tuple[str, str]
     }
 
 
-def thread_messages(fake: FakeDiscord, round_number: int) -> list[JSON]:
-    name = f"第 {round_number} 回戦 結果報告"
+def thread_messages(fake: FakeDiscord, round_number: int, stage: str | None = None) -> list[JSON]:
+    name = f"{round_title(round_number, stage)} 結果報告"
     thread = [c for c in fake.threads("pairings") if c.name == name][-1]  # a re-pair opens anew
     return fake.messages(thread.id)
 
@@ -140,22 +158,32 @@ async def judge_gives_win(fake: FakeDiscord, table: int, player: str) -> Reply:
 
 
 async def wait_for_time_up(fake: FakeDiscord, round_number: int, since: int) -> list[str]:
-    """Wait (up to 15 s) for the round's time-up notice among the pairings channel's
-    messages from index `since` on; their texts."""
-    for _ in range(150):
+    """Wait (up to 30 s: a restarted bot on a loaded machine) for the round's time-up
+    notice among the pairings channel's messages from index `since` on; their texts."""
+
+    def texts_with_time_up() -> list[str]:
         texts = [m.get("content") or "" for m in fake.messages("pairings")[since:]]
         if any("⏰" in text and f"第 {round_number} 回戦" in text for text in texts):
             return texts
-        await asyncio.sleep(0.1)
-    raise AssertionError("no time-up notice after the restart")
+        return []
+
+    return await fake.wait_for(
+        texts_with_time_up, f"the time-up notice of round {round_number}", within=30
+    )
 
 
-def standings_rows(message: JSON) -> list[tuple[int, str, int, str]]:
-    """(rank, name, points, opponents' points) from a posted standings embed."""
+def standings_rows(
+    message: JSON, names: tuple[str, ...] = PLAYERS
+) -> list[tuple[int, str, int, str]]:
+    """(rank, name, points, opponents' points) from a posted standings embed (after the
+    finish, the 決勝T column between the rank and the name is skipped)."""
     rows = []
     for line in message["embeds"][0]["description"].splitlines():
-        found = re.match(r"\s*(\d+)\s+(\S+)(?:\s+(?:ドロップ|失格))?\s+(\d+)\s+([\d.]+)", line)
-        if found and found.group(2).lower() in PLAYERS:
+        found = re.match(
+            r"\s*(\d+)\s+(?:(?:優勝|準優勝|ベスト\d+)\s+)?(\S+)(?:\s+(?:ドロップ|失格))?\s+(\d+)\s+([\d.]+)",
+            line,
+        )
+        if found and found.group(2).lower() in names:
             rank, name, points, opponents = found.groups()
             rows.append((int(rank), name.lower(), int(points), opponents))
     return rows

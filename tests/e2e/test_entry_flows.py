@@ -10,7 +10,6 @@ The tests share one bot and run in order.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -19,6 +18,7 @@ import pytest
 
 from domain.timeparse import JST
 from tests.conftest import REPO_ROOT
+from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, text_of
 from tests.e2e.story import JSON, sent_payload
 
@@ -30,25 +30,30 @@ MINI = "Mini Cup"
 ODD_NAME = "@everyone 平沢🇯🇵\u200d\u202e"
 state: dict[str, Any] = {}
 
+# The registration post's チェックイン button follows the window at the bot's next tick.
+fake = bot_fixture("entry", CLOCK_TICK_SECONDS="0.2")
+
 
 def post_of(fake: FakeDiscord, name: str) -> JSON:
-    """The registration post of a tournament, as it is now."""
-    found = [m for m in fake.messages("announcements") if name in text_of(m) and m["components"]]
+    """The registration post of a tournament, as it is now (its embed carries the ID)."""
+    found = [
+        m
+        for m in fake.messages("announcements")
+        if name in text_of(m)
+        and m.get("embeds")
+        and "ID" in (m["embeds"][0].get("footer") or {}).get("text", "")
+    ]
     assert found, f"no registration post for {name}"
     return found[0]
 
 
 def labels(message: JSON) -> list[str]:
-    return [c["label"] for row in message["components"] for c in row["components"]]
+    return [c["label"] for row in message.get("components") or [] for c in row["components"]]
 
 
-async def wait_for(condition: Callable[[], bool], seconds: float = 15.0) -> None:
-    """The bot updates the post on its own clock tick (CLOCK_TICK_SECONDS)."""
-    for _ in range(int(seconds * 10)):
-        if condition():
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError("the registration post did not change in time")
+async def wait_for_buttons(fake: FakeDiscord, condition: Callable[[], bool], what: str) -> None:
+    """The bot updates the post's buttons on its own clock tick (CLOCK_TICK_SECONDS)."""
+    await fake.wait_for(condition, f"the registration post's buttons: {what}")
 
 
 def deck_field(opened: Any) -> str:
@@ -137,7 +142,9 @@ async def test_the_post_follows_the_start_time_and_check_in_opens(fake: FakeDisc
     assert fields["デッキ提出締切"].endswith(":f>（大会開始時刻）まで")
     assert "チェックイン" in fields
     # The window (60 minutes before a start in 30) is open: the button appears by itself.
-    await wait_for(lambda: "チェックイン" in labels(post_of(fake, CUP)))
+    await wait_for_buttons(
+        fake, lambda: "チェックイン" in labels(post_of(fake, CUP)), "チェックイン shown"
+    )
     assert labels(post_of(fake, CUP)) == ["参加登録", "チェックイン", "デッキ提出"]
     checked = await fake.click(post_of(fake, CUP), "チェックイン", user="alice", locale="ja")
     assert f"「{CUP}」にチェックインしました" in checked.text
@@ -238,6 +245,19 @@ async def test_start_previews_who_is_dropped_and_only_start_starts(fake: FakeDis
     assert f"「{CUP}」を開始しました。参加者 2 人" in started.text
     assert started.custom_ids == []
     assert "開始しました" in fake.messages("announcements")[-1]["content"]
-    # Started: the チェックイン button goes away by itself.
-    await wait_for(lambda: "チェックイン" not in labels(post_of(fake, CUP)))
+    # Started: the post closes (issue 19.3): 「開催中・受付終了」, and no button is left, as
+    # this event takes no late entries.
+    await wait_for_buttons(
+        fake, lambda: "開催中・受付終了" in post_of(fake, CUP)["embeds"][0]["title"], "closed"
+    )
+    closed = post_of(fake, CUP)
+    assert labels(closed) == []
+    assert "参加受付は終了しました" in closed["content"]
+    # Each player the start removed hears why, by DM, and what would have kept them in
+    # (issue 19.8); the players who play hear nothing of it.
+    await fake.wait_for(lambda: bool(fake.dms("carol")), "carol's DM")
+    (told,) = [m["content"] for m in fake.dms("carol") if CUP in m["content"]]
+    assert "チェックインがなかった" in told
+    assert "「チェックイン」ボタン" in told
+    assert not [m for m in fake.dms("alice") if "参加者から外れました" in m["content"]]
     fake.assert_no_errors_logged()

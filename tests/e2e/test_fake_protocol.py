@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 import pytest_asyncio
@@ -366,13 +368,13 @@ async def test_a_thread_needs_the_bots_thread_permission(probed: Probed) -> None
 
 
 @contextmanager
-def bot_permissions(fake: FakeDiscord, granted: int) -> Iterator[None]:
-    """The bot's role with `granted` added for the block (the README's invite has none of
-    the event permissions yet)."""
+def bot_permissions(fake: FakeDiscord, granted: int, *, taken: int = 0) -> Iterator[None]:
+    """The bot's role with `granted` added and `taken` removed for the block (the README's
+    invite gives Create Events, not Manage Events)."""
     role = fake.role("PM Bot")
     before = role.permissions
     with fake.world.lock:
-        role.permissions = before | granted
+        role.permissions = (before | granted) & ~taken
     try:
         yield
     finally:
@@ -400,12 +402,12 @@ async def create_external(probed: Probed, name: str = "第14回 交流会", **op
 
 async def wait_for_cache(probed: Probed, event_id: int, status: discord.EventStatus) -> None:
     """The client's own cache follows the gateway events the fake sends."""
-    for _ in range(100):
+
+    def seen() -> bool:
         cached = probed.guild.get_scheduled_event(event_id)
-        if cached is not None and cached.status is status:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the client never saw event {event_id} as {status}")
+        return cached is not None and cached.status is status
+
+    await probed.fake.wait_for(seen, f"the client to see event {event_id} as {status}")
 
 
 async def test_an_external_event_is_created_listed_and_fetched(probed: Probed) -> None:
@@ -469,10 +471,10 @@ async def test_an_event_is_cancelled_and_deleted(probed: Probed) -> None:
     assert fake.scheduled_event(event.id) is None
     deleted = [e for e in fake.scheduled_events(include_deleted=True) if e["id"] == str(event.id)]
     assert [e["status"] for e in deleted] == [4]
-    for _ in range(100):
-        if probed.guild.get_scheduled_event(event.id) is None:
-            break
-        await asyncio.sleep(0.02)
+    await fake.wait_for(
+        lambda: probed.guild.get_scheduled_event(event.id) is None,
+        f"the client to drop event {event.id} from its cache",
+    )
     assert probed.guild.get_scheduled_event(event.id) is None
 
 
@@ -537,14 +539,46 @@ async def test_what_discord_refuses_the_fake_refuses(probed: Probed) -> None:
 
 async def test_the_bot_needs_the_event_permissions(probed: Probed) -> None:
     fake = probed.fake
-    with pytest.raises(discord.Forbidden) as missing:
+    with bot_permissions(fake, 0, taken=CREATE_EVENTS), pytest.raises(discord.Forbidden) as missing:
         await create_external(probed, name="権限なし")
     assert missing.value.code == 50013
     with bot_permissions(fake, CREATE_EVENTS):
         own = await create_external(probed, name="自分の")
     # The bot's own event: CREATE_EVENTS or MANAGE_EVENTS lets it change it.
-    with pytest.raises(discord.Forbidden):
+    with bot_permissions(fake, 0, taken=CREATE_EVENTS), pytest.raises(discord.Forbidden):
         await own.edit(name="権限なし")
     with bot_permissions(fake, MANAGE_EVENTS):
         renamed = await own.edit(name="管理できる")
     assert renamed.name == "管理できる"
+
+
+async def test_the_3_second_deadline_counts_from_when_the_interaction_was_sent() -> None:
+    """Like Discord, the fake refuses an acknowledgement more than 3 s after it sent
+    INTERACTION_CREATE; the time a busy test took to build the payload is not the bot's."""
+    with FakeDiscord() as fake:
+
+        def interaction(created_ago: float, sent_ago: float) -> Any:
+            record = fake._interaction(
+                2, {"name": "help", "type": 1}, "alice", fake.guild, "general", "ja", None
+            )
+            now = time.monotonic()
+            record.created, record.sent_at = now - created_ago, now - sent_ago
+            return record
+
+        async def acknowledge(record: Any) -> tuple[int, Any]:
+            url = f"{fake.api_url}/interactions/{record.id}/{record.token}/callback"
+            async with (
+                aiohttp.ClientSession() as http,
+                http.post(url, json={"type": 4, "data": {"content": "ok"}}) as response,
+            ):
+                body = await response.json() if response.status >= 400 else None
+                return response.status, body
+
+        built_slowly = interaction(created_ago=5.0, sent_ago=0.5)
+        status, _ = await acknowledge(built_slowly)
+        assert status < 300
+        assert [callback.type for callback in built_slowly.callbacks] == [4]
+        late = interaction(created_ago=3.6, sent_ago=3.5)
+        status, body = await acknowledge(late)
+        assert (status, body["code"]) == (404, 10062)  # Unknown interaction
+        assert not late.callbacks

@@ -163,7 +163,8 @@ async def test_a_kill_right_after_done_keeps_the_result(fake: FakeDiscord) -> No
     await fake.restart_bot(kill=True)
 
     status = await fake.slash("round status", user="alice", locale="ja")
-    assert status.embed["description"].count("対戦中") == 0, status.embed["description"]
+    assert "対戦中 0 テーブル" in status.embed["description"], status.embed["description"]
+    assert "— 対戦中" not in status.embed["description"]
     standings = await fake.slash("standings", user="alice", locale="ja")
     assert "第 1 回戦終了時点" in standings.text
 

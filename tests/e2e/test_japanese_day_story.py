@@ -9,8 +9,6 @@ The tests share one bot and run in order.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import re
 
 import pytest
@@ -157,6 +155,7 @@ async def test_after_the_finish_export_and_standings_need_no_name(fake: FakeDisc
     assert "スプレッドシート" in export.text
     assert "python" not in export.text
     assert sorted(a["filename"] for a in export.files) == [
+        "tournament-1-matches.csv",
         "tournament-1-standings.csv",
         "tournament-1.json",
     ]
@@ -196,9 +195,8 @@ def _table_of(fake: FakeDiscord, player: str) -> int:
 async def _notice_to(fake: FakeDiscord, player: str) -> JSON:
     """The newest message of round 1's thread addressed to `player` (it may take a moment)."""
     mention = f"<@{member_id(fake, player)}>"
-    for _ in range(50):
-        found = [m for m in thread_messages(fake, 1) if mention in (m.get("content") or "")]
-        if found:
-            return found[-1]
-        await asyncio.sleep(0.1)
-    raise AssertionError(json.dumps([m.get("content") for m in thread_messages(fake, 1)]))
+    found = await fake.wait_for(
+        lambda: [m for m in thread_messages(fake, 1) if mention in (m.get("content") or "")],
+        f"a notice to {player} in round 1's thread",
+    )
+    return found[-1]

@@ -7,8 +7,6 @@ The tests share one bot and run in order.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from tests.e2e.fake_discord import FakeDiscord
@@ -24,14 +22,10 @@ def command_id(fake: FakeDiscord, name: str) -> str:
 
 
 async def wait_for_command_ids(fake: FakeDiscord) -> None:
-    # The bot looks the ids up right after READY; give it a moment on a slow machine.
-    path = f"/applications/{fake.world.app_id}/guilds/{fake.guild.id}/commands"
-    for _ in range(50):
-        if fake.requests_to("GET", path):
-            await asyncio.sleep(0.2)
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError("the bot never fetched the synced commands")
+    # The bot looks the ids up right after READY, the global tree then the guild's: it has
+    # them once discord.py has logged the guild's answer (at DEBUG).
+    path = f"/applications/{fake.world.app_id}/guilds/{fake.guild.id}/commands has received"
+    await fake.wait_for_log(path)
 
 
 async def test_errors_link_the_command_to_use_in_both_languages(fake: FakeDiscord) -> None:

@@ -87,11 +87,6 @@ def count_lines(fake: FakeDiscord, text: str) -> int:
     return sum(text in line for line in list(fake.bot.stderr_lines))
 
 
-async def wait_for_line(fake: FakeDiscord, text: str, *, after: int = 0) -> None:
-    """Wait until the bot's log has more than `after` lines containing `text`."""
-    await fake._wait(lambda: count_lines(fake, text) > after, repr(text))
-
-
 async def test_sigterm_lets_a_command_in_flight_finish_and_turns_new_ones_away(
     lonely_fake: FakeDiscord, tmp_path: Path, synced_commands: list[dict[str, object]]
 ) -> None:
@@ -110,11 +105,11 @@ async def test_sigterm_lets_a_command_in_flight_finish_and_turns_new_ones_away(
         started = count_lines(fake, "task(s) in flight)")
         # Sent, not answered: the bot waits on SQLite. The Reply reads the answer later.
         register = await fake.slash("register", user="alice", expect_response=False)
-        await wait_for_line(fake, "task(s) in flight)", after=started)
+        await fake.wait_for_log("task(s) in flight)", after=started)
         assert register.type is None  # the bot has it, and waits on SQLite
         assert fake.bot is not None
         fake.bot.process.send_signal(signal.SIGTERM)
-        await wait_for_line(fake, "interaction(s) in flight")
+        await fake.wait_for_log("interaction(s) in flight")
         # Shutting down: a new command gets a polite private answer and changes nothing.
         late = await fake.slash("register", user="bob", locale="ja")
         assert late.ephemeral
@@ -152,10 +147,10 @@ async def test_a_command_still_running_after_the_grace_period_is_cancelled(
     try:
         started = count_lines(fake, "task(s) in flight)")
         await fake.slash("register", user="alice", expect_response=False)
-        await wait_for_line(fake, "task(s) in flight)", after=started)
+        await fake.wait_for_log("task(s) in flight)", after=started)
         assert fake.bot is not None
         fake.bot.process.send_signal(signal.SIGTERM)
-        await wait_for_line(fake, "cancelling 1 interaction(s) still running")
+        await fake.wait_for_log("cancelling 1 interaction(s) still running")
     finally:
         # SQLite's busy wait cannot be interrupted: let it return, into a cancelled task.
         holder.rollback()

@@ -184,14 +184,6 @@ def clock_posts(fake: FakeDiscord, guild: Guild) -> list[str]:
     return [text for text in texts if "⏰" in text]
 
 
-async def wait_for(condition: Any, seconds: float, what: str) -> None:
-    for _ in range(int(seconds * 10)):
-        if condition():
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def other_guild(fake: FakeDiscord) -> Guild:
     """The guild `second_guild_on_the_other_shard` kept (the others it made are spares)."""
     home = shard_of(fake.guild.id, 2)
@@ -223,8 +215,10 @@ async def test_a_process_killed_mid_round_resumes_its_clock_and_the_other_goes_o
     assert "第 1 回戦" in status.text
     # The killed process restarts (before its round's time is up) and resumes its clock.
     restarted = await fake.start_process(shard_ids=str(first))
-    await wait_for(lambda: time_up(clock_posts(fake, home)), 40, "A's time-up after restart")
-    await wait_for(lambda: time_up(clock_posts(fake, away)), 30, "B's time-up")
+    await fake.wait_for(
+        lambda: time_up(clock_posts(fake, home)), "A's time-up after restart", within=40
+    )
+    await fake.wait_for(lambda: time_up(clock_posts(fake, away)), "B's time-up", within=30)
     await asyncio.sleep(2.0)  # anything posted twice would be posted by now
     for guild in (home, away):
         posts = clock_posts(fake, guild)

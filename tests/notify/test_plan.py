@@ -16,10 +16,13 @@ from domain.tournament.model import Tournament
 from domain.tournament.operations import (
     ChangeSettings,
     ConfirmResult,
+    ExtendTable,
+    FinishTournament,
     GivePenalty,
     PairRound,
     Register,
     ReportResult,
+    RevokePenalty,
     SetResult,
     SettingsChange,
     StartRound,
@@ -28,7 +31,14 @@ from domain.tournament.operations import (
 from domain.tournament.penalties import Infraction, PenaltyType
 from domain.tournament.play import propose_round
 from domain.tournament.rounds import Claim
-from tests.domain.tournament.support import JUDGE, ORGANIZER, Clock, new_tournament, player
+from tests.domain.tournament.support import (
+    JUDGE,
+    ORGANIZER,
+    Clock,
+    new_tournament,
+    player,
+    submit,
+)
 
 
 def event_classes() -> list[type[ev.Event]]:
@@ -112,8 +122,14 @@ def test_the_result_that_completes_the_round_prompts_the_staff_and_posts_the_sta
         before = clock.tournament
         clock.apply(ConfirmResult(second, 1, match.table), player(second - 100))
         said.append([n.say for n in told(clock, context(clock, before, "confirm"))])
-    assert said[:-1] == [[Say.RESULT_CONFIRMED]] * (len(said) - 1)
-    assert said[-1] == [Say.RESULT_CONFIRMED, Say.ROUND_COMPLETE, Say.STANDINGS]
+    # Each confirmation also marks its table on the pairings post.
+    assert said[:-1] == [[Say.RESULT_CONFIRMED, Say.PAIRINGS_REFRESH]] * (len(said) - 1)
+    assert said[-1] == [
+        Say.RESULT_CONFIRMED,
+        Say.ROUND_COMPLETE,
+        Say.STANDINGS,
+        Say.PAIRINGS_REFRESH,
+    ]
 
 
 def test_a_penalty_tells_the_player_privately_and_the_log_who_gave_it() -> None:
@@ -160,3 +176,105 @@ def test_the_top_cut_does_not_repost_the_swiss_standings() -> None:
         else:
             assert Say.ROUND_COMPLETE in said
             assert Say.STANDINGS not in said
+
+
+def table_told(notices: list[Notice], say: Say) -> list[tuple[tuple[Place, ...], int | None]]:
+    return [(n.places, n.user) for n in notices if n.say is say]
+
+
+def test_a_judges_ruling_is_told_to_both_players_of_the_table_and_the_log() -> None:
+    """Issue 19.5: the table's thread names both players; where the round has no thread,
+    each is told by DM (the second player's DM goes only then)."""
+    clock = running()
+    first, second = clock.tournament.rounds[0].matches[0].players
+    before = clock.tournament
+    clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
+    notices = told(clock, Context(before, clock.tournament, "set_result", JUDGE.user_id, "J"))
+    assert table_told(notices, Say.RESULT_DECIDED) == [
+        ((Place.ROUND_THREAD, Place.PLAYER), first),
+        ((Place.PLAYER_WITHOUT_THREAD,), second),
+    ]
+    decided = next(n for n in notices if n.say is Say.RESULT_DECIDED)
+    assert decided.data["judge"] == "J"
+    assert decided.data["new"] is not None
+    assert [n.say for n in notices if n.places == (Place.LOG,)] == [Say.RESULT_SET]
+    assert Say.PAIRINGS_REFRESH in [n.say for n in notices]
+
+
+def test_a_game_loss_that_decides_a_match_is_told_to_both_players_r_pen_3() -> None:
+    """Issue 19.7 and R-PEN-3: the opponent hears that the match is decided, not only the
+    penalised player; the revocation is told the same way."""
+    clock = running()
+    first, second = clock.tournament.rounds[0].matches[0].players
+    before = clock.tournament
+    given = GivePenalty(first, PenaltyType.GAME_LOSS, Infraction.MARKED_SLEEVES, "marked sleeves")
+    clock.apply(given, JUDGE)
+    notices = told(clock, Context(before, clock.tournament, given.kind, JUDGE.user_id, "J"))
+    assert table_told(notices, Say.RESULT_DECIDED) == [
+        ((Place.ROUND_THREAD, Place.PLAYER), first),
+        ((Place.PLAYER_WITHOUT_THREAD,), second),
+    ]
+    decided = next(n for n in notices if n.say is Say.RESULT_DECIDED)
+    assert decided.data["penalty"] == 1
+    assert decided.data["new"] is not None
+    before = clock.tournament
+    clock.apply(RevokePenalty(1))
+    revoked = told(clock, context(clock, before, RevokePenalty.kind))
+    assert [n.data.get("revoked") for n in revoked if n.say is Say.RESULT_DECIDED] == [1, 1]
+
+
+def test_a_warning_decides_nothing_and_tells_only_the_player_and_the_log() -> None:
+    clock = running()
+    before = clock.tournament
+    given = GivePenalty(101, PenaltyType.WARNING, Infraction.STALLING, "slow play")
+    clock.apply(given, JUDGE)
+    notices = told(clock, context(clock, before, given.kind))
+    assert Say.RESULT_DECIDED not in [n.say for n in notices]
+    assert Say.PAIRINGS_REFRESH not in [n.say for n in notices]
+
+
+def test_an_extension_is_told_to_the_tables_players_with_the_minutes_added_r_match_7() -> None:
+    clock = running()
+    clock.apply(StartRound(1))
+    first, second = clock.tournament.rounds[0].matches[1].players
+    clock.apply(ExtendTable(1, 2, 3), JUDGE)
+    before = clock.tournament
+    clock.apply(ExtendTable(1, 2, 4), JUDGE)
+    notices = told(clock, context(clock, before, ExtendTable.kind))
+    assert table_told(notices, Say.TABLE_EXTENDED) == [
+        ((Place.ROUND_THREAD, Place.PLAYER), first),
+        ((Place.PLAYER_WITHOUT_THREAD,), second),
+    ]
+    assert notices[0].data["added"] == 4
+    assert notices[0].data["total"] == 7
+
+
+def test_players_removed_at_the_start_are_each_told_why_and_the_post_closes() -> None:
+    """Issue 19.8: no check-in or no legal deck; each removed player hears which."""
+    clock = Clock(new_tournament())
+    for number in range(1, 6):
+        clock.apply(Register(player(number).user_id, f"Player {number}"), player(number))
+    for number in range(1, 5):
+        clock.apply(submit(player(number).user_id), player(number))
+    before = clock.tournament
+    clock.apply(StartTournament(seed=5))
+    notices = told(clock, context(clock, before, StartTournament.kind))
+    removed = [(n.user, n.data["reasons"]) for n in notices if n.say is Say.DROPPED_AT_START]
+    assert removed == [(player(5).user_id, ["no_deck"])]
+    assert all(n.places == (Place.PLAYER,) for n in notices if n.say is Say.DROPPED_AT_START)
+    assert Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)) in notices
+
+
+def test_the_finish_closes_the_registration_post_after_the_final_standings() -> None:
+    clock = Clock(new_tournament(rounds=1))
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    for number in range(1, 5):
+        clock.apply(Register(player(number).user_id, f"Player {number}"), player(number))
+    clock.apply(StartTournament(seed=5))
+    clock.apply(propose_round(clock.tournament, 9).operation())
+    for match in clock.tournament.rounds[0].matches:
+        clock.apply(SetResult(1, match.table, MatchResult.win(str(match.players[0]))), JUDGE)
+    before = clock.tournament
+    clock.apply(FinishTournament())
+    said = [n.say for n in told(clock, context(clock, before, FinishTournament.kind))]
+    assert said.index(Say.FINAL_STANDINGS) < said.index(Say.REGISTRATION_REFRESH)

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.notify.plan import Context, Notice, Say, plan, plan_clock
+from bot.notify.plan import Context, Notice, Say, plan, plan_clock, plan_reminder
 from bot.ui.notices import RENDERERS, Message, Telling
 from domain.engine.results import MatchResult
 from domain.tournament import events as ev
@@ -17,6 +17,7 @@ from domain.tournament.clock import call_notices, clock_notices
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
     CallJudge,
+    CancelTournament,
     ChangeSettings,
     ConfirmResult,
     Drop,
@@ -35,6 +36,7 @@ from domain.tournament.operations import (
 )
 from domain.tournament.penalties import Infraction, PenaltyType
 from domain.tournament.play import propose_round
+from domain.tournament.reminders import due_reminders
 from domain.tournament.rounds import Claim
 from tests.domain.tournament.support import (
     JUDGE,
@@ -62,7 +64,7 @@ def told(clock: Clock, before: Tournament | None, kind: str) -> list[Notice]:
 
 def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
     """Every kind of notice, each with the tournament as it was right after it was planned."""
-    clock = Clock(new_tournament(max_players=4))
+    clock = Clock(new_tournament(max_players=5))
     said: list[tuple[Notice, Tournament]] = []
 
     def step(operation: object, actor: object = ORGANIZER) -> None:
@@ -78,10 +80,11 @@ def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
             Context(None, clock.tournament, "create_tournament", 1, "Staff Name"),
         )
     )
-    for number in range(1, 6):
+    for number in range(1, 7):
         step(Register(player(number).user_id, f"Player {number}"), player(number))
-        step(submit(player(number).user_id), player(number))
-    step(Unregister(player(1).user_id), player(1))  # player 5 is promoted from the waitlist
+        if number < 6:  # player 6 never submits a deck: the start removes them
+            step(submit(player(number).user_id), player(number))
+    step(Unregister(player(1).user_id), player(1))  # player 6 is promoted from the waitlist
     step(ChangeSettings(SettingsChange(noshow_minutes=5)))
     step(StartTournament(seed=3))
     step(PublishDecks())
@@ -130,8 +133,30 @@ def clock_said() -> list[tuple[Notice, Tournament]]:
     return [(plan_clock(n, clock.tournament, 10), clock.tournament) for n in notices]
 
 
+def called_off_said() -> list[tuple[Notice, Tournament]]:
+    """Issue 24 before an event: a start time (the calendar), the players' reminders, and
+    the event called off (中止)."""
+    clock = Clock(new_tournament())
+    said: list[tuple[Notice, Tournament]] = []
+
+    def step(operation: object, actor: object = ORGANIZER) -> None:
+        before = clock.tournament
+        clock.apply(operation, actor)  # type: ignore[arg-type]
+        kind = operation.kind  # type: ignore[attr-defined]
+        said.extend((notice, clock.tournament) for notice in told(clock, before, kind))
+
+    for number in range(1, 4):
+        step(Register(player(number).user_id, f"Player {number}"), player(number))
+    start = clock.at + timedelta(hours=30)
+    step(ChangeSettings(SettingsChange(starts_at=start, checkin_minutes=30)))
+    due = due_reminders(clock.tournament, start - timedelta(hours=24))
+    said.extend((plan_reminder(reminder), clock.tournament) for reminder in due)
+    step(CancelTournament())
+    return said
+
+
 SAID, CLOCK = whole_event()
-EVERYTHING = SAID + clock_said()
+EVERYTHING = SAID + clock_said() + called_off_said()
 
 
 def test_the_story_makes_every_kind_of_notice() -> None:
@@ -144,6 +169,11 @@ def test_each_notice_renders_in_both_languages(say: Say, lang: str) -> None:
     now = CLOCK.at + timedelta(hours=1)
     for notice, tournament in [(n, t) for n, t in EVERYTHING if n.say is say]:
         said = RENDERERS[say](Telling(tournament, notice.data, notice.user, lang, now))  # type: ignore[arg-type]
+        if said.calendar is not None:  # the calendar's entry: its texts, not a message
+            text = "\n".join((said.calendar.name, said.calendar.description))
+            assert said.calendar.marker[0 if lang == "ja" else 1] in text
+            assert "{" not in text, text
+            continue
         assert said.messages, (say, notice)
         text = text_of(said.messages)
         assert text.strip() or any(m.files for m in said.messages), say

@@ -4,9 +4,10 @@ nobody confirms is flagged to the judges after the set minutes (issue 10)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.services import Services
+from bot.services.clock import SCALED_CLOCK_ORIGIN, scaled_clock
 from bot.store.database import Database
 from domain.tournament.clock import NoticeKind
 from tests.services.conftest import (
@@ -94,3 +95,21 @@ async def test_an_unconfirmed_report_is_flagged_to_the_judges_after_ten_minutes(
         (NoticeKind.UNCONFIRMED, (mine.match.table,))
     ]
     assert dues[0].tournament.guild_id == GUILD
+
+
+def test_the_test_clock_runs_faster_ahead_and_on_from_where_it_was() -> None:
+    """CLOCK_SPEED and CLOCK_OFFSET_MINUTES (test-only): a restarted bot with a larger offset
+    finds its clock moved on by exactly that much."""
+    real = [SCALED_CLOCK_ORIGIN + timedelta(seconds=10)]
+
+    def now() -> datetime:
+        return real[0]
+
+    fast = scaled_clock(60, now)
+    ahead = scaled_clock(60, now, ahead=timedelta(minutes=11))
+    assert fast() == SCALED_CLOCK_ORIGIN + timedelta(minutes=10)
+    assert ahead() == fast() + timedelta(minutes=11)
+    real[0] += timedelta(seconds=1)
+    assert ahead() == SCALED_CLOCK_ORIGIN + timedelta(minutes=22)
+    assert scaled_clock(1, now) is now  # production: the real clock itself
+    assert scaled_clock(1, now, ahead=timedelta(minutes=5))() == now() + timedelta(minutes=5)

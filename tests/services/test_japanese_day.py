@@ -185,7 +185,8 @@ async def test_after_the_finish_the_reading_commands_take_the_finished_tournamen
     # Issue 20: /tournament export right after /tournament finish answered 「受付中・開催中の
     # 大会はありません。/tournament create で作成してください」.
     await play_to_the_end(configured, "Winter Cup", 1)
-    standings, record = await configured.rounds.export(organizer(), None)
+    exported = await configured.rounds.export(organizer(), None)
+    standings, record = exported.standings, exported.record
     assert standings.tournament.name == "Winter Cup"
     assert b"Player 1" in record
     assert (await configured.rounds.standings(GUILD, None)).tournament.name == "Winter Cup"

@@ -63,6 +63,7 @@ async def test_each_operation_writes_its_notices_with_it(event: Services) -> Non
         ("create_tournament", "registration_post"),
         ("create_tournament", "panel"),
         ("start_tournament", "started"),
+        ("start_tournament", "registration_refresh"),  # the post closes (issue 19.3)
     ]
     # The command's channel rides along for a place that falls back to it.
     assert told[0]["places"] == ["announcements", "origin"]
@@ -73,7 +74,7 @@ async def test_each_operation_writes_its_notices_with_it(event: Services) -> Non
     mine = await event.rounds.my_match(player(1), None)
     await event.rounds.report(player(1), None, "win")
     told = [n for n in await outbox(event.store.database) if n["say"] != "panel_refresh"]
-    assert [(n["operation"], n["say"]) for n in told[3:]] == [
+    assert [(n["operation"], n["say"]) for n in told[4:]] == [
         ("pair_round", "pairings"),
         ("report_result", "ask_opponent"),
     ]

@@ -33,6 +33,7 @@ from bot.app import EXTENSIONS, TournamentBot
 from bot.config import Settings
 from bot.services import Services
 from bot.services.actors import Actor
+from bot.services.registration import MemberDirectory
 from bot.store.actions import list_actions
 from bot.store.database import Database
 from domain.errors import DomainError, NotFound, PermissionDenied
@@ -109,6 +110,12 @@ async def _no_show_table_1(s: Services, a: Actor, c: Ctx) -> Any:
     return await s.judges.no_show(a, c.ref, 1, await _table_1_first(s, c))
 
 
+# Issue 24: a CSV naming a member not entered yet, resolved by name (the cog lists members).
+ENTRIES_CSV = b"Player 1\n"
+MEMBERS = MemberDirectory({101: "Player 1"}, {"Player 1": frozenset({101})})
+EMPTY_SERIES, FULL_SERIES = "Empty Series", "Full Series"
+
+
 async def _undo_last(s: Services, a: Actor, c: Ctx) -> Any:
     preview = await s.judges.preview_undo(a, c.ref)
     return await s.judges.confirm(a, preview.pending_id)
@@ -135,6 +142,12 @@ MATRIX: dict[str, Row] = {
     # The live page is the organizers' to show or hide (issue 22), in any phase.
     "tournament page": staff("open", lambda s, a, c: s.tournaments.set_page(a, c.ref, True)),
     "tournament start": staff("registered", lambda s, a, c: s.lifecycle.start(a, c.ref)),
+    # Issue 24: calling an event off, and importing entries, are the organizers'.
+    "tournament cancel": staff("open", lambda s, a, c: s.tournaments.cancel(a, c.ref)),
+    "tournament import": staff(
+        "open",
+        lambda s, a, c: s.registration.import_entries(a, c.ref, ENTRIES_CSV, MEMBERS),
+    ),
     "tournament finish": staff("done", lambda s, a, c: s.rounds.finish(a, c.ref)),
     "tournament export": anyone("done", lambda s, a, c: s.rounds.export(a, c.ref)),
     # The panel is the staff's: judges see it and press what their role allows.
@@ -183,6 +196,21 @@ MATRIX: dict[str, Row] = {
     "judge noshow": staff("running", _no_show_table_1, judge=OK),
     "log": staff("running", lambda s, a, c: s.judges.log(a, c.ref), judge=OK),
     "undo": staff("done", _undo_last),
+    # A record is anyone's to read (the service shows penalties to staff only); a handle and
+    # the live page's opt-in are each player's own.
+    "profile show": anyone("open", lambda s, a, c: s.profiles.show(a, c.seated, "Player 2")),
+    "profile handle": anyone("open", lambda s, a, c: s.profiles.set_handle(a, "Matrix Handle")),
+    "profile public": anyone("open", lambda s, a, c: s.profiles.set_public(a, True)),
+    # A series is the organizers' to make and change; its standings anyone's to read.
+    "series create": staff("open", lambda s, a, c: s.series.create(a, "Season")),
+    "series add": staff("series", lambda s, a, c: s.series.add(a, EMPTY_SERIES, c.ref)),
+    "series remove": staff("series", lambda s, a, c: s.series.remove(a, FULL_SERIES, c.ref)),
+    "series points": staff(
+        "series", lambda s, a, c: s.series.set_points(a, FULL_SERIES, "優勝 = 5\n参加 = 1\n")
+    ),
+    "series standings": anyone(
+        "series", lambda s, a, c: s.series.standings(a.guild_id, FULL_SERIES)
+    ),
 }
 ACTING = player(1).user_id
 
@@ -217,6 +245,21 @@ async def build(services: Services, phase: str) -> None:
         await services.decks.submit(actor, None, LEGAL_DECK, "deck.csv")
     if phase in ("open", "registered", "checkin"):
         return
+    if phase == "series":  # a finished event, in one series of two
+        await services.lifecycle.start(organizer(), None)
+        await services.rounds.pair(organizer(), None)
+        await services.rounds.start_clock(organizer(), None)
+        current = (await services.rounds.status(organizer(), None))[1]
+        for match in current.matches:
+            if len(match.players) == 2:
+                await services.rounds.set_result(
+                    judge(), None, table=match.table, choice="win", player=match.players[0]
+                )
+        finished = await services.rounds.finish(organizer(), None)
+        for name in (EMPTY_SERIES, FULL_SERIES):
+            await services.series.create(organizer(), name)
+        await services.series.add(organizer(), FULL_SERIES, str(finished.tournament.id))
+        return
     await services.lifecycle.start(organizer(), None)
     if phase == "started":
         return
@@ -239,6 +282,7 @@ async def build(services: Services, phase: str) -> None:
 
 
 PHASES = (
+    "series",
     "open",
     "registered",
     "checkin",

@@ -183,3 +183,79 @@ async def test_the_clock_record_moves_into_the_outbox(tmp_path: Path) -> None:
         (70, "time_up", "clock:7:2:time_up:0:2026-11-01T05:40:00+00:00:", "skipped"),
     ]
     assert "notices" not in tables(path)
+
+
+async def test_0015_rebuilds_tournaments_keeping_every_row_and_what_points_at_them(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: the state CHECK gains 'cancelled', which SQLite can only do by rebuilding the
+    table; a database written by the previous version keeps its tournaments, their ids, the
+    rows of every table pointing at them, and its indexes."""
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    for migration in discover_migrations():
+        if migration.version < 15:
+            (earlier / migration.path.name).write_text(migration.sql, encoding="utf-8")
+    path = tmp_path / "bot.sqlite3"
+    connection = await connect(path)
+    try:
+        await migrate(connection, earlier)
+        await connection.executescript(
+            "INSERT INTO tournaments (id, guild_id, name, format, regulation, titles,"
+            " event_date, state, created_by, created_at, page_slug, page_public) VALUES"
+            " (7, 70, 'Old Cup', 'swiss', 'single', '[]', '2026-11-01', 'finished', 1,"
+            " '2026-11-01T00:00:00+00:00', 'abcdefghijklmnopqrstuv', 1);"
+            "INSERT INTO players (tournament_id, user_id, display_name, status, seq,"
+            " registered_at) VALUES (7, 101, 'Yui', 'active', 1, '2026-11-01T00:00:00+00:00');"
+            "INSERT INTO rounds (tournament_id, number, kind, seed, paired_at)"
+            " VALUES (7, 1, 'swiss', 5, '2026-11-01T00:00:00+00:00');"
+            "INSERT INTO entry_posts (tournament_id, channel_id, message_id) VALUES (7, 1, 2);"
+        )
+        applied = await migrate(connection)
+        assert [m.version for m in applied] == [15]
+        row = await connection.execute_fetchall(
+            "SELECT id, name, state, page_slug, repeats, reminders FROM tournaments"
+        )
+        assert [tuple(r) for r in row] == [
+            (7, "Old Cup", "finished", "abcdefghijklmnopqrstuv", "none", 1)
+        ]
+        assert await connection.execute_fetchall("PRAGMA foreign_key_check") == []
+        for table in ("players", "rounds", "entry_posts"):
+            async with connection.execute(f"SELECT COUNT(*) FROM {table}") as cursor:
+                assert (await cursor.fetchone())[0] == 1, table  # type: ignore[index]
+        indexes = {
+            r[0]
+            for r in await connection.execute_fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tournaments'"
+            )
+        }
+        assert {"tournaments_by_guild", "tournaments_by_page_slug"} <= indexes
+        # The new state is allowed, a state the domain does not have is not; the foreign
+        # keys still hold (a player of no tournament is refused).
+        await connection.execute("UPDATE tournaments SET state = 'cancelled' WHERE id = 7")
+        with pytest.raises(sqlite3.IntegrityError):
+            await connection.execute("UPDATE tournaments SET state = 'paused' WHERE id = 7")
+        with pytest.raises(sqlite3.IntegrityError):
+            await connection.execute(
+                "INSERT INTO players (tournament_id, user_id, display_name, status, seq,"
+                " registered_at) VALUES (8, 1, 'x', 'active', 1, 'now')"
+            )
+        # A new tournament's id follows the old ones (AUTOINCREMENT).
+        await connection.execute(
+            "INSERT INTO tournaments (guild_id, name, format, regulation, event_date,"
+            " created_by, created_at) VALUES (70, 'New', 'swiss', 'single', '2026-12-01', 1, 'x')"
+        )
+        async with connection.execute("SELECT MAX(id) FROM tournaments") as cursor:
+            assert (await cursor.fetchone())[0] == 8  # type: ignore[index]
+    finally:
+        await connection.close()
+
+
+def test_the_state_check_mirrors_the_domains_phases() -> None:
+    from domain.engine.state import Phase
+
+    sql = (MIGRATIONS_DIR / "0015_series.sql").read_text(encoding="utf-8")
+    twin = (MIGRATIONS_DIR / "0015_series.postgres.sql").read_text(encoding="utf-8")
+    states = ", ".join(f"'{phase.value}'" for phase in Phase)
+    assert f"state IN ({states})" in sql
+    assert f"state IN ({states})" in twin

@@ -107,6 +107,11 @@ async def test_the_finished_event_shows_final_placings_lists_and_titles(finished
     champion = final["seats"][final["winner"]]["name"]
     assert standings["rows"][0]["name"] == champion
     assert standings["rows"][0]["rank"] == 1
+    # The top cut's rounds are named as people name them on the page (issue 19.2).
+    overview = await (await finished.client.get(f"/t/{slug}/api/overview.json")).json()
+    names = [key for _, _, key, _ in overview["rounds"]]
+    assert names[-3:] == ["stage_quarterfinal", "stage_semifinal", "stage_final"]
+    assert set(names[:-3]) == {"round"}
     decks = await (await finished.client.get(f"/t/{slug}/api/decklists.json")).json()
     assert decks["total"] == 32
     assert decks["decks"][0]["rank"] == 1
@@ -181,7 +186,10 @@ async def test_unpublished_lists_cannot_be_read_by_any_url(running: Site) -> Non
     # The same addresses answer once the organizer publishes (a page load may be answered
     # from a version up to half a second old: within the page's 2 s).
     await running.services.decks.publish(running.event.admin, running.event.ref)
-    await asyncio.sleep(0.6)
+    deadline = asyncio.get_running_loop().time() + 2
+    while (await running.client.get(f"/t/{slug}/decklists")).status != 200:
+        assert asyncio.get_running_loop().time() < deadline, "the published lists within 2 s"
+        await asyncio.sleep(0.05)
     for path in (f"/t/{slug}/decklists", f"/t/{slug}/api/titles.json", f"/t/{slug}/decklists/1"):
         assert (await running.client.get(path)).status == 200, path
 

@@ -128,15 +128,20 @@
     );
   }
 
+  // A round as people name it: 第 3 回戦, or the top cut's stage (準決勝, 決勝).
+  function roundName(overview, number) {
+    const found = overview.rounds.find(([n]) => n === number);
+    if (!found) return tr("round", { round: number });
+    const [, , key, players] = found;
+    return tr(key, { round: number, players: players });
+  }
+
   // -- the clock --------------------------------------------------------------------------
 
   function clockBox(overview) {
     const box = el("div", { class: "clock", id: "pm-clock" });
     if (!overview.current_round) return null;
-    const label =
-      overview.round_kind === "elimination"
-        ? tr("top_cut_round", { round: overview.current_round })
-        : tr("round", { round: overview.current_round });
+    const label = roundName(overview, overview.current_round);
     box.append(el("div", { class: "clock-round", text: label }));
     const over = overview.phase === "finished" || (overview.tables && overview.tables_finished === overview.tables);
     if (over) {
@@ -301,8 +306,8 @@
       return;
     }
     const picker = el("select", { id: "pm-round", "aria-label": tr("choose_round") });
-    for (const [number, kind] of o.rounds) {
-      const label = kind === "elimination" ? tr("top_cut_round", { round: number }) : tr("round", { round: number });
+    for (const [number] of o.rounds) {
+      const label = roundName(o, number);
       picker.append(el("option", { value: String(number), selected: number === pairing.round ? "selected" : null, text: label }));
     }
     picker.addEventListener("change", async () => {

@@ -8,19 +8,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.conftest import cli_env
 from tests.domain.decks.helpers import EXAMPLES, ISSUE_EXAMPLE, REPO_ROOT, spread, text_deck
 
 KEION_TXT = str(EXAMPLES / "keion.txt")
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-    env["PYTHONIOENCODING"] = "utf-8"
     return subprocess.run(
         [sys.executable, "-m", "bot", "check-deck", *args],
         cwd=cwd,
-        env=env,
+        env=cli_env(),
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -146,12 +144,11 @@ def test_the_default_date_is_today_in_japan(tmp_path: Path) -> None:
     utc = dt.datetime(2026, 5, 2, 16, 0, tzinfo=dt.UTC)
     assert today_in_japan(lambda: utc) == dt.date(2026, 5, 3)
     for zone in ("Etc/GMT+12", "Etc/GMT-14"):
-        env_tz = dict(os.environ, TZ=zone)
         before = today_in_japan()
         result = subprocess.run(
             [sys.executable, "-m", "bot", "check-deck", KEION_TXT, "--regulation", "mix"],
             cwd=tmp_path,
-            env=env_tz | {"PYTHONPATH": str(REPO_ROOT), "PYTHONIOENCODING": "utf-8"},
+            env=cli_env(TZ=zone),
             capture_output=True,
             text=True,
             encoding="utf-8",

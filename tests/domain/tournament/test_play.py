@@ -16,6 +16,7 @@ from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput, PermissionDenied
 from domain.event import EventFormat
 from domain.tournament import events as ev
+from domain.tournament.clock import NoticeKind, clock_notices
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
     ChangeSettings,
@@ -68,9 +69,10 @@ def test_a_report_waits_for_the_opponent_then_confirm_stores_it() -> None:
     clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
     assert clock.events == (ev.ReportFiled(1, 1, first),)
     assert clock.tournament.rounds[0].matches[0].result is None
-    # Only the opponent may confirm: the reporter cannot confirm their own claim.
-    with pytest.raises(IllegalTransition):
+    # Only the opponent may confirm: the reporter is told they wait for the opponent.
+    with pytest.raises(IllegalTransition) as own:
         clock.apply(ConfirmResult(first, 1, 1), as_player(first))
+    assert own.value.key == "report.own_report"
     clock.apply(ConfirmResult(second, 1, 1), as_player(second))
     assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(first))
 
@@ -152,8 +154,13 @@ def test_reports_on_someone_elses_match_or_a_finished_one_are_refused() -> None:
     pair(clock)
     first, second = clock.tournament.rounds[0].matches[0].players
     third, _ = clock.tournament.rounds[0].matches[1].players
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(PermissionDenied) as other_table:
         clock.apply(ConfirmResult(third, 1, 1), as_player(third))
+    assert other_table.value.key == "report.not_your_match"
+    # A member who never entered is told so, not that this is not their match.
+    with pytest.raises(PermissionDenied) as outsider:
+        clock.apply(ConfirmResult(999_999, 1, 1), as_player(999_999))
+    assert outsider.value.key == "report.not_a_player"
     with pytest.raises(PermissionDenied):
         clock.apply(ReportResult(first, 1, Claim.WIN), as_player(third))
     clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
@@ -351,3 +358,22 @@ def test_an_export_replays_to_the_posted_standings() -> None:
     champion = clock.tournament.rounds[-1].advancing()[0]
     assert shared[0].user_id == champion == strict[0].user_id
     assert {line.user_id for line in shared} == {line.user_id for line in strict}
+
+
+def test_an_extended_table_is_reminded_of_its_own_end_r_match_7() -> None:
+    """R-MATCH-7: a table given extra time ends later; its reminders and its time-up follow
+    its own end, the other tables keep the round's."""
+    clock = started(6, time_limit_minutes=40)
+    pair(clock)
+    clock.apply(StartRound(1))
+    clock.apply(ExtendTable(1, 2, 4), JUDGE)
+    current = clock.tournament.rounds[0]
+    assert current.ends_at is not None
+    extended_end = current.ends_at + timedelta(minutes=4)
+    notices = clock_notices(current, unconfirmed_after=timedelta(minutes=10))
+    reminders = {(n.tables, n.minutes_left): n for n in notices if n.kind is NoticeKind.REMINDER}
+    assert reminders[((1, 3), 10)].ends == current.ends_at
+    assert reminders[((2,), 10)].ends == extended_end
+    assert reminders[((2,), 5)].due == extended_end - timedelta(minutes=5)
+    time_ups = [(n.tables, n.due) for n in notices if n.kind is NoticeKind.TIME_UP]
+    assert time_ups == [((1, 3), current.ends_at), ((2,), extended_end)]

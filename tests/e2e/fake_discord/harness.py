@@ -13,6 +13,7 @@ import atexit
 import concurrent.futures
 import contextlib
 import copy
+import re
 import signal
 import sqlite3
 import subprocess
@@ -20,7 +21,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Coroutine, Iterable, Iterator
+from collections import Counter
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +30,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from bot.config import Settings
 from tests.conftest import cli_env
 
 from .gateway import Gateway
@@ -51,6 +54,16 @@ JSON = dict[str, Any]
 T = TypeVar("T")
 
 READY_LINE = "bot ready: logged in as"
+# Seconds a stopping bot may take beyond its SHUTDOWN_TIMEOUT: cancelling what still runs
+# (up to 1 s), sending what is left in the outbox (up to 2 s), closing the gateway and the
+# database, on a busy machine.
+SHUTDOWN_MARGIN = 10.0
+# What the bot logs at DEBUG once every task an interaction started has ended (bot/shutdown.py).
+FINISHED_LINE = re.compile(r"\binteraction (\d+) finished$")
+# Seconds a bot may take to start (Python, discord.py, the database, READY): about one on a
+# quiet machine, ten and more when other processes take the CPU. Only a hang waits so long.
+START_SECONDS = 60.0
+POLL_SECONDS = 0.01  # how often a wait looks at the live state again
 DEFAULT_TOKEN = "ODk0NjIwMTc2MzYzMzEyMTI4.GfAkEd.e2e-t0ken-N0t-A-ReaL-0ne_xYz123456789"
 
 # Option types of application commands.
@@ -79,6 +92,7 @@ class BotProcess:
 
     def __init__(self, args: list[str], *, env: dict[str, str], cwd: Path) -> None:
         self.args = args
+        self.env = env
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bot", *args],
             cwd=cwd,
@@ -90,8 +104,12 @@ class BotProcess:
         _LIVE_PROCESSES.add(self.process)
         self.stderr_lines: list[str] = []
         self.stdout_lines: list[str] = []
+        # Interaction id → how many times the bot logged that it finished handling it.
+        self.finished: Counter[int] = Counter()
         self._readers = [
-            threading.Thread(target=self._read, args=(self.process.stderr, self.stderr_lines)),
+            threading.Thread(
+                target=self._read, args=(self.process.stderr, self.stderr_lines, self._note)
+            ),
             threading.Thread(target=self._read, args=(self.process.stdout, self.stdout_lines)),
         ]
         for reader in self._readers:
@@ -99,10 +117,23 @@ class BotProcess:
             reader.start()
 
     @staticmethod
-    def _read(stream: Any, into: list[str]) -> None:
+    def _read(stream: Any, into: list[str], note: Callable[[str], None] | None = None) -> None:
         for raw in iter(stream.readline, b""):
-            into.append(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if note is not None:
+                note(line)
+            into.append(line)
         stream.close()
+
+    def _note(self, line: str) -> None:
+        found = FINISHED_LINE.search(line)
+        if found:
+            self.finished[int(found.group(1))] += 1
+
+    @property
+    def logs_interactions(self) -> bool:
+        """Whether the bot logs at DEBUG, so that the end of each interaction is seen."""
+        return self.env.get("LOG_LEVEL", "").upper() == "DEBUG"
 
     @property
     def stderr(self) -> str:
@@ -123,6 +154,12 @@ class BotProcess:
     @property
     def ready(self) -> bool:
         return any(READY_LINE in line for line in self.stderr_lines)
+
+    @property
+    def shutdown_budget(self) -> float:
+        """Seconds this bot may take to exit after SIGTERM: its SHUTDOWN_TIMEOUT (the wait
+        for commands in flight) plus SHUTDOWN_MARGIN."""
+        return shutdown_timeout(self.env) + SHUTDOWN_MARGIN
 
     def wait(self, timeout: float) -> int:
         """Wait for the exit and for the readers to drain the pipes."""
@@ -145,6 +182,16 @@ class BotProcess:
         return f"--- bot {' '.join(self.args) or 'run'} stderr (last {len(shown)} lines) ---\n" + (
             "\n".join(shown)
         )
+
+
+def shutdown_timeout(env: Mapping[str, str]) -> float:
+    """The SHUTDOWN_TIMEOUT a bot started with `env` uses (the bot's default when unset)."""
+    given = env.get("SHUTDOWN_TIMEOUT")
+    if given:
+        return float(given)
+    default = Settings.model_fields["shutdown_timeout"].default
+    assert isinstance(default, float)
+    return default
 
 
 # -- replies -------------------------------------------------------------------------------
@@ -389,7 +436,7 @@ class FakeDiscord:
         preferred_locale: str = "ja",
         guild_name: str = "Precious Memories Club",
         settle: float = 0.2,
-        timeout: float = 10.0,
+        timeout: float = 30.0,
         log_level: str = "DEBUG",
     ) -> None:
         self.token = token
@@ -409,6 +456,8 @@ class FakeDiscord:
         # DATABASE_PATH that is set too), and the harness reads that database.
         self.database_url: str | None = None
         self._postgres: Any = None  # an asyncpg connection, on the server's loop
+        # The outbox's pending count and when it was read: waiters share one reading.
+        self._pending: tuple[float, int] = (-1.0, 0)
         self._tempdir: tempfile.TemporaryDirectory[str] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -503,9 +552,11 @@ class FakeDiscord:
         self.processes.append(self.bot)
         if wait_ready:
             bot = self.bot
-            await self._wait(lambda: bot.ready, "the bot to log READY", bot_must_live=True)
+            await self.wait_for(
+                lambda: bot.ready, "the bot to log READY", within=START_SECONDS, bot_must_live=True
+            )
             assert self.gateway.identify_count > identified, "READY logged without IDENTIFY"
-            await self._wait(lambda: self.gateway.ready, "the gateway session")
+            await self.wait_for(lambda: self.gateway.ready, "the gateway session")
         return self.bot
 
     async def start_process(
@@ -531,25 +582,34 @@ class FakeDiscord:
                 raise AssertionError(f"a bot process exited\n{process.tail()}")
             return process.ready
 
-        await self._wait(ready, "a bot process to log READY", bot_must_live=False)
+        await self.wait_for(
+            ready, "a bot process to log READY", within=START_SECONDS, bot_must_live=False
+        )
         return process
 
-    async def wait_exit(self, within: float = 10.0) -> int:
-        """Wait (up to `within` seconds) for the bot to exit on its own; its exit code."""
-        assert self.bot is not None
-        return await asyncio.to_thread(self.bot.wait, within)
+    async def wait_exit(self, within: float | None = None) -> int:
+        """Wait for the bot to exit on its own (or after a signal the test sent); its exit
+        code. `within` defaults to the bot's shutdown budget (SHUTDOWN_TIMEOUT + margin)."""
+        bot = self.bot
+        assert bot is not None
+        return await asyncio.to_thread(bot.wait, bot.shutdown_budget if within is None else within)
 
-    async def stop_bot(self, *, within: float = 5.0) -> BotProcess:
-        """SIGTERM the bot; assert it exits with 0 in time and never logged the token."""
+    async def stop_bot(self, *, within: float | None = None) -> BotProcess:
+        """SIGTERM the bot; assert it exits with 0 and never logged the token.
+
+        The bot may spend its SHUTDOWN_TIMEOUT letting commands in flight finish, so the stop
+        fails only after that plus SHUTDOWN_MARGIN (or after `within` s, when longer).
+        """
         bot = self.bot
         assert bot is not None, "no bot was started"
+        limit = max(within or 0.0, bot.shutdown_budget)
         if bot.alive:
             bot.process.send_signal(signal.SIGTERM)
         try:
-            code = await asyncio.to_thread(bot.wait, within)
+            code = await asyncio.to_thread(bot.wait, limit)
         except subprocess.TimeoutExpired:
             bot.kill()
-            raise AssertionError(f"the bot ignored SIGTERM for {within}s\n{bot.tail()}") from None
+            raise AssertionError(f"the bot ignored SIGTERM for {limit}s\n{bot.tail()}") from None
         assert code == 0, f"the bot exited with {code} after SIGTERM\n{bot.tail()}"
         self.assert_token_not_logged(bot)
         return bot
@@ -590,6 +650,17 @@ class FakeDiscord:
         same database."""
         await (self.kill_bot() if kill else self.stop_bot())
         return await self.start_bot()
+
+    async def advance_clock(self, minutes: float) -> BotProcess:
+        """Move the bot's clock `minutes` on without waiting for them: restart the bot
+        (SIGTERM, same database) with its CLOCK_OFFSET_MINUTES that much larger. Later starts
+        of this fake keep the offset. Notices that fall due in the skipped minutes count as
+        missed while the bot was down (CLOCK_GRACE_SECONDS)."""
+        bot = self.bot
+        assert bot is not None, "no bot was started"
+        offset = float(bot.env.get("CLOCK_OFFSET_MINUTES") or 0) + minutes
+        self.default_env["CLOCK_OFFSET_MINUTES"] = f"{offset:g}"
+        return await self.restart_bot()
 
     def assert_token_not_logged(self, bot: BotProcess | None = None) -> None:
         for process in [bot] if bot else self.processes:
@@ -991,10 +1062,11 @@ class FakeDiscord:
         acknowledgement (400, code 40060); the Reply shows the first answer."""
         record = reply._record
         acknowledged = len(record.callbacks)
+        handled = self._finished(record)
         await self.dispatch("INTERACTION_CREATE", copy.deepcopy(record.payload))
         if expect_response:
-            await self._wait(lambda: len(record.callbacks) > acknowledged, "a second answer")
-        await self.settled()
+            await self.wait_for(lambda: len(record.callbacks) > acknowledged, "a second answer")
+        await self._handled(record, handled, f"the redelivered interaction {record.id}")
         self.assert_no_unknown_routes()
         return Reply(self, record)
 
@@ -1007,15 +1079,35 @@ class FakeDiscord:
         """Ask the bot to reconnect (op 7) and wait until it has RESUMEd."""
         resumed = self.gateway.resume_count
         await self._server.call(self.gateway.request_reconnect())
-        await self._wait(
+        await self.wait_for(
             lambda: self.gateway.resume_count > resumed and self.gateway.ready, "RESUME"
         )
 
-    # -- internals -----------------------------------------------------------------------
+    # -- waiting for events --------------------------------------------------------------
 
-    async def _wait(self, condition: Any, what: str, *, bot_must_live: bool = True) -> None:
-        deadline = time.monotonic() + self.timeout
-        while not condition():
+    async def wait_for(
+        self,
+        condition: Callable[[], T],
+        what: str,
+        *,
+        within: float | None = None,
+        bot_must_live: bool = True,
+    ) -> T:
+        """Wait until `condition()` returns something truthy, and return that: a test waits
+        for the event it needs (a post, a log line, a request), never for a fixed time.
+
+        `condition` reads live state (`fake.messages(...)`, `fake.requests_to(...)`,
+        `fake.bot.stderr_lines`, ...) and is polled every 10 ms. `what` names the event for
+        the failure: after `within` s (default `fake.timeout`) "timed out after N s waiting
+        for WHAT" with the bot's log; at once when the bot exits meanwhile (unless
+        `bot_must_live=False`).
+        """
+        limit = self.timeout if within is None else within
+        deadline = time.monotonic() + limit
+        while True:
+            value = condition()
+            if value:
+                return value
             bot = self.bot
             if bot_must_live and bot is not None and not bot.alive:
                 raise AssertionError(
@@ -1023,30 +1115,87 @@ class FakeDiscord:
                 )
             if time.monotonic() > deadline:
                 raise AssertionError(
-                    f"timed out after {self.timeout}s waiting for {what}\n" + (self.log_tail())
+                    f"timed out after {limit}s waiting for {what}\n" + (self.log_tail())
                 )
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(POLL_SECONDS)
+
+    _wait = wait_for  # the older, private name
+
+    async def wait_for_message(
+        self,
+        channel: str | int,
+        *,
+        after: int = 0,
+        matching: Callable[[JSON], Any] | None = None,
+        what: str = "",
+        guild: Guild | None = None,
+        within: float | None = None,
+    ) -> JSON:
+        """The first message of `channel` (a name or id, threads too) from index `after` on
+        that `matching(message)` accepts (any message without it), once the bot has posted
+        it. Take `after = len(fake.messages(channel))` before the action that makes the
+        post: a post the bot makes after it answered the interaction is awaited, not
+        assumed. `what` describes the awaited post for the failure message."""
+
+        def found() -> JSON | None:
+            for message in self.messages(channel, guild=guild)[after:]:
+                if matching is None or matching(message):
+                    return message
+            return None
+
+        described = what or ("a matching message" if matching else "a new message")
+        return await self.wait_for(
+            found, f"{described} in {channel!r} after its first {after}", within=within
+        )
+
+    async def wait_for_log(self, text: str, *, after: int = 0, within: float | None = None) -> str:
+        """The running bot's log line (stderr) that is the `after`+1-th to contain `text`,
+        once logged: count the lines before the action (`after=`) to wait for a new one."""
+        bot = self.bot
+        assert bot is not None, "no bot was started"
+
+        def found() -> str | None:
+            lines = [line for line in list(bot.stderr_lines) if text in line]
+            return lines[after] if len(lines) > after else None
+
+        return await self.wait_for(found, f"the bot to log {text!r}", within=within)
+
+    # -- internals -----------------------------------------------------------------------
 
     async def _run(self, record: InteractionRecord, expect_response: bool) -> Reply:
         await self._server.call(self._send_interaction(record))
-        what = f"the answer to interaction {record.id} ({_describe(record)})"
+        interaction = f"interaction {record.id} ({_describe(record)})"
         if expect_response:
-            await self._wait(lambda: bool(record.callbacks), what)
+            await self.wait_for(
+                lambda: record.callbacks or self._finished(record),
+                f"the answer to {interaction}",
+            )
+            assert record.callbacks, f"the bot never answered {interaction}\n{self.log_tail()}"
             if record.callbacks[0].type == 5:
-                await self._wait(
-                    lambda: record.original_edited or bool(record.followup_ids),
-                    f"the bot to finish its deferred {what}",
+                await self.wait_for(
+                    lambda: record.original_edited or record.followup_ids or self._finished(record),
+                    f"the bot to follow up its deferred answer to {interaction}",
                 )
-        await self.settled()
+                assert record.original_edited or record.followup_ids, (
+                    f"the bot deferred {interaction} and never followed up\n{self.log_tail()}"
+                )
+            await self._handled(record, 0, interaction)
+        else:
+            # A command that never answers may also never end (it waits on a lock, say):
+            # wait for a quiet moment only, and let the test wait for what it expects.
+            await self.settled()
         self.assert_no_unknown_routes()
         return Reply(self, record)
 
     async def settled(self) -> None:
         """Wait until the bot has said everything it had to (its outbox is empty: every post,
-        thread notice and DM an operation planned has gone out) and Discord is quiet."""
-        await self._wait(lambda: self.notices_pending() == 0, "the bot's notices to go out")
-        await self._wait(
-            lambda: time.monotonic() - self.world.last_activity >= self.settle, "quiet"
+        thread notice and DM an operation planned has gone out) and Discord is quiet (no
+        request for `settle` s)."""
+        since = time.monotonic()
+        await self.wait_for(lambda: self._pending_since(since) == 0, "the bot's notices to go out")
+        await self.wait_for(
+            lambda: time.monotonic() - self.world.last_activity >= self.settle,
+            f"{self.settle}s without a request",
         )
 
     @property
@@ -1080,6 +1229,19 @@ class FakeDiscord:
         rows = await self._postgres.fetch(numbered_placeholders(sql), *args)
         return [tuple(row) for row in rows]
 
+    def _pending_since(self, since: float) -> int:
+        """`notices_pending()` as read at `since` or later, and at most one poll (10 ms)
+        ago. Every waiter polls (200 at once in the rush tests): they share one fresh
+        reading, so the database is read about once per poll, not once per waiter."""
+        read_at, count = self._pending
+        if read_at >= since and time.monotonic() - read_at < POLL_SECONDS:
+            return count
+        read_at = time.monotonic()
+        count = self.notices_pending()
+        if read_at > self._pending[0]:
+            self._pending = (read_at, count)
+        return count
+
     def notices_pending(self) -> int:
         """Notices in the bot's outbox not yet sent (0 without a running bot)."""
         bot = self.bot
@@ -1105,6 +1267,29 @@ class FakeDiscord:
         except sqlite3.OperationalError:  # not migrated yet, or busy for a moment
             return 0
         return int(count)
+
+    def _finished(self, record: InteractionRecord) -> int:
+        """How many times the bot logged that it finished this interaction (in any of its
+        processes: with shards, another process than `self.bot` may have handled it)."""
+        return sum(process.finished[record.id] for process in list(self.processes))
+
+    async def _handled(self, record: InteractionRecord, before: int, what: str) -> None:
+        """Wait until the bot has finished handling the interaction and said what it
+        planned: every task it started has ended (the bot logs it at DEBUG), so its answer
+        and follow-ups are in and its notices are in the outbox, and the outbox is empty,
+        so every post, thread notice and DM it caused is in the fake. A bot at another log
+        level gives no such line: then `settled()`."""
+        bot = self.bot
+        if bot is not None and bot.logs_interactions:
+            await self.wait_for(
+                lambda: self._finished(record) > before, f"the bot to finish handling {what}"
+            )
+            finished = time.monotonic()  # its notices were in the outbox by then
+            await self.wait_for(
+                lambda: self._pending_since(finished) == 0, "the bot's notices to go out"
+            )
+        else:
+            await self.settled()
 
     async def _send_interaction(self, record: InteractionRecord) -> None:
         # On the server's loop, right before the socket write: `sent_at` is when Discord

@@ -312,8 +312,9 @@ class Rest:
                 return error(404, "Unknown interaction", 10062)
             if record.callbacks:
                 return error(400, "Interaction has already been acknowledged.", 40060)
-            # Discord's 3 s run from when it sends the event: the time the fake took to
-            # build and queue it (a bench sending thousands) is not the bot's.
+            # Counted from when the fake wrote INTERACTION_CREATE to the socket, as Discord
+            # counts from when it sent it: a busy test building the next payloads is not
+            # the bot's time.
             sent = record.sent_at if record.sent_at is not None else record.created
             if time.monotonic() - sent > ACK_DEADLINE_SECONDS:
                 return error(404, "Unknown interaction", 10062)

@@ -62,8 +62,9 @@ EVERYONE_PERMISSIONS = (
     | CREATE_PRIVATE_THREADS
     | SEND_MESSAGES_IN_THREADS
 )
-# The invite permissions of the README: view, send, embed, attach, history, threads.
-BOT_ROLE_PERMISSIONS = 309_237_763_072
+# The invite permissions of the README: view, send, embed, attach, history, threads, and
+# Create Events (issue 24: the bot keeps a tournament's scheduled event, its own only).
+BOT_ROLE_PERMISSIONS = 309_237_763_072 | CREATE_EVENTS
 
 # Channel types.
 GUILD_TEXT = 0
