@@ -15,7 +15,7 @@ from bot.services.base import TournamentRef
 from bot.ui.buttons import CHECK_IN, REGISTER, CustomId, Labels, deck_view, handle_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.pagination import Page, page_view, tournament_page_arg
+from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import players_page, registered_text, safe
 from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
 
@@ -129,7 +129,7 @@ class Registration(RoutedCog):
     async def render_players_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int
     ) -> Page:
-        tournament_id, lang = tournament_page_arg(arg)
+        tournament_id, lang = page_id_arg(arg)
         found, players = await self.services.registration.players(
             interaction.guild_id, tournament_id
         )

@@ -26,6 +26,16 @@ Style = discord.ButtonStyle
 # Any run of digits has the format, so that a press of an id past 64 bits is routed, and
 # refused there as out of date (`parse`), rather than left unanswered.
 NUMBER = r"\d+"
+MAX_CARRIED = 2**63 - 1  # the database's 64-bit integers
+
+
+def carried_number(text: str) -> int | None:
+    """The number an id carries (a custom id's field, a page button's listing): ASCII digits
+    within 64 bits, else None: it names nothing that can exist."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    number = int(text)
+    return number if number <= MAX_CARRIED else None
 
 
 @dataclass(frozen=True)
@@ -63,8 +73,8 @@ class CustomId:
         values: dict[str, Any] = {}
         for name, value in found.groupdict().items():
             if value.isdigit():
-                number = int(value)
-                if number >= 2**63:
+                number = carried_number(value)
+                if number is None:
                     return None
                 values[name] = number
             else:

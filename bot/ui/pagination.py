@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang, normalise_locale
-from bot.ui.buttons import PAGE, button, stateless_view
+from bot.ui.buttons import PAGE, button, carried_number, stateless_view
 from domain.errors import IllegalTransition
 
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -31,13 +31,14 @@ class Page:
 PageRenderer = Callable[[discord.Interaction[Any], str, int], Awaitable[Page]]
 
 
-def tournament_page_arg(arg: str) -> tuple[int, Lang]:
-    """The tournament and the language a listing's page button carries (`12.ja`); an
-    argument that names no tournament is out of date."""
-    tournament_id, _, lang_code = arg.partition(".")
-    if not (tournament_id.isascii() and tournament_id.isdigit()):
+def page_id_arg(arg: str) -> tuple[int, Lang]:
+    """The id (a tournament's, a series', a member's) and the language a listing's page
+    button carries (`12.ja`); an argument that names nothing is out of date."""
+    text, _, lang_code = arg.partition(".")
+    number = carried_number(text)
+    if number is None:
         raise IllegalTransition("errors.stale_button")
-    return int(tournament_id), normalise_locale(lang_code)
+    return number, normalise_locale(lang_code)
 
 
 def chunk_lines(

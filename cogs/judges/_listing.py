@@ -12,6 +12,7 @@ import discord
 
 from bot.i18n import Lang, normalise_locale
 from bot.services.base import TournamentRef
+from bot.ui.buttons import carried_number
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.pagination import Page, PageRenderer, lines_page, page_view
 from domain.errors import IllegalTransition
@@ -31,10 +32,12 @@ class Listing:
     def parse(cls, arg: str) -> Listing:
         """The listing a page button names; one that names nothing is out of date."""
         parts = arg.split(".")
-        if len(parts) != 3 or not all(part.isascii() and part.isdigit() for part in parts[:2]):
+        if len(parts) != 3:
             raise IllegalTransition("errors.stale_button")
-        tournament, player, lang = parts
-        return cls(int(tournament), int(player) or None, normalise_locale(lang))
+        tournament, player = (carried_number(part) for part in parts[:2])
+        if tournament is None or player is None:
+            raise IllegalTransition("errors.stale_button")
+        return cls(tournament, player or None, normalise_locale(parts[2]))
 
 
 # (interaction, tournament reference, player or None, lang) → the tournament, title, lines

@@ -14,7 +14,7 @@ from bot.services.base import TournamentRef
 from bot.ui.buttons import DROP, DROP_CONFIRM, CustomId, Labels, drop_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PointZoneCount, RoundNumber, TableNumber
-from bot.ui.pagination import Page, page_view, tournament_page_arg
+from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
 from bot.ui.rounds import drop_reply, name_of, result_change_text, standings_page_of
 from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
@@ -157,6 +157,6 @@ class Results(RoutedCog):
     async def render_standings_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int
     ) -> Page:
-        tournament_id, lang = tournament_page_arg(arg)
+        tournament_id, lang = page_id_arg(arg)
         found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
         return standings_page_of(found.tournament, lang, page)

@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 
 from bot.ui import buttons
-from bot.ui.buttons import REGISTER, RESOLVE_CALL, TIME_FORM, CustomId
+from bot.ui.buttons import REGISTER, RESOLVE_CALL, TIME_FORM, CustomId, carried_number
+from bot.ui.pagination import page_id_arg
 from bot.ui.stateless import ModalRoutes
+from cogs.judges._listing import Listing
+from domain.errors import IllegalTransition
 
 FORMATS = sorted(
     (value for value in vars(buttons).values() if isinstance(value, CustomId)),
@@ -43,6 +46,32 @@ def test_every_format_parses_its_ids_and_names_nothing_past_64_bits(custom: Cust
     assert 2**63 - 1 in parsed.values()
     assert custom.matches(too_long)  # routed: the route answers it
     assert custom.parse(too_long) is None  # … as naming nothing
+
+
+def test_a_carried_number_is_ascii_digits_within_64_bits() -> None:
+    assert carried_number("0") == 0
+    assert carried_number(str(2**63 - 1)) == 2**63 - 1
+    for text in (str(2**63), str(PAST_64_BITS), "", "-1", "1.5", "١٢", "１２"):
+        assert carried_number(text) is None, text
+    # Other scripts' digits match the format's \d, and name nothing.
+    assert REGISTER.matches("en:reg:١٢")
+    assert REGISTER.parse("en:reg:١٢") is None
+
+
+NAMING_NOTHING = (f"{PAST_64_BITS}.ja", "me.ja", "１２.ja", ".ja", "")
+
+
+def test_a_page_buttons_listing_names_an_id_in_range_or_is_out_of_date() -> None:
+    assert page_id_arg("12.ja") == (12, "ja")
+    assert page_id_arg(f"{2**63 - 1}.en") == (2**63 - 1, "en")
+    for arg in NAMING_NOTHING:
+        with pytest.raises(IllegalTransition):
+            page_id_arg(arg)
+    assert Listing.parse("12.0.ja") == Listing(12, None, "ja")
+    assert Listing.parse("12.7.en") == Listing(12, 7, "en")
+    for arg in ("12.ja", f"12.{PAST_64_BITS}.ja", *(f"12.{text}" for text in NAMING_NOTHING)):
+        with pytest.raises(IllegalTransition):
+            Listing.parse(arg)
 
 
 def test_an_id_of_another_format_is_not_matched() -> None:

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from bot.store.actions import list_actions
+from bot.store.books import load_profiles, load_series
 from bot.store.database import read_snapshot
 from bot.store.tournaments import load_tournament, tournament_ids
 from bot.ui import buttons
@@ -38,10 +39,13 @@ from bot.ui.buttons import (
     DISPUTE,
     DROP,
     DROP_CONFIRM,
+    HANDLE_BUTTON,
+    HANDLE_FORM,
     MINUTES_FORM,
     PAGE,
     PANEL_STEP,
     PASTE_BOX,
+    POINTS_FORM,
     REGISTER,
     REPORT,
     RESOLVE_CALL,
@@ -84,6 +88,7 @@ class Ids:
     other: int = 0  # Other Cup, on the second server
     other_call: int = 0  # its open judge call
     other_pending: int = 0  # its penalty preview, not yet given
+    other_series: int = 0  # the other server's series
     resolved_call: int = 0  # Stale Cup's judge call, resolved
     used_pending: int = 0  # Stale Cup's penalty preview, called off
     seats: dict[int, tuple[str, str]] = field(default_factory=dict)  # round 1 of Stale Cup
@@ -136,10 +141,16 @@ async def start(
     await fake.slash("round pair", user="organizer", guild=guild, options={"tournament": name})
 
 
+async def series_ids(fake: FakeDiscord, guild: Guild) -> list[int]:
+    async with read_snapshot(fake.database_location, "the bot's database") as connection:
+        return [row.series.id for row in await load_series(connection, guild.id)]
+
+
 async def stored(fake: FakeDiscord) -> dict[str, Any]:
     """Everything a press could change, read through the store: every tournament (its
-    rounds, matches, reports, players, calls, penalties), each server's action log, the
-    operations waiting for a confirmation and the notices written."""
+    rounds, matches, reports, players, calls, penalties), each server's action log, series
+    and players' profiles, the operations waiting for a confirmation and the notices
+    written."""
     guilds = (fake.guild.id, second(fake).id)
     async with read_snapshot(fake.database_location, "the bot's database") as connection:
         state: dict[str, Any] = {}
@@ -149,6 +160,8 @@ async def stored(fake: FakeDiscord) -> dict[str, Any]:
             )
         for guild_id in guilds:
             state[f"log {guild_id}"] = await list_actions(connection, guild_id=guild_id)
+            state[f"series {guild_id}"] = await load_series(connection, guild_id)
+            state[f"profiles {guild_id}"] = await load_profiles(connection, guild_id)
         for table in ("pending_operations", "outbox"):
             rows = await connection.execute_fetchall(f"SELECT id FROM {table} ORDER BY id", ())
             state[table] = [tuple(row) for row in rows]
@@ -193,6 +206,8 @@ async def test_two_servers_each_with_an_event(fake: FakeDiscord) -> None:
         options={"player": "bob", "type": "caution", "reason": "x"},
     )
     story.other_pending = int(preview.custom_ids[0].removeprefix("pc:"))
+    await fake.slash("series create", user="organizer", guild=other, options={"name": "League"})
+    (story.other_series,) = await series_ids(fake, other)
 
     # Stale Cup, round 1, in Japanese.
     story.cup = await create(fake, "Stale Cup")
@@ -262,6 +277,7 @@ async def test_round_1_forms_left_open_are_refused_in_round_2(fake: FakeDiscord)
 
 
 OVERFLOW = "99999999999999999999999"  # past 64 bits
+GONE = 10**15  # an id in range that names nothing
 OUT_OF_DATE = {
     "ja": "このボタンは古くなっていて使えません",
     "en-US": "This button is out of date",
@@ -274,25 +290,32 @@ class Row:
     Japanese, refused with `refusal`); with the other server's ids (in English); and with
     the other server's ids but `overflow` (a field) past 64 bits (in Japanese). A form
     (`form` given) is submitted with those values; a button is pressed on a message of the
-    bot's that carries it."""
+    bot's that carries it. An item whose id is nobody's server's (a member's profile: user
+    ids are the same on every server) has no `foreign` press; its overflow is of `stale`."""
 
     custom: CustomId
     user: str
     stale: dict[str, object]
     refusal: str
-    foreign: dict[str, object]
+    foreign: dict[str, object] | None
     overflow: str
     form: dict[str, str] | None = None
     foreign_refusal: str = OUT_OF_DATE["en-US"]
 
     def presses(self) -> dict[str, tuple[str, str, str]]:
         """Case → (custom id, locale, what the refusal says)."""
-        too_long = {**self.foreign, self.overflow: OVERFLOW}
-        return {
+        too_long = {**(self.foreign or self.stale), self.overflow: OVERFLOW}
+        found = {
             "stale": (formatted(self.custom, self.stale), "ja", self.refusal),
-            "foreign": (formatted(self.custom, self.foreign), "en-US", self.foreign_refusal),
             "overflow": (formatted(self.custom, too_long), "ja", OUT_OF_DATE["ja"]),
         }
+        if self.foreign is not None:
+            found["foreign"] = (
+                formatted(self.custom, self.foreign),
+                "en-US",
+                self.foreign_refusal,
+            )
+        return found
 
 
 def formatted(custom: CustomId, values: dict[str, object]) -> str:
@@ -321,6 +344,8 @@ def rows(story: Ids) -> list[Row]:
     resolved = "すでに解決済みです"
     nothing_pending = "確認待ちの操作はありません"
     nothing_pending_en = "There is nothing waiting for confirmation"
+    gone = {"tournament": GONE}  # an id that names nothing (a backup restored, say)
+    out_of_date = OUT_OF_DATE["ja"]
     return [
         Row(REGISTER, "grace", cup, "参加受付は終了しています", other, "tournament"),
         Row(CHECK_IN, "grace", cup, "チェックインは終了しました", other, "tournament"),
@@ -341,6 +366,43 @@ def rows(story: Ids) -> list[Row]:
             OUT_OF_DATE["ja"],
             {"kind": "players", "arg": f"{story.other}.ja", "page": 0, "direction": "n"},
             "page",
+        ),
+        # Each listing whose page buttons carry an id: a tournament's (players, standings,
+        # the log, penalties; the log and penalties with a player) or a series'.
+        *(
+            Row(
+                PAGE,
+                "judge",
+                {"kind": kind, "arg": f"{GONE}{rest}", "page": 1, "direction": "n"},
+                out_of_date,
+                {"kind": kind, "arg": f"{others}{rest}", "page": 1, "direction": "n"},
+                "arg",
+            )
+            for kind, rest, others in (
+                ("players", ".ja", story.other),
+                ("standings", ".ja", story.other),
+                ("log", ".0.ja", story.other),
+                ("penalties", ".0.ja", story.other),
+                ("series", ".ja", story.other_series),
+            )
+        ),
+        # A player past 64 bits in the log's listing; a member's profile in a listing this
+        # version does not read.
+        Row(
+            PAGE,
+            "judge",
+            {"kind": "log", "arg": f"{story.cup}.{OVERFLOW}.ja", "page": 1, "direction": "n"},
+            out_of_date,
+            {"kind": "log", "arg": f"{story.other}.0.ja", "page": 1, "direction": "n"},
+            "page",
+        ),
+        Row(
+            PAGE,
+            "alice",
+            {"kind": "profile", "arg": "me.ja", "page": 1, "direction": "n"},
+            out_of_date,
+            None,
+            "arg",
         ),
         Row(
             START,
@@ -435,6 +497,19 @@ def rows(story: Ids) -> list[Row]:
             "call",
         ),
         Row(MINUTES_FORM, "judge", call, resolved, other_call, "call", form={"minutes": "5"}),
+        # The handle is the server's: the registration's answer it sits under must be of a
+        # tournament here.
+        Row(HANDLE_BUTTON, "grace", gone, out_of_date, other, "tournament"),
+        Row(HANDLE_FORM, "grace", gone, out_of_date, other, "tournament", form={"handle": "G"}),
+        Row(
+            POINTS_FORM,
+            "organizer",
+            {"series": GONE},
+            out_of_date,
+            {"series": story.other_series},
+            "series",
+            form={"points": "優勝 = 10"},
+        ),
         # The other server's round 1 has not started its clock: not from here.
         Row(
             PANEL_STEP,
@@ -517,6 +592,21 @@ async def test_a_button_names_its_tournament_by_id_never_by_name(fake: FakeDisco
     post = fake.messages("announcements")[-1]
     registered = await fake.click(post, REGISTER(tournament=named_like_it), user="grace")
     assert str(story.other) in registered.text
+    fake.assert_no_errors_logged()
+
+
+async def test_a_form_names_its_series_by_id_never_by_name(fake: FakeDiscord) -> None:
+    """Our server has a series named like the other server's series id: the other server's
+    points form does not change it."""
+    story = ids(fake)
+    await fake.slash("series create", user="organizer", options={"name": str(story.other_series)})
+    before = await stored(fake)
+    custom_id = POINTS_FORM(series=story.other_series)
+    refused = await fake.submit_modal(
+        custom_id, {"points": "優勝 = 10"}, user="organizer", locale="ja"
+    )
+    assert_refused_privately(refused, OUT_OF_DATE["ja"])
+    assert await stored(fake) == before
     fake.assert_no_errors_logged()
 
 

@@ -119,3 +119,46 @@ async def test_a_confirmation_pressed_in_a_dm_acts_in_the_tournaments_server(
     confirmed = await configured.rounds.confirm(in_a_dm, cup, 1, 1)
     assert confirmed.match.result is not None
     assert confirmed.tournament.guild_id == GUILD
+
+
+async def test_a_carried_series_id_names_this_servers_series_never_one_so_named(
+    configured: Services,
+) -> None:
+    """The points form carries its series: another server's id, or one that names nothing,
+    is out of date, even where a series of this server is named with those digits."""
+    other_organizer = Actor(2, OTHER_GUILD, "Organizer", frozenset({ORGANIZER_ROLE}))
+    await configured.guilds.configure(admin(OTHER_GUILD), organizer_role_id=ORGANIZER_ROLE)
+    elsewhere = await configured.series.create(other_organizer, "League")
+    here = await configured.series.create(organizer(), str(elsewhere.id))
+    for carried in (elsewhere.id, here.id + 100):
+        with pytest.raises(IllegalTransition) as refused:
+            await configured.series.set_points(organizer(), carried, "優勝 = 20")
+        assert refused.value.key == "errors.stale_button"
+    assert (await configured.series.points_of(organizer(), here.id)).table == here.table
+    # Typed, the digits are the name; carried, this server's id is its series.
+    typed = await configured.series.set_points(organizer(), str(elsewhere.id), "優勝 = 20")
+    assert typed.id == here.id
+    view = await configured.series.standings(GUILD, here.id)
+    assert view.series.table == typed.table
+
+
+async def test_the_handle_button_must_sit_under_a_registration_of_this_server(
+    configured: Services,
+) -> None:
+    """The handle is the server's, set from the button under a registration's answer: the
+    tournament it carries is of this server, finished or not."""
+    other_organizer = Actor(2, OTHER_GUILD, "Organizer", frozenset({ORGANIZER_ROLE}))
+    await configured.guilds.configure(admin(OTHER_GUILD), organizer_role_id=ORGANIZER_ROLE)
+    elsewhere = await configured.tournaments.create(
+        other_organizer, name="Elsewhere", format="swiss", regulation="single"
+    )
+    cup = await running(configured, players=2)
+    for carried in (elsewhere.tournament.id, cup + 100):
+        with pytest.raises(IllegalTransition):
+            await configured.profiles.own(player(1), carried)
+        with pytest.raises(IllegalTransition):
+            await configured.profiles.set_handle(player(1), "Ace", carried)
+    assert (await configured.profiles.own(player(1), cup)).handle is None
+    changed = await configured.profiles.set_handle(player(1), "Ace", cup)
+    assert changed.profile.handle == "Ace"
+    assert [t.id for t in changed.renamed] == [cup]
