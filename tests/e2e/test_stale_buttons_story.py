@@ -577,6 +577,27 @@ async def test_every_button_and_form_refuses_stale_foreign_and_overflowing_ids(
     fake.assert_no_errors_logged()
 
 
+async def test_a_page_button_of_one_who_lost_the_role_is_refused(fake: FakeDiscord) -> None:
+    """The organizer opens the log, then loses the organizer role: ▶ answers privately that
+    the log is the staff's (the page buttons go through the one error path), the page stays
+    as it was, and nothing is logged as an error."""
+    story = ids(fake)
+    listed = await fake.slash(
+        "log", user="organizer", options={"tournament": "Stale Cup"}, locale="ja"
+    )
+    assert "▶" in str(listed.components), "the log fits one page: nothing to turn"
+    await fake.set_roles("organizer")
+    try:
+        refused = await fake.click(listed, "▶", user="organizer", locale="ja")
+    finally:
+        await fake.set_roles("organizer", "Organizer")
+    assert_refused_privately(refused, "ジャッジと大会運営だけ")
+    turned = await fake.click(listed, "▶", user="organizer", locale="ja")
+    assert turned.type == 7, turned.text  # the role back: the page turns
+    assert f"{story.cup}" in str(turned.message["components"])
+    fake.assert_no_errors_logged()
+
+
 async def test_a_button_names_its_tournament_by_id_never_by_name(fake: FakeDiscord) -> None:
     """Our server has a tournament named like the other server's id: the other server's
     参加登録 button does not register anyone in it."""
