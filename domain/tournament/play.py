@@ -428,9 +428,17 @@ def require_round_in_play(tournament: Tournament, number: int) -> Round:
     """A player's report, confirmation or form acts on the round it was made for; a form
     left open from a round that is over is refused, never filed in the next one."""
     current = _round_in_play(tournament)
+    _require_current(current, number)
+    return current
+
+
+def _require_current(current: Round, number: int) -> None:
+    """Round `number` is the one in play: an earlier one is over, a later one was taken
+    back (its pairings undone before any result)."""
+    if number > current.number:
+        raise IllegalTransition("report.round_taken_back", round=number)
     if number != current.number:
         raise IllegalTransition("report.round_finished", round=number)
-    return current
 
 
 def _round_in_play(tournament: Tournament) -> Round:
@@ -453,7 +461,8 @@ def own_open_match(
     # An unfinished own match means the round is not complete: only otherwise is the whole
     # round scanned (512 tables at 1024 players, per report).
     own_open = match is not None and not current.finished(match)
-    if number != current.number or (not own_open and current.complete):
+    _require_current(current, number)
+    if not own_open and current.complete:
         raise IllegalTransition("report.round_finished", round=number)
     if player_id not in tournament.players:  # a member who never entered this event
         raise PermissionDenied("report.not_a_player")

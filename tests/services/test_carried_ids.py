@@ -162,3 +162,22 @@ async def test_the_handle_button_must_sit_under_a_registration_of_this_server(
     changed = await configured.profiles.set_handle(player(1), "Ace", cup)
     assert changed.profile.handle == "Ace"
     assert [t.id for t in changed.renamed] == [cup]
+
+
+async def test_a_form_of_a_round_taken_back_is_refused_as_taken_back(configured: Services) -> None:
+    """Round 2 paired, then taken back (/round repair): its report form, still open, says
+    the pairings were taken back; the round-1 form says round 1 is over."""
+    cup = await running(configured)
+    for table in (1, 2):
+        await configured.rounds.set_result(organizer(), cup, table=table, choice="double_loss")
+    await configured.rounds.pair(organizer(), cup)
+    await configured.rounds.repair(organizer(), cup)
+    assert await refusal(configured.rounds.may_report(player(1), cup, 2)) == (
+        "report.round_taken_back"
+    )
+    assert await refusal(configured.rounds.report(player(1), cup, "win", number=2)) == (
+        "report.round_taken_back"
+    )
+    assert await refusal(configured.rounds.may_report(player(1), cup, 1)) == (
+        "report.round_finished"
+    )
