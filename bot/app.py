@@ -287,6 +287,8 @@ class TournamentBot(commands.AutoShardedBot):
             return
         fields, handler = found
         try:
+            if fields is None:  # out of range, as for buttons (`route`)
+                raise IllegalTransition("errors.stale_button")
             await handler(interaction, submitted_values(interaction), **fields)
         except Exception as error:  # the one error path, as for commands
             await answer_error(interaction, error)

@@ -14,6 +14,7 @@ import discord
 from bot.app import TournamentBot
 from bot.i18n import show_date, t
 from bot.services import Services
+from bot.services.base import TournamentRef
 from bot.services.registration import MemberDirectory
 from bot.ui.buttons import Labels, start_view
 from bot.ui.entry import start_preview_text
@@ -30,7 +31,7 @@ MEMBERS_PER_REQUEST = 1000  # Discord's most per List Guild Members request
 
 
 async def show_start_preview(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/tournament start and the panel's 開始: what the start would do, before it does."""
     lang = interaction_lang(interaction)
@@ -42,7 +43,7 @@ async def show_start_preview(
 
 
 async def finish_event(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/tournament finish and the panel's 終了; the final standings post is the notifier's."""
     lang = interaction_lang(interaction)
@@ -94,7 +95,7 @@ async def member_directory(bot: TournamentBot, guild: discord.Guild) -> MemberDi
 
 
 async def send_export(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/tournament export and the panel's 書き出し: the files, to the person who asked."""
     lang = interaction_lang(interaction)

@@ -233,7 +233,7 @@ class Tournaments(
             titles_file=await upload(titles_file),
             card_database=await upload(card_database),
         )
-        summary = await services.info(actor_of(interaction), str(updated.id))
+        summary = await services.info(actor_of(interaction), updated.id)
         await reply(
             interaction,
             t("ui.tournament.settings_saved", lang, name=safe(updated.name)),
@@ -256,7 +256,7 @@ class Tournaments(
         decides), or nothing."""
         lang = interaction_lang(interaction)
         if choice == "no":
-            summary = await self.services.tournaments.info(actor_of(interaction), str(tournament))
+            summary = await self.services.tournaments.info(actor_of(interaction), tournament)
             await interaction.response.edit_message(
                 content=t("ui.start_preview.cancelled", lang, name=safe(summary.tournament.name)),
                 attachments=[],
@@ -264,7 +264,7 @@ class Tournaments(
             )
             return
         await interaction.response.defer()
-        report = await self.services.lifecycle.start(actor_of(interaction), str(tournament))
+        report = await self.services.lifecycle.start(actor_of(interaction), tournament)
         content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
         await interaction.edit_original_response(
             content=content, attachments=[file] if file else [], view=None

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from bot.notify.plan import standings_now
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
 from bot.worker import at_hand, off_loop
 from domain.engine.results import MatchResult
@@ -38,6 +38,7 @@ from domain.tournament.play import (
     Proposal,
     disputable,
     judged_result,
+    own_open_match,
     propose_round,
     require_round_in_play,
 )
@@ -161,14 +162,14 @@ class Final:
 
 
 class RoundService(Service):
-    async def pair(self, actor: Actor, reference: str | None) -> Paired:
+    async def pair(self, actor: Actor, reference: TournamentRef) -> Paired:
         return await self._pair(actor, reference, start=False)
 
-    async def next_round(self, actor: Actor, reference: str | None) -> Paired:
+    async def next_round(self, actor: Actor, reference: TournamentRef) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
         return await self._pair(actor, reference, start=True)
 
-    async def _pair(self, actor: Actor, reference: str | None, *, start: bool) -> Paired:
+    async def _pair(self, actor: Actor, reference: TournamentRef, *, start: bool) -> Paired:
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
@@ -180,7 +181,7 @@ class RoundService(Service):
         assert paired is not None
         return Paired(tournament, paired, proposal)
 
-    async def post_standings(self, actor: Actor, reference: str | None) -> Tournament:
+    async def post_standings(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """The standings, posted to the standings channel now (the staff's choice)."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.JUDGE)
@@ -191,7 +192,7 @@ class RoundService(Service):
             await tx.tell(tournament, [standings_now(number)])
         return tournament
 
-    async def repair(self, actor: Actor, reference: str | None) -> tuple[Tournament, int]:
+    async def repair(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, int]:
         """Take back the latest round's pairings; returns the round number taken back."""
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -199,7 +200,7 @@ class RoundService(Service):
             tournament, _ = await tx.apply(tournament, UnpairRound(number))
         return tournament, number
 
-    async def start_clock(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
+    async def start_clock(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, Round]:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, StartRound(tournament.current_round))
@@ -207,7 +208,7 @@ class RoundService(Service):
         assert current is not None
         return tournament, current
 
-    async def status(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
+    async def status(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, Round]:
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
         if tournament.current is None:
@@ -215,7 +216,7 @@ class RoundService(Service):
         return tournament, tournament.current
 
     async def my_match(
-        self, actor: Actor, reference: str | None, number: int | None = None
+        self, actor: Actor, reference: TournamentRef, number: int | None = None
     ) -> MyMatch:
         """The player's match of the current round; `number`, when a form names its round,
         must be the current one."""
@@ -245,10 +246,17 @@ class RoundService(Service):
         opponent = tournament.players.get(opponent_id) if opponent_id is not None else None
         return MyMatch(tournament, current, match, opponent, views)
 
+    async def may_report(self, actor: Actor, tournament_id: int, number: int) -> None:
+        """Refuse before asking for the point-zone counts, when the player has no match of
+        round `number` left to report."""
+        async with self.reader(actor.guild_id) as tx:
+            tournament = await tx.tournament(tournament_id)
+        own_open_match(tournament, actor.user_id, number)
+
     async def report(
         self,
         actor: Actor,
-        reference: str | None,
+        reference: TournamentRef,
         claim: str,
         my_points: int | None = None,
         opponent_points: int | None = None,
@@ -268,8 +276,10 @@ class RoundService(Service):
     async def confirm(
         self, actor: Actor, tournament_id: int, number: int, table: int
     ) -> ReportOutcome:
+        """確認 on the opponent's notice (in the round's thread, or by DM)."""
+        actor = await self.in_its_server(actor, tournament_id)
         async with self.uow(actor) as tx:
-            tournament = await tx.tournament(str(tournament_id))
+            tournament = await tx.tournament(tournament_id)
             operation = ConfirmResult(actor.user_id, number, table)
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)
@@ -279,8 +289,9 @@ class RoundService(Service):
     ) -> Disputable:
         """The report the player may dispute (異議), before their form opens: someone else
         pressing the button, or a report already settled, is refused at once."""
+        actor = await self.in_its_server(actor, tournament_id)
         async with self.reader(actor.guild_id) as tx:
-            tournament = await tx.tournament(str(tournament_id))
+            tournament = await tx.tournament(tournament_id)
         played, match, report = disputable(tournament, actor.user_id, number, table)
         return Disputable(tournament, played, match, report)
 
@@ -296,10 +307,11 @@ class RoundService(Service):
         reason: str = "",
     ) -> ReportOutcome:
         """異議: the player's claim (勝ち / 負け / 時間切れ with their counts) goes to the
-        judges beside the report it disputes."""
+        judges beside the report it disputes (pressed in a DM: in the tournament's server)."""
         parsed = one_of(Claim, claim, "report.dispute_claims")
+        actor = await self.in_its_server(actor, tournament_id)
         async with self.uow(actor) as tx:
-            tournament = await tx.tournament(str(tournament_id))
+            tournament = await tx.tournament(tournament_id)
             operation = DisputeResult(
                 actor.user_id, number, table, reason, parsed, my_points, opponent_points
             )
@@ -318,7 +330,7 @@ class RoundService(Service):
     async def set_result(
         self,
         actor: Actor,
-        reference: str | None,
+        reference: TournamentRef,
         *,
         table: int,
         choice: str,
@@ -359,7 +371,7 @@ class RoundService(Service):
         /result set's role, and a table of two players."""
         async with self.reader_as(actor) as tx:
             tx.authorize(SetResult)
-            tournament = await tx.tournament(str(tournament_id))
+            tournament = await tx.tournament(tournament_id)
         played = tournament.round(number)
         match = played.match_at(table) if played else None
         if played is None or match is None or len(match.players) != 2:
@@ -367,7 +379,7 @@ class RoundService(Service):
         return tournament, played, match
 
     async def drop(
-        self, actor: Actor, reference: str | None, player: int | None = None
+        self, actor: Actor, reference: TournamentRef, player: int | None = None
     ) -> tuple[Tournament, ev.Dropped]:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -375,14 +387,21 @@ class RoundService(Service):
         dropped = ev.only(events, ev.Dropped)
         return tournament, dropped
 
-    async def undrop(self, actor: Actor, reference: str | None, player: int) -> Tournament:
+    async def may_drop(self, actor: Actor, reference: TournamentRef) -> Tournament:
+        """Refuse before asking "drop for good?", when the drop itself would be refused."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tx.refuse_early(tournament, Drop(actor.user_id))
+        return tournament
+
+    async def undrop(self, actor: Actor, reference: TournamentRef, player: int) -> Tournament:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, Undrop(player))
         return tournament
 
     async def extend(
-        self, actor: Actor, reference: str | None, table: int, minutes: int
+        self, actor: Actor, reference: TournamentRef, table: int, minutes: int
     ) -> tuple[Tournament, ev.TableExtended]:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -391,7 +410,7 @@ class RoundService(Service):
         extended = ev.only(events, ev.TableExtended)
         return tournament, extended
 
-    async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
+    async def standings(self, guild_id: int | None, reference: TournamentRef) -> Standings:
         """The tournament's standings: its views of this version, whose parts are worked
         out once, by the first to ask (see `lines`)."""
         async with self.reader(guild_id) as tx:
@@ -405,7 +424,7 @@ class RoundService(Service):
         views = standings.views
         return await at_hand(lambda: views.placings, ready=views.has("placings"))
 
-    async def finish(self, actor: Actor, reference: str | None) -> Final:
+    async def finish(self, actor: Actor, reference: TournamentRef) -> Final:
         """The finish; for a repeating event, in the same transaction, the next one: its
         number counted on, its date a week or two later, every setting copied, created by
         the organizer who finished (the log says it was the repeat)."""
@@ -423,7 +442,7 @@ class RoundService(Service):
                     next_event = await create_copy(tx, planned)
         return Final(tournament, self.store.views(tournament), next_event, refused)
 
-    async def export(self, actor: Actor, reference: str | None) -> Export:
+    async def export(self, actor: Actor, reference: TournamentRef) -> Export:
         """The standings and every match (the cog writes them as CSV), and the replay record
         as JSON, made off the event loop."""
         async with self.reader(actor.guild_id) as tx:

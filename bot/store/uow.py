@@ -54,6 +54,7 @@ from bot.store.tournaments import (
     load_tournament,
     page_versions,
     save_tournament,
+    tournament_guild,
     tournament_ids,
     tournament_names,
     tournament_version,
@@ -98,6 +99,11 @@ class Origin:
 
 # SQLite's INTEGER is 64-bit: a longer run of digits cannot be an id, so it is a name.
 _MAX_ID = 2**63 - 1
+
+# What names a tournament: the id a button or form carries (an `int`: that tournament of
+# this server, or none), what a member typed in an option (a `str`: an id from the
+# autocomplete, or a name), or nothing (the only open one).
+TournamentRef = int | str | None
 
 
 def tournament_id_in(reference: str) -> int | None:
@@ -270,11 +276,20 @@ class Transaction:
         committed version."""
         return self._cache.views(tournament)
 
-    async def tournament(self, reference: str | None, *, finished_too: bool = False) -> Tournament:
-        """The tournament an option names: an id from autocomplete, a name, or, when nothing
-        is named, the only open one. A command that still makes sense once the tournament is
-        over (`finished_too`: export, standings, the log, …) takes, when none is open, the
-        tournament finished last."""
+    async def tournament(
+        self, reference: TournamentRef, *, finished_too: bool = False
+    ) -> Tournament:
+        """The tournament a button's id names, or an option: an id from autocomplete, a
+        name, or, when nothing is named, the only open one. A command that still makes sense
+        once the tournament is over (`finished_too`: export, standings, the log, …) takes,
+        when none is open, the tournament finished last."""
+        if isinstance(reference, int):
+            # An id is never read as a name: a button of another server's tournament, or of
+            # one that is gone, is out of date, even where a tournament has that name.
+            carried = await self.load(reference) if 0 < reference <= _MAX_ID else None
+            if carried is None:
+                raise IllegalTransition("errors.stale_button")
+            return carried
         if reference is None or not reference.strip():
             open_ones = await self.tournaments(open_only=True)
             if len(open_ones) == 1:
@@ -357,6 +372,12 @@ class Transaction:
         await self._happened(tournament, updated, operation.kind, events, action_id)
         return updated, events
 
+    def refuse_early(self, tournament: Tournament, operation: Operation) -> None:
+        """Raise the refusal `operation` would get now, applying and writing nothing: a
+        button that asks first (a form to fill in, "drop for good?") is refused before it
+        asks, by the same rules as the operation."""
+        apply(tournament, operation, self.at, self.actor)
+
     async def undo(
         self, tournament: Tournament, action_id: int | None = None
     ) -> tuple[Tournament, UndoPlan]:
@@ -425,7 +446,7 @@ class Transaction:
         if pending.actor_id != self.actor.user_id:
             raise PermissionDenied("judge.not_your_confirmation")
         operation = operation_types()[pending.kind].from_payload(pending.payload)
-        return await self.tournament(str(pending.tournament_id)), operation
+        return await self.tournament(pending.tournament_id), operation
 
     async def log_guild_change(self, kind: str, payload: dict[str, Any]) -> None:
         self._require_writable()
@@ -625,6 +646,13 @@ class Store:
         for tournament_id, guild_id in tx.told.items():
             if tournament_id not in tx.changed:  # only notices: the tournament is as it was
                 self.commits.publish(Committed(guild_id, tournament_id, None, notices=tx.notices))
+
+    async def guild_of(self, tournament_id: int) -> int | None:
+        """The server of a tournament (for a button pressed in a DM, which has none)."""
+        if not 0 < tournament_id <= _MAX_ID:
+            return None
+        async with self.database.read() as connection:
+            return await tournament_guild(connection, tournament_id)
 
     async def page_versions(self, slug: str | None = None) -> list[tuple[str, int, int, int]]:
         """(slug, guild id, tournament id, version) of the public live pages (or the one at

@@ -23,7 +23,19 @@ from domain.tournament.rounds import Claim
 from domain.tournament.steps import Step
 
 Style = discord.ButtonStyle
-NUMBER = r"\d{1,20}"  # ids are 64-bit at most: longer runs of digits are refused as ids
+# Any run of digits has the format, so that a press of an id past 64 bits is routed, and
+# refused there as out of date (`parse`), rather than left unanswered.
+NUMBER = r"\d+"
+MAX_CARRIED = 2**63 - 1  # the database's 64-bit integers
+
+
+def carried_number(text: str) -> int | None:
+    """The number an id carries (a custom id's field, a page button's listing): ASCII digits
+    within 64 bits, else None: it names nothing that can exist."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    number = int(text)
+    return number if number <= MAX_CARRIED else None
 
 
 @dataclass(frozen=True)
@@ -48,6 +60,10 @@ class CustomId:
         assert re.fullmatch(self.template, text), text
         return text
 
+    def matches(self, custom_id: str) -> bool:
+        """Whether `custom_id` has this format (its ids in range or not)."""
+        return re.fullmatch(self.template, custom_id) is not None
+
     def parse(self, custom_id: str) -> dict[str, Any] | None:
         """The fields of `custom_id` (digits as ints), or None when it is not of this format
         or names an id out of the 64-bit range."""
@@ -57,8 +73,8 @@ class CustomId:
         values: dict[str, Any] = {}
         for name, value in found.groupdict().items():
             if value.isdigit():
-                number = int(value)
-                if number >= 2**63:
+                number = carried_number(value)
+                if number is None:
                     return None
                 values[name] = number
             else:

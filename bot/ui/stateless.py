@@ -26,11 +26,12 @@ class ModalRoutes:
     def add(self, custom: CustomId, handler: ModalHandler) -> None:
         self._routes.append((custom, handler))
 
-    def find(self, custom_id: str) -> tuple[dict[str, Any], ModalHandler] | None:
+    def find(self, custom_id: str) -> tuple[dict[str, Any] | None, ModalHandler] | None:
+        """The handler of the form `custom_id` names, with the id's fields (None: the id has
+        the format but names nothing that can exist), or None for a form not routed here."""
         for custom, handler in self._routes:
-            fields = custom.parse(custom_id)
-            if fields is not None:
-                return fields, handler
+            if custom.matches(custom_id):
+                return custom.parse(custom_id), handler
         return None
 
 

@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.services import Services
+from bot.services.base import TournamentRef
 from bot.ui.messages import Acknowledgement, fit_or_attach, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.rounds import my_match_text, pairing_reply, round_name, status_embed
@@ -73,7 +74,7 @@ class Pairing(RoutedCog):
 
 
 async def pair_next_round(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/round pair and the panel's 組み合わせ: the organizer reads the engine's explanation;
     the pairings post is the notifier's."""
@@ -85,7 +86,7 @@ async def pair_next_round(
 
 
 async def start_round_clock(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/round start and the panel's 時計開始."""
     lang = interaction_lang(interaction)

@@ -86,7 +86,7 @@ class Reporting(RoutedCog):
     ) -> None:
         """結果報告: the player's own form for their match of that round."""
         lang = interaction_lang(interaction)
-        mine = await self.services.rounds.my_match(actor_of(interaction), str(tournament), round)
+        mine = await self.services.rounds.my_match(actor_of(interaction), tournament, round)
         opponent = mine.match.opponent_of(interaction.user.id)
         if opponent is None:
             await reply(
@@ -106,11 +106,12 @@ class Reporting(RoutedCog):
         self, interaction: discord.Interaction[Any], tournament: int, round: int, claim: str
     ) -> None:
         if claim == Claim.TIME:
+            await self.services.rounds.may_report(actor_of(interaction), tournament, round)
             lang = interaction_lang(interaction)
             await send_stateless_modal(interaction, time_modal(tournament, round, lang))
             return
         outcome = await self.services.rounds.report(
-            actor_of(interaction), str(tournament), claim, number=round
+            actor_of(interaction), tournament, claim, number=round
         )
         await self._answer(interaction, outcome)
 
@@ -123,7 +124,7 @@ class Reporting(RoutedCog):
     ) -> None:
         mine, theirs = (point_zone_count(values.get(key, "")) for key in ("mine", "theirs"))
         outcome = await self.services.rounds.report(
-            actor_of(interaction), str(tournament), Claim.TIME, mine, theirs, number=round
+            actor_of(interaction), tournament, Claim.TIME, mine, theirs, number=round
         )
         await self._answer(interaction, outcome)
 

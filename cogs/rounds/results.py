@@ -10,7 +10,8 @@ import discord
 from discord import app_commands
 
 from bot.app import ButtonHandler
-from bot.i18n import Lang, normalise_locale, t
+from bot.i18n import Lang, t
+from bot.services.base import TournamentRef
 from bot.ui.buttons import (
     DECIDE_DOUBLE_LOSS,
     DECIDE_TIME,
@@ -31,7 +32,7 @@ from bot.ui.options import (
     TableNumber,
     point_zone_count,
 )
-from bot.ui.pagination import Page, page_view
+from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
 from bot.ui.rounds import (
     decided_notice,
@@ -195,7 +196,7 @@ class Results(RoutedCog):
         notifier."""
         change = await self.services.rounds.set_result(
             actor_of(interaction),
-            str(tournament),
+            tournament,
             table=table,
             number=number,
             unsettled_only=True,
@@ -242,20 +243,20 @@ class Results(RoutedCog):
 
     async def drop_pressed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
         """The ドロップ button of the pairings post: asks first, as dropping cannot be undone
-        by the player."""
+        by the player; a drop that would be refused is refused before the question."""
         lang = interaction_lang(interaction)
-        found = await self.services.tournaments.info(actor_of(interaction), str(tournament))
+        found = await self.services.rounds.may_drop(actor_of(interaction), tournament)
         await reply(
             interaction,
-            t("ui.drop.confirm", lang, tournament=safe(found.tournament.name)),
+            t("ui.drop.confirm", lang, tournament=safe(found.name)),
             view=drop_view(tournament, Labels(lang)),
         )
 
     async def drop_confirmed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
-        await self.drop_player(interaction, str(tournament), None)
+        await self.drop_player(interaction, tournament, None)
 
     async def drop_player(
-        self, interaction: discord.Interaction[Any], reference: str | None, player: int | None
+        self, interaction: discord.Interaction[Any], reference: TournamentRef, player: int | None
     ) -> None:
         lang = interaction_lang(interaction)
         found, dropped = await self.services.rounds.drop(actor_of(interaction), reference, player)
@@ -301,7 +302,7 @@ class Results(RoutedCog):
     async def render_standings_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int
     ) -> Page:
-        tournament_id, _, lang_code = arg.partition(".")
+        tournament_id, lang = page_id_arg(arg)
         async with Acknowledgement(interaction) as ack:  # a deferred update of the message
             found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
-            return await standings_page(ack, found.views, normalise_locale(lang_code), page)
+            return await standings_page(ack, found.views, lang, page)

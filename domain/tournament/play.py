@@ -384,7 +384,7 @@ def judged_result(
 
 
 def _report(tournament: Tournament, op: ReportResult, at: datetime, actor: Actor) -> Applied:
-    current, match = _own_open_match(tournament, op.player_id, op.round)
+    current, match = own_open_match(tournament, op.player_id, op.round)
     result = claim_result(
         tournament, match, op.player_id, op.claim, op.my_points, op.opponent_points
     )
@@ -412,7 +412,7 @@ def _same_outcome(a: MatchResult, b: MatchResult, match: Match) -> bool:
 
 
 def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Actor) -> Applied:
-    current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
+    current, match = own_open_match(tournament, op.player_id, op.round, op.table)
     pending = [r for r in match.reports if r.player_id != op.player_id]
     if not pending and match.reports:  # only the player's own report: the opponent confirms
         raise IllegalTransition("report.own_report", table=match.table)
@@ -437,7 +437,7 @@ def disputable(
     """The report that `player_id` may dispute at their table of round `number`: their
     opponent's, still waiting for them. Otherwise a clear refusal (someone else's table, a
     finished round, nothing reported yet)."""
-    current, match = _own_open_match(tournament, player_id, number, table)
+    current, match = own_open_match(tournament, player_id, number, table)
     pending = [r for r in match.reports if r.player_id != player_id]
     if not pending:
         raise IllegalTransition("report.nothing_to_dispute", table=match.table)
@@ -482,9 +482,17 @@ def require_round_in_play(tournament: Tournament, number: int) -> Round:
     """A player's report, confirmation or form acts on the round it was made for; a form
     left open from a round that is over is refused, never filed in the next one."""
     current = _round_in_play(tournament)
+    _require_current(current, number)
+    return current
+
+
+def _require_current(current: Round, number: int) -> None:
+    """Round `number` is the one in play: an earlier one is over, a later one was taken
+    back (its pairings undone before any result)."""
+    if number > current.number:
+        raise IllegalTransition("report.round_taken_back", round=number)
     if number != current.number:
         raise IllegalTransition("report.round_finished", round=number)
-    return current
 
 
 def _round_in_play(tournament: Tournament) -> Round:
@@ -498,7 +506,7 @@ def _round_in_play(tournament: Tournament) -> Round:
     return current
 
 
-def _own_open_match(
+def own_open_match(
     tournament: Tournament, player_id: int, number: int, table: int | None = None
 ) -> tuple[Round, Match]:
     """The reporter's unfinished match of the current round, or a clear refusal."""
@@ -507,7 +515,8 @@ def _own_open_match(
     # An unfinished own match means the round is not complete: only otherwise is the whole
     # round scanned (512 tables at 1024 players, per report).
     own_open = match is not None and not current.finished(match)
-    if number != current.number or (not own_open and current.complete):
+    _require_current(current, number)
+    if not own_open and current.complete:
         raise IllegalTransition("report.round_finished", round=number)
     if player_id not in tournament.players:  # a member who never entered this event
         raise PermissionDenied("report.not_a_player")

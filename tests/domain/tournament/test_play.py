@@ -316,6 +316,79 @@ def test_reports_on_someone_elses_match_or_a_finished_one_are_refused() -> None:
     assert final.value.key == "report.already_final"
 
 
+def finish_round(clock: Clock) -> None:
+    """Every table of the current round decided by its first player's win."""
+    current = clock.tournament.current
+    assert current is not None
+    for match in current.matches:
+        if not match.is_bye and match.result is None:
+            clock.apply(
+                SetResult(current.number, match.table, MatchResult.win(str(match.players[0]))),
+                JUDGE,
+            )
+
+
+def round_operations(clock: Clock, number: int) -> dict[str, tuple[object, int]]:
+    """A report, a confirmation and a dispute of round `number` by the players of table 1
+    of the current round, each with who makes it."""
+    current = clock.tournament.current
+    assert current is not None
+    first, second = current.matches[0].players
+    return {
+        "report": (ReportResult(first, number, Claim.WIN), first),
+        "time report": (ReportResult(first, number, Claim.TIME, 2, 5), first),
+        "confirm": (ConfirmResult(second, number, 1), second),
+        "dispute": (DisputeResult(second, number, 1, "x"), second),
+    }
+
+
+@settings(max_examples=30)
+@given(
+    players=st.integers(min_value=8, max_value=16),
+    rounds=st.integers(min_value=2, max_value=3),
+    claim=st.sampled_from(["report", "time report", "confirm", "dispute"]),
+    data=st.data(),
+)
+def test_a_report_of_a_round_that_is_over_is_refused_never_filed_in_the_current_one(
+    players: int, rounds: int, claim: str, data: st.DataObject
+) -> None:
+    """A form left open from an earlier round acts on that round: refused with
+    「第 n 回戦はすでに終わっています」, and the current round is as it was."""
+    clock = started(players)
+    for _ in range(rounds - 1):
+        pair(clock)
+        finish_round(clock)
+    pair(clock)
+    first = clock.tournament.current.matches[0].players[0]  # type: ignore[union-attr]
+    clock.apply(ReportResult(first, rounds, Claim.WIN), as_player(first))
+    before = clock.tournament
+    earlier = data.draw(st.integers(min_value=1, max_value=rounds - 1))
+    operation, by = round_operations(clock, earlier)[claim]
+    with pytest.raises(IllegalTransition) as refused:
+        clock.apply(operation, as_player(by))  # type: ignore[arg-type]
+    assert refused.value.key == "report.round_finished"
+    assert refused.value.params["round"] == earlier
+    assert clock.tournament is before
+
+
+def test_a_report_of_a_round_taken_back_says_so() -> None:
+    """Round 2's pairings are taken back (/round repair): a round-2 form still open is
+    refused as taken back, not as a round that is over."""
+    clock = started(4)
+    pair(clock)
+    finish_round(clock)
+    pair(clock)
+    operations = round_operations(clock, 2)
+    clock.apply(UnpairRound(2))
+    before = clock.tournament
+    for what, (operation, by) in operations.items():
+        with pytest.raises(IllegalTransition) as refused:
+            clock.apply(operation, as_player(by))  # type: ignore[arg-type]
+        assert refused.value.key == "report.round_taken_back", what
+        assert refused.value.params["round"] == 2
+        assert clock.tournament is before
+
+
 def test_pairing_is_refused_while_results_are_missing_naming_the_tables() -> None:
     clock = started(6)
     pair(clock)

@@ -774,6 +774,42 @@ class FakeDiscord:
                 self.world.channel_messages(found.id, include_ephemeral=include_ephemeral)
             )
 
+    @contextlib.contextmanager
+    def bot_without(self, permission: int, guild: Guild | None = None) -> Iterator[None]:
+        """The bot lacks `permission` in the guild during the block (taken from @everyone
+        and from the bot's role, as a server's owner can), then has it again."""
+        guild = guild or self.guild
+        with self.world.lock:
+            bot = guild.members[self.world.app_id]
+            roles = [guild.everyone, *(guild.roles[role_id] for role_id in bot.role_ids)]
+            granted = [role.permissions for role in roles]
+            for role in roles:
+                role.permissions &= ~permission
+        try:
+            yield
+        finally:
+            with self.world.lock:
+                for role, permissions in zip(roles, granted, strict=True):
+                    role.permissions = permissions
+
+    def plant_buttons(
+        self, channel: str | int, custom_ids: Iterable[str], *, guild: Guild | None = None
+    ) -> JSON:
+        """A message of the bot's in `channel` with a button for each of `custom_ids`, as an
+        older version of the bot (or a hostile edit of the database) may have left them:
+        `click_custom_id` then presses ids the bot would not make today."""
+        buttons = [
+            {"type": BUTTON, "style": 2, "label": custom_id[:80], "custom_id": custom_id}
+            for custom_id in custom_ids
+        ]
+        rows = [{"type": ACTION_ROW, "components": buttons[i : i + 5]} for i in range(0, 25, 5)]
+        with self.world.lock:
+            where = self.channel(channel, guild)
+            message = self.world.new_message(
+                where.id, {"components": [r for r in rows if r["components"]]}, []
+            )
+            return copy.deepcopy(message)
+
     def dms(self, user: UserRef) -> list[JSON]:
         """Direct messages the bot sent to a user, oldest first."""
         target = self.member(user).user
