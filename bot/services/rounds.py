@@ -368,7 +368,8 @@ class RoundService(Service):
         self, actor: Actor, tournament_id: int, number: int, table: int
     ) -> tuple[Tournament, Round, Match]:
         """A table a judge is about to decide, before their form opens (時間切れ判定…):
-        /result set's role, and a table of two players."""
+        /result set's role, and a table of two players still without a result (one decided
+        since is refused before the form asks for anything)."""
         async with self.reader_as(actor) as tx:
             tx.authorize(SetResult)
             tournament = await tx.tournament(tournament_id)
@@ -376,6 +377,8 @@ class RoundService(Service):
         match = played.match_at(table) if played else None
         if played is None or match is None or len(match.players) != 2:
             raise InvalidInput("result.no_such_table", round=number, table=table)
+        if match.result is not None:
+            raise IllegalTransition("result.already_settled", round=number, table=table)
         return tournament, played, match
 
     async def drop(

@@ -36,7 +36,12 @@ from bot.ui.buttons import (
     CLAIM_CALL,
     CONFIRM,
     CONFIRM_PENDING,
+    DECIDE_DOUBLE_LOSS,
+    DECIDE_TIME,
+    DECIDE_TIME_FORM,
+    DECIDE_WIN,
     DISPUTE,
+    DISPUTE_FORM,
     DROP,
     DROP_CONFIRM,
     HANDLE_BUTTON,
@@ -61,6 +66,7 @@ from tests.e2e.story import (
     JSON,
     SERVER,
     confirm_in_thread,
+    member_id,
     notice_to,
     pairings_of,
     setup_server,
@@ -92,6 +98,7 @@ class Ids:
     resolved_call: int = 0  # Stale Cup's judge call, resolved
     used_pending: int = 0  # Stale Cup's penalty preview, called off
     seats: dict[int, tuple[str, str]] = field(default_factory=dict)  # round 1 of Stale Cup
+    first_id: int = 0  # the first seat of its table 1, by member id
 
 
 def ids(fake: FakeDiscord) -> Ids:
@@ -214,6 +221,7 @@ async def test_two_servers_each_with_an_event(fake: FakeDiscord) -> None:
     await start(fake, "Stale Cup", ("alice", "bob", "carol", "dave"))
     story.seats = {t: (p[0], p[1]) for t, p in pairings_of(fake, 1).items() if t}
     assert len(story.seats) == 2
+    story.first_id = member_id(fake, story.seats[1][0])
 
 
 ROUND_1_IS_OVER = "第 1 回戦はすでに終わっています"
@@ -342,6 +350,7 @@ def rows(story: Ids) -> list[Row]:
     no_call = "対戦中ではないため、ジャッジコールできません"
     no_drop = "対戦中ではないため、ドロップできません"
     resolved = "すでに解決済みです"
+    decided = "テーブル 1 の結果はもう決まっています"
     nothing_pending = "確認待ちの操作はありません"
     nothing_pending_en = "There is nothing waiting for confirmation"
     gone = {"tournament": GONE}  # an id that names nothing (a backup restored, say)
@@ -455,6 +464,51 @@ def rows(story: Ids) -> list[Row]:
             ROUND_1_IS_OVER,
             {**other_round_1, "table": 1},
             "round",
+        ),
+        Row(
+            DISPUTE_FORM,
+            fourth,
+            {**round_1, "table": 2},
+            ROUND_1_IS_OVER,
+            {**other_round_1, "table": 1},
+            "round",
+            form={"claim": "win"},
+        ),
+        # The judges' one-press decisions on a dispute's notice: a table decided since is
+        # never decided again (/result set changes a result on purpose).
+        Row(
+            DECIDE_WIN,
+            "judge",
+            {**round_1, "table": 1, "player": story.first_id},
+            decided,
+            {**other_round_1, "table": 1, "player": story.first_id},
+            "player",
+        ),
+        Row(
+            DECIDE_DOUBLE_LOSS,
+            "judge",
+            {**round_1, "table": 1},
+            decided,
+            {**other_round_1, "table": 1},
+            "table",
+        ),
+        # 時間切れ判定… asks for the counts first: refused before the form opens.
+        Row(
+            DECIDE_TIME,
+            "judge",
+            {**round_1, "table": 1},
+            decided,
+            other_round_1 | {"table": 1},
+            "round",
+        ),
+        Row(
+            DECIDE_TIME_FORM,
+            "judge",
+            {**round_1, "table": 1},
+            decided,
+            {**other_round_1, "table": 1},
+            "tournament",
+            form={"first": "1", "second": "3"},
         ),
         Row(CALL_JUDGE, "erin", old, no_call, other, "tournament"),
         Row(CALL_FORM, "erin", old, no_call, other, "tournament", form={"reason": "x"}),
@@ -680,5 +734,6 @@ async def test_dispute_in_a_dm_opens_its_form_and_reaches_the_judges(fake: FakeD
     assert "異議を受け付けました" in sent.text, sent.text
     state = await stored(fake)
     (match,) = state[f"tournament {dm_cup}"].round(1).matches
-    assert match.disputed and match.result is None
+    assert match.disputed
+    assert match.result is None
     fake.assert_no_errors_logged()
