@@ -271,7 +271,11 @@ class TournamentBot(commands.AutoShardedBot):
         if renderer is None:  # a listing this version no longer has
             raise IllegalTransition("errors.stale_button")
         shown = await renderer(interaction, arg, page)
-        await interaction.response.edit_message(embed=shown.embed, view=page_view(kind, arg, shown))
+        view = page_view(kind, arg, shown)
+        if interaction.response.is_done():  # the renderer acknowledged first (slow work)
+            await interaction.edit_original_response(embed=shown.embed, view=view)
+        else:
+            await interaction.response.edit_message(embed=shown.embed, view=view)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:
@@ -283,6 +287,8 @@ class TournamentBot(commands.AutoShardedBot):
             return
         fields, handler = found
         try:
+            if fields is None:  # out of range, as for buttons (`route`)
+                raise IllegalTransition("errors.stale_button")
             await handler(interaction, submitted_values(interaction), **fields)
         except Exception as error:  # the one error path, as for commands
             await answer_error(interaction, error)

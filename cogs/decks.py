@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import t
+from bot.services.base import TournamentRef
 from bot.ui.buttons import PASTE_BOX, SUBMIT_DECK, CustomId
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
@@ -38,10 +39,10 @@ class Decks(RoutedCog, commands.GroupCog, group_name="deck", group_description="
         return [(PASTE_BOX, self._pasted)]
 
     async def deck_pressed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
-        await self.open_paste_box(interaction, str(tournament), store=True)
+        await self.open_paste_box(interaction, tournament, store=True)
 
     async def open_paste_box(
-        self, interaction: discord.Interaction[Any], reference: str | None, *, store: bool
+        self, interaction: discord.Interaction[Any], reference: TournamentRef, *, store: bool
     ) -> None:
         """Ask for the list; for a submission, refuse first if it could not be stored."""
         actor = actor_of(interaction)
@@ -63,7 +64,7 @@ class Decks(RoutedCog, commands.GroupCog, group_name="deck", group_description="
         decks = self.services.decks
         action = decks.submit if kind == "box" else decks.check
         text = values.get(DECK_FIELD, "")
-        submission = await action(actor_of(interaction), str(tournament), text, None)
+        submission = await action(actor_of(interaction), tournament, text, None)
         await send_deck_report(interaction, submission, interaction_lang(interaction))
 
     async def _read_or_ask(

@@ -10,12 +10,13 @@ import discord
 
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import t
+from bot.services.base import TournamentRef
 from bot.ui.buttons import PANEL_STEP, CustomId
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.rounds import round_name
 from cogs.common import RoutedCog, actor_of
+from cogs.event_steps import finish_event, send_export, show_start_preview
 from cogs.rounds.pairing import pair_next_round, start_round_clock
-from cogs.tournaments import finish_event, send_export, show_start_preview
 from domain.tournament.steps import Step
 
 
@@ -27,7 +28,7 @@ class Panel(RoutedCog):
         self, interaction: discord.Interaction[Any], step: str, tournament: int
     ) -> None:
         await self.services.tournaments.may_use_panel(actor_of(interaction))
-        reference = str(tournament)
+        reference = tournament
         chosen = Step(step)
         if chosen is Step.START:
             await show_start_preview(self.services, interaction, reference)
@@ -45,7 +46,9 @@ class Panel(RoutedCog):
         else:
             await send_export(self.services, interaction, reference)
 
-    async def next_round(self, interaction: discord.Interaction[Any], reference: str) -> None:
+    async def next_round(
+        self, interaction: discord.Interaction[Any], reference: TournamentRef
+    ) -> None:
         """次の回戦: the next round paired and its clock started, in one press."""
         lang = interaction_lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -14,11 +14,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import ButtonHandler, TournamentBot
-from bot.i18n import Lang, join_list, normalise_locale, t
+from bot.i18n import Lang, join_list, t
 from bot.services.profiles import HandleChange
 from bot.ui.buttons import HANDLE_BUTTON, HANDLE_FIELD, HANDLE_FORM, CustomId, handle_form
 from bot.ui.messages import interaction_lang, reply
-from bot.ui.pagination import Page, page_view
+from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
 from bot.ui.series import profile_page
 from bot.ui.stateless import ModalHandler, send_stateless_modal
@@ -76,10 +76,8 @@ class Profiles(
         return profile_page(view, lang, page)
 
     async def render_page(self, interaction: discord.Interaction[Any], arg: str, page: int) -> Page:
-        user_id, _, lang_code = arg.partition(".")
-        return await self._page(
-            interaction, int(user_id), user_id, normalise_locale(lang_code), page
-        )
+        user_id, lang = page_id_arg(arg)
+        return await self._page(interaction, user_id, str(user_id), lang, page)
 
     @app_commands.command(
         name="handle", description="Your tournament handle, shown instead of your Discord name"
@@ -94,7 +92,7 @@ class Profiles(
 
     async def handle_pressed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
         """The registration reply's button: the form, with the current handle in it."""
-        profile = await self.services.profiles.own(actor_of(interaction))
+        profile = await self.services.profiles.own(actor_of(interaction), tournament)
         form = handle_form(tournament, profile.handle, interaction_lang(interaction))
         await send_stateless_modal(interaction, form)
 
@@ -103,7 +101,7 @@ class Profiles(
     ) -> None:
         lang = interaction_lang(interaction)
         text = values.get(HANDLE_FIELD, "")
-        change = await self.services.profiles.set_handle(actor_of(interaction), text)
+        change = await self.services.profiles.set_handle(actor_of(interaction), text, tournament)
         await reply(interaction, handle_reply(change, interaction.user.display_name, lang))
 
     @app_commands.command(

@@ -10,11 +10,12 @@ import discord
 from discord import app_commands
 
 from bot.app import ButtonHandler, TournamentBot
-from bot.i18n import normalise_locale, t
+from bot.i18n import t
+from bot.services.base import TournamentRef
 from bot.ui.buttons import CHECK_IN, REGISTER, CustomId, Labels, deck_view, handle_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.pagination import Page, page_view
+from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import players_page, registered_text, safe
 from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
 
@@ -45,12 +46,12 @@ class Registration(RoutedCog):
     async def register_pressed(
         self, interaction: discord.Interaction[Any], tournament: int
     ) -> None:
-        await self.register_for(interaction, str(tournament))
+        await self.register_for(interaction, tournament)
 
     async def register_for(
         self,
         interaction: discord.Interaction[Any],
-        reference: str | None,
+        reference: TournamentRef,
         handle: str | None = None,
     ) -> None:
         """The answer carries 「ハンドルネームを設定」: the handle is chosen right there."""
@@ -94,10 +95,10 @@ class Registration(RoutedCog):
     async def check_in_pressed(
         self, interaction: discord.Interaction[Any], tournament: int
     ) -> None:
-        await self.check_in_for(interaction, str(tournament))
+        await self.check_in_for(interaction, tournament)
 
     async def check_in_for(
-        self, interaction: discord.Interaction[Any], reference: str | None
+        self, interaction: discord.Interaction[Any], reference: TournamentRef
     ) -> None:
         lang = interaction_lang(interaction)
         checked = await self.services.registration.check_in(actor_of(interaction), reference)
@@ -128,11 +129,11 @@ class Registration(RoutedCog):
     async def render_players_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int
     ) -> Page:
-        tournament_id, _, lang_code = arg.partition(".")
+        tournament_id, lang = page_id_arg(arg)
         found, players = await self.services.registration.players(
             interaction.guild_id, tournament_id
         )
-        return players_page(found, players, normalise_locale(lang_code), page)
+        return players_page(found, players, lang, page)
 
 
 async def setup(bot: TournamentBot) -> None:

@@ -15,11 +15,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TournamentBot
-from bot.i18n import normalise_locale, t
+from bot.i18n import t
 from bot.ui.buttons import POINTS_FIELD, POINTS_FORM, CustomId, points_form
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.pagination import Page, page_view
+from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
 from bot.ui.series import points_table_text, series_page
 from bot.ui.stateless import ModalHandler, send_stateless_modal
@@ -143,7 +143,7 @@ class SeriesCog(
         self, interaction: discord.Interaction[Any], series: int, text: str | bytes
     ) -> None:
         lang = interaction_lang(interaction)
-        updated = await self.services.series.set_points(actor_of(interaction), str(series), text)
+        updated = await self.services.series.set_points(actor_of(interaction), series, text)
         table = points_table_text(updated.table)
         await reply(
             interaction,
@@ -171,9 +171,9 @@ class SeriesCog(
         )
 
     async def render_page(self, interaction: discord.Interaction[Any], arg: str, page: int) -> Page:
-        series_id, _, lang_code = arg.partition(".")
+        series_id, lang = page_id_arg(arg)
         view = await self.services.series.standings(interaction.guild_id, series_id)
-        return series_page(view, normalise_locale(lang_code), page)
+        return series_page(view, lang, page)
 
 
 async def setup(bot: TournamentBot) -> None:

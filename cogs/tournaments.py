@@ -7,7 +7,6 @@ standings) is the notifier's plan (bot/notify/plan.py).
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,14 +15,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import ButtonHandler, TournamentBot
-from bot.i18n import normalise_locale, show_date, t
-from bot.services import Services
+from bot.i18n import normalise_locale, t
 from bot.services.live import public_url
-from bot.services.registration import MemberDirectory
-from bot.ui.buttons import START, CustomId, Labels, start_view
-from bot.ui.entry import start_preview_text
-from bot.ui.export import matches_csv
-from bot.ui.messages import fit_or_attach, interaction_lang, render_error, reply
+from bot.ui.buttons import START, CustomId
+from bot.ui.messages import fit_or_attach, interaction_lang, reply
 from bot.ui.options import (
     TOURNAMENT,
     CheckinMinutes,
@@ -37,9 +32,7 @@ from bot.ui.options import (
 )
 from bot.ui.pagination import Page, page_view
 from bot.ui.render import safe, start_reply, tournament_embed, tournament_list_page
-from bot.ui.rounds import standing_rows
 from bot.ui.series import import_report_text
-from bot.ui.standings import standings_csv
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
     RoutedCog,
@@ -48,7 +41,7 @@ from cogs.common import (
     read_attachment,
     tournament_autocomplete,
 )
-from domain.errors import IllegalTransition
+from cogs.event_steps import finish_event, member_directory, send_export, show_start_preview
 from domain.event import DEFAULT_TIME_LIMIT_MINUTES, TOP_CUT_SIZES
 
 FORMATS = [
@@ -81,7 +74,6 @@ NOSHOW_TIEBREAKS = [
     app_commands.Choice(name="like a bye: 3 × rounds ÷ 2", value="bye_value"),
 ]
 TOP_CUTS = ", ".join(map(str, TOP_CUT_SIZES))
-MEMBERS_PER_REQUEST = 1000  # Discord's most per List Guild Members request
 
 
 @app_commands.guild_only()
@@ -241,7 +233,7 @@ class Tournaments(
             titles_file=await upload(titles_file),
             card_database=await upload(card_database),
         )
-        summary = await services.info(actor_of(interaction), str(updated.id))
+        summary = await services.info(actor_of(interaction), updated.id)
         await reply(
             interaction,
             t("ui.tournament.settings_saved", lang, name=safe(updated.name)),
@@ -264,7 +256,7 @@ class Tournaments(
         decides), or nothing."""
         lang = interaction_lang(interaction)
         if choice == "no":
-            summary = await self.services.tournaments.info(actor_of(interaction), str(tournament))
+            summary = await self.services.tournaments.info(actor_of(interaction), tournament)
             await interaction.response.edit_message(
                 content=t("ui.start_preview.cancelled", lang, name=safe(summary.tournament.name)),
                 attachments=[],
@@ -272,7 +264,7 @@ class Tournaments(
             )
             return
         await interaction.response.defer()
-        report = await self.services.lifecycle.start(actor_of(interaction), str(tournament))
+        report = await self.services.lifecycle.start(actor_of(interaction), tournament)
         content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
         await interaction.edit_original_response(
             content=content, attachments=[file] if file else [], view=None
@@ -372,92 +364,6 @@ class Tournaments(
         lang = interaction_lang(interaction)
         await self.services.tournaments.post_panel(actor_of(interaction), tournament)
         await reply(interaction, t("ui.panel.posted", lang))
-
-
-async def show_start_preview(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
-) -> None:
-    """/tournament start and the panel's 開始: what the start would do, before it does."""
-    lang = interaction_lang(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    preview = await services.lifecycle.preview(actor_of(interaction), reference)
-    content, file = fit_or_attach(start_preview_text(preview, lang), "start.txt", lang)
-    view = start_view(preview.tournament.id, Labels(lang))
-    await reply(interaction, content, file=file, view=view)
-
-
-async def finish_event(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
-) -> None:
-    """/tournament finish and the panel's 終了; the final standings post is the notifier's."""
-    lang = interaction_lang(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    final = await services.rounds.finish(actor_of(interaction), reference)
-    text = t("ui.finish.reply", lang, tournament=safe(final.tournament.name))
-    if final.next_event is not None:
-        upcoming = final.next_event
-        text += "\n" + t(
-            "ui.finish.next_event",
-            lang,
-            name=safe(upcoming.name),
-            date=show_date(upcoming.event_date),
-        )
-    elif final.next_refused is not None:
-        text += "\n" + t(
-            "ui.finish.next_refused", lang, problem=render_error(final.next_refused, lang)
-        )
-    await reply(interaction, text)
-
-
-async def member_directory(bot: TournamentBot, guild: discord.Guild) -> MemberDirectory:
-    """The server's members, for the entry import to find the people a CSV names: their
-    shown names and every name each is known by. Listing members needs the Server Members
-    intent in the Developer Portal; without it the import is refused, saying how to turn it
-    on (Discord IDs are checked against the same list)."""
-    shown: dict[int, str] = {}
-    names: dict[str, set[int]] = {}
-    after = 0
-    try:
-        while True:
-            batch = await bot.http.get_members(guild.id, MEMBERS_PER_REQUEST, after or None)
-            for member in batch:
-                user = member["user"]
-                user_id = int(user["id"])
-                if user.get("bot"):
-                    continue
-                display = member.get("nick") or user.get("global_name") or user["username"]
-                shown[user_id] = display
-                for name in {display, user.get("global_name"), user["username"]}:
-                    if name:
-                        names.setdefault(name, set()).add(user_id)
-            if len(batch) < MEMBERS_PER_REQUEST:
-                break
-            after = int(batch[-1]["user"]["id"])
-    except discord.Forbidden:
-        raise IllegalTransition("entry_import.members_hidden") from None
-    return MemberDirectory(shown, {name: frozenset(ids) for name, ids in names.items()})
-
-
-async def send_export(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
-) -> None:
-    """/tournament export and the panel's 書き出し: the files, to the person who asked."""
-    lang = interaction_lang(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    exported = await services.rounds.export(actor_of(interaction), reference)
-    found = exported.standings.tournament
-    table = standings_csv(standing_rows(exported.standings.lines), lang)
-    matches = matches_csv(found, exported.matches, lang)
-    stem = f"tournament-{found.id}"
-    await reply(
-        interaction,
-        t("ui.export.reply", lang, tournament=safe(found.name)),
-        files=[
-            discord.File(io.BytesIO(table), filename=f"{stem}-standings.csv"),
-            discord.File(io.BytesIO(matches), filename=f"{stem}-matches.csv"),
-            discord.File(io.BytesIO(exported.record), filename=f"{stem}.json"),
-        ],
-    )
 
 
 async def setup(bot: TournamentBot) -> None:

@@ -655,11 +655,24 @@ class Painter:
         title = form.pieces(modal.get("title") or "", Style(20, STRONG, bold=True))
         top = form.wrapped(title, 16, 16, width - 64, Style(20)) + 10
         form.text("×", width - 34, 30, Style(20, MUTED))
-        for component in text_inputs(modal):
-            required = [Piece(" *", Style(14, (242, 63, 67)))] if component.get("required") else []
-            label = [Piece(component.get("label") or "", Style(13, STRONG, bold=True)), *required]
+        for text, description, component in form_fields(modal):
+            required = component.get("required", True)
+            star = [Piece(" *", Style(14, (242, 63, 67)))] if required else []
+            label = [Piece(text, Style(13, STRONG, bold=True)), *star]
             top = form.wrapped(label, 16, top, width - 32, Style(13))
-            top = form.text_input(component, item.typed.get(component["custom_id"], ""), top, width)
+            if description:
+                top = form.wrapped(
+                    form.pieces(description, Style(12, MUTED)), 16, top + 4, width - 32, Style(12)
+                )
+            typed = item.typed.get(component["custom_id"], "")
+            if component.get("type") == 4:
+                top = form.text_input(component, typed, top, width)
+            else:  # a select: the option chosen (else its placeholder), with its arrow
+                options = component.get("options") or []
+                chosen = next((o["label"] for o in options if o.get("value") == typed), "")
+                box = {"placeholder": component.get("placeholder") or ""}
+                top = form.text_input(box, chosen, top, width)
+                form.text("⌄", width - 36, top - 34, Style(16, MUTED))
         form.draw.rectangle((0, top + 4, width, top + 68), fill=EMBED_BACKGROUND)
         form.text("キャンセル", width - 200, top + 36, Style(14, STRONG))
         form.draw.rounded_rectangle(
@@ -803,6 +816,18 @@ def blend(
 
 def human_size(size: int) -> str:
     return f"{size / 1024:.2f} KB" if size >= 1024 else f"{size} bytes"
+
+
+def form_fields(modal: JSON) -> list[tuple[str, str, JSON]]:
+    """A form's fields in order: (label, description, its text box or select), whether the
+    box carries its own label (in an action row) or sits in a label component."""
+    fields: list[tuple[str, str, JSON]] = []
+    for row in modal.get("components") or []:
+        if isinstance(row.get("component"), dict):  # a label around its box
+            fields.append((row.get("label") or "", row.get("description") or "", row["component"]))
+        for component in row.get("components") or []:
+            fields.append((component.get("label") or "", "", component))
+    return fields
 
 
 def text_inputs(modal: JSON) -> list[JSON]:

@@ -389,17 +389,27 @@ class Event:
         await self.fake.submit_modal(opened, typed, user=first, locale="ja")
         notice = await until(lambda: self.thread_notice(1, second), "the time report's notice")
         await self.click(notice, "確認", second)
-        # Table 3: disputed; a judge settles it.
+        # Table 3: disputed, the opponent saying in the form what they claim; a judge
+        # settles it with one press on the judges' notice.
         first, second = tables[3]
         await self.slash("report result", first, result="win")
         notice = await until(lambda: self.thread_notice(1, second), "the disputed notice")
-        disputed = await self.click(notice, "異議", second)
-        self.album.take("dispute", self.thread_name(1), seen(notice), answer(disputed))
+        form = await self.click(notice, "異議", second)
+        typed = {"claim": "win", "reason": "最後のターンで相手のポイント置き場が 7 枚になりました"}
+        self.album.take("dispute", self.thread_name(1), seen(notice), answer(form, typed))
+        await self.fake.submit_modal(form, typed, user=second, locale="ja")
         call = await until(
             lambda: self.latest(CHANNELS["judge-calls"], "テーブル 3"), "the judges' notice"
         )
-        settled = await self.slash("result set", "judge", table=3, result="win", player=second)
-        self.album.take("dispute-judge", CHANNELS["judge-calls"], seen(call), answer(settled))
+        before = copy.deepcopy(call)
+        await self.click(call, f"{NAMES[second]}の勝ち", "judge")
+        settled = self.fake.message(call["id"])
+        told = await until(
+            lambda: next((m for m in self.thread(1) if "判断で" in (m["content"] or "")), None),
+            "the players told the decision",
+        )
+        self.album.take("dispute-judge", CHANNELS["judge-calls"], seen(before), seen(settled))
+        self.album.take("dispute-decided", self.thread_name(1), seen(told))
         complete = await until(
             lambda: self.latest(STAFF, "結果がすべて揃いました"), "the round's completion"
         )

@@ -42,7 +42,8 @@ from bot.store.commits import Committed
 from bot.store.outbox import FAILED, SENT, SKIPPED, Outgoing
 from bot.store.posts import RoundPlace
 from bot.store.uow import Store
-from bot.ui.notices import RENDERERS, CalendarText, Message, Said, Telling
+from bot.ui.notices import HEAVY, RENDERERS, CalendarText, Message, Said, Telling
+from bot.worker import off_loop
 from domain.guild import GuildConfig
 from domain.tournament.calendar import CalendarStatus
 from domain.tournament.model import Tournament
@@ -283,8 +284,10 @@ class Delivery:
             self.clock(),
             page_base=self.page_base,
             bilingual_buttons=config.bilingual_buttons,
+            known=self.store.views(tournament),
         )
-        said = RENDERERS[notice.say](telling)
+        render = RENDERERS[notice.say]
+        said = await off_loop(render, telling) if notice.say in HEAVY else render(telling)
         if not said.messages and said.calendar is None:
             return SKIPPED
         parts = await self.store.outbox.parts(notice.id)

@@ -297,11 +297,21 @@ def _disagree(event: ev.ReportsDisagree, context: Context) -> list[Notice]:
 
 
 def _disputed(event: ev.ResultDisputed, context: Context) -> list[Notice]:
-    return [_dispute(event.round, event.table, context)]
+    return [_dispute(event.round, event.table, context, event.player_id, event.reason)]
 
 
-def _dispute(number: int, table: int, context: Context) -> Notice:
-    data = {"round": number, "table": table, "claims": _claims(context, number, table)}
+def _dispute(
+    number: int, table: int, context: Context, disputer: int | None = None, reason: str = ""
+) -> Notice:
+    """The judges see both claims (a dispute's: who disputed, and why), with a button for
+    each decision."""
+    data: dict[str, Any] = {
+        "round": number,
+        "table": table,
+        "claims": _claims(context, number, table),
+    }
+    if disputer is not None:
+        data |= {"disputer": disputer, "reason": reason}
     return Notice(Say.DISPUTE, (Place.JUDGES,), data)
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 
 from bot.services.actors import Actor, require_guild, tournament_actor
 from bot.store.uow import Origin, Store, Transaction
-from domain.errors import DomainError
+from bot.store.uow import TournamentRef as TournamentRef  # the services' and cogs' name
+from domain.errors import DomainError, IllegalTransition
 from domain.tournament.operations import Actor as TournamentActor
 
 Clock = Callable[[], datetime]
@@ -53,6 +55,18 @@ class Service:
             guild_id, self.clock(), resolve, request_id=actor.request_id, origin=origin
         ) as tx:
             yield tx
+
+    async def in_its_server(self, actor: Actor, tournament_id: int) -> Actor:
+        """The actor of a button that carries `tournament_id`. Pressed in a DM (a notice
+        sent there, as the round had no thread), it acts in that tournament's server, as a
+        member without roles: a DM tells nothing of them, so only what any player may do
+        goes through."""
+        if actor.guild_id is not None:
+            return actor
+        guild_id = await self.store.guild_of(tournament_id)
+        if guild_id is None:
+            raise IllegalTransition("errors.stale_button")
+        return replace(actor, guild_id=guild_id, role_ids=frozenset(), manages_guild=False)
 
     @asynccontextmanager
     async def reader(self, guild_id: int | None) -> AsyncIterator[Transaction]:

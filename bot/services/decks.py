@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from domain.decks import DeckCheck, Decklist, check_deck, parse_decklist, read_stored_decklist
 from domain.errors import NotFound
 from domain.tournament.model import StoredDeck, Tournament
@@ -51,7 +51,7 @@ class DeckView:
 
 class DeckService(Service):
     async def submit(
-        self, actor: Actor, reference: str | None, data: bytes | str, filename: str | None
+        self, actor: Actor, reference: TournamentRef, data: bytes | str, filename: str | None
     ) -> DeckSubmission:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -65,7 +65,7 @@ class DeckService(Service):
             tournament, _ = await tx.apply(tournament, operation)
         return DeckSubmission(tournament, decklist, check, check.fingerprint, stored=True)
 
-    async def may_submit(self, actor: Actor, reference: str | None) -> Tournament:
+    async def may_submit(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """Refuse before asking for a list that could not be stored (e.g. after the lock)."""
         async with self.reader_as(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -73,7 +73,7 @@ class DeckService(Service):
         return tournament
 
     async def check(
-        self, actor: Actor, reference: str | None, data: bytes | str, filename: str | None
+        self, actor: Actor, reference: TournamentRef, data: bytes | str, filename: str | None
     ) -> DeckSubmission:
         """Validate against the event's rules without storing anything."""
         async with self.reader(actor.guild_id) as tx:
@@ -81,7 +81,7 @@ class DeckService(Service):
         decklist, check = read_and_check(tournament, data, filename)
         return DeckSubmission(tournament, decklist, check, check.fingerprint, stored=False)
 
-    async def show(self, actor: Actor, reference: str | None, owner_id: int | None) -> DeckView:
+    async def show(self, actor: Actor, reference: TournamentRef, owner_id: int | None) -> DeckView:
         """Your own list; anyone's for judges and organizers, or for all once published."""
         owner = owner_id or actor.user_id
         async with self.reader_as(actor) as tx:
@@ -93,14 +93,14 @@ class DeckService(Service):
             raise NotFound("submission.no_deck", tournament=tournament.name)
         return DeckView(tournament, owner, entry.display_name, stored_decklist(deck), deck)
 
-    async def publish(self, actor: Actor, reference: str | None) -> tuple[Tournament, int]:
+    async def publish(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, int]:
         """Make every list of the event public. Only after the event has started."""
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, PublishDecks())
         return tournament, len(tournament.decks)
 
-    async def published_lists(self, actor: Actor, reference: str | None) -> list[DeckView]:
+    async def published_lists(self, actor: Actor, reference: TournamentRef) -> list[DeckView]:
         """Every list, for whoever may see them all: everyone once published, else judges."""
         async with self.reader_as(actor) as tx:
             tournament = await tx.tournament(reference)

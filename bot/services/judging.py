@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from domain.errors import one_of
 from domain.tournament import events as ev
 from domain.tournament.log import Action
@@ -77,7 +77,7 @@ class JudgeService(Service):
     async def preview_penalty(
         self,
         actor: Actor,
-        reference: str | None,
+        reference: TournamentRef,
         player_id: int,
         penalty: str,
         infraction: str,
@@ -118,7 +118,7 @@ class JudgeService(Service):
             await tx.take_held(pending_id)
 
     async def penalties(
-        self, actor: Actor, reference: str | None, player_id: int | None
+        self, actor: Actor, reference: TournamentRef, player_id: int | None
     ) -> tuple[Tournament, list[Penalty]]:
         """Judges see every penalty; a player sees their own."""
         async with self.reader_as(actor) as tx:
@@ -127,7 +127,9 @@ class JudgeService(Service):
         found = [p for p in tournament.penalties if player_id is None or p.player_id == player_id]
         return tournament, found
 
-    async def revoke(self, actor: Actor, reference: str | None, penalty_id: int) -> PenaltyOutcome:
+    async def revoke(
+        self, actor: Actor, reference: TournamentRef, penalty_id: int
+    ) -> PenaltyOutcome:
         async with self.uow(actor) as tx:
             tx.authorize(RevokePenalty)
             tournament = await tx.tournament(reference)
@@ -150,16 +152,23 @@ class JudgeService(Service):
 
     # -- calls, extensions, no-shows -----------------------------------------------------
 
-    async def call(self, actor: Actor, reference: str | None, reason: str) -> CallOutcome:
+    async def call(self, actor: Actor, reference: TournamentRef, reason: str) -> CallOutcome:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, CallJudge(actor.user_id, reason))
         called = ev.only(events, ev.JudgeCalled)
         return self._call_outcome(tournament, called.call)
 
+    async def may_call(self, actor: Actor, reference: TournamentRef) -> Tournament:
+        """Refuse before asking what happened, when the call itself would be refused."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tx.refuse_early(tournament, CallJudge(actor.user_id, ""))
+        return tournament
+
     async def claim(self, actor: Actor, tournament_id: int, call_id: int) -> CallOutcome:
         async with self.uow(actor) as tx:
-            tournament = await tx.tournament(str(tournament_id))
+            tournament = await tx.tournament(tournament_id)
             tournament, events = await tx.apply(tournament, ClaimCall(call_id))
         claimed = ev.only(events, ev.CallClaimed)
         return self._call_outcome(tournament, claimed.call)
@@ -168,10 +177,16 @@ class JudgeService(Service):
         self, actor: Actor, tournament_id: int, call_id: int, minutes: int
     ) -> CallOutcome:
         async with self.uow(actor) as tx:
-            tournament = await tx.tournament(str(tournament_id))
+            tournament = await tx.tournament(tournament_id)
             tournament, events = await tx.apply(tournament, ResolveCall(call_id, minutes))
         resolved = ev.only(events, ev.CallResolved)
         return self._call_outcome(tournament, resolved.call)
+
+    async def may_resolve(self, actor: Actor, tournament_id: int, call_id: int) -> None:
+        """Refuse before asking for the minutes, when the call cannot be resolved."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(tournament_id)
+            tx.refuse_early(tournament, ResolveCall(call_id, 0))
 
     def _call_outcome(self, tournament: Tournament, call: JudgeCall) -> CallOutcome:
         found = tournament.round(call.round)
@@ -182,7 +197,7 @@ class JudgeService(Service):
         return self.clock()
 
     async def no_show(
-        self, actor: Actor, reference: str | None, table: int, player_id: int
+        self, actor: Actor, reference: TournamentRef, table: int, player_id: int
     ) -> tuple[Tournament, Round, Match]:
         async with self.uow(actor) as tx:
             tx.authorize(RecordNoShow)
@@ -198,7 +213,7 @@ class JudgeService(Service):
     # -- the log and undo ---------------------------------------------------------------
 
     async def log(
-        self, actor: Actor, reference: str | None, player_id: int | None = None
+        self, actor: Actor, reference: TournamentRef, player_id: int | None = None
     ) -> tuple[Tournament, list[Action]]:
         """The tournament's action log, newest first; for judges and organizers."""
         async with self.reader_as(actor) as tx:
@@ -213,7 +228,7 @@ class JudgeService(Service):
             ]
         return tournament, list(reversed(actions))
 
-    async def preview_undo(self, actor: Actor, reference: str | None) -> UndoPreview:
+    async def preview_undo(self, actor: Actor, reference: TournamentRef) -> UndoPreview:
         """What undo would take back, waiting for the organizer's confirmation."""
         async with self.uow(actor) as tx:
             tx.authorize(Undo)

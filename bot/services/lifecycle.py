@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from domain.tournament import events as ev
 from domain.tournament.apply import apply
 from domain.tournament.model import Entry, Tournament
@@ -34,7 +34,7 @@ class StartPreview:
 
 
 class LifecycleService(Service):
-    async def preview(self, actor: Actor, reference: str | None) -> StartPreview:
+    async def preview(self, actor: Actor, reference: TournamentRef) -> StartPreview:
         """Who the start would drop and how many rounds it would set: the start itself,
         applied to a copy and thrown away, so the preview can never disagree with it."""
         async with self.reader_as(actor) as tx:
@@ -54,7 +54,7 @@ class LifecycleService(Service):
             entries(started.dropped),
         )
 
-    async def start(self, actor: Actor, reference: str | None) -> StartReport:
+    async def start(self, actor: Actor, reference: TournamentRef) -> StartReport:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, StartTournament(seed=self.seeds()))

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -39,7 +39,7 @@ from domain.tournament.operations import Actor as TournamentActor
 from domain.tournament.operations import Role, SetLivePage
 from domain.tournament.permissions import require_deck_visible
 from domain.tournament.rounds import Match, Round, RoundKind
-from domain.tournament.views import StandingLine, final_standings, standings_lines
+from domain.tournament.views import StandingLine, Views
 
 log = logging.getLogger(__name__)
 
@@ -70,11 +70,13 @@ class PageRef:
 
 @dataclass(frozen=True)
 class LivePage:
-    """A public page's tournament as of one version."""
+    """A public page's tournament as of one version, and what is read about it (worked out
+    once for the version, shared with the bot's commands and posts in its process)."""
 
     slug: str
     version: int
     tournament: Tournament
+    views: Views
 
 
 class LiveService(Service):
@@ -112,7 +114,7 @@ class LiveService(Service):
             version = tx.versions.get(ref.tournament_id, ref.version)
         if tournament is None or not tournament.page_public or tournament.page_slug != slug:
             return None
-        return LivePage(slug, version, tournament)
+        return LivePage(slug, version, tournament, tx.views(tournament))
 
     # -- issue 24: the series the event is in, the records players chose to show --------
 
@@ -212,9 +214,12 @@ class LiveService(Service):
 # -- names ----------------------------------------------------------------------------------
 
 
-def public_names(tournament: Tournament) -> dict[int, str]:
+def public_names(tournament: Tournament, views: Views | None = None) -> Mapping[int, str]:
     """Each player's display name; a name two players share gets their arrival number
-    ("Aoi #3"), so that no user id is ever needed to tell them apart."""
+    ("Aoi #3"), so that no user id is ever needed to tell them apart. (`views`: the
+    tournament's, to work them out once per version.)"""
+    if views is not None:
+        return views.memo("public names", lambda: public_names(tournament))
     counts = Counter(entry.display_name for entry in tournament.players.values())
     return {
         user: entry.display_name
@@ -365,13 +370,17 @@ def _state(played: Round, match: Match) -> str:
     return "waiting" if match.reports else "playing"
 
 
-def pairings(tournament: Tournament, number: int | None = None) -> Pairings:
+def pairings(
+    tournament: Tournament, number: int | None = None, views: Views | None = None
+) -> Pairings:
     """One round's tables (the current round by default); NotFound for a round not paired."""
+    views = views if views is not None else Views(tournament)
     played = tournament.round(number) if number is not None else tournament.current
     if played is None:
         raise NotFound("web.no_round")
-    names = public_names(tournament)
-    points = _points_before(tournament, played.number)
+    names = public_names(tournament, views)
+    # 勝ち点 from the Swiss rounds before this one, as the pairings post shows them.
+    points = views.points_before(played.number)
     tables = tuple(
         Table(
             table=match.table,
@@ -384,26 +393,6 @@ def pairings(tournament: Tournament, number: int | None = None) -> Pairings:
         for match in played.matches
     )
     return Pairings(played.number, played.kind.value, played.ends_at, tables)
-
-
-def _points_before(tournament: Tournament, number: int) -> dict[int, int]:
-    """Each player's 勝ち点 from the Swiss rounds before round `number` (as the pairings
-    post shows them). They stay the same while the round is played, so the last answer for
-    each round is kept and given again while the event before it is equal."""
-    earlier = replace(tournament, rounds=tournament.rounds[: number - 1])
-    key = (tournament.id, number)
-    kept = _POINTS_BEFORE.get(key)
-    if kept is not None and kept[0] == earlier:
-        return kept[1]
-    points = {line.user_id: line.points for line in standings_lines(earlier)}
-    if len(_POINTS_BEFORE) >= 64:
-        _POINTS_BEFORE.pop(next(iter(_POINTS_BEFORE)))
-    _POINTS_BEFORE[key] = (earlier, points)
-    return points
-
-
-# (tournament id, round) → the event before that round, and its players' points
-_POINTS_BEFORE: dict[tuple[int, int], tuple[Tournament, dict[int, int]]] = {}
 
 
 # -- standings ------------------------------------------------------------------------------
@@ -430,23 +419,25 @@ class StandingsPage:
     rows: tuple[Standing, ...]
 
 
-def current_standings(tournament: Tournament) -> list[StandingLine]:
+def current_standings(tournament: Tournament, views: Views | None = None) -> Sequence[StandingLine]:
     """The one place the page reads standings from the domain: the final placings once the
     event has finished (top cut first), the Swiss standings before."""
-    if tournament.phase is Phase.FINISHED:
-        return final_standings(tournament)[0]
-    return standings_lines(tournament)
+    return (views if views is not None else Views(tournament)).placings
 
 
 def standings(
-    tournament: Tournament, page: int = 1, per_page: int = STANDINGS_PER_PAGE
+    tournament: Tournament,
+    page: int = 1,
+    per_page: int = STANDINGS_PER_PAGE,
+    views: Views | None = None,
 ) -> StandingsPage:
     """One page of the standings (ties share a rank, R-FMT-5); NotFound past the last page."""
-    lines = current_standings(tournament)
+    views = views if views is not None else Views(tournament)
+    lines = current_standings(tournament, views)
     pages = max(1, -(-len(lines) // per_page))
     if not 1 <= page <= pages:
         raise NotFound("web.no_page")
-    names = public_names(tournament)
+    names = public_names(tournament, views)
     chunk = lines[(page - 1) * per_page : page * per_page]
     rows = tuple(
         Standing(
@@ -461,10 +452,9 @@ def standings(
         )
         for line in chunk
     )
-    finished = [r.number for r in tournament.swiss_rounds if r.complete]
     return StandingsPage(
         final=tournament.phase is Phase.FINISHED,
-        after_round=max(finished, default=0),
+        after_round=views.after_round,
         page=page,
         pages=pages,
         total=len(lines),
@@ -496,12 +486,12 @@ class Bracket:
     numbers: tuple[int, ...]  # the event's round number of each bracket round played
 
 
-def bracket(tournament: Tournament) -> Bracket:
+def bracket(tournament: Tournament, views: Views | None = None) -> Bracket:
     """The top cut (or the whole elimination event); NotFound before its first round."""
     played = [r for r in tournament.rounds if r.kind is RoundKind.ELIMINATION]
     if not played:
         raise NotFound("web.no_bracket")
-    names = public_names(tournament)
+    names = public_names(tournament, views)
     seeds = _seeds(played[0])
     rounds: list[tuple[BracketMatch, ...]] = []
     for current in played:
@@ -588,11 +578,18 @@ class DecklistsPage:
     decks: tuple[PublicDeck, ...]  # without their cards: one list is `decklist`
 
 
-def _ranks(tournament: Tournament) -> dict[int, int]:
-    return {line.user_id: line.rank for line in current_standings(tournament)}
+def _ranks(tournament: Tournament, views: Views | None = None) -> Mapping[int, int]:
+    known = views if views is not None else Views(tournament)
+    return known.memo("public ranks", lambda: {line.user_id: line.rank for line in known.placings})
 
 
-def _public_deck(tournament: Tournament, user_id: int, rank: int | None, cards: bool) -> PublicDeck:
+def _public_deck(
+    tournament: Tournament,
+    user_id: int,
+    rank: int | None,
+    cards: bool,
+    names: Mapping[int, str] | None = None,
+) -> PublicDeck:
     stored = tournament.decks[user_id]
     entry = tournament.players[user_id]
     decklist = read_stored_decklist(stored.canonical)
@@ -603,7 +600,7 @@ def _public_deck(tournament: Tournament, user_id: int, rank: int | None, cards: 
     titles = tuple(dict.fromkeys(line.title for line in decklist.lines))
     return PublicDeck(
         number=entry.seq,
-        name=public_names(tournament)[user_id],
+        name=(names if names is not None else public_names(tournament))[user_id],
         rank=rank,
         titles=titles,
         fingerprint=stored.fingerprint,
@@ -613,34 +610,39 @@ def _public_deck(tournament: Tournament, user_id: int, rank: int | None, cards: 
     )
 
 
-def _deck_owners(tournament: Tournament) -> list[int]:
+def _deck_owners(tournament: Tournament, views: Views | None = None) -> list[int]:
     """Owners of a list, best placing first, then by arrival."""
-    ranks = _ranks(tournament)
+    ranks = _ranks(tournament, views)
     return sorted(
         tournament.decks,
         key=lambda user: (ranks.get(user, 1 << 30), tournament.players[user].seq),
     )
 
 
-def decklists(tournament: Tournament, page: int = 1) -> DecklistsPage:
+def decklists(tournament: Tournament, page: int = 1, views: Views | None = None) -> DecklistsPage:
     require_decks_public(tournament)
-    owners = _deck_owners(tournament)
+    views = views if views is not None else Views(tournament)
+    owners = views.memo("deck owners", lambda: _deck_owners(tournament, views))
     pages = max(1, -(-len(owners) // DECKLISTS_PER_PAGE))
     if not 1 <= page <= pages:
         raise NotFound("web.no_page")
-    ranks = _ranks(tournament)
+    ranks = _ranks(tournament, views)
+    names = public_names(tournament, views)
     chunk = owners[(page - 1) * DECKLISTS_PER_PAGE : page * DECKLISTS_PER_PAGE]
-    decks = tuple(_public_deck(tournament, user, ranks.get(user), cards=False) for user in chunk)
+    decks = tuple(
+        _public_deck(tournament, user, ranks.get(user), cards=False, names=names) for user in chunk
+    )
     return DecklistsPage(page, pages, len(owners), decks)
 
 
-def decklist(tournament: Tournament, number: int) -> PublicDeck:
+def decklist(tournament: Tournament, number: int, views: Views | None = None) -> PublicDeck:
     """One published list, by its player's arrival number."""
     require_decks_public(tournament)
     owner = next((e.user_id for e in tournament.players.values() if e.seq == number), None)
     if owner is None or owner not in tournament.decks:
         raise NotFound("web.not_found")
-    return _public_deck(tournament, owner, _ranks(tournament).get(owner), cards=True)
+    rank = _ranks(tournament, views).get(owner)
+    return _public_deck(tournament, owner, rank, cards=True, names=public_names(tournament, views))
 
 
 @dataclass(frozen=True)
@@ -658,10 +660,10 @@ class TitleDistribution:
     titles: tuple[TitleShare, ...]  # most played first
 
 
-def title_distribution(tournament: Tournament) -> TitleDistribution:
+def title_distribution(tournament: Tournament, views: Views | None = None) -> TitleDistribution:
     """作品分布: each title played, in how many lists and at which placings."""
     require_decks_public(tournament)
-    ranks = _ranks(tournament)
+    ranks = _ranks(tournament, views)
     played: dict[str, list[int | None]] = {}
     for user, stored in tournament.decks.items():
         decklist = read_stored_decklist(stored.canonical)

@@ -129,14 +129,22 @@ class ProfileService(Service):
                 ratings = self.ratings.of(tx.guild_id, tournaments, tx.versions)
         return profile_view(target, player_name, profile, tournaments, ratings=ratings, staff=staff)
 
-    async def own(self, actor: Actor) -> Profile:
-        """The actor's own profile on this server (the handle form shows their handle)."""
+    async def own(self, actor: Actor, tournament_id: int | None = None) -> Profile:
+        """The actor's own profile on this server (the handle form shows their handle);
+        `tournament_id`, the registration the button sits under, must be of this server."""
         async with self.reader_as(actor) as tx:
+            if tournament_id is not None:
+                await tx.tournament(tournament_id)
             return await tx.books.profile(actor.user_id) or Profile(actor.user_id)
 
-    async def set_handle(self, actor: Actor, text: str | None) -> HandleChange:
-        """/profile handle: the player's own handle (blank: back to their Discord name)."""
+    async def set_handle(
+        self, actor: Actor, text: str | None, tournament_id: int | None = None
+    ) -> HandleChange:
+        """/profile handle: the player's own handle (blank: back to their Discord name); from
+        the registration's form, `tournament_id` must be of this server."""
         async with self.uow(actor) as tx:
+            if tournament_id is not None:
+                await tx.tournament(tournament_id)
             profile, renamed = await give_handle(tx, actor.user_id, actor.display_name, text)
         return HandleChange(profile, renamed)
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from bot.services.profiles import give_handle
 from bot.store.uow import Transaction
 from domain.entry_import import ImportPlan, plan_tournament_import
@@ -33,7 +33,7 @@ class Unregistration:
 
 class RegistrationService(Service):
     async def register(
-        self, actor: Actor, reference: str | None, *, handle: str | None = None
+        self, actor: Actor, reference: TournamentRef, *, handle: str | None = None
     ) -> Registration:
         """Register the actor, under their handle on this server when they have one; a
         `handle` given here becomes it (checked, and their other events renamed)."""
@@ -41,7 +41,7 @@ class RegistrationService(Service):
             tournament = await tx.tournament(reference)
             if handle is not None and handle.strip():
                 profile, _ = await give_handle(tx, actor.user_id, actor.display_name, handle)
-                tournament = await tx.tournament(str(tournament.id))
+                tournament = await tx.tournament(tournament.id)
             else:
                 profile = await tx.books.profile(actor.user_id) or Profile(actor.user_id)
             operation = Register(actor.user_id, actor.display_name, profile.handle)
@@ -54,14 +54,14 @@ class RegistrationService(Service):
             registered.joined_round,
         )
 
-    async def unregister(self, actor: Actor, reference: str | None) -> Unregistration:
+    async def unregister(self, actor: Actor, reference: TournamentRef) -> Unregistration:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, Unregister(actor.user_id))
         promoted = [tournament.players[e.player_id] for e in events if isinstance(e, ev.Promoted)]
         return Unregistration(tournament, promoted[0] if promoted else None)
 
-    async def check_in(self, actor: Actor, reference: str | None) -> Tournament:
+    async def check_in(self, actor: Actor, reference: TournamentRef) -> Tournament:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, CheckIn(actor.user_id))
@@ -73,7 +73,7 @@ class RegistrationService(Service):
             require_role(tx.actor, Role.ORGANIZER)
 
     async def import_entries(
-        self, actor: Actor, reference: str | None, data: bytes, directory: MemberDirectory
+        self, actor: Actor, reference: TournamentRef, data: bytes, directory: MemberDirectory
     ) -> ImportReport:
         """/tournament import (organizers): a CSV of entries, all or nothing."""
         async with self.uow(actor) as tx:
@@ -82,7 +82,7 @@ class RegistrationService(Service):
             return await import_entries(tx, tournament, data, directory)
 
     async def players(
-        self, guild_id: int | None, reference: str | None
+        self, guild_id: int | None, reference: TournamentRef
     ) -> tuple[Tournament, list[Entry]]:
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
@@ -129,7 +129,7 @@ async def import_entries(
         handle = imported.handle
         if handle is not None:
             await give_handle(tx, imported.player_id, discord_name, handle)
-            tournament = await tx.tournament(str(tournament.id))
+            tournament = await tx.tournament(tournament.id)
         else:
             profile = await tx.books.profile(imported.player_id)
             handle = profile.handle if profile else None

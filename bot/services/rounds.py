@@ -5,12 +5,14 @@ standings, the finish and the export. Every change is an operation of the tourna
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.notify.plan import standings_now
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
+from bot.worker import at_hand, off_loop
 from domain.engine.results import MatchResult
 from domain.errors import DomainError, IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
@@ -34,18 +36,17 @@ from domain.tournament.operations import (
 from domain.tournament.permissions import require_role
 from domain.tournament.play import (
     Proposal,
+    disputable,
     judged_result,
+    own_open_match,
     propose_round,
     require_round_in_play,
 )
-from domain.tournament.rounds import Claim, Match, Round
+from domain.tournament.rounds import Claim, Match, Report, Round
 from domain.tournament.views import (
     StandingLine,
+    Views,
     export_record,
-    final_standings,
-    placings,
-    standings_after,
-    standings_lines,
 )
 
 
@@ -54,7 +55,6 @@ class Paired:
     tournament: Tournament
     round: Round
     proposal: Proposal
-    points: dict[int, int]  # each player's points before the round, for the post
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,7 @@ class MyMatch:
     round: Round
     match: Match
     opponent: Entry | None
+    views: Views
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,21 @@ class ReportOutcome:
     def disagrees(self) -> bool:
         return any(isinstance(e, ev.ReportsDisagree | ev.ResultDisputed) for e in self.events)
 
+    @property
+    def disputed(self) -> bool:
+        """異議 was pressed (rather than two reports that differ)."""
+        return any(isinstance(e, ev.ResultDisputed) for e in self.events)
+
+
+@dataclass(frozen=True)
+class Disputable:
+    """A report waiting for the player who may dispute it."""
+
+    tournament: Tournament
+    round: Round
+    match: Match
+    report: Report
+
 
 @dataclass(frozen=True)
 class ResultChange:
@@ -96,9 +112,21 @@ class ResultChange:
 
 @dataclass(frozen=True)
 class Standings:
+    """A tournament's standings as of one version: `views` holds them, worked out once for
+    that version (`lines` is at hand once `ready`)."""
+
     tournament: Tournament
-    lines: list[StandingLine]
-    after_round: int
+    views: Views
+
+    @property
+    def lines(self) -> tuple[StandingLine, ...]:
+        """What every standings view shows: after the finish, the final placings, the top
+        cut first (R-FMT-1)."""
+        return self.views.placings
+
+    @property
+    def after_round(self) -> int:
+        return self.views.after_round
 
 
 @dataclass(frozen=True)
@@ -112,48 +140,59 @@ class Export:
 
 @dataclass(frozen=True)
 class Final:
+    """The finished tournament; its final standings are `views.final` (the notifier posts
+    them)."""
+
     tournament: Tournament
-    shared: list[StandingLine]
-    strict: list[StandingLine]
+    views: Views
     # A repeating event (毎週, 隔週): the next one, created in the finish's transaction, or
     # why the rules refused it (the finish stands either way).
     next_event: Tournament | None = None
     next_refused: DomainError | None = None
 
+    @property
+    def shared(self) -> list[StandingLine]:
+        """The final placings, ties sharing a rank."""
+        return list(self.views.final[0])
+
+    @property
+    def strict(self) -> list[StandingLine]:
+        """The same lines in the strict order for prizes."""
+        return list(self.views.final[1])
+
 
 class RoundService(Service):
-    async def pair(self, actor: Actor, reference: str | None) -> Paired:
+    async def pair(self, actor: Actor, reference: TournamentRef) -> Paired:
         return await self._pair(actor, reference, start=False)
 
-    async def next_round(self, actor: Actor, reference: str | None) -> Paired:
+    async def next_round(self, actor: Actor, reference: TournamentRef) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
         return await self._pair(actor, reference, start=True)
 
-    async def _pair(self, actor: Actor, reference: str | None, *, start: bool) -> Paired:
+    async def _pair(self, actor: Actor, reference: TournamentRef, *, start: bool) -> Paired:
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
-            points = {line.user_id: line.points for line in standings_lines(tournament)}
-            proposal = propose_round(tournament, self.seeds())
+            proposal = await off_loop(propose_round, tournament, self.seeds())
             tournament, _ = await tx.apply(tournament, proposal.operation())
             if start:
                 tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
-        return Paired(tournament, paired, proposal, points)
+        return Paired(tournament, paired, proposal)
 
-    async def post_standings(self, actor: Actor, reference: str | None) -> Tournament:
+    async def post_standings(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """The standings, posted to the standings channel now (the staff's choice)."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.JUDGE)
             tournament = await tx.tournament(reference)
-            number = standings_after(tournament)
+            number = tx.views(tournament).after_round
             if number == 0:
                 raise IllegalTransition("rounds.no_standings_yet", tournament=tournament.name)
             await tx.tell(tournament, [standings_now(number)])
         return tournament
 
-    async def repair(self, actor: Actor, reference: str | None) -> tuple[Tournament, int]:
+    async def repair(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, int]:
         """Take back the latest round's pairings; returns the round number taken back."""
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -161,7 +200,7 @@ class RoundService(Service):
             tournament, _ = await tx.apply(tournament, UnpairRound(number))
         return tournament, number
 
-    async def start_clock(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
+    async def start_clock(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, Round]:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, StartRound(tournament.current_round))
@@ -169,7 +208,7 @@ class RoundService(Service):
         assert current is not None
         return tournament, current
 
-    async def status(self, actor: Actor, reference: str | None) -> tuple[Tournament, Round]:
+    async def status(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, Round]:
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
         if tournament.current is None:
@@ -177,29 +216,47 @@ class RoundService(Service):
         return tournament, tournament.current
 
     async def my_match(
-        self, actor: Actor, reference: str | None, number: int | None = None
+        self, actor: Actor, reference: TournamentRef, number: int | None = None
     ) -> MyMatch:
         """The player's match of the current round; `number`, when a form names its round,
         must be the current one."""
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference)
+            views = tx.views(tournament)
         if number is not None:
             require_round_in_play(tournament, number)
-        return self._my_match(tournament, actor.user_id)
+        return self._my_match(tournament, views, actor.user_id)
 
-    def _my_match(self, tournament: Tournament, user_id: int) -> MyMatch:
+    def points_ready(self, mine: MyMatch) -> bool:
+        """Whether every player's points are at hand for this version already."""
+        return mine.views.has("points")
+
+    async def opponents_points(self, mine: MyMatch) -> Mapping[int, int]:
+        """Every player's points now (what /pairing shows of the opponent): worked out once
+        per version, off the event loop."""
+        views = mine.views
+        return await at_hand(lambda: views.points, ready=self.points_ready(mine))
+
+    def _my_match(self, tournament: Tournament, views: Views, user_id: int) -> MyMatch:
         current = tournament.current
         match = current.match_of(user_id) if current else None
         if current is None or match is None:
             raise NotFound("pairing.not_paired", tournament=tournament.name)
         opponent_id = match.opponent_of(user_id)
         opponent = tournament.players.get(opponent_id) if opponent_id is not None else None
-        return MyMatch(tournament, current, match, opponent)
+        return MyMatch(tournament, current, match, opponent, views)
+
+    async def may_report(self, actor: Actor, tournament_id: int, number: int) -> None:
+        """Refuse before asking for the point-zone counts, when the player has no match of
+        round `number` left to report."""
+        async with self.reader(actor.guild_id) as tx:
+            tournament = await tx.tournament(tournament_id)
+        own_open_match(tournament, actor.user_id, number)
 
     async def report(
         self,
         actor: Actor,
-        reference: str | None,
+        reference: TournamentRef,
         claim: str,
         my_points: int | None = None,
         opponent_points: int | None = None,
@@ -219,18 +276,45 @@ class RoundService(Service):
     async def confirm(
         self, actor: Actor, tournament_id: int, number: int, table: int
     ) -> ReportOutcome:
+        """確認 on the opponent's notice (in the round's thread, or by DM)."""
+        actor = await self.in_its_server(actor, tournament_id)
         async with self.uow(actor) as tx:
-            tournament = await tx.tournament(str(tournament_id))
+            tournament = await tx.tournament(tournament_id)
             operation = ConfirmResult(actor.user_id, number, table)
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)
 
+    async def disputable(
+        self, actor: Actor, tournament_id: int, number: int, table: int
+    ) -> Disputable:
+        """The report the player may dispute (異議), before their form opens: someone else
+        pressing the button, or a report already settled, is refused at once."""
+        actor = await self.in_its_server(actor, tournament_id)
+        async with self.reader(actor.guild_id) as tx:
+            tournament = await tx.tournament(tournament_id)
+        played, match, report = disputable(tournament, actor.user_id, number, table)
+        return Disputable(tournament, played, match, report)
+
     async def dispute(
-        self, actor: Actor, tournament_id: int, number: int, table: int, reason: str = ""
+        self,
+        actor: Actor,
+        tournament_id: int,
+        number: int,
+        table: int,
+        claim: str,
+        my_points: int | None = None,
+        opponent_points: int | None = None,
+        reason: str = "",
     ) -> ReportOutcome:
+        """異議: the player's claim (勝ち / 負け / 時間切れ with their counts) goes to the
+        judges beside the report it disputes (pressed in a DM: in the tournament's server)."""
+        parsed = one_of(Claim, claim, "report.dispute_claims")
+        actor = await self.in_its_server(actor, tournament_id)
         async with self.uow(actor) as tx:
-            tournament = await tx.tournament(str(tournament_id))
-            operation = DisputeResult(actor.user_id, number, table, reason)
+            tournament = await tx.tournament(tournament_id)
+            operation = DisputeResult(
+                actor.user_id, number, table, reason, parsed, my_points, opponent_points
+            )
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)
 
@@ -246,7 +330,7 @@ class RoundService(Service):
     async def set_result(
         self,
         actor: Actor,
-        reference: str | None,
+        reference: TournamentRef,
         *,
         table: int,
         choice: str,
@@ -255,7 +339,11 @@ class RoundService(Service):
         second_points: int | None = None,
         number: int | None = None,
         advancing: int | None = None,
+        unsettled_only: bool = False,
     ) -> ResultChange:
+        """/result set, and the judges' buttons on a dispute's notice (`unsettled_only`: a
+        button pressed after the table got its result, by another judge's press or by
+        command, is refused rather than overwrite that decision)."""
         async with self.uow(actor) as tx:
             tx.authorize(SetResult)
             tournament = await tx.tournament(reference)
@@ -264,6 +352,8 @@ class RoundService(Service):
             match = target.match_at(table) if target else None
             if target is None or match is None or len(match.players) != 2:
                 raise InvalidInput("result.no_such_table", round=number, table=table)
+            if unsettled_only and match.result is not None:
+                raise IllegalTransition("result.already_settled", round=number, table=table)
             result = judged_result(tournament, choice, match, player, first_points, second_points)
             operation = SetResult(number, table, result, advancing)
             tournament, events = await tx.apply(tournament, operation)
@@ -274,8 +364,25 @@ class RoundService(Service):
         assert final is not None
         return ResultChange(tournament, updated, final, change.old, change.new)
 
+    async def table_to_decide(
+        self, actor: Actor, tournament_id: int, number: int, table: int
+    ) -> tuple[Tournament, Round, Match]:
+        """A table a judge is about to decide, before their form opens (時間切れ判定…):
+        /result set's role, and a table of two players still without a result (one decided
+        since is refused before the form asks for anything)."""
+        async with self.reader_as(actor) as tx:
+            tx.authorize(SetResult)
+            tournament = await tx.tournament(tournament_id)
+        played = tournament.round(number)
+        match = played.match_at(table) if played else None
+        if played is None or match is None or len(match.players) != 2:
+            raise InvalidInput("result.no_such_table", round=number, table=table)
+        if match.result is not None:
+            raise IllegalTransition("result.already_settled", round=number, table=table)
+        return tournament, played, match
+
     async def drop(
-        self, actor: Actor, reference: str | None, player: int | None = None
+        self, actor: Actor, reference: TournamentRef, player: int | None = None
     ) -> tuple[Tournament, ev.Dropped]:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -283,14 +390,21 @@ class RoundService(Service):
         dropped = ev.only(events, ev.Dropped)
         return tournament, dropped
 
-    async def undrop(self, actor: Actor, reference: str | None, player: int) -> Tournament:
+    async def may_drop(self, actor: Actor, reference: TournamentRef) -> Tournament:
+        """Refuse before asking "drop for good?", when the drop itself would be refused."""
+        async with self.reader_as(actor) as tx:
+            tournament = await tx.tournament(reference)
+            tx.refuse_early(tournament, Drop(actor.user_id))
+        return tournament
+
+    async def undrop(self, actor: Actor, reference: TournamentRef, player: int) -> Tournament:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, _ = await tx.apply(tournament, Undrop(player))
         return tournament
 
     async def extend(
-        self, actor: Actor, reference: str | None, table: int, minutes: int
+        self, actor: Actor, reference: TournamentRef, table: int, minutes: int
     ) -> tuple[Tournament, ev.TableExtended]:
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
@@ -299,13 +413,21 @@ class RoundService(Service):
         extended = ev.only(events, ev.TableExtended)
         return tournament, extended
 
-    async def standings(self, guild_id: int | None, reference: str | None) -> Standings:
+    async def standings(self, guild_id: int | None, reference: TournamentRef) -> Standings:
+        """The tournament's standings: its views of this version, whose parts are worked
+        out once, by the first to ask (see `lines`)."""
         async with self.reader(guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
-        # After the finish, the final placings: the top cut first (R-FMT-1).
-        return Standings(tournament, placings(tournament), standings_after(tournament))
+            views = tx.views(tournament)
+        return Standings(tournament, views)
 
-    async def finish(self, actor: Actor, reference: str | None) -> Final:
+    async def lines(self, standings: Standings) -> tuple[StandingLine, ...]:
+        """The standings' lines: at hand once worked out for the version, else worked out
+        off the event loop."""
+        views = standings.views
+        return await at_hand(lambda: views.placings, ready=views.has("placings"))
+
+    async def finish(self, actor: Actor, reference: TournamentRef) -> Final:
         """The finish; for a repeating event, in the same transaction, the next one: its
         number counted on, its date a week or two later, every setting copied, created by
         the organizer who finished (the log says it was the repeat)."""
@@ -321,19 +443,22 @@ class RoundService(Service):
                     refused = error
                 else:
                     next_event = await create_copy(tx, planned)
-        shared, strict = final_standings(tournament)
-        return Final(tournament, shared, strict, next_event, refused)
+        return Final(tournament, self.store.views(tournament), next_event, refused)
 
-    async def export(self, actor: Actor, reference: str | None) -> Export:
+    async def export(self, actor: Actor, reference: TournamentRef) -> Export:
         """The standings and every match (the cog writes them as CSV), and the replay record
-        as JSON."""
+        as JSON, made off the event loop."""
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
             log = await tx.operations(tournament.id)
-        standings = Standings(tournament, placings(tournament), standings_after(tournament))
-        record = export_record(tournament).to_json()
-        return Export(
-            standings,
-            match_rows(tournament, log),
-            json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"),
-        )
+            views = tx.views(tournament)
+
+        def made() -> Export:
+            record = export_record(tournament, views).to_json()
+            return Export(
+                Standings(tournament, views),
+                match_rows(tournament, log),
+                json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"),
+            )
+
+        return await off_loop(made)

@@ -22,7 +22,7 @@ from bot.store.books import SeriesRow
 from bot.store.uow import Transaction, tournament_id_in
 from domain.decks.decoding import decode
 from domain.engine.state import Phase
-from domain.errors import InvalidInput, NotFound
+from domain.errors import IllegalTransition, InvalidInput, NotFound
 from domain.guild import Ratings
 from domain.series import (
     DEFAULT_POINTS,
@@ -64,10 +64,20 @@ class SeriesChange:
     tournament: Tournament
 
 
-async def find_series(tx: Transaction, reference: str | None) -> Series:
+# A series a form or page button carries (int), or what a member typed (str), or nothing.
+SeriesRef = int | str | None
+
+
+async def find_series(tx: Transaction, reference: SeriesRef) -> Series:
     """The series an option names: an id from autocomplete or a name; the only one when
-    nothing is named."""
+    nothing is named. A carried id names a series of this server or nothing, never one
+    named with those digits: one that names nothing here is out of date."""
     rows: list[SeriesRow] = await tx.books.series()
+    if isinstance(reference, int):
+        carried = next((row.series for row in rows if row.series.id == reference), None)
+        if carried is None:
+            raise IllegalTransition("errors.stale_button")
+        return carried
     if reference is None or not reference.strip():
         if len(rows) == 1:
             return rows[0].series
@@ -151,7 +161,7 @@ class SeriesService(Service):
             )
         return SeriesChange(updated, found)
 
-    async def set_points(self, actor: Actor, reference: str | None, text: str | bytes) -> Series:
+    async def set_points(self, actor: Actor, reference: SeriesRef, text: str | bytes) -> Series:
         """/series points (organizers): the points table from its text form (a form's text,
         or a file as uploaded: UTF-8 or Shift_JIS), every line checked
         (`parse_points_table`); a refused table changes nothing."""
@@ -173,11 +183,11 @@ class SeriesService(Service):
         async with self.reader_as(actor) as tx:
             require_role(tx.actor, Role.ORGANIZER)
 
-    async def points_of(self, actor: Actor, reference: str | None) -> Series:
+    async def points_of(self, actor: Actor, reference: SeriesRef) -> Series:
         async with self.reader_as(actor) as tx:
             return await find_series(tx, reference)
 
-    async def standings(self, guild_id: int | None, reference: str | None) -> SeriesView:
+    async def standings(self, guild_id: int | None, reference: SeriesRef) -> SeriesView:
         """/series standings: anyone."""
         async with self.reader(guild_id) as tx:
             series = await find_series(tx, reference)

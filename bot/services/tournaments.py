@@ -14,13 +14,19 @@ from bot.errors import StorageError
 from bot.i18n import LANGUAGES, Lang, t
 from bot.notify.plan import panel_here
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
 from bot.store.commits import Committed
 from bot.store.uow import Store
 from domain.decks.event_files import read_uploaded_files
 from domain.engine.players import PlayerStatus
-from domain.errors import DomainError, IllegalTransition, InvalidInput, one_of
+from domain.errors import (
+    DomainError,
+    IllegalTransition,
+    InvalidInput,
+    PermissionDenied,
+    one_of,
+)
 from domain.event import EventConfig, make_event_config
 from domain.guild import GuildConfig
 from domain.series.repeat import next_date, parse_repeat
@@ -293,7 +299,7 @@ class TournamentService(Service):
     def _parse_date(self, text: str | None) -> date:
         return parse_date(text) if text and text.strip() else self.today()
 
-    async def info(self, actor: Actor, reference: str | None) -> TournamentSummary:
+    async def info(self, actor: Actor, reference: TournamentRef) -> TournamentSummary:
         async with self.reader(actor.guild_id) as tx:
             return summarize(await tx.tournament(reference), await tx.guild_config())
 
@@ -323,7 +329,7 @@ class TournamentService(Service):
     async def update_settings(
         self,
         actor: Actor,
-        reference: str | None,
+        reference: TournamentRef,
         *,
         late_registration_rounds: int | None = None,
         decklist_required: bool | None = None,
@@ -402,11 +408,13 @@ class TournamentService(Service):
         return cancelled
 
     async def may_use_panel(self, actor: Actor) -> None:
-        """The panel's buttons are the staff's (each step then checks its own role)."""
+        """The panel's buttons are the staff's (each step then checks its own role): a
+        player pressing one is told so, whatever the step."""
         async with self.reader_as(actor) as tx:
-            require_role(tx.actor, Role.JUDGE)
+            if tx.actor.role < Role.JUDGE:
+                raise PermissionDenied("permissions.panel_staff_only")
 
-    async def post_panel(self, actor: Actor, reference: str | None) -> Tournament:
+    async def post_panel(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """The organizer's panel, posted where the command was used (staff only)."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.JUDGE)
@@ -426,7 +434,7 @@ class TournamentService(Service):
             return None
         return _refused_as("starts_at", parse_local_datetime, text, now=self.clock())
 
-    async def set_page(self, actor: Actor, reference: str | None, public: bool) -> PageSwitch:
+    async def set_page(self, actor: Actor, reference: TournamentRef, public: bool) -> PageSwitch:
         """/tournament page on|off (organizers). The first time on makes the page's
         unguessable address; off hides the page and keeps the address for the next on.
         Asking for the state it already has changes nothing (and logs nothing)."""

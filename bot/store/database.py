@@ -449,12 +449,38 @@ class Database(ABC):
         awaited."""
 
 
+# How long after its BEGIN an open read transaction takes new readers (see SqliteDatabase).
+SHARED_READ_SECONDS = 0.05
+
+
+class _Snapshot:
+    """One read transaction on the reading connection, shared by the reads that join it."""
+
+    def __init__(self, commits: int, began: float) -> None:
+        self.commits = commits  # `SqliteDatabase._commits` when it began
+        self.began = began  # the loop's time
+        self.readers = 0
+        self.opened = asyncio.Event()  # its BEGIN is done (or failed)
+        self.failed = False
+        self.ended = asyncio.Event()  # rolled back: the connection takes another BEGIN
+
+
 class SqliteDatabase(Database):
-    """The bot's one connection, shared by every interaction.
+    """The bot's writing connection, shared by every interaction, and a reading one.
 
     aiosqlite runs statements on one thread in order, but two coroutines could still
     interleave their statements inside one transaction; the lock makes each unit of work
-    (a service call) run alone, which SQLite's single writer would force anyway.
+    (a service call) run alone, which SQLite's single writer would force anyway. Reads go
+    to a second connection (opened at the first read): in WAL mode a read sees every
+    commit made before it began and never waits for a write, so a burst of writes at the
+    end of a round does not hold up the players' look-ups.
+
+    Reads at the same time share one read transaction (a `_Snapshot`): a hundred
+    /standings in the same second each run their few statements in it, one after another
+    on the reading thread, instead of queueing for a BEGIN … ROLLBACK each. A read joins
+    the open snapshot only while that one sees everything this process committed (no
+    commit since it began) and is young (`SHARED_READ_SECONDS`: another program's commits
+    are seen soon too); else it waits for it to end and begins the next.
     """
 
     dialect = SQLITE
@@ -464,6 +490,9 @@ class SqliteDatabase(Database):
         self.path = path
         self.label = path
         self._lock = asyncio.Lock()
+        self._reader: aiosqlite.Connection | None = None
+        self._snapshot: _Snapshot | None = None  # the open read transaction
+        self._commits = 0  # commits made through `write`: a snapshot older than one is stale
         self.applied: list[Migration] = []  # the migrations `open_file` applied
         self.on_storage_full = []
         """Called once when the disk fills up, so staff can be told.
@@ -509,17 +538,83 @@ class SqliteDatabase(Database):
             except StorageFull as full:
                 self._disk_full(full)
                 raise
+            finally:
+                self._commits += 1  # a commit, or perhaps one (a failure after COMMIT)
             self.storage_full = False
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            with storage_errors():
-                await self.connection.execute("BEGIN")
+        """Reads go on their own connection (WAL: they neither wait for the writer nor hold
+        it up); an in-memory database has only the one."""
+        if self.path == ":memory:":  # a second connection would be another database
+            async with self._lock:
+                with storage_errors():
+                    await self.connection.execute("BEGIN")
+                    try:
+                        yield self.connection
+                    finally:
+                        await _roll_back(self.connection)
+            return
+        with storage_errors():
+            reader, snapshot = await self._join_snapshot()
+            try:
+                yield reader
+            finally:
+                await self._leave_snapshot(reader, snapshot)
+
+    async def _join_snapshot(self) -> tuple[aiosqlite.Connection, _Snapshot]:
+        loop = asyncio.get_running_loop()
+        while True:
+            snapshot = self._snapshot
+            if snapshot is None:
+                break
+            if snapshot.commits == self._commits and (
+                loop.time() - snapshot.began < SHARED_READ_SECONDS
+            ):
+                snapshot.readers += 1
                 try:
-                    yield self.connection
-                finally:
-                    await _roll_back(self.connection)
+                    await snapshot.opened.wait()
+                except BaseException:
+                    snapshot.readers -= 1  # the opener is still in, and leaves it
+                    raise
+                if snapshot.failed:  # its BEGIN failed: begin another
+                    continue
+                return await self.reading_connection(), snapshot
+            await snapshot.ended.wait()
+        snapshot = self._snapshot = _Snapshot(self._commits, loop.time())
+        snapshot.readers = 1
+        try:
+            reader = await self.reading_connection()
+            await reader.execute("BEGIN")
+        except BaseException:
+            snapshot.failed = True
+            self._snapshot = None
+            snapshot.opened.set()
+            snapshot.ended.set()
+            raise
+        snapshot.opened.set()
+        return reader, snapshot
+
+    async def _leave_snapshot(self, reader: aiosqlite.Connection, snapshot: _Snapshot) -> None:
+        snapshot.readers -= 1
+        if snapshot.readers:
+            return
+        if self._snapshot is snapshot:
+            # Taken down before the ROLLBACK is queued (synchronously, below): the next
+            # snapshot's BEGIN queues after it on the reading thread.
+            self._snapshot = None
+        try:
+            await _roll_back(reader)
+        finally:
+            snapshot.ended.set()
+
+    async def reading_connection(self) -> aiosqlite.Connection:
+        """The connection `read` uses (opened at the first call)."""
+        if self._reader is None:
+            reader = await connect(self.path)
+            await reader.execute("PRAGMA query_only = ON")
+            self._reader = reader
+        return self._reader
 
     def _disk_full(self, error: StorageFull) -> None:
         if self.storage_full:
@@ -532,6 +627,11 @@ class SqliteDatabase(Database):
                 log.exception("an on_storage_full callback failed")
 
     async def close(self) -> None:
+        while self._snapshot is not None:
+            await self._snapshot.ended.wait()
+        if self._reader is not None:
+            await self._reader.close()
+            self._reader = None
         async with self._lock:
             await self.connection.close()
 

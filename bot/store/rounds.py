@@ -111,6 +111,9 @@ async def save_rounds(
         await connection.execute(
             "DELETE FROM rounds WHERE tournament_id = ? AND number = ?", (tournament_id, number)
         )
+    upserts: list[tuple[Any, ...]] = []
+    cleared: list[tuple[int, int, int]] = []  # matches whose stored reports go
+    reports: list[tuple[Any, ...]] = []
     for number, current in sorted(new.items()):
         previous = old.get(number)
         if previous is current or previous == current:
@@ -129,10 +132,22 @@ async def save_rounds(
         for match in current.matches:
             # Untouched matches are the same objects: identity skips the field compare.
             kept = old_matches.get(match.table)
-            if kept is not match and kept != match:
-                # The rows mirror `before`: only a match stored with reports has any.
-                had_reports = kept is not None and bool(kept.reports)
-                await _save_match(connection, tournament_id, number, match, had_reports)
+            if kept is match or kept == match:
+                continue
+            upserts.append(_match_row(tournament_id, number, match))
+            # The rows mirror `before`: only a match stored with reports has any.
+            if kept is not None and kept.reports:
+                cleared.append((tournament_id, number, match.table))
+            reports += _report_rows(tournament_id, number, match)
+    # One trip per statement, however many rows (a new round of 2,048 tables is one).
+    if upserts:
+        await connection.executemany(_UPSERT_MATCH, upserts)
+    if cleared:
+        await connection.executemany(
+            "DELETE FROM reports WHERE tournament_id = ? AND round = ? AND table_no = ?", cleared
+        )
+    if reports:
+        await connection.executemany(_INSERT_REPORT, reports)
 
 
 def _round_row(found: Round) -> tuple[Any, ...]:
@@ -158,57 +173,48 @@ async def _save_round_row(connection: Connection, tournament_id: int, current: R
     )
 
 
-async def _save_match(
-    connection: Connection,
-    tournament_id: int,
-    number: int,
-    match: Match,
-    had_reports: bool = True,
-) -> None:
-    """Upsert the match and replace its pending reports. `had_reports=False`: the stored
-    match had none, so there is nothing to delete."""
+_UPSERT_MATCH = (
+    "INSERT INTO matches (tournament_id, round, table_no, player1, player2, result_kind,"
+    " result_player, first_points, second_points, advancing, disputed, extension_minutes)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (tournament_id, round, table_no) DO UPDATE SET"
+    " player1 = excluded.player1, player2 = excluded.player2,"
+    " result_kind = excluded.result_kind, result_player = excluded.result_player,"
+    " first_points = excluded.first_points, second_points = excluded.second_points,"
+    " advancing = excluded.advancing, disputed = excluded.disputed,"
+    " extension_minutes = excluded.extension_minutes"
+)
+_INSERT_REPORT = (
+    "INSERT INTO reports (tournament_id, round, table_no, player_id, result_kind,"
+    " result_player, first_points, second_points, reported_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _match_row(tournament_id: int, number: int, match: Match) -> tuple[Any, ...]:
     players = (*match.players, None, None)[:2]
-    await connection.execute(
-        "INSERT INTO matches (tournament_id, round, table_no, player1, player2, result_kind,"
-        " result_player, first_points, second_points, advancing, disputed, extension_minutes)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (tournament_id, round, table_no) DO UPDATE SET"
-        " player1 = excluded.player1, player2 = excluded.player2,"
-        " result_kind = excluded.result_kind, result_player = excluded.result_player,"
-        " first_points = excluded.first_points, second_points = excluded.second_points,"
-        " advancing = excluded.advancing, disputed = excluded.disputed,"
-        " extension_minutes = excluded.extension_minutes",
+    return (
+        tournament_id,
+        number,
+        match.table,
+        *players,
+        *_result_columns(match.result),
+        match.advancing,
+        int(match.disputed),
+        match.extension_minutes,
+    )
+
+
+def _report_rows(tournament_id: int, number: int, match: Match) -> list[tuple[Any, ...]]:
+    """The match's pending reports as rows."""
+    return [
         (
             tournament_id,
             number,
             match.table,
-            *players,
-            *_result_columns(match.result),
-            match.advancing,
-            int(match.disputed),
-            match.extension_minutes,
-        ),
-    )
-    if had_reports:
-        await connection.execute(
-            "DELETE FROM reports WHERE tournament_id = ? AND round = ? AND table_no = ?",
-            (tournament_id, number, match.table),
+            report.player_id,
+            *_result_columns(report.result),
+            _iso(report.at),
         )
-    if not match.reports:
-        return
-    await connection.executemany(
-        "INSERT INTO reports (tournament_id, round, table_no, player_id, result_kind,"
-        " result_player, first_points, second_points, reported_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                tournament_id,
-                number,
-                match.table,
-                report.player_id,
-                *_result_columns(report.result),
-                _iso(report.at),
-            )
-            for report in match.reports
-        ],
-    )
+        for report in match.reports
+    ]

@@ -266,6 +266,14 @@ async def latest_finished_tournament_id(connection: Connection, guild_id: int) -
     return int(rows[0]["id"]) if rows else None
 
 
+async def tournament_guild(connection: Connection, tournament_id: int) -> int | None:
+    """The server a tournament belongs to, or None if there is no such tournament."""
+    rows = await _rows(
+        connection, "SELECT guild_id FROM tournaments WHERE id = ?", (tournament_id,)
+    )
+    return int(rows[0]["guild_id"]) if rows else None
+
+
 async def tournament_names(connection: Connection, guild_id: int) -> set[str]:
     """Every name the guild's tournaments have (a copy's proposed name avoids them)."""
     rows = await _rows(connection, "SELECT name FROM tournaments WHERE guild_id = ?", (guild_id,))

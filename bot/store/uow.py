@@ -14,6 +14,7 @@ the services' only way to the database: they hold no SQL and no connection.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -53,22 +54,37 @@ from bot.store.tournaments import (
     load_tournament,
     page_versions,
     save_tournament,
+    tournament_guild,
     tournament_ids,
     tournament_names,
     tournament_version,
 )
+from bot.worker import off_loop
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
 from domain.tournament import events as ev
 from domain.tournament.apply import apply, create
 from domain.tournament.events import Event
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
-from domain.tournament.operations import Actor, CreateTournament, Operation, Undo, operation_types
+from domain.tournament.operations import (
+    Actor,
+    CreateTournament,
+    Operation,
+    PairRound,
+    StartTournament,
+    Undo,
+    operation_types,
+)
 from domain.tournament.permissions import authorize, authorize_role
 from domain.tournament.replay import LoggedOperation
 from domain.tournament.undo import UndoPlan, plan_undo
+from domain.tournament.views import Views
 
 ActorResolver = Callable[[GuildConfig], Actor]
+# Operations whose rules look at every player (pairing seats them all; the start checks
+# every list again): applied off the event loop (bot/worker.py), the others on it, where a
+# report costs less than the hand-over would.
+EVERY_PLAYER = (PairRound, StartTournament)
 LANGUAGES = ("ja", "en")
 
 
@@ -84,6 +100,11 @@ class Origin:
 # SQLite's INTEGER is 64-bit: a longer run of digits cannot be an id, so it is a name.
 _MAX_ID = 2**63 - 1
 
+# What names a tournament: the id a button or form carries (an `int`: that tournament of
+# this server, or none), what a member typed in an option (a `str`: an id from the
+# autocomplete, or a name), or nothing (the only open one).
+TournamentRef = int | str | None
+
 
 def tournament_id_in(reference: str) -> int | None:
     """The id an option names: ASCII digits within SQLite's range, else None (a name)."""
@@ -94,21 +115,78 @@ def tournament_id_in(reference: str) -> int | None:
     return value if 0 < value <= _MAX_ID else None
 
 
+@dataclass(frozen=True)
+class Cached:
+    """A tournament as of one version, and what is read about it (standings, placings,
+    pages), each worked out once for that version, by whoever asks first."""
+
+    version: int
+    tournament: Tournament
+    views: Views
+
+
 class TournamentCache:
-    """Loaded tournaments by id, with the version they were loaded at."""
+    """Loaded tournaments by id, with the version they were loaded at and their views. Only
+    the newest version of each is kept: nothing worked out for an older one is served once
+    a newer one is known."""
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple[int, Tournament]] = {}
+        self._entries: dict[int, Cached] = {}
+        # Loads under way, by (tournament, version): reads at the same time that find the
+        # same version missing wait for one load (4,096 players: 0.35 s each) and share it.
+        self._loading: dict[tuple[int, int], asyncio.Future[Tournament | None]] = {}
 
     def get(self, tournament_id: int, version: int) -> Tournament | None:
         cached = self._entries.get(tournament_id)
-        return cached[1] if cached and cached[0] == version else None
+        return cached.tournament if cached and cached.version == version else None
 
     def put(self, version: int, tournament: Tournament) -> None:
         cached = self._entries.get(tournament.id)
-        if cached is not None and cached[0] > version:
-            return  # a newer one was put first (two commits finishing out of order)
-        self._entries[tournament.id] = (version, tournament)
+        if cached is not None and cached.version >= version:
+            return  # the same one, or a newer one put first (commits finishing out of order)
+        self._entries[tournament.id] = Cached(version, tournament, Views(tournament))
+
+    async def load_once(
+        self,
+        tournament_id: int,
+        version: int,
+        load: Callable[[], Awaitable[Tournament | None]],
+    ) -> Tournament | None:
+        """The tournament at `version`: from the cache, or from the load already under way
+        for that version, or `load()` (kept). A failed load fails only its caller; those
+        who waited for it load for themselves."""
+        cached = self.get(tournament_id, version)
+        if cached is not None:
+            return cached
+        key = (tournament_id, version)
+        under_way = self._loading.get(key)
+        if under_way is not None:
+            shared = await asyncio.shield(under_way)
+            if shared is not None or key in self._loading:
+                return shared
+            return await load()  # that load failed: this caller's own
+        future: asyncio.Future[Tournament | None] = asyncio.get_running_loop().create_future()
+        self._loading[key] = future
+        try:
+            loaded = await load()
+        except BaseException:
+            del self._loading[key]
+            future.set_result(None)
+            raise
+        if loaded is not None:
+            self.put(version, loaded)
+        del self._loading[key]
+        future.set_result(loaded)
+        return loaded
+
+    def views(self, tournament: Tournament) -> Views:
+        """The views of `tournament`: the cached ones when it is the cached version (the
+        very value), else new ones for this caller alone (a copy being changed in a
+        transaction, or an older one someone still holds)."""
+        cached = self._entries.get(tournament.id)
+        if cached is not None and cached.tournament is tournament:
+            return cached.views
+        return Views(tournament)
 
 
 class Transaction:
@@ -186,21 +264,32 @@ class Transaction:
         if version is None:
             return None
         self.versions[tournament_id] = version
-        cached = self._cache.get(tournament_id, version)
-        if cached is not None:
-            return cached
         # Nothing of this tournament was written yet in this transaction: these are the
-        # committed rows, safe to cache.
-        loaded = await load_tournament(self._connection, self.guild_id, tournament_id)
-        if loaded is not None:
-            self._cache.put(version, loaded)
-        return loaded
+        # committed rows of `version`, safe to cache and to share.
+        connection, guild_id = self._connection, self.guild_id
+        return await self._cache.load_once(
+            tournament_id, version, lambda: load_tournament(connection, guild_id, tournament_id)
+        )
 
-    async def tournament(self, reference: str | None, *, finished_too: bool = False) -> Tournament:
-        """The tournament an option names: an id from autocomplete, a name, or, when nothing
-        is named, the only open one. A command that still makes sense once the tournament is
-        over (`finished_too`: export, standings, the log, …) takes, when none is open, the
-        tournament finished last."""
+    def views(self, tournament: Tournament) -> Views:
+        """What is read about `tournament` (its standings, placings, …), worked out once per
+        committed version."""
+        return self._cache.views(tournament)
+
+    async def tournament(
+        self, reference: TournamentRef, *, finished_too: bool = False
+    ) -> Tournament:
+        """The tournament a button's id names, or an option: an id from autocomplete, a
+        name, or, when nothing is named, the only open one. A command that still makes sense
+        once the tournament is over (`finished_too`: export, standings, the log, …) takes,
+        when none is open, the tournament finished last."""
+        if isinstance(reference, int):
+            # An id is never read as a name: a button of another server's tournament, or of
+            # one that is gone, is out of date, even where a tournament has that name.
+            carried = await self.load(reference) if 0 < reference <= _MAX_ID else None
+            if carried is None:
+                raise IllegalTransition("errors.stale_button")
+            return carried
         if reference is None or not reference.strip():
             open_ones = await self.tournaments(open_only=True)
             if len(open_ones) == 1:
@@ -272,13 +361,22 @@ class Transaction:
         """Apply `operation`, write the changed rows and log it; a refusal writes nothing."""
         self._require_writable()
         await self._refuse_a_repeated_request()
-        updated, events = apply(tournament, operation, self.at, self.actor)
+        if isinstance(operation, EVERY_PLAYER):
+            updated, events = await off_loop(apply, tournament, operation, self.at, self.actor)
+        else:
+            updated, events = apply(tournament, operation, self.at, self.actor)
         await self._save(tournament, updated)
         action_id = await self._log(updated, operation)
         self.changed[updated.id] = updated
         self.versions[updated.id] = self.versions[updated.id] + 1
         await self._happened(tournament, updated, operation.kind, events, action_id)
         return updated, events
+
+    def refuse_early(self, tournament: Tournament, operation: Operation) -> None:
+        """Raise the refusal `operation` would get now, applying and writing nothing: a
+        button that asks first (a form to fill in, "drop for good?") is refused before it
+        asks, by the same rules as the operation."""
+        apply(tournament, operation, self.at, self.actor)
 
     async def undo(
         self, tournament: Tournament, action_id: int | None = None
@@ -312,7 +410,10 @@ class Transaction:
         )
         if not is_replayable(actions):
             raise IllegalTransition("undo.log_too_old", tournament=tournament.name)
-        return plan_undo(tournament.id, self.guild_id, logged_operations(actions), action_id)
+        # The log folded again without the operation: every operation of the event.
+        return await off_loop(
+            plan_undo, tournament.id, self.guild_id, logged_operations(actions), action_id
+        )
 
     async def hold(self, tournament: Tournament, operation: Operation) -> int:
         """Keep `operation` waiting for its maker's confirmation (the buttons of a preview,
@@ -321,6 +422,8 @@ class Transaction:
         self._require_writable()
         if isinstance(operation, Undo):
             await self.plan_undo(tournament, operation.action_id)
+        elif isinstance(operation, EVERY_PLAYER):
+            await off_loop(apply, tournament, operation, self.at, self.actor)
         else:
             apply(tournament, operation, self.at, self.actor)
         return await add_pending(
@@ -343,7 +446,7 @@ class Transaction:
         if pending.actor_id != self.actor.user_id:
             raise PermissionDenied("judge.not_your_confirmation")
         operation = operation_types()[pending.kind].from_payload(pending.payload)
-        return await self.tournament(str(pending.tournament_id)), operation
+        return await self.tournament(pending.tournament_id), operation
 
     async def log_guild_change(self, kind: str, payload: dict[str, Any]) -> None:
         self._require_writable()
@@ -483,6 +586,10 @@ class Store:
         # Each guild's /setup, read on nearly every command: kept until /setup changes it.
         self.guild_configs: dict[int, GuildConfig] = {}
 
+    def views(self, tournament: Tournament) -> Views:
+        """What is read about `tournament`, worked out once per committed version."""
+        return self.cache.views(tournament)
+
     async def listen(self) -> Callable[[], Awaitable[None]]:
         """Publish other processes' commits on `commits` too (PostgreSQL), until the
         returned function is awaited. A process that serves Discord or the web page calls
@@ -539,6 +646,13 @@ class Store:
         for tournament_id, guild_id in tx.told.items():
             if tournament_id not in tx.changed:  # only notices: the tournament is as it was
                 self.commits.publish(Committed(guild_id, tournament_id, None, notices=tx.notices))
+
+    async def guild_of(self, tournament_id: int) -> int | None:
+        """The server of a tournament (for a button pressed in a DM, which has none)."""
+        if not 0 < tournament_id <= _MAX_ID:
+            return None
+        async with self.database.read() as connection:
+            return await tournament_guild(connection, tournament_id)
 
     async def page_versions(self, slug: str | None = None) -> list[tuple[str, int, int, int]]:
         """(slug, guild id, tournament id, version) of the public live pages (or the one at

@@ -18,12 +18,24 @@ from domain.engine.results import MAX_POINT_ZONE
 from domain.guild import GuildConfig
 from domain.handles import MAX_HANDLE
 from domain.series.points import MAX_TABLE_CHARS
-from domain.tournament.play import MAX_EXTENSION_MINUTES
+from domain.tournament.play import DISPUTE_CLAIMS, MAX_EXTENSION_MINUTES
 from domain.tournament.rounds import Claim
 from domain.tournament.steps import Step
 
 Style = discord.ButtonStyle
-NUMBER = r"\d{1,20}"  # ids are 64-bit at most: longer runs of digits are refused as ids
+# Any run of digits has the format, so that a press of an id past 64 bits is routed, and
+# refused there as out of date (`parse`), rather than left unanswered.
+NUMBER = r"\d+"
+MAX_CARRIED = 2**63 - 1  # the database's 64-bit integers
+
+
+def carried_number(text: str) -> int | None:
+    """The number an id carries (a custom id's field, a page button's listing): ASCII digits
+    within 64 bits, else None: it names nothing that can exist."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    number = int(text)
+    return number if number <= MAX_CARRIED else None
 
 
 @dataclass(frozen=True)
@@ -48,6 +60,10 @@ class CustomId:
         assert re.fullmatch(self.template, text), text
         return text
 
+    def matches(self, custom_id: str) -> bool:
+        """Whether `custom_id` has this format (its ids in range or not)."""
+        return re.fullmatch(self.template, custom_id) is not None
+
     def parse(self, custom_id: str) -> dict[str, Any] | None:
         """The fields of `custom_id` (digits as ints), or None when it is not of this format
         or names an id out of the 64-bit range."""
@@ -57,8 +73,8 @@ class CustomId:
         values: dict[str, Any] = {}
         for name, value in found.groupdict().items():
             if value.isdigit():
-                number = int(value)
-                if number >= 2**63:
+                number = carried_number(value)
+                if number is None:
                     return None
                 values[name] = number
             else:
@@ -95,6 +111,11 @@ CLAIM_CALL = CustomId.of("jc", tournament=NUMBER, call=NUMBER)
 RESOLVE_CALL = CustomId.of("jr", tournament=NUMBER, call=NUMBER, minutes=r"\d{1,2}|x")
 MINUTES_FORM = CustomId.of("jm", tournament=NUMBER, call=NUMBER)
 PANEL_STEP = CustomId.of("pn", step=_choice(*(step.value for step in Step)), tournament=NUMBER)
+DISPUTE_FORM = CustomId.of("df", tournament=NUMBER, round=NUMBER, table=NUMBER)
+DECIDE_WIN = CustomId.of("jv", tournament=NUMBER, round=NUMBER, table=NUMBER, player=NUMBER)
+DECIDE_DOUBLE_LOSS = CustomId.of("jl", tournament=NUMBER, round=NUMBER, table=NUMBER)
+DECIDE_TIME = CustomId.of("jt", tournament=NUMBER, round=NUMBER, table=NUMBER)
+DECIDE_TIME_FORM = CustomId.of("jf", tournament=NUMBER, round=NUMBER, table=NUMBER)
 # Issue 24: the handle (the registration reply's button, and its form) and a series' points.
 HANDLE_BUTTON = CustomId.of("hb", tournament=NUMBER)
 HANDLE_FORM = CustomId.of("hf", tournament=NUMBER)
@@ -140,10 +161,19 @@ def button(
     return discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled)
 
 
+class _Stateless(discord.ui.View):
+    """A view that is only ever sent as components: finished from the start, so discord.py
+    never keeps it or waits on it, wherever it was built (a view made off the event loop
+    has no loop to be "stopped" on: bot/worker.py)."""
+
+    def is_finished(self) -> bool:
+        return True
+
+
 def stateless_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A view of routed items: sent as components, never kept in memory (the routes in the
     cogs answer its presses, after any restart)."""
-    view = discord.ui.View(timeout=None)
+    view = _Stateless(timeout=None)
     for item in items:
         view.add_item(item)
     view.stop()
@@ -232,6 +262,38 @@ def confirm_view(tournament_id: int, number: int, table: int, labels: Labels) ->
     )
 
 
+def decide_view(
+    tournament_id: int,
+    number: int,
+    table: int,
+    players: tuple[tuple[int, str], tuple[int, str]],
+    labels: Labels,
+) -> discord.ui.View:
+    """The judges' decision on a dispute's notice, in one press: [A の勝ち] [B の勝ち]
+    [両者敗北] [時間切れ判定…]; `players` are the table's (user id, name), in table order.
+    Each applies what /result set applies (the service refuses anyone but the staff)."""
+    ids = {"tournament": tournament_id, "round": number, "table": table}
+    wins = [
+        button(
+            DECIDE_WIN(player=user, **ids),
+            labels("ui.decide.win", player=_short(name)),
+            Style.primary,
+        )
+        for user, name in players
+    ]
+    return stateless_view(
+        *wins,
+        button(DECIDE_DOUBLE_LOSS(**ids), labels("ui.decide.double_loss"), Style.danger),
+        button(DECIDE_TIME(**ids), labels("ui.decide.time")),
+    )
+
+
+def _short(name: str, limit: int = 24) -> str:
+    """A name that leaves room in a label (80 characters, both languages on a mixed server;
+    45 in a form)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 def drop_view(tournament_id: int, labels: Labels) -> discord.ui.View:
     return stateless_view(
         button(
@@ -287,6 +349,70 @@ def time_modal(tournament_id: int, number: int, lang: Lang) -> discord.ui.Modal:
         label = t(key, lang, max=MAX_POINT_ZONE)
         modal.add_item(
             discord.ui.TextInput(label=label, custom_id=field, max_length=2, min_length=1)
+        )
+    return modal
+
+
+def dispute_form(
+    tournament_id: int, number: int, table: int, round_name: str, lang: Lang
+) -> discord.ui.Modal:
+    """異議: what the player claims instead of the report (勝ち / 負け / 時間切れ), both
+    point-zone counts for a time-out (R-MATCH-2), and a note for the judges. Routed by its
+    custom id (bot/ui/stateless.py); `round_name` is the round as people name it."""
+    modal = discord.ui.Modal(
+        title=t("ui.dispute.title", lang, round_name=round_name, table=table),
+        custom_id=DISPUTE_FORM(tournament=tournament_id, round=number, table=table),
+    )
+    claims = discord.ui.Select[Any](
+        custom_id="claim",
+        options=[
+            discord.SelectOption(
+                label=t(f"ui.report.{claim.value}", lang),
+                value=claim.value,
+                description=t(f"ui.dispute.claim_{claim.value}", lang),
+            )
+            for claim in DISPUTE_CLAIMS
+        ],
+    )
+    modal.add_item(discord.ui.Label(text=t("ui.dispute.claim_label", lang), component=claims))
+    for field, key in (("mine", "ui.report.my_points"), ("theirs", "ui.report.opponent_points")):
+        count = discord.ui.TextInput[Any](custom_id=field, required=False, max_length=2)
+        modal.add_item(
+            discord.ui.Label(
+                text=t(key, lang, max=MAX_POINT_ZONE),
+                description=t("ui.dispute.points_hint", lang),
+                component=count,
+            )
+        )
+    note = discord.ui.TextInput[Any](
+        custom_id="reason", style=discord.TextStyle.paragraph, required=False, max_length=500
+    )
+    modal.add_item(discord.ui.Label(text=t("ui.dispute.reason_label", lang), component=note))
+    return modal
+
+
+def decide_time_form(
+    tournament_id: int,
+    number: int,
+    table: int,
+    players: tuple[tuple[int, str], tuple[int, str]],
+    round_name: str,
+    lang: Lang,
+) -> discord.ui.Modal:
+    """時間切れ判定…: both point-zone counts, named by player in table order (R-MATCH-2:
+    fewer cards wins by judgement, the same count is a draw)."""
+    modal = discord.ui.Modal(
+        title=t("ui.decide.time_title", lang, round_name=round_name, table=table),
+        custom_id=DECIDE_TIME_FORM(tournament=tournament_id, round=number, table=table),
+    )
+    for field, (_, name) in zip(("first", "second"), players, strict=True):
+        count = discord.ui.TextInput[Any](custom_id=field, max_length=2, min_length=1)
+        modal.add_item(
+            discord.ui.Label(
+                text=t("ui.decide.points_of", lang, player=_short(name)),
+                description=t("ui.decide.points_hint", lang, max=MAX_POINT_ZONE),
+                component=count,
+            )
         )
     return modal
 

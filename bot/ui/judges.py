@@ -231,9 +231,11 @@ def _where_and_result(tournament: Tournament, action: Action, lang: Lang) -> str
 def _result_of(
     tournament: Tournament, action: Action, match: Match | None, lang: Lang
 ) -> str | None:
-    """The result the operation gave (a judge's, a no-show) or claimed (a report)."""
+    """The result the operation gave (a judge's, a no-show) or claimed (a report, a
+    dispute's claim)."""
     payload = action.payload
-    if action.kind == "report_result" and isinstance(payload.get("claim"), str):
+    claimed = action.kind in ("report_result", "dispute_result")
+    if claimed and isinstance(payload.get("claim"), str):
         return t(f"ui.report.{payload['claim']}", lang)
     if match is None or len(match.players) != 2:
         return None

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Iterable
+from types import TracebackType
 from typing import Any
 
 import discord
@@ -67,6 +69,60 @@ async def reply(
         await interaction.followup.send(ephemeral=ephemeral, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+
+
+# An answer not ready within this long is acknowledged first (Discord waits 3 s for the
+# first response; a burst at the end of a round may queue the work behind others').
+ACKNOWLEDGE_AFTER = 0.1
+
+
+class Acknowledgement:
+    """Acknowledges an interaction (`defer` with the given options) if its answer is not
+    ready within `after` seconds, or at once with `now()`; a quick answer stays one
+    response. Use as `async with Acknowledgement(interaction, ...) as ack:` around the work,
+    and answer after the block (`reply`, or an edit of the deferred message)."""
+
+    def __init__(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        after: float = ACKNOWLEDGE_AFTER,
+        **defer: bool,
+    ) -> None:
+        self.interaction = interaction
+        self.after = after
+        self.defer = defer
+        self._deferring = asyncio.Lock()
+        self._timer: asyncio.Task[None] | None = None
+
+    async def now(self) -> None:
+        """Acknowledge now, unless it is done already."""
+        async with self._deferring:
+            if not self.interaction.response.is_done():
+                await self.interaction.response.defer(**self.defer)
+
+    async def _later(self) -> None:
+        await asyncio.sleep(self.after)
+        try:
+            await self.now()
+        except discord.HTTPException as error:  # the answer itself will say what failed
+            log.debug("could not acknowledge interaction %s: %s", self.interaction.id, error)
+
+    async def __aenter__(self) -> Acknowledgement:
+        self._timer = asyncio.get_running_loop().create_task(self._later())
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        # An acknowledgement under way finishes before the answer (which reads whether it
+        # was done); one not begun never begins (cancelled while it waits).
+        async with self._deferring:
+            if self._timer is not None:
+                self._timer.cancel()
 
 
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:

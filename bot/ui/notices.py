@@ -22,6 +22,7 @@ from bot.ui.buttons import (
     Labels,
     claim_call_view,
     confirm_view,
+    decide_view,
     late_entry_view,
     registration_view,
     report_view,
@@ -52,7 +53,7 @@ from bot.ui.rounds import (
     final_standings_embeds,
     name_of,
     pairings_posts,
-    points_before,
+    plain_name,
     result_change_text,
     round_name,
     round_name_at,
@@ -70,6 +71,7 @@ from domain.tournament.penalties import Penalty
 from domain.tournament.registration import late_entry_round
 from domain.tournament.reminders import reminder_deadline
 from domain.tournament.rounds import Match, Round, RoundKind
+from domain.tournament.views import Views
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,13 @@ class Telling:
         return self.tournament.page_url(self.page_base)
 
     bilingual_buttons: bool = False  # the server's /setup choice, for the buttons' labels
+    # What is read about the tournament (standings, placings): the bot keeps one per
+    # version, shared by every notice, command and page of that version.
+    known: Views | None = None
+
+    @property
+    def views(self) -> Views:
+        return self.known if self.known is not None else Views(self.tournament)
 
     @property
     def labels(self) -> Labels:
@@ -288,7 +297,7 @@ def pairings(telling: Telling) -> Said:
     played = tournament.round(int(telling.data["round"]))
     if played is None:  # taken back (/round repair) before it was posted
         return _said()
-    points = points_before(tournament, played.number)
+    points = telling.views.points_before(played.number)
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     messages = [
@@ -308,7 +317,7 @@ def pairings_refresh(telling: Telling) -> Said:
     played = tournament.round(int(telling.data["round"]))
     if played is None:
         return _said()
-    points = points_before(tournament, played.number)
+    points = telling.views.points_before(played.number)
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     parts = pairings_posts(tournament, played, points, lang, page_url=telling.page_url, marked=True)
@@ -373,16 +382,36 @@ def result_confirmed(telling: Telling) -> Said:
 
 
 def dispute(telling: Telling) -> Said:
-    found = _round_match(telling.tournament, telling.data)
+    """The judges see both claims, with a button for each decision while the table waits
+    for one: [A の勝ち] [B の勝ち] [両者敗北] [時間切れ判定…]."""
+    tournament = telling.tournament
+    found = _round_match(tournament, telling.data)
     if found is None or len(found[1].players) != 2:
         return _said()
-    return _said(Message(_table_for_judges("ui.report.judge_dispute", telling, *found)))
+    played, match = found
+    text = _table_for_judges("ui.report.judge_dispute", telling, played, match)
+    if played.finished(match):
+        return _said(Message(text))
+    first, second = match.players
+    players = ((first, plain_name(tournament, first)), (second, plain_name(tournament, second)))
+    view = decide_view(tournament.id, played.number, match.table, players, telling.labels)
+    return _said(Message(text, view=view))
 
 
 def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, **extra: Any) -> str:
-    """A table the judges must look at: its players, and what each reported."""
-    tournament, lang = telling.tournament, telling.lang
+    """A table the judges must look at: its players, and what each reported (on a dispute,
+    what the disputing player claims, and their note)."""
+    tournament, lang, data = telling.tournament, telling.lang, telling.data
     first, second = match.players
+    disputer = data.get("disputer")
+    claims = claim_lines(
+        tournament,
+        match,
+        _claims(data),
+        lang,
+        disputer=int(disputer) if disputer is not None else None,
+        reason=str(data.get("reason") or ""),
+    )
     return t(
         key,
         lang,
@@ -390,7 +419,7 @@ def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, *
         table=match.table,
         first=name_of(tournament, first),
         second=name_of(tournament, second),
-        claims=claim_lines(tournament, match, _claims(telling.data), lang),
+        claims=claims,
         **extra,
     )
 
@@ -422,7 +451,7 @@ def standings(telling: Telling) -> Said:
     number = int(telling.data["round"])
     if number != tournament.current_round:
         return _said()  # the next round was paired since: its standings will follow
-    page = standings_page_of(tournament, lang, 0)
+    page = standings_page_of(telling.views, lang, 0)
     with_link(page.embed, telling.page_url, lang)
     view = page_view("standings", f"{tournament.id}.{lang}", page)
     return _said(Message(embeds=[page.embed], view=view))
@@ -492,7 +521,7 @@ def result_decided(telling: Telling) -> Said:
 
 
 def final(telling: Telling) -> Said:
-    embeds = final_standings_embeds(telling.tournament, telling.lang)
+    embeds = final_standings_embeds(telling.views, telling.lang)
     with_link(embeds[0], telling.page_url, telling.lang)
     return _said(*(Message(embeds=[embed]) for embed in embeds))
 
@@ -700,6 +729,12 @@ def round_completed(telling: Telling) -> Said:
     return _said(Message(text, view=view))
 
 
+# What reads every player of the event (every table, every line of the standings, the
+# bracket picture): rendered off the event loop by the delivery.
+HEAVY: frozenset[Say] = frozenset(
+    {Say.PAIRINGS, Say.PAIRINGS_REFRESH, Say.STANDINGS, Say.FINAL_STANDINGS}
+)
+
 RENDERERS: Mapping[Say, Renderer] = {
     Say.REGISTRATION_POST: registration_post,
     Say.REGISTRATION_REFRESH: registration_refresh,
@@ -711,13 +746,13 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.DECKS_PUBLISHED: decks_published,
     Say.PAIRINGS: pairings,
     Say.PAIRINGS_REFRESH: pairings_refresh,
-    Say.RESULT_DECIDED: result_decided,
     Say.DROPPED_AT_START: dropped_at_start,
     Say.CLOCK_STARTED: clock_started,
     Say.ASK_OPPONENT: ask_opponent,
     Say.RESULT_CONFIRMED: result_confirmed,
     Say.DISPUTE: dispute,
     Say.RESULT_SET: result_set,
+    Say.RESULT_DECIDED: result_decided,
     Say.STANDINGS: standings,
     Say.DROPPED: dropped,
     Say.TABLE_EXTENDED: table_extended,

@@ -19,6 +19,7 @@ from domain.event import (
     TIME_LIMIT_RANGE,
     TOP_CUT_SIZES,
 )
+from domain.timeparse import typed_count
 from domain.tournament.penalties import MAX_PENALTY_ID
 from domain.tournament.play import MAX_EXTENSION_MINUTES
 from domain.tournament.registration import (
@@ -51,3 +52,13 @@ OPTION_FACTS: dict[str, object] = {
     "point_zone_max": MAX_POINT_ZONE,
     "top_cut_sizes": TOP_CUT_SIZES,  # a list: joined as the reader's language joins
 }
+
+
+def point_zone_count(text: str) -> int:
+    """A point-zone count as typed in a form (R-MATCH-2: 0 to 6, full-width digits too)."""
+    return typed_count(text, key="ui.report.not_a_count", rule="R-MATCH-2", maximum=MAX_POINT_ZONE)
+
+
+def optional_count(text: str) -> int | None:
+    """A count the form leaves optional (a dispute's, needed only for a time-out)."""
+    return point_zone_count(text) if text.strip() else None

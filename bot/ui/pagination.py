@@ -14,7 +14,9 @@ from typing import Any
 
 import discord
 
-from bot.ui.buttons import PAGE, button, stateless_view
+from bot.i18n import Lang, normalise_locale
+from bot.ui.buttons import PAGE, button, carried_number, stateless_view
+from domain.errors import IllegalTransition
 
 EMBED_DESCRIPTION_LIMIT = 4096
 
@@ -27,6 +29,16 @@ class Page:
 
 
 PageRenderer = Callable[[discord.Interaction[Any], str, int], Awaitable[Page]]
+
+
+def page_id_arg(arg: str) -> tuple[int, Lang]:
+    """The id (a tournament's, a series', a member's) and the language a listing's page
+    button carries (`12.ja`); an argument that names nothing is out of date."""
+    text, _, lang_code = arg.partition(".")
+    number = carried_number(text)
+    if number is None:
+        raise IllegalTransition("errors.stale_button")
+    return number, normalise_locale(lang_code)
 
 
 def chunk_lines(

@@ -74,8 +74,13 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
     if tournament.phase is Phase.REGISTRATION:
         registered = tournament.count(PlayerStatus.REGISTERED)
         field("registered", t("ui.panel.registered_value", lang, count=registered))
+        entries = tournament.entries(PlayerStatus.REGISTERED)
+        if tournament.settings.decklist_required:
+            # Those without a list may be dropped at the start: why 開始 may be greyed out.
+            decks = sum(1 for e in entries if e.user_id in tournament.decks)
+            field("decks", t("ui.panel.count_of", lang, done=decks, total=registered))
         if tournament.settings.uses_checkin:
-            checked = sum(1 for e in tournament.entries(PlayerStatus.REGISTERED) if e.checked_in_at)
+            checked = sum(1 for e in entries if e.checked_in_at)
             field("checked_in", t("ui.panel.count_of", lang, done=checked, total=registered))
         return embed
     current = tournament.current
@@ -84,6 +89,10 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
         field("round", t("ui.panel.no_round", lang))
         return embed
     field("round", t("ui.panel.round_value", lang, round_name=round_name(current, lang)))
+    if current.complete and tournament.phase is not Phase.FINISHED:
+        # 「第 3 回戦の結果がすべて揃いました」: the next step's button is enabled below.
+        name = round_name(current, lang)
+        embed.description = t("ui.panel.round_complete", lang, round_name=name)
     tables = [m for m in current.matches if len(m.players) == 2]
     finished = sum(1 for m in tables if current.finished(m))
     field("results", t("ui.panel.count_of", lang, done=finished, total=len(tables)))

@@ -4,8 +4,8 @@ picture: presentation of a running event. No writes."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,7 +15,7 @@ from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
 from bot.ui.messages import fit_message
 from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT, Page
 from bot.ui.render import safe
-from bot.ui.standings import StandingRow, Status, standings_page
+from bot.ui.standings import StandingRow, Status, layout_page, standings_layout
 from domain.engine.elimination import bracket_order
 from domain.engine.explanation import Explanation
 from domain.engine.placings import stage
@@ -26,13 +26,7 @@ from domain.tournament.events import Dropped
 from domain.tournament.model import Tournament
 from domain.tournament.names import display_name, display_names
 from domain.tournament.rounds import Match, Round, RoundKind
-from domain.tournament.views import (
-    StandingLine,
-    final_standings,
-    placings,
-    standings_after,
-    standings_lines,
-)
+from domain.tournament.views import StandingLine, Views
 
 if TYPE_CHECKING:
     from bot.services.rounds import Paired, ReportOutcome
@@ -56,17 +50,32 @@ class Post:
         )
 
 
-def name_of(tournament: Tournament, user_id: int | str | None) -> str:
+def name_of(
+    tournament: Tournament, user_id: int | str | None, names: Mapping[int, str] | None = None
+) -> str:
+    """A player's name as the bot shows it (`names`: every player's, `display_names`, when
+    many are named: one name alone looks at every entry)."""
     if user_id is None:
         return "—"
-    name = display_name(tournament, int(user_id))
+    name = display_name(tournament, int(user_id)) if names is None else names.get(int(user_id))
     return safe(str(user_id) if name is None else name)
 
 
+def plain_name(tournament: Tournament, user_id: int) -> str:
+    """A player's name in a button's label or a form, where Discord shows text as it is
+    (no markdown to escape)."""
+    return display_name(tournament, user_id) or str(user_id)
+
+
 def describe_result(
-    tournament: Tournament, match: Match, result: MatchResult | None, lang: Lang
+    tournament: Tournament,
+    match: Match,
+    result: MatchResult | None,
+    lang: Lang,
+    names: Mapping[int, str] | None = None,
 ) -> str:
-    """A result in the regulation's words: 勝ち, 判定勝ち, 引き分け, 投了, 両者敗北, 遅刻…"""
+    """A result in the regulation's words: 勝ち, 判定勝ち, 引き分け, 投了, 両者敗北, 遅刻…
+    (`names`: see `name_of`)."""
     if result is None:
         return t("ui.result.none", lang)
     kind = result.kind
@@ -84,17 +93,21 @@ def describe_result(
     else:
         winner = result.winner(match.ids)
         loser = next((p for p in match.ids if p != winner), None)
-        names = {"winner": name_of(tournament, winner), "loser": name_of(tournament, loser)}
+        who = {
+            "winner": name_of(tournament, winner, names),
+            "loser": name_of(tournament, loser, names),
+        }
         if kind is ResultKind.JUDGEMENT:
             text = (
-                t("ui.result.judgement", lang, first=counts[0], second=counts[1], **names)
+                t("ui.result.judgement", lang, first=counts[0], second=counts[1], **who)
                 if counts
-                else t("ui.result.judgement_unknown", lang, **names)
+                else t("ui.result.judgement_unknown", lang, **who)
             )
         else:
-            text = t(f"ui.result.{kind.value}", lang, **names)
+            text = t(f"ui.result.{kind.value}", lang, **who)
     if match.advancing is not None and kind is ResultKind.TIME_DRAW:
-        text += t("ui.result.advancing", lang, player=name_of(tournament, match.advancing))
+        advancing = name_of(tournament, match.advancing, names)
+        text += t("ui.result.advancing", lang, player=advancing)
     return text
 
 
@@ -123,7 +136,7 @@ MARKED_LINE_LIMIT = 64
 def pairings_posts(
     tournament: Tournament,
     paired: Round,
-    points: dict[int, int],
+    points: Mapping[int, int],
     lang: Lang,
     *,
     page_url: str | None = None,
@@ -135,6 +148,7 @@ def pairings_posts(
     the split is the same either way, so an edit never moves a table."""
     top_cut = paired.kind is RoundKind.ELIMINATION
     lines: list[tuple[str, tuple[int, ...]]] = []
+    everyone = display_names(tournament) if marked else None
     for match in paired.matches:
         if len(match.players) == 2:
             first, second = match.players
@@ -150,7 +164,7 @@ def pairings_posts(
                     **names,
                 )
             if marked and paired.finished(match):
-                text = marked_line(tournament, match, lang)
+                text = marked_line(tournament, match, lang, everyone)
         elif len(match.players) == 1:
             (player,) = match.players
             if top_cut:
@@ -201,14 +215,16 @@ def pairings_posts(
     return posts
 
 
-def marked_line(tournament: Tournament, match: Match, lang: Lang) -> str:
+def marked_line(
+    tournament: Tournament, match: Match, lang: Lang, names: Mapping[int, str] | None = None
+) -> str:
     """A finished table on the pairings post: 「✅ テーブル 3: まっちゃの勝ち」, within
-    `MARKED_LINE_LIMIT` (long names are shortened with 「…」)."""
+    `MARKED_LINE_LIMIT` (long names are shortened with 「…」; `names`: see `name_of`)."""
     text = t(
         "ui.rounds.status_done_line",
         lang,
         table=match.table,
-        result=describe_result(tournament, match, match.result, lang),
+        result=describe_result(tournament, match, match.result, lang, names),
     )
     return text if len(text) <= MARKED_LINE_LIMIT else text[: MARKED_LINE_LIMIT - 1] + "…"
 
@@ -246,6 +262,7 @@ def status_embed(
     lines.append(
         t("ui.rounds.status_count", lang, playing=len(playing), done=len(tables) - len(playing))
     )
+    names = display_names(tournament) if tables else {}
     for match in playing:
         if match.disputed:
             state = t("ui.rounds.state_disputed", lang)
@@ -268,14 +285,14 @@ def status_embed(
                 "ui.rounds.status_line",
                 lang,
                 table=match.table,
-                first=name_of(tournament, first),
-                second=name_of(tournament, second),
+                first=safe(names.get(first, str(first))),
+                second=safe(names.get(second, str(second))),
                 state=state,
             )
         )
     if not playing:
         lines.append(t("ui.rounds.status_all_done", lang))
-    lines += [marked_line(tournament, m, lang) for m in tables if current.finished(m)]
+    lines += [marked_line(tournament, m, lang, names) for m in tables if current.finished(m)]
     description = "\n".join(lines)
     file = None
     if len(description) > EMBED_DESCRIPTION_LIMIT:
@@ -369,53 +386,65 @@ def _seed_order(first: Round) -> list[int]:
     return [seeded[seed] for seed in sorted(seeded)]
 
 
-def final_standings_embeds(tournament: Tournament, lang: Lang) -> list[discord.Embed]:
+def final_standings_embeds(views: Views, lang: Lang) -> list[discord.Embed]:
     """The final standings (shared ranks) and the strict order for prizes (R-FMT-5), each
     as pages of embeds so that nothing is cut."""
-    shared, strict = final_standings(tournament)
+    tournament = views.tournament
+    shared, strict = views.final
     embeds = []
     for lines, title in (
         (shared, t("ui.finish.title", lang, tournament=safe(tournament.name))),
         (strict, t("ui.finish.strict_title", lang, seed=tournament.seed)),
     ):
-        rows = standing_rows(lines)
-        first, count = standings_page(rows, title, lang, 0)
+        layout = standings_layout(standing_rows(lines), lang)
+        first, count = layout_page(layout, title, lang, 0)
         embeds.append(first)
-        embeds += [standings_page(rows, title, lang, page)[0] for page in range(1, count)]
+        embeds += [layout_page(layout, title, lang, page)[0] for page in range(1, count)]
     return embeds
 
 
 STANDINGS_PER_PAGE = 20
 
 
-def standings_page_of(tournament: Tournament, lang: Lang, page: int) -> Page:
+def _standings_key(lang: Lang) -> tuple[str, Lang]:
+    return ("standings layout", lang)
+
+
+def standings_page_ready(views: Views, lang: Lang) -> bool:
+    """Whether this version's standings are laid out in `lang` already (a page is then a
+    slice of them)."""
+    return views.has(_standings_key(lang))
+
+
+def standings_page_of(views: Views, lang: Lang, page: int) -> Page:
     """One page of the tournament's standings, as /standings and the posts show them: after
-    the finish, the final placings (the top cut first)."""
+    the finish, the final placings (the top cut first). The table is laid out once per
+    tournament version and language."""
+    tournament = views.tournament
     if tournament.phase is Phase.FINISHED:
         title = t("ui.finish.title", lang, tournament=safe(tournament.name))
     else:
         title = t(
-            "ui.standings.title",
-            lang,
-            tournament=safe(tournament.name),
-            round=standings_after(tournament),
+            "ui.standings.title", lang, tournament=safe(tournament.name), round=views.after_round
         )
-    embed, count = standings_page(
-        standing_rows(placings(tournament)), title, lang, page, per_page=STANDINGS_PER_PAGE
+    layout = views.memo(
+        _standings_key(lang),
+        lambda: standings_layout(standing_rows(views.placings), lang, STANDINGS_PER_PAGE),
     )
+    embed, count = layout_page(layout, title, lang, page)
     return Page(embed, min(max(page, 0), count - 1), count)
 
 
-def points_before(tournament: Tournament, number: int) -> dict[int, int]:
-    """Each player's points before round `number` (for the round's pairings post)."""
-    earlier = replace(tournament, rounds=tournament.rounds[: number - 1])
-    return {line.user_id: line.points for line in standings_lines(earlier)}
-
-
 def my_match_text(
-    tournament: Tournament, current: Round, match: Match, user_id: int, lang: Lang
+    tournament: Tournament,
+    current: Round,
+    match: Match,
+    user_id: int,
+    lang: Lang,
+    points: Mapping[int, int] | None = None,
 ) -> str:
-    """/pairing: the player's table, opponent and the opponent's points."""
+    """/pairing: the player's table, opponent and the opponent's points (`points`: every
+    player's, from the tournament's views)."""
     opponent = match.opponent_of(user_id)
     if opponent is None:
         return t("ui.rounds.mine_bye", lang, round_name=round_name(current, lang))
@@ -427,7 +456,7 @@ def my_match_text(
     if current.finished(match):  # decided (a report confirmed, a judge, a penalty)
         result = describe_result(tournament, match, match.result, lang)
         return t("ui.rounds.mine_decided", lang, result=result, **shared)
-    points = {line.user_id: line.points for line in standings_lines(tournament)}
+    points = Views(tournament).points if points is None else points
     return t("ui.rounds.mine", lang, points=points.get(opponent, 0), **shared)
 
 
@@ -454,18 +483,46 @@ def result_change_text(
 
 
 def claim_lines(
-    tournament: Tournament, match: Match, claims: Sequence[tuple[int, MatchResult]], lang: Lang
+    tournament: Tournament,
+    match: Match,
+    claims: Sequence[tuple[int, MatchResult]],
+    lang: Lang,
+    *,
+    disputer: int | None = None,
+    reason: str = "",
 ) -> str:
-    """Each player's report of a match, one line each (for the judges)."""
-    return "\n".join(
+    """Each player's report of a match, one line each (for the judges); on a dispute, the
+    disputing player's claim as theirs, and their note."""
+    lines = [
         t(
-            "ui.report.claim_line",
+            "ui.report.dispute_line" if player == disputer else "ui.report.claim_line",
             lang,
             player=name_of(tournament, player),
             result=describe_result(tournament, match, result, lang),
         )
         for player, result in claims
+    ]
+    if disputer is not None and disputer not in [player for player, _ in claims]:
+        # A dispute from before claims were asked for: the report alone, disputed.
+        lines.append(t("ui.report.disputed_no_claim", lang, player=name_of(tournament, disputer)))
+    if disputer is not None and reason.strip():
+        name = name_of(tournament, disputer)
+        lines.append(t("ui.report.reason_line", lang, player=name, reason=safe(reason.strip())))
+    return "\n".join(lines)
+
+
+def decided_notice(
+    notice: str, tournament: Tournament, match: Match, result: MatchResult, judge: str, lang: Lang
+) -> str:
+    """A dispute's notice once a judge pressed a decision: what it said, then the decision
+    and who made it (its buttons go)."""
+    done = t(
+        "ui.decide.done",
+        lang,
+        judge=safe(judge),
+        result=describe_result(tournament, match, result, lang),
     )
+    return fit_message(notice, MESSAGE_LIMIT - len(done) - 1) + "\n" + done
 
 
 def pairing_reply(paired: Paired, lang: Lang) -> str:
@@ -489,9 +546,14 @@ def report_reply(outcome: ReportOutcome, lang: Lang) -> str:
     if outcome.confirmed:
         result = describe_result(tournament, match, match.result, lang)
         return t("ui.report.confirmed", lang, result=result)
+    if outcome.disputed:
+        claimed = [r.result for r in match.reports if r.player_id == outcome.reporter]
+        if not claimed:
+            return t("ui.report.disputed", lang)
+        result = describe_result(tournament, match, claimed[-1], lang)
+        return t("ui.report.disputed_claim", lang, result=result)
     if outcome.disagrees:
-        key = "ui.report.disagree" if len(match.reports) > 1 else "ui.report.disputed"
-        return t(key, lang)
+        return t("ui.report.disagree", lang)
     pending = match.reports[-1].result if match.reports else None
     return t(
         "ui.report.filed",

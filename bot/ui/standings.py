@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
 import discord
@@ -56,8 +57,12 @@ def _width_at(text: str, index: int) -> int:
     return 2 if unicodedata.east_asian_width(char) in "WF" else 1
 
 
+@lru_cache(maxsize=65536)
 def display_width(text: str) -> int:
-    """Columns `text` takes in a monospace block (see `_width_at`)."""
+    """Columns `text` takes in a monospace block (see `_width_at`). Kept per text: a table
+    of 4,096 players measures the same names at every version."""
+    if text.isascii():  # one column a character (no wide, joining or zero-width ones)
+        return len(text)
     return sum(_width_at(text, index) for index in range(len(text)))
 
 
@@ -245,6 +250,70 @@ def _pages(lines: Sequence[str], per_page: int, budget: int) -> list[list[str]]:
     return pages
 
 
+@dataclass(frozen=True)
+class StandingsLayout:
+    """Every row of the standings as a line of one grid, split into pages: made once for a
+    tournament version and a language, then each page is a slice (4,096 rows are measured
+    character by character only once, not at every page turn)."""
+
+    header: str
+    legend: str
+    pages: tuple[tuple[str, ...], ...]
+    notes: tuple[tuple[str, ...], ...]  # each page's explanations (only top-cut rows have one)
+    rows: int
+
+
+def standings_layout(
+    rows: Sequence[StandingRow], lang: Lang, per_page: int = 20
+) -> StandingsLayout:
+    """The lines of `rows` in the order given, with their ranks as given, in pages whose
+    description stays within Discord's 4096 characters whatever the names: a page holds
+    fewer rows when its lines are long."""
+    legend = t("standings.legend", lang)
+    if not rows:
+        return StandingsLayout("", legend, (), (), 0)
+    columns = _columns(rows, lang)
+    header = _header(columns, lang)
+    # Fences, header, legend, and room for every explanation (only top-cut rows have one).
+    overhead = len(code_block(header)) + 1 + len(legend) + 2
+    overhead += sum(len(line) + 1 for line in explanation_lines(rows, lang))
+    pages = _pages(
+        [_line(row, columns, lang) for row in rows], per_page, EMBED_DESCRIPTION_LIMIT - overhead
+    )
+    notes = []
+    first = 0
+    for page in pages:
+        notes.append(tuple(explanation_lines(rows[first : first + len(page)], lang)))
+        first += len(page)
+    return StandingsLayout(
+        header, legend, tuple(tuple(page) for page in pages), tuple(notes), len(rows)
+    )
+
+
+def layout_page(
+    layout: StandingsLayout, title: str, lang: Lang, page: int
+) -> tuple[discord.Embed, int]:
+    """Page `page` (0-based, clamped into range) of a laid-out table, and the page count."""
+    embed = discord.Embed(title=truncate(clean_name(title), EMBED_TITLE_LIMIT - 1))
+    if not layout.pages:
+        embed.description = t("standings.empty", lang)
+        return embed, 1
+    index = min(max(page, 0), len(layout.pages) - 1)
+    body = "\n".join([layout.header, *layout.pages[index]])
+    notes = "".join(f"{line}\n" for line in layout.notes[index])
+    embed.description = f"{code_block(body)}\n{notes}{layout.legend}"
+    embed.set_footer(
+        text=t(
+            "standings.footer",
+            lang,
+            page=index + 1,
+            pages=len(layout.pages),
+            players=layout.rows,
+        )
+    )
+    return embed, len(layout.pages)
+
+
 def standings_page(
     rows: Sequence[StandingRow],
     title: str,
@@ -252,33 +321,9 @@ def standings_page(
     page: int,
     per_page: int = 20,
 ) -> tuple[discord.Embed, int]:
-    """Page `page` (0-based, clamped into range) of the standings, and the page count.
-
-    Rows are shown in the order given, with their ranks as given. The description stays
-    within Discord's 4096 characters whatever the names: a page holds fewer rows when
-    its lines are long."""
-    embed = discord.Embed(title=truncate(clean_name(title), EMBED_TITLE_LIMIT - 1))
-    if not rows:
-        embed.description = t("standings.empty", lang)
-        return embed, 1
-    columns = _columns(rows, lang)
-    header = _header(columns, lang)
-    legend = t("standings.legend", lang)
-    # Fences, header, legend, and room for every explanation (only top-cut rows have one).
-    overhead = len(code_block(header)) + 1 + len(legend) + 2
-    overhead += sum(len(line) + 1 for line in explanation_lines(rows, lang))
-    pages = _pages(
-        [_line(row, columns, lang) for row in rows], per_page, EMBED_DESCRIPTION_LIMIT - overhead
-    )
-    index = min(max(page, 0), len(pages) - 1)
-    body = "\n".join([header, *pages[index]])
-    shown = rows[sum(len(p) for p in pages[:index]) :][: len(pages[index])]
-    notes = "".join(f"{line}\n" for line in explanation_lines(shown, lang))
-    embed.description = f"{code_block(body)}\n{notes}{legend}"
-    embed.set_footer(
-        text=t("standings.footer", lang, page=index + 1, pages=len(pages), players=len(rows))
-    )
-    return embed, len(pages)
+    """Page `page` (0-based, clamped into range) of the standings, and the page count (see
+    `standings_layout`)."""
+    return layout_page(standings_layout(rows, lang, per_page), title, lang, page)
 
 
 def standings_csv(rows: Sequence[StandingRow], lang: Lang) -> bytes:

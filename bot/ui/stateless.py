@@ -26,16 +26,18 @@ class ModalRoutes:
     def add(self, custom: CustomId, handler: ModalHandler) -> None:
         self._routes.append((custom, handler))
 
-    def find(self, custom_id: str) -> tuple[dict[str, Any], ModalHandler] | None:
+    def find(self, custom_id: str) -> tuple[dict[str, Any] | None, ModalHandler] | None:
+        """The handler of the form `custom_id` names, with the id's fields (None: the id has
+        the format but names nothing that can exist), or None for a form not routed here."""
         for custom, handler in self._routes:
-            fields = custom.parse(custom_id)
-            if fields is not None:
-                return fields, handler
+            if custom.matches(custom_id):
+                return custom.parse(custom_id), handler
         return None
 
 
 def submitted_values(interaction: discord.Interaction[Any]) -> dict[str, str]:
-    """The text inputs of a modal submission, by custom id."""
+    """The text inputs of a modal submission, by custom id, and the choice of each select
+    (the bot's selects choose one value; none chosen reads as "")."""
     values: dict[str, str] = {}
     data: Any = interaction.data or {}
     pending = list(data.get("components", []))
@@ -47,6 +49,8 @@ def submitted_values(interaction: discord.Interaction[Any]) -> dict[str, str]:
             pending.append(component["component"])
         elif "custom_id" in component and "value" in component:
             values[component["custom_id"]] = component["value"]
+        elif "custom_id" in component and "values" in component:
+            values[component["custom_id"]] = ",".join(component["values"])
     return values
 
 

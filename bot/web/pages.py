@@ -9,12 +9,12 @@ call the same function.
 A page is rebuilt off the request path. While a page has readers (open streams, or loads in
 the last few seconds), a newer version starts a refresh, at most once per `REFRESH_SECONDS`:
 the tournament is read, and the answers asked of the page as it was (its HTML shells and
-JSON parts) are made again for the new version in a worker thread, so that the event loop
-goes on answering meanwhile, from the version before. Then the new version takes over at
-once, and the streams' readers are told the new version and which parts of the page
-changed, so they fetch only those (already made). A load that names a version (`v`, what a
-reader was told) waits for it; any other load gets the page as it is, at most
-`STALE_SECONDS` after a newer commit was heard, else it waits for the refresh.
+JSON parts) are made again for the new version in the worker thread (bot/worker.py), so
+that the event loop goes on answering meanwhile, from the version before. Then the new
+version takes over at once, and the streams' readers are told the new version and which
+parts of the page changed, so they fetch only those (already made). A load that names a
+version (`v`, what a reader was told) waits for it; any other load gets the page as it is,
+at most `STALE_SECONDS` after a newer commit was heard, else it waits for the refresh.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.services.live import PARTS, LivePage, LiveService, changed_parts
+from bot.worker import off_loop
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,13 @@ Recipe = Callable[["PageState"], bytes]
 @dataclass
 class PageState:
     """A public page at one version: its tournament, the version at which each part last
-    changed, and the answers rendered at this version (with how each was made)."""
+    changed, and the answers rendered at this version (with how each was made).
+
+    Answers are made off the event loop, in the worker thread (bot/worker.py): an answer
+    asked of this version for the first time is made once however many readers ask for it
+    at that moment (the first starts it, the others wait for the same one), and the answers
+    of the version before are made again for this one there before it is shown
+    (`make_again`). Only that thread writes the answers; the loop reads them."""
 
     page: LivePage
     stamps: dict[str, int]
@@ -72,6 +79,8 @@ class PageState:
     recipes: dict[tuple[Any, ...], Recipe] = field(default_factory=dict)
     loaded_at: float = field(default_factory=time.monotonic)
     parts: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    _making: dict[tuple[Any, ...], asyncio.Future[Rendered]] = field(default_factory=dict)
+    _failed: set[tuple[Any, ...]] = field(default_factory=set)
 
     @property
     def version(self) -> int:
@@ -85,8 +94,16 @@ class PageState:
         """What a reader needs to know what to fetch again."""
         return {"version": self.version, "stamps": self.stamps}
 
+    def failed(self, key: tuple[Any, ...]) -> bool:
+        """Whether this version has no such part (answered "not found" each time)."""
+        return key in self._failed
+
+    def fail(self, key: tuple[Any, ...]) -> None:
+        self._failed.add(key)
+
     def part(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
-        """A part's JSON text at this version (shared by the API and the page's island)."""
+        """A part's JSON text at this version (shared by the API and the page's island);
+        called by recipes, in the worker thread."""
         found = self.parts.get(key)
         if found is None:
             if len(self.parts) >= RENDERED_PER_PAGE:
@@ -94,31 +111,50 @@ class PageState:
             found = self.parts[key] = make()
         return found
 
-    def answer(self, key: tuple[Any, ...], recipe: Recipe) -> Rendered:
+    async def answer(self, key: tuple[Any, ...], recipe: Recipe) -> Rendered:
+        """An answer at this version: the one made already, else made by `recipe` in the
+        worker thread (once, however many readers ask meanwhile)."""
+        found = self.rendered.get(key)
+        if found is not None:
+            return found
+        making = self._making.get(key)
+        if making is None:
+            making = asyncio.ensure_future(off_loop(self.made, key, recipe))
+            self._making[key] = making
+            making.add_done_callback(lambda _: self._making.pop(key, None))
+        return await asyncio.shield(making)
+
+    def made(self, key: tuple[Any, ...], recipe: Recipe) -> Rendered:
+        """The answer under `key`, made by `recipe` if it is not yet (in the worker thread)."""
         found = self.rendered.get(key)
         if found is None:
+            found = Rendered.of(recipe(self))
             if len(self.rendered) >= RENDERED_PER_PAGE:
                 self.rendered.clear()
                 self.recipes.clear()
-            found = self.rendered[key] = Rendered.of(recipe(self))
+            self.rendered[key] = found
             self.recipes[key] = recipe
         return found
 
     def asked(self) -> Asked:
-        """What this page was asked for so far (a copy: the loop goes on adding to it)."""
-        return Asked(dict(self.stamps), dict(self.parts), dict(self.recipes))
+        """What this page was asked for so far (a copy: the worker may go on adding to it)."""
+        return Asked(
+            dict(self.stamps), dict(self.parts), frozenset(self._failed), dict(self.recipes)
+        )
 
     def make_again(self, before: Asked) -> None:
         """The answers an earlier version of the page was asked for, made for this one (in
-        a worker thread, before this state is shown to anyone). The JSON of a part that
-        did not change is taken as it was."""
-        for key, text in before.parts.items():
-            part = key[1] if key[0] == "failed" else key[0]
-            if part in self.stamps and self.stamps[part] == before.stamps.get(part):
-                self.parts[key] = text
+        the worker thread, before this state is shown to anyone). The JSON of a part that
+        did not change is taken as it was (and so is its absence)."""
+
+        def unchanged(part: str) -> bool:
+            return part in self.stamps and self.stamps[part] == before.stamps.get(part)
+
+        self.parts.update((key, text) for key, text in before.parts.items() if unchanged(key[0]))
+        self._failed.update(key for key in before.failed if unchanged(key[0]))
         for key, recipe in before.recipes.items():
             try:
-                self.answer(key, recipe)
+                self.made(key, recipe)
             except Exception:  # e.g. a part this version no longer has: made (and failing
                 continue  # the same) when someone asks for it
 
@@ -126,10 +162,11 @@ class PageState:
 @dataclass(frozen=True)
 class Asked:
     """A page's answers at one version, to make again at the next: each part's stamp, the
-    parts' JSON and the recipes of the answers."""
+    parts' JSON, the parts it has not, and the recipes of the answers."""
 
     stamps: dict[str, int]
     parts: dict[tuple[Any, ...], str]
+    failed: frozenset[tuple[Any, ...]]
     recipes: dict[tuple[Any, ...], Recipe]
 
 
@@ -292,7 +329,7 @@ class LivePages:
         else:
             state = PageState(page, self._stamps(previous, page))
             if previous is not None:
-                await asyncio.to_thread(state.make_again, previous.asked())
+                await off_loop(state.make_again, previous.asked())
             if switches != self._switches.get(slug, 0):
                 return await self._load(slug)
         installed = self._states.get(slug)

@@ -39,6 +39,7 @@ from bot.services.live import (
     decklists,
     overview,
     pairings,
+    require_decks_public,
     standings,
     title_distribution,
 )
@@ -208,16 +209,17 @@ def lang_of(request: web.Request) -> Lang:
     return choose_lang(request.query.get("lang"), request.headers.get("Accept-Language"))
 
 
-def send(
+async def send(
     request: web.Request,
     state: PageState,
     key: tuple[Any, ...],
     recipe: Recipe,
     content_type: str,
 ) -> web.Response:
-    """A rendered answer of this version, gzipped when the reader accepts it. `recipe`
-    makes it from the page's state (and makes it again for the next version)."""
-    rendered = state.answer(key, recipe)
+    """A rendered answer of this version (made once, off the event loop), gzipped when the
+    reader accepts it. `recipe` makes it from the page's state (and makes it again for the
+    next version)."""
+    rendered = await state.answer(key, recipe)
     headers = {"Cache-Control": "no-cache", "X-Server-Time": str(now_ms())}
     if content_type == "application/json":
         # Public data, read without credentials: overlays on other sites may fetch it.
@@ -243,14 +245,14 @@ def translate_not_found(make: Callable[[], Any]) -> Any:
 
 def part_text(state: PageState, part: str, number: int | None, page: int) -> str:
     """A part's JSON at this version, made once; NotFound (404) when it has none."""
-    tournament = state.page.tournament
+    tournament, known = state.page.tournament, state.page.views
     views: dict[str, Callable[[], Any]] = {
         "overview": lambda: overview(tournament),
-        "pairings": lambda: pairings(tournament, number),
-        "standings": lambda: standings(tournament, page),
-        "bracket": lambda: bracket(tournament),
-        "decklists": lambda: decklists(tournament, page),
-        "titles": lambda: title_distribution(tournament),
+        "pairings": lambda: pairings(tournament, number, known),
+        "standings": lambda: standings(tournament, page, views=known),
+        "bracket": lambda: bracket(tournament, known),
+        "decklists": lambda: decklists(tournament, page, known),
+        "titles": lambda: title_distribution(tournament, known),
         "version": lambda: state.notice(),
     }
     make = views.get(part)
@@ -259,13 +261,12 @@ def part_text(state: PageState, part: str, number: int | None, page: int) -> str
     if part == "version":
         return json_bytes(make()).decode()
     key = (part, number, page)
-    failed = ("failed", *key)
-    if failed in state.parts:  # this version has no such part: answered the same each time
+    if state.failed(key):  # this version has no such part: answered the same each time
         raise web.HTTPNotFound()
     try:
         return state.part(key, lambda: json_bytes(make()).decode())
     except NotFound:
-        state.part(failed, str)
+        state.fail(key)
         raise web.HTTPNotFound() from None
 
 
@@ -278,7 +279,7 @@ async def api_part(request: web.Request) -> web.StreamResponse:
     def recipe(state: PageState) -> bytes:
         return part_text(state, part, number, page).encode()
 
-    return send(request, state, ("api", part, number, page), recipe, "application/json")
+    return await send(request, state, ("api", part, number, page), recipe, "application/json")
 
 
 async def api_decklist(request: web.Request) -> web.StreamResponse:
@@ -286,9 +287,12 @@ async def api_decklist(request: web.Request) -> web.StreamResponse:
     number = int_segment(request, "number")
 
     def recipe(state: PageState) -> bytes:
-        return json_bytes(translate_not_found(lambda: decklist(state.page.tournament, number)))
+        page = state.page
+        return json_bytes(
+            translate_not_found(lambda: decklist(page.tournament, number, page.views))
+        )
 
-    return send(request, state, ("deck", number), recipe, "application/json")
+    return await send(request, state, ("deck", number), recipe, "application/json")
 
 
 async def api_series(request: web.Request) -> web.StreamResponse:
@@ -355,19 +359,19 @@ async def section_page(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound()
     tournament = state.page.tournament
     if section in PRIVATE_UNTIL_PUBLISHED:
-        translate_not_found(lambda: decklists(tournament))  # 404 until /deck publish
+        translate_not_found(lambda: require_decks_public(tournament))  # 404 until /deck publish
     lang = lang_of(request)
-    return shell(request, state, section, lang, ("page", section, lang))
+    return await shell(request, state, section, lang, ("page", section, lang))
 
 
 async def decklist_page(request: web.Request) -> web.StreamResponse:
     state = await page_state(request)
     number = int_segment(request, "number")
     lang = lang_of(request)
-    return shell(request, state, "deck", lang, ("page", "deck", number, lang), number)
+    return await shell(request, state, "deck", lang, ("page", "deck", number, lang), number)
 
 
-def shell(
+async def shell(
     request: web.Request,
     state: PageState,
     section: str,
@@ -379,11 +383,13 @@ def shell(
     other_lang_href = f"{request.path}?lang={other}"
 
     def recipe(state: PageState) -> bytes:
-        tournament = state.page.tournament
+        page = state.page
+        tournament = page.tournament
         data = initial_data(state, "decklists" if section == "deck" else section, lang)
         data["section"] = section
         if deck_number is not None:  # one published list, or 404
-            data["parts"]["deck"] = translate_not_found(lambda: decklist(tournament, deck_number))
+            deck = translate_not_found(lambda: decklist(tournament, deck_number, page.views))
+            data["parts"]["deck"] = deck
         return page_html(
             lang=lang,
             title=text(lang, "title", name=tournament.name),
@@ -392,7 +398,7 @@ def shell(
             other_lang_href=other_lang_href,
         )
 
-    return send(request, state, key, recipe, "text/html")
+    return await send(request, state, key, recipe, "text/html")
 
 
 # -- the event stream -----------------------------------------------------------------------

@@ -11,6 +11,8 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang, normalise_locale
+from bot.services.base import TournamentRef
+from bot.ui.buttons import carried_number
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.pagination import Page, PageRenderer, lines_page, page_view
 from domain.errors import IllegalTransition
@@ -30,15 +32,17 @@ class Listing:
     def parse(cls, arg: str) -> Listing:
         """The listing a page button names; one that names nothing is out of date."""
         parts = arg.split(".")
-        if len(parts) != 3 or not all(part.isascii() and part.isdigit() for part in parts[:2]):
+        if len(parts) != 3:
             raise IllegalTransition("errors.stale_button")
-        tournament, player, lang = parts
-        return cls(int(tournament), int(player) or None, normalise_locale(lang))
+        tournament, player = (carried_number(part) for part in parts[:2])
+        if tournament is None or player is None:
+            raise IllegalTransition("errors.stale_button")
+        return cls(tournament, player or None, normalise_locale(parts[2]))
 
 
 # (interaction, tournament reference, player or None, lang) → the tournament, title, lines
 Lines = Callable[
-    [discord.Interaction[Any], str | None, int | None, Lang],
+    [discord.Interaction[Any], TournamentRef, int | None, Lang],
     Awaitable[tuple[Tournament, str, list[str]]],
 ]
 
@@ -47,7 +51,7 @@ async def show_first_page(
     interaction: discord.Interaction[Any],
     kind: str,
     lines_of: Lines,
-    reference: str | None,
+    reference: TournamentRef,
     player: discord.Member | None,
 ) -> None:
     lang = interaction_lang(interaction)
@@ -61,7 +65,7 @@ async def show_first_page(
 def page_turner(lines_of: Lines) -> PageRenderer:
     async def render(interaction: discord.Interaction[Any], arg: str, page: int) -> Page:
         listing = Listing.parse(arg)
-        reference = str(listing.tournament_id)
+        reference = listing.tournament_id
         _, title, lines = await lines_of(interaction, reference, listing.player_id, listing.lang)
         return lines_page(title, lines, page)
 

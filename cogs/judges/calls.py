@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.app import ButtonHandler
 from bot.i18n import t
+from bot.services.base import TournamentRef
 from bot.ui.buttons import (
     CALL_FORM,
     CALL_JUDGE,
@@ -66,6 +67,7 @@ class Calls(RoutedCog):
 
     async def open_call_form(self, interaction: discord.Interaction[Any], tournament: int) -> None:
         """The ジャッジを呼ぶ button: a form for what happened (optional), then the call."""
+        await self.services.judges.may_call(actor_of(interaction), tournament)
         await send_stateless_modal(
             interaction, call_form(tournament, interaction_lang(interaction))
         )
@@ -73,10 +75,10 @@ class Calls(RoutedCog):
     async def call_form_submitted(
         self, interaction: discord.Interaction[Any], values: dict[str, str], tournament: int
     ) -> None:
-        await self.call_judge(interaction, str(tournament), values.get("reason", ""))
+        await self.call_judge(interaction, tournament, values.get("reason", ""))
 
     async def call_judge(
-        self, interaction: discord.Interaction[Any], reference: str | None, reason: str
+        self, interaction: discord.Interaction[Any], reference: TournamentRef, reason: str
     ) -> None:
         lang = interaction_lang(interaction)
         outcome = await self.services.judges.call(actor_of(interaction), reference, reason)
@@ -103,6 +105,7 @@ class Calls(RoutedCog):
         self, interaction: discord.Interaction[Any], tournament: int, call: int, minutes: Any
     ) -> None:
         if minutes == "x":  # 延長を指定…: the judge types the minutes
+            await self.services.judges.may_resolve(actor_of(interaction), tournament, call)
             lang = interaction_lang(interaction)
             await send_stateless_modal(interaction, minutes_modal(tournament, call, lang))
             return

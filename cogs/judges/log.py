@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Lang, t
+from bot.services.base import TournamentRef
 from bot.ui.buttons import Labels, pending_view
 from bot.ui.judges import action_time, action_what, log_lines
 from bot.ui.messages import interaction_lang, reply
@@ -41,7 +42,7 @@ class ActionLog(RoutedCog):
     async def log_lines(
         self,
         interaction: discord.Interaction[Any],
-        reference: str | None,
+        reference: TournamentRef,
         player: int | None,
         lang: Lang,
     ) -> tuple[Tournament, str, list[str]]:

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.app import ButtonHandler
 from bot.i18n import Lang, t
+from bot.services.base import TournamentRef
 from bot.services.judging import UndoOutcome
 from bot.ui.buttons import CANCEL_PENDING, CONFIRM_PENDING, CustomId, Labels, pending_view
 from bot.ui.judges import (
@@ -110,7 +111,7 @@ class Penalties(RoutedCog):
     async def penalty_lines(
         self,
         interaction: discord.Interaction[Any],
-        reference: str | None,
+        reference: TournamentRef,
         player: int | None,
         lang: Lang,
     ) -> tuple[Tournament, str, list[str]]:

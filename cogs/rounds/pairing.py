@@ -9,7 +9,8 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.services import Services
-from bot.ui.messages import fit_or_attach, interaction_lang, reply
+from bot.services.base import TournamentRef
+from bot.ui.messages import Acknowledgement, fit_or_attach, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.rounds import my_match_text, pairing_reply, round_name, status_embed
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
@@ -60,13 +61,20 @@ class Pairing(RoutedCog):
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
         lang = interaction_lang(interaction)
-        mine = await self.services.rounds.my_match(actor_of(interaction), tournament)
-        text = my_match_text(mine.tournament, mine.round, mine.match, interaction.user.id, lang)
+        async with Acknowledgement(interaction, ephemeral=True, thinking=True) as ack:
+            mine = await self.services.rounds.my_match(actor_of(interaction), tournament)
+            if not self.services.rounds.points_ready(mine):
+                # Every player's points are worked out for this version first (off the loop).
+                await ack.now()
+            points = await self.services.rounds.opponents_points(mine)
+            text = my_match_text(
+                mine.tournament, mine.round, mine.match, interaction.user.id, lang, points
+            )
         await reply(interaction, text)
 
 
 async def pair_next_round(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/round pair and the panel's 組み合わせ: the organizer reads the engine's explanation;
     the pairings post is the notifier's."""
@@ -78,7 +86,7 @@ async def pair_next_round(
 
 
 async def start_round_clock(
-    services: Services, interaction: discord.Interaction[Any], reference: str | None
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
     """/round start and the panel's 時計開始."""
     lang = interaction_lang(interaction)

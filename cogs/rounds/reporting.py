@@ -1,7 +1,8 @@
 """/report result, and the buttons and form a player reports with: 結果報告 on the pairings
 post, 勝ち / 負け / 投了 / 時間切れ on their private form (時間切れ asks for both point-zone
-counts), and 確認 / 異議 on the opponent's notice. Each carries the round it was made for:
-a form left open from a finished round is refused, never filed in the next one."""
+counts), and 確認 / 異議 on the opponent's notice (異議 asks, in a form, what the player
+claims instead). Each carries the round it was made for: a form left open from a finished
+round is refused, never filed in the next one."""
 
 from __future__ import annotations
 
@@ -18,20 +19,21 @@ from bot.ui.buttons import (
     CLAIM,
     CONFIRM,
     DISPUTE,
+    DISPUTE_FORM,
     REPORT,
     TIME_FORM,
     CustomId,
     Labels,
     claim_view,
+    dispute_form,
     time_modal,
 )
 from bot.ui.messages import interaction_lang, reply
-from bot.ui.options import TOURNAMENT, PointZoneCount
+from bot.ui.options import TOURNAMENT, PointZoneCount, optional_count, point_zone_count
 from bot.ui.rounds import name_of, report_reply, round_name
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
 from domain.engine.results import MAX_POINT_ZONE
-from domain.timeparse import typed_count
 from domain.tournament.rounds import Claim
 
 CLAIM_CHOICES = [app_commands.Choice(name=claim.value, value=claim.value) for claim in Claim]
@@ -50,7 +52,7 @@ class Reporting(RoutedCog):
         ]
 
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
-        return [(TIME_FORM, self.time_submitted)]
+        return [(TIME_FORM, self.time_submitted), (DISPUTE_FORM, self.dispute_submitted)]
 
     @report.command(
         name="result", description="Report your match result; your opponent confirms it"
@@ -84,7 +86,7 @@ class Reporting(RoutedCog):
     ) -> None:
         """結果報告: the player's own form for their match of that round."""
         lang = interaction_lang(interaction)
-        mine = await self.services.rounds.my_match(actor_of(interaction), str(tournament), round)
+        mine = await self.services.rounds.my_match(actor_of(interaction), tournament, round)
         opponent = mine.match.opponent_of(interaction.user.id)
         if opponent is None:
             await reply(
@@ -104,11 +106,12 @@ class Reporting(RoutedCog):
         self, interaction: discord.Interaction[Any], tournament: int, round: int, claim: str
     ) -> None:
         if claim == Claim.TIME:
+            await self.services.rounds.may_report(actor_of(interaction), tournament, round)
             lang = interaction_lang(interaction)
             await send_stateless_modal(interaction, time_modal(tournament, round, lang))
             return
         outcome = await self.services.rounds.report(
-            actor_of(interaction), str(tournament), claim, number=round
+            actor_of(interaction), tournament, claim, number=round
         )
         await self._answer(interaction, outcome)
 
@@ -119,17 +122,9 @@ class Reporting(RoutedCog):
         tournament: int,
         round: int,
     ) -> None:
-        mine, theirs = (
-            typed_count(
-                values.get(key, ""),
-                key="ui.report.not_a_count",
-                rule="R-MATCH-2",
-                maximum=MAX_POINT_ZONE,
-            )
-            for key in ("mine", "theirs")
-        )
+        mine, theirs = (point_zone_count(values.get(key, "")) for key in ("mine", "theirs"))
         outcome = await self.services.rounds.report(
-            actor_of(interaction), str(tournament), Claim.TIME, mine, theirs, number=round
+            actor_of(interaction), tournament, Claim.TIME, mine, theirs, number=round
         )
         await self._answer(interaction, outcome)
 
@@ -145,9 +140,34 @@ class Reporting(RoutedCog):
     async def dispute_pressed(
         self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await self.services.rounds.dispute(
+        """異議: a form asks what the player claims instead. Someone who may not dispute
+        this report is refused before the form opens."""
+        found = await self.services.rounds.disputable(
             actor_of(interaction), tournament, round, table
+        )
+        lang = interaction_lang(interaction)
+        name = round_name(found.round, lang)
+        await send_stateless_modal(interaction, dispute_form(tournament, round, table, name, lang))
+
+    async def dispute_submitted(
+        self,
+        interaction: discord.Interaction[Any],
+        values: dict[str, str],
+        tournament: int,
+        round: int,
+        table: int,
+    ) -> None:
+        mine, theirs = (optional_count(values.get(key, "")) for key in ("mine", "theirs"))
+        await interaction.response.defer(ephemeral=True, thinking=True)  # as /report result
+        outcome = await self.services.rounds.dispute(
+            actor_of(interaction),
+            tournament,
+            round,
+            table,
+            values.get("claim", ""),
+            mine,
+            theirs,
+            values.get("reason", ""),
         )
         await self._answer(interaction, outcome)
 

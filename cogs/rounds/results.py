@@ -1,4 +1,5 @@
-"""/result set (judges), /drop and its ドロップ buttons, /undrop and /standings."""
+"""/result set (judges) and its buttons on a dispute's notice ([A の勝ち] [B の勝ち] [両者敗北]
+[時間切れ判定…]), /drop and its ドロップ buttons, /undrop and /standings."""
 
 from __future__ import annotations
 
@@ -9,17 +10,57 @@ import discord
 from discord import app_commands
 
 from bot.app import ButtonHandler
-from bot.i18n import normalise_locale, t
-from bot.ui.buttons import DROP, DROP_CONFIRM, CustomId, Labels, drop_view
-from bot.ui.messages import interaction_lang, reply
-from bot.ui.options import TOURNAMENT, PointZoneCount, RoundNumber, TableNumber
-from bot.ui.pagination import Page, page_view
+from bot.i18n import Lang, t
+from bot.services.base import TournamentRef
+from bot.ui.buttons import (
+    DECIDE_DOUBLE_LOSS,
+    DECIDE_TIME,
+    DECIDE_TIME_FORM,
+    DECIDE_WIN,
+    DROP,
+    DROP_CONFIRM,
+    CustomId,
+    Labels,
+    decide_time_form,
+    drop_view,
+)
+from bot.ui.messages import Acknowledgement, interaction_lang, reply
+from bot.ui.options import (
+    TOURNAMENT,
+    PointZoneCount,
+    RoundNumber,
+    TableNumber,
+    point_zone_count,
+)
+from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
-from bot.ui.rounds import drop_reply, name_of, result_change_text, standings_page_of
+from bot.ui.rounds import (
+    decided_notice,
+    drop_reply,
+    name_of,
+    plain_name,
+    result_change_text,
+    round_name,
+    standings_page_of,
+    standings_page_ready,
+)
+from bot.ui.stateless import ModalHandler, send_stateless_modal
+from bot.worker import at_hand
 from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
 from domain.tournament.play import JUDGED_RESULTS
+from domain.tournament.views import Views
 
 RESULT_CHOICES = [app_commands.Choice(name=value, value=value) for value in JUDGED_RESULTS]
+
+
+async def standings_page(ack: Acknowledgement, views: Views, lang: Lang, page: int) -> Page:
+    """A page of the standings: a slice once this version's table is laid out in `lang`;
+    else the interaction is acknowledged first and the table laid out off the event loop
+    (4,096 players at the end of a round)."""
+    ready = standings_page_ready(views, lang)
+    if not ready:
+        await ack.now()
+    return await at_hand(lambda: standings_page_of(views, lang, page), ready=ready)
 
 
 class Results(RoutedCog):
@@ -28,7 +69,16 @@ class Results(RoutedCog):
     )
 
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
-        return [(DROP, self.drop_pressed), (DROP_CONFIRM, self.drop_confirmed)]
+        return [
+            (DROP, self.drop_pressed),
+            (DROP_CONFIRM, self.drop_confirmed),
+            (DECIDE_WIN, self.decide_win),
+            (DECIDE_DOUBLE_LOSS, self.decide_double_loss),
+            (DECIDE_TIME, self.open_time_form),
+        ]
+
+    def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
+        return [(DECIDE_TIME_FORM, self.time_decided)]
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -82,6 +132,101 @@ class Results(RoutedCog):
         )
         await reply(interaction, text)
 
+    # -- the judges' buttons on a dispute's notice: /result set in one press ---------------
+
+    async def decide_win(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int,
+        round: int,
+        table: int,
+        player: int,
+    ) -> None:
+        await self.decide(interaction, tournament, round, table, choice="win", player=player)
+
+    async def decide_double_loss(
+        self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
+    ) -> None:
+        await self.decide(interaction, tournament, round, table, choice="double_loss")
+
+    async def open_time_form(
+        self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
+    ) -> None:
+        """時間切れ判定…: both point-zone counts, asked of the judge by player name."""
+        found, played, match = await self.services.rounds.table_to_decide(
+            actor_of(interaction), tournament, round, table
+        )
+        lang = interaction_lang(interaction)
+        first, second = match.players
+        players = ((first, plain_name(found, first)), (second, plain_name(found, second)))
+        name = round_name(played, lang)
+        form = decide_time_form(tournament, round, table, players, name, lang)
+        await send_stateless_modal(interaction, form)
+
+    async def time_decided(
+        self,
+        interaction: discord.Interaction[Any],
+        values: dict[str, str],
+        tournament: int,
+        round: int,
+        table: int,
+    ) -> None:
+        first, second = (point_zone_count(values.get(key, "")) for key in ("first", "second"))
+        await self.decide(
+            interaction,
+            tournament,
+            round,
+            table,
+            choice="time",
+            first_points=first,
+            second_points=second,
+        )
+
+    async def decide(
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int,
+        number: int,
+        table: int,
+        **decision: Any,
+    ) -> None:
+        """The same operation as /result set, by the same service; a table decided since
+        the notice was posted is refused, not decided twice. The notice then shows the
+        decision and who made it, without its buttons; the players are told by the
+        notifier."""
+        change = await self.services.rounds.set_result(
+            actor_of(interaction),
+            tournament,
+            table=table,
+            number=number,
+            unsettled_only=True,
+            **decision,
+        )
+        notice = interaction.message
+        if notice is None:  # a form opened from elsewhere: answer the judge alone
+            text = result_change_text(
+                change.tournament,
+                change.round.number,
+                change.match,
+                change.old,
+                change.new,
+                "ui.result.set_reply",
+                interaction_lang(interaction),
+            )
+            await reply(interaction, text)
+            return
+        text = decided_notice(
+            notice.content,
+            change.tournament,
+            change.match,
+            change.new,
+            interaction.user.display_name,
+            await guild_lang(interaction),  # the notice is the server's post
+        )
+        await interaction.response.edit_message(
+            content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+        )
+
     @app_commands.command(
         name="drop", description="Drop from the tournament; organizers name a player"
     )
@@ -98,20 +243,20 @@ class Results(RoutedCog):
 
     async def drop_pressed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
         """The ドロップ button of the pairings post: asks first, as dropping cannot be undone
-        by the player."""
+        by the player; a drop that would be refused is refused before the question."""
         lang = interaction_lang(interaction)
-        found = await self.services.tournaments.info(actor_of(interaction), str(tournament))
+        found = await self.services.rounds.may_drop(actor_of(interaction), tournament)
         await reply(
             interaction,
-            t("ui.drop.confirm", lang, tournament=safe(found.tournament.name)),
+            t("ui.drop.confirm", lang, tournament=safe(found.name)),
             view=drop_view(tournament, Labels(lang)),
         )
 
     async def drop_confirmed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
-        await self.drop_player(interaction, str(tournament), None)
+        await self.drop_player(interaction, tournament, None)
 
     async def drop_player(
-        self, interaction: discord.Interaction[Any], reference: str | None, player: int | None
+        self, interaction: discord.Interaction[Any], reference: TournamentRef, player: int | None
     ) -> None:
         lang = interaction_lang(interaction)
         found, dropped = await self.services.rounds.drop(actor_of(interaction), reference, player)
@@ -142,10 +287,11 @@ class Results(RoutedCog):
     async def standings(
         self, interaction: discord.Interaction, public: bool = False, tournament: str | None = None
     ) -> None:
-        lang = await guild_lang(interaction) if public else interaction_lang(interaction)
-        found = await self.services.rounds.standings(interaction.guild_id, tournament)
-        arg = f"{found.tournament.id}.{lang}"
-        page = standings_page_of(found.tournament, lang, 0)
+        async with Acknowledgement(interaction, ephemeral=not public, thinking=True) as ack:
+            lang = await guild_lang(interaction) if public else interaction_lang(interaction)
+            found = await self.services.rounds.standings(interaction.guild_id, tournament)
+            arg = f"{found.tournament.id}.{lang}"
+            page = await standings_page(ack, found.views, lang, 0)
         await reply(
             interaction,
             embed=page.embed,
@@ -156,6 +302,7 @@ class Results(RoutedCog):
     async def render_standings_page(
         self, interaction: discord.Interaction[Any], arg: str, page: int
     ) -> Page:
-        tournament_id, _, lang_code = arg.partition(".")
-        found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
-        return standings_page_of(found.tournament, normalise_locale(lang_code), page)
+        tournament_id, lang = page_id_arg(arg)
+        async with Acknowledgement(interaction) as ack:  # a deferred update of the message
+            found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
+            return await standings_page(ack, found.views, lang, page)

@@ -19,7 +19,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from domain.engine.results import MatchResult
-from domain.engine.standings import Standing
+from domain.engine.standings import Standing, with_rank
 from domain.errors import InvalidInput
 
 
@@ -164,7 +164,7 @@ def final_placings(
     for place, players in bands:
         rank = len(placed) + 1
         for player in sorted(players, key=order.__getitem__):
-            placed.append(Placing(replace(standings[order[player]], rank=rank), place))
+            placed.append(Placing(with_rank(standings[order[player]], rank), place))
         in_top_cut.update(players)
     previous: Standing | None = None
     rank = 0
@@ -173,7 +173,7 @@ def final_placings(
             continue
         if previous is None or row.sort_key != previous.sort_key:
             rank = len(placed) + 1  # a tie shares the rank of its first line
-        placed.append(Placing(replace(row, rank=rank)))
+        placed.append(Placing(with_rank(row, rank)))
         previous = row
     return _explained(placed)
 
@@ -205,6 +205,6 @@ def prize_order(placings: Sequence[Placing], strict: Sequence[Standing]) -> tupl
     drawn = {row.player: index for index, row in enumerate(strict)}
     ordered = sorted(placings, key=lambda line: (line.rank, drawn.get(line.player, len(drawn))))
     return tuple(
-        replace(line, standing=replace(line.standing, rank=index))
+        line if line.rank == index else replace(line, standing=with_rank(line.standing, index))
         for index, line in enumerate(ordered, start=1)
     )

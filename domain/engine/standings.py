@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from domain.engine.history import tally_history
+from domain.engine.history import Tally, tally, tally_history
 from domain.engine.players import Player, PlayerStatus
 from domain.engine.results import RecordedMatch, ResultKind
 
@@ -63,39 +63,57 @@ def build_standings(
     planned_rounds: int,
     *,
     no_show_as_bye: bool = False,
+    folded: Tally | None = None,
 ) -> tuple[Standing, ...]:
     """Standings of `players` after `matches`, best first, with shared ranks ("1, 2, 2, 4").
 
     Players equal on points and opponents' points keep their registration order within
-    their shared rank; use `strict_order` when prizes need a single order.
+    their shared rank; use `strict_order` when prizes need a single order. `folded`: the
+    matches already tallied for `players` (`tally`), to fold them once for several views.
     """
     history = list(matches)
-    points, opponents, byes = tally_history(players, history)
-    bye_value = bye_opponent_points(planned_rounds)
-    # The open question of R-MATCH-6 with R-FMT-4, settled by the organizer: a win against
-    # an absent opponent (不戦勝) may count that opponent like a bye, not by their points.
-    adjust = dict.fromkeys(points, Fraction(0))
+    folded = folded if folded is not None else tally(players, history)
+    points, opponents, byes = folded.points, folded.opponents, folded.byes
+    # Opponents' points are whole or halves (a bye counts 3 × rounds ÷ 2): they are summed
+    # and ordered as whole numbers of halves, and made fractions once, at the end.
+    bye_halves = 2 * bye_opponent_points(planned_rounds)
+    assert bye_halves.denominator == 1
+    halves: list[int] = []
+    for player in players:
+        player_id = player.id
+        halves.append(
+            2 * sum([points[o] for o in opponents[player_id]])
+            + byes[player_id] * bye_halves.numerator
+        )
     if no_show_as_bye:
+        # The open question of R-MATCH-6 with R-FMT-4, settled by the organizer: a win
+        # against an absent opponent (不戦勝) may count that opponent like a bye, not by
+        # their points.
+        at = {player.id: index for index, player in enumerate(players)}
         for match in history:
             if match.result.kind is ResultKind.NO_SHOW and match.result.player is not None:
                 absent = match.result.player
                 winner = next(p for p in match.players if p != absent)
-                adjust[winner] += bye_value - points[absent]
-    rows = [
-        Standing(
-            rank=0,
-            player=player.id,
-            points=points[player.id],
-            # Whole points summed as integers; one exact fraction for the byes' share.
-            opponents_points=sum(points[o] for o in opponents[player.id])
-            + byes[player.id] * bye_value
-            + adjust[player.id],
-            status=player.status,
+                halves[at[winner]] += bye_halves.numerator - 2 * points[absent]
+    order = sorted(range(len(players)), key=lambda i: (-points[players[i].id], -halves[i], i))
+    ranked: list[Standing] = []
+    rank = 1
+    previous: tuple[int, int] | None = None
+    for position, index in enumerate(order, start=1):
+        player = players[index]
+        key = (points[player.id], halves[index])
+        if key != previous:
+            rank, previous = position, key
+        ranked.append(
+            Standing(
+                rank=rank,
+                player=player.id,
+                points=key[0],
+                opponents_points=Fraction(key[1], 2),
+                status=player.status,
+            )
         )
-        for player in players
-    ]
-    order = sorted(range(len(rows)), key=lambda i: (-rows[i].points, -rows[i].opponents_points, i))
-    return _with_shared_ranks([rows[i] for i in order])
+    return tuple(ranked)
 
 
 def strict_order(standings: Sequence[Standing], seed: int) -> tuple[Standing, ...]:
@@ -109,7 +127,20 @@ def strict_order(standings: Sequence[Standing], seed: int) -> tuple[Standing, ..
         shuffled = list(group)
         rng.shuffle(shuffled)
         ordered.extend(shuffled)
-    return tuple(replace(row, rank=index) for index, row in enumerate(ordered, start=1))
+    return tuple(with_rank(row, index) for index, row in enumerate(ordered, start=1))
+
+
+def with_rank(row: Standing, rank: int) -> Standing:
+    """`row` at `rank` (itself when it is there already: most lines of 4,096 are)."""
+    if row.rank == rank:
+        return row
+    return Standing(
+        rank=rank,
+        player=row.player,
+        points=row.points,
+        opponents_points=row.opponents_points,
+        status=row.status,
+    )
 
 
 def _tied_groups(standings: Sequence[Standing]) -> list[list[Standing]]:
@@ -120,12 +151,3 @@ def _tied_groups(standings: Sequence[Standing]) -> list[list[Standing]]:
         else:
             groups.append([row])
     return groups
-
-
-def _with_shared_ranks(ordered: Sequence[Standing]) -> tuple[Standing, ...]:
-    ranked: list[Standing] = []
-    position = 1
-    for group in _tied_groups(ordered):
-        ranked.extend(replace(row, rank=position) for row in group)
-        position += len(group)
-    return tuple(ranked)

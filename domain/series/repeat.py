@@ -96,10 +96,14 @@ def plan_next_event(
     `event_date` given with a repeat wins over the computed one). `starts_at` moves to the new
     day at the same local time in `tz`; the check-in window, set in minutes before the
     start, moves with it. Refused with the keyed errors of `make_event_config`, and
-    `series.repeat.needs_date`.
+    `series.repeat.needs_date`. A repeat counts from the start's day in `tz` when there is a
+    start, else from the event's date.
     """
-    day = event_date if event_date is not None else next_date(config.event_date, repeat)
     starts_at = settings.starts_at
+    # The event is held on its start's day when it has one: an event created on Monday
+    # (dated that day by default) and started on Saturday repeats on Saturdays.
+    held_on = starts_at.astimezone(tz).date() if starts_at is not None else config.event_date
+    day = event_date if event_date is not None else next_date(held_on, repeat)
     if starts_at is not None:
         starts_at = same_time_on(starts_at, day, tz)
     next_config = make_event_config(

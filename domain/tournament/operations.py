@@ -299,11 +299,18 @@ class ConfirmResult(PlayerOperation):
 
 @dataclass(frozen=True)
 class DisputeResult(PlayerOperation):
+    """The opponent of a report says it is wrong, and what they claim instead (勝ち / 負け /
+    時間切れ with both point-zone counts, from their side): the judges see both claims.
+    Disputes logged before the claim was asked for carry none, and read back without one."""
+
     kind: ClassVar[str] = "dispute_result"
     player_id: int
     round: int
     table: int
     reason: str = ""
+    claim: Claim | None = field(default=None, metadata=codec.when_absent(None))
+    my_points: int | None = field(default=None, metadata=codec.when_absent(None))
+    opponent_points: int | None = field(default=None, metadata=codec.when_absent(None))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from domain.engine.elimination import next_round, random_bracket, top_cut
 from domain.engine.explanation import Explanation
-from domain.engine.history import entrants_from_history
+from domain.engine.history import Tally, entrants_from_history, tally
 from domain.engine.players import Player, PlayerStatus
 from domain.engine.results import MAX_POINT_ZONE, MatchResult, RecordedMatch, ResultKind
 from domain.engine.standings import Standing, build_standings, strict_order
@@ -63,16 +63,19 @@ def standings_players(tournament: Tournament) -> list[Player]:
 
 def recorded_matches(rounds: Sequence[Round]) -> list[RecordedMatch]:
     """The finished matches of `rounds`, as the engine scores them."""
-    return [
-        RecordedMatch(r.number, m.ids, m.result)
-        for r in rounds
-        for m in r.matches
-        if m.players and m.result is not None
-    ]
+    return [match for played in rounds for match in played.recorded]
 
 
-def swiss_standings(tournament: Tournament) -> tuple[Standing, ...]:
-    """R-FMT-4/5: points, then opponents' points, over the Swiss rounds; ties share a rank."""
+def swiss_tally(tournament: Tournament) -> Tally:
+    """The Swiss rounds folded for the players of the standings: points, opponents, byes
+    and records (what the standings and every view of them read)."""
+    parts = [played.tally for played in tournament.swiss_rounds]
+    return tally(standings_players(tournament), parts=parts)
+
+
+def swiss_standings(tournament: Tournament, folded: Tally | None = None) -> tuple[Standing, ...]:
+    """R-FMT-4/5: points, then opponents' points, over the Swiss rounds; ties share a rank.
+    `folded`: `swiss_tally(tournament)`, when the caller has it already."""
     swiss = tournament.swiss_rounds
     planned = tournament.state.planned_rounds or len(swiss)
     if tournament.format is EventFormat.ELIMINATION:
@@ -82,6 +85,7 @@ def swiss_standings(tournament: Tournament) -> tuple[Standing, ...]:
         recorded_matches(swiss),
         planned,
         no_show_as_bye=tournament.settings.noshow_tiebreak is NoShowTiebreak.BYE_VALUE,
+        folded=folded,
     )
 
 
@@ -307,20 +311,26 @@ def _start_round(tournament: Tournament, op: StartRound, at: datetime, actor: Ac
 
 
 def claim_result(
-    tournament: Tournament, match: Match, reporter: int, op: ReportResult
+    tournament: Tournament,
+    match: Match,
+    reporter: int,
+    claim: Claim,
+    my_points: int | None = None,
+    opponent_points: int | None = None,
 ) -> MatchResult:
-    """A player's report as a result in table order (R-MATCH-2 to R-MATCH-4)."""
+    """A player's claim about their match, from their side, as a result in table order
+    (R-MATCH-2 to R-MATCH-4)."""
     opponent = match.opponent_of(reporter)
     assert opponent is not None
-    if op.claim is Claim.WIN:
+    if claim is Claim.WIN:
         return MatchResult.win(str(reporter))
-    if op.claim is Claim.LOSE:
+    if claim is Claim.LOSE:
         return MatchResult.win(str(opponent))
-    if op.claim is Claim.CONCEDE:
+    if claim is Claim.CONCEDE:
         return MatchResult.concession(str(reporter))
-    if op.my_points is None or op.opponent_points is None:
+    if my_points is None or opponent_points is None:
         raise InvalidInput("report.time_needs_points", max=MAX_POINT_ZONE, rule="R-MATCH-2")
-    counts = {reporter: op.my_points, opponent: op.opponent_points}
+    counts = {reporter: my_points, opponent: opponent_points}
     first, second = match.players
     return _point_zone_result(tournament, match, (counts[first], counts[second]))
 
@@ -374,8 +384,10 @@ def judged_result(
 
 
 def _report(tournament: Tournament, op: ReportResult, at: datetime, actor: Actor) -> Applied:
-    current, match = _own_open_match(tournament, op.player_id, op.round)
-    result = claim_result(tournament, match, op.player_id, op)
+    current, match = own_open_match(tournament, op.player_id, op.round)
+    result = claim_result(
+        tournament, match, op.player_id, op.claim, op.my_points, op.opponent_points
+    )
     others = [r for r in match.reports if r.player_id != op.player_id]
     report = Report(op.player_id, result, at)
     if others and _same_outcome(others[0].result, result, match):
@@ -400,7 +412,7 @@ def _same_outcome(a: MatchResult, b: MatchResult, match: Match) -> bool:
 
 
 def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Actor) -> Applied:
-    current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
+    current, match = own_open_match(tournament, op.player_id, op.round, op.table)
     pending = [r for r in match.reports if r.player_id != op.player_id]
     if not pending and match.reports:  # only the player's own report: the opponent confirms
         raise IllegalTransition("report.own_report", table=match.table)
@@ -414,23 +426,73 @@ def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Act
     )
 
 
+# What a player who disputes a report may claim instead (issue 20). An agreed draw does not
+# exist (R-MATCH-3), and a concession is a loss seen from the conceding side: 負け says it.
+DISPUTE_CLAIMS = (Claim.WIN, Claim.LOSE, Claim.TIME)
+
+
+def disputable(
+    tournament: Tournament, player_id: int, number: int, table: int
+) -> tuple[Round, Match, Report]:
+    """The report that `player_id` may dispute at their table of round `number`: their
+    opponent's, still waiting for them. Otherwise a clear refusal (someone else's table, a
+    finished round, nothing reported yet)."""
+    current, match = own_open_match(tournament, player_id, number, table)
+    pending = [r for r in match.reports if r.player_id != player_id]
+    if not pending:
+        raise IllegalTransition("report.nothing_to_dispute", table=match.table)
+    return current, match, pending[0]
+
+
 def _dispute(tournament: Tournament, op: DisputeResult, at: datetime, actor: Actor) -> Applied:
-    current, match = _own_open_match(tournament, op.player_id, op.round, op.table)
-    if not any(r.player_id != op.player_id for r in match.reports):
-        raise IllegalTransition("report.nothing_to_confirm", table=match.table)
-    disputed = replace(match, disputed=True)
+    current, match, pending = disputable(tournament, op.player_id, op.round, op.table)
+    reports = match.reports
+    if op.claim is not None:
+        # The claim waits beside the report, as two disagreeing reports do: the judges
+        # see both, and the reporter may still agree by reporting the same.
+        claimed = Report(op.player_id, _dispute_claim(tournament, match, pending, op), at)
+        others = [r for r in match.reports if r.player_id != op.player_id]
+        reports = tuple(sorted((*others, claimed), key=lambda r: (r.at, r.player_id)))
+    disputed = replace(match, reports=reports, disputed=True)
     return tournament.with_match(current.number, disputed), (
         ev.ResultDisputed(current.number, match.table, op.player_id, op.reason[:500]),
     )
+
+
+def _dispute_claim(
+    tournament: Tournament, match: Match, pending: Report, op: DisputeResult
+) -> MatchResult:
+    """The disputing player's claim as a result; refused when it says what the report
+    says (then the report is right: 確認 confirms it)."""
+    assert op.claim is not None
+    if op.claim not in DISPUTE_CLAIMS:
+        raise InvalidInput("report.dispute_claims")
+    if op.claim is not Claim.TIME and (op.my_points is not None or op.opponent_points is not None):
+        # A judgement win is not a win (R-FMT-2): counts mean the game ended on time.
+        raise InvalidInput("report.points_only_for_time", rule="R-MATCH-2")
+    claimed = claim_result(
+        tournament, match, op.player_id, op.claim, op.my_points, op.opponent_points
+    )
+    if _same_outcome(pending.result, claimed, match):
+        raise InvalidInput("report.dispute_agrees", table=match.table)
+    return claimed
 
 
 def require_round_in_play(tournament: Tournament, number: int) -> Round:
     """A player's report, confirmation or form acts on the round it was made for; a form
     left open from a round that is over is refused, never filed in the next one."""
     current = _round_in_play(tournament)
+    _require_current(current, number)
+    return current
+
+
+def _require_current(current: Round, number: int) -> None:
+    """Round `number` is the one in play: an earlier one is over, a later one was taken
+    back (its pairings undone before any result)."""
+    if number > current.number:
+        raise IllegalTransition("report.round_taken_back", round=number)
     if number != current.number:
         raise IllegalTransition("report.round_finished", round=number)
-    return current
 
 
 def _round_in_play(tournament: Tournament) -> Round:
@@ -444,7 +506,7 @@ def _round_in_play(tournament: Tournament) -> Round:
     return current
 
 
-def _own_open_match(
+def own_open_match(
     tournament: Tournament, player_id: int, number: int, table: int | None = None
 ) -> tuple[Round, Match]:
     """The reporter's unfinished match of the current round, or a clear refusal."""
@@ -453,7 +515,8 @@ def _own_open_match(
     # An unfinished own match means the round is not complete: only otherwise is the whole
     # round scanned (512 tables at 1024 players, per report).
     own_open = match is not None and not current.finished(match)
-    if number != current.number or (not own_open and current.complete):
+    _require_current(current, number)
+    if not own_open and current.complete:
         raise IllegalTransition("report.round_finished", round=number)
     if player_id not in tournament.players:  # a member who never entered this event
         raise PermissionDenied("report.not_a_player")

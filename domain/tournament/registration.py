@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from domain.decks import check_deck, read_stored_decklist
-from domain.decks.checks import DeckCheck
 from domain.decks.event_files import FILE_SETTINGS, validate_rule_file
 from domain.engine.players import PlayerStatus
 from domain.engine.rounds import default_rounds
 from domain.engine.state import Phase
 from domain.errors import DomainError, IllegalTransition, InvalidInput
-from domain.event import clean_display_name
+from domain.event import EventConfig, clean_display_name
 from domain.handles import clean_handle, shown_name
 from domain.tournament import events as ev
 from domain.tournament.handlers import Applied, Handler
-from domain.tournament.model import Entry, StoredDeck, Tournament
+from domain.tournament.model import Entry, Settings, StoredDeck, Tournament, event_deck_rules
 from domain.tournament.operations import (
     DECK_RULE_SETTINGS,
     Actor,
@@ -82,10 +82,7 @@ def _register(tournament: Tournament, op: Register, at: datetime, actor: Actor) 
         registered_at=at,
         joined_round=joined_round,
     )
-    updated = replace(
-        tournament,
-        players=_with(tournament.players, op.player_id, entry),
-    )
+    updated = tournament.with_arrival(entry)
     position = updated.count(PlayerStatus.WAITLISTED) if full else None
     return updated, (ev.Registered(op.player_id, position, joined_round),)
 
@@ -220,17 +217,39 @@ def check_submission_allowed(tournament: Tournament, player_id: int) -> None:
         raise IllegalTransition("submission.locked", tournament=tournament.name, rule="R-DECK-4")
 
 
-def stored_check(tournament: Tournament, canonical: str) -> DeckCheck:
-    """A stored list checked against the event's current rules."""
-    return check_deck(read_stored_decklist(canonical), tournament.deck_rules())
+@dataclass(frozen=True)
+class StoredCheck:
+    """What the rules said of a stored list: whether it is legal (and the rules it breaks),
+    and the fingerprint and card count stored with it."""
+
+    legal: bool
+    rules: tuple[str, ...]
+    fingerprint: str
+    total: int
+
+
+def stored_check(tournament: Tournament, canonical: str) -> StoredCheck:
+    """A stored list checked against the event's current rules. The same list under the
+    same event and settings is checked once (the start re-checks every list; a replay of
+    the log checks each submission again): the check is a pure function of those."""
+    return _stored_check(canonical, tournament.config, tournament.settings)
+
+
+@lru_cache(maxsize=8192)
+def _stored_check(canonical: str, config: EventConfig, settings: Settings) -> StoredCheck:
+    rules = event_deck_rules(config, settings)
+    check = check_deck(read_stored_decklist(canonical), rules)
+    if not check.legal:
+        broken = tuple(sorted({violation.rule for violation in check.violations}))
+        return StoredCheck(False, broken, "", check.total)
+    return StoredCheck(True, (), check.fingerprint, check.total)
 
 
 def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime, actor: Actor) -> Applied:
     check_submission_allowed(tournament, op.player_id)
     check = stored_check(tournament, op.decklist)
     if not check.legal:
-        rules = tuple(sorted({violation.rule for violation in check.violations}))
-        raise InvalidInput("submission.not_legal", rules=rules)
+        raise InvalidInput("submission.not_legal", rules=check.rules)
     deck = StoredDeck(
         user_id=op.player_id,
         canonical=op.decklist,
@@ -239,7 +258,7 @@ def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime, actor: Ac
         submitted_at=at,
         locked_at=at if tournament.phase is not Phase.REGISTRATION else None,
     )
-    updated = replace(tournament, decks=_with(tournament.decks, op.player_id, deck))
+    updated = tournament.with_deck(deck)
     return updated, (ev.DeckStored(op.player_id, deck.fingerprint, deck.total),)
 
 
@@ -336,6 +355,16 @@ def _start(tournament: Tournament, op: StartTournament, at: datetime, actor: Act
         not_checked_in=plan.not_checked_in,
     )
     return started, (event,)
+
+
+def start_allowed(tournament: Tournament) -> bool:
+    """Whether `StartTournament` would be accepted now: enough players left once those the
+    start would drop (no list, no check-in) are left out."""
+    try:
+        StartPlan(tournament)
+    except DomainError:
+        return False
+    return tournament.phase is Phase.REGISTRATION
 
 
 class StartPlan:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from functools import cached_property
 
-from domain.engine.results import MatchResult, ResultKind
+from domain.engine.history import PartTally, tally_part
+from domain.engine.results import MatchResult, RecordedMatch, ResultKind
 
 
 class RoundKind(StrEnum):
@@ -66,6 +68,10 @@ class Match:
 
 @dataclass(frozen=True)
 class Round:
+    """One round and its matches. Its lookups (a player's match, a table, whether every
+    result is in) are indexed once per round value, and `with_match` hands the index on to
+    the round it makes: a report at a 2,048-table round costs no scan of the round."""
+
     number: int
     kind: RoundKind
     seed: int
@@ -87,25 +93,87 @@ class Round:
             and match.advancing is None
         )
 
+    @cached_property
+    def recorded(self) -> tuple[RecordedMatch, ...]:
+        """The finished matches as the engine scores them (a played round is the same value
+        from version to version: worked out once)."""
+        return tuple(
+            RecordedMatch(self.number, match.ids, match.result)
+            for match in self.matches
+            if match.players and match.result is not None
+        )
+
+    @cached_property
+    def tally(self) -> PartTally:
+        """The round's finished matches folded (points, records, who met whom, byes)."""
+        return tally_part(self.recorded)
+
     @property
     def missing_tables(self) -> list[int]:
         return [match.table for match in self.matches if not self.finished(match)]
 
     @property
     def complete(self) -> bool:
-        return not self.missing_tables
+        return self._unfinished == 0
 
     def match_of(self, player_id: int) -> Match | None:
-        for match in self.matches:
-            if player_id in match.players:
-                return match
-        return None
+        position = self._seats.get(player_id)
+        return self.matches[position] if position is not None else None
 
     def match_at(self, table: int) -> Match | None:
-        for match in self.matches:
-            if match.table == table:
-                return match
-        return None
+        position = self._tables.get(table)
+        return self.matches[position] if position is not None else None
+
+    def with_match(self, match: Match) -> Round:
+        """This round with the match at `match.table` replaced (unchanged when there is no
+        such table)."""
+        position = self._tables.get(match.table)
+        if position is None:
+            return self
+        old = self.matches[position]
+        matches = (*self.matches[:position], match, *self.matches[position + 1 :])
+        # Built field by field (dataclasses.replace costs more than the rest of a report).
+        updated = Round(
+            self.number,
+            self.kind,
+            self.seed,
+            self.paired_at,
+            matches,
+            self.started_at,
+            self.ends_at,
+        )
+        # The derived lookups of this round, still true of the new one: the tables sit where
+        # they sat; the seats too unless the match changed its players; one count moved.
+        known, carried = self.__dict__, updated.__dict__
+        if "_tables" in known:
+            carried["_tables"] = known["_tables"]
+        if "_seats" in known and old.players == match.players:
+            carried["_seats"] = known["_seats"]
+        if "_unfinished" in known:
+            moved = (not updated.finished(match)) - (not self.finished(old))
+            carried["_unfinished"] = known["_unfinished"] + moved
+        return updated
+
+    @cached_property
+    def _tables(self) -> dict[int, int]:
+        """Table number → its position (the first match at that table)."""
+        found: dict[int, int] = {}
+        for position, match in enumerate(self.matches):
+            found.setdefault(match.table, position)
+        return found
+
+    @cached_property
+    def _seats(self) -> dict[int, int]:
+        """Player → the position of their (first) match."""
+        found: dict[int, int] = {}
+        for position, match in enumerate(self.matches):
+            for player in match.players:
+                found.setdefault(player, position)
+        return found
+
+    @cached_property
+    def _unfinished(self) -> int:
+        return sum(1 for match in self.matches if not self.finished(match))
 
     def table_ends_at(self, match: Match) -> datetime | None:
         """When this table's time is up: the round's end plus the table's extension."""

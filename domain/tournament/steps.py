@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
 from domain.event import EventFormat
 from domain.tournament.model import Tournament
 from domain.tournament.play import finish_allowed, pairing_kind
-from domain.tournament.registration import MINIMUM_PLAYERS
+from domain.tournament.registration import start_allowed
 from domain.tournament.rounds import RoundKind
 
 
@@ -33,9 +32,9 @@ def next_steps(tournament: Tournament) -> frozenset[Step]:
     if phase is Phase.CANCELLED:
         return frozenset()  # 中止: nothing is left to do
     if phase is Phase.REGISTRATION:
-        if tournament.count(PlayerStatus.REGISTERED) >= MINIMUM_PLAYERS:
-            steps.add(Step.START)
-        return frozenset(steps)
+        # Not while the start would be refused (too few left once those without a list or
+        # a check-in are dropped): the panel's counts say why.
+        return frozenset({Step.START}) if start_allowed(tournament) else frozenset()
     steps.add(Step.EXPORT)
     if any(r.complete for r in tournament.swiss_rounds):
         steps.add(Step.POST_STANDINGS)

@@ -3,10 +3,13 @@ placings (top cut first), and the record that `python -m bot replay` reads back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cached_property
+from typing import Any, TypeVar, cast
 
+from domain.engine.history import Tally
 from domain.engine.placings import (
     KnockoutMatch,
     Placing,
@@ -17,13 +20,15 @@ from domain.engine.placings import (
 from domain.engine.placings import prize_order as final_prize_order
 from domain.engine.players import PlayerStatus
 from domain.engine.record import TopCutRound, TournamentRecord
-from domain.engine.results import MatchResult, Outcome, RecordedMatch
+from domain.engine.results import MatchResult, RecordedMatch
 from domain.engine.standings import Standing, strict_order
 from domain.engine.state import Phase
 from domain.tournament.model import Tournament
 from domain.tournament.names import display_names
-from domain.tournament.play import recorded_matches, swiss_standings
+from domain.tournament.play import recorded_matches, swiss_standings, swiss_tally
 from domain.tournament.rounds import RoundKind
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -39,51 +44,147 @@ class StandingLine:
     explanation: PlacingExplanation | None = None  # why above a line with more points
 
 
-def _records(tournament: Tournament) -> dict[str, tuple[int, int, int]]:
-    tally: dict[str, list[int]] = {}
-    for match in recorded_matches(tournament.swiss_rounds):
-        for player, outcome in match.outcomes().items():
-            row = tally.setdefault(player, [0, 0, 0])
-            if outcome in (Outcome.WIN, Outcome.JUDGEMENT_WIN, Outcome.BYE):
-                row[0] += 1
-            elif outcome is Outcome.DRAW:
-                row[2] += 1
-            else:
-                row[1] += 1
-    return {player: (row[0], row[1], row[2]) for player, row in tally.items()}
+class Views:
+    """What people read about one tournament value, each part worked out once, when first
+    asked for: the Swiss standings and their lines, the placings, the final standings with
+    the strict order for prizes, each player's points.
 
+    A tournament value never changes (every operation makes a new one), so neither does
+    anything here: the bot keeps one `Views` per tournament version and every command,
+    post and page of that version reads it. `memo` keeps what a presentation layer derives
+    from it (a page's layout) for as long. The values are shared: read them, never change
+    them."""
 
-def _lines(tournament: Tournament, standings: tuple[Standing, ...]) -> list[StandingLine]:
-    names = display_names(tournament)
-    records = _records(tournament)
-    return [
-        StandingLine(
-            rank=row.rank,
-            user_id=int(row.player),
-            name=names[int(row.player)],
-            points=row.points,
-            opponents_points=row.opponents_points,
-            status=row.status,
-            record="-".join(map(str, records.get(row.player, (0, 0, 0)))),
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self._memo: dict[Hashable, Any] = {}
+
+    @cached_property
+    def tally(self) -> Tally:
+        return swiss_tally(self.tournament)
+
+    @cached_property
+    def swiss(self) -> tuple[Standing, ...]:
+        """R-FMT-4, R-FMT-5: the Swiss standings, ties sharing a rank."""
+        return swiss_standings(self.tournament, self.tally)
+
+    @cached_property
+    def points(self) -> Mapping[int, int]:
+        """Each player's Swiss points (勝ち点) now."""
+        return {int(player): points for player, points in self.tally.points.items()}
+
+    @cached_property
+    def lines(self) -> tuple[StandingLine, ...]:
+        """The Swiss standings with names and records."""
+        return tuple(self._lines(self.swiss))
+
+    @cached_property
+    def after_round(self) -> int:
+        """The last Swiss round with every result in: what the standings are "after"."""
+        return max((r.number for r in self.tournament.swiss_rounds if r.complete), default=0)
+
+    @cached_property
+    def placings(self) -> tuple[StandingLine, ...]:
+        """What every standings view shows: the Swiss standings until the event is finished,
+        then the final placings, the top cut first (R-FMT-1, R-FMT-5)."""
+        return tuple(self._placed_lines(self._placed))
+
+    @cached_property
+    def final(self) -> tuple[tuple[StandingLine, ...], tuple[StandingLine, ...]]:
+        """`placings`, and the same lines in the strict order for prizes."""
+        by_player = {str(line.user_id): line for line in self.placings}
+        strict = tuple(
+            _at_rank(by_player[line.player], line.rank)
+            for line in final_prize_order(
+                self._placed, strict_order(self.swiss, self.tournament.seed or 0)
+            )
         )
-        for row in standings
-    ]
+        return self.placings, strict
+
+    @cached_property
+    def names(self) -> Mapping[int, str]:
+        """Every player's name as the bot shows it (`display_names`)."""
+        return display_names(self.tournament)
+
+    def points_before(self, number: int) -> Mapping[int, int]:
+        """Each player's Swiss points from the rounds before round `number` (what the
+        round's pairings show); a player with none is left out."""
+
+        def fold() -> dict[int, int]:
+            points: dict[int, int] = {}
+            for played in self.tournament.swiss_rounds:
+                if played.number < number:
+                    for player, row in played.tally.rows.items():
+                        user = int(player)
+                        points[user] = points.get(user, 0) + row[0]
+            return points
+
+        return self.memo(("points before", number), fold)
+
+    def has(self, part: Hashable) -> bool:
+        """Whether `part` (a property's name, or a `memo` key) is worked out already."""
+        return part in self._memo or (isinstance(part, str) and part in self.__dict__)
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """`make()`, kept under `key` for this tournament value (made once; a second maker
+        racing the first gives the same value, as everything here is a pure function of
+        the tournament)."""
+        try:
+            return cast(T, self._memo[key])
+        except KeyError:
+            return cast(T, self._memo.setdefault(key, make()))
+
+    @cached_property
+    def _placed(self) -> tuple[Placing, ...]:
+        tournament = self.tournament
+        finished = tournament.phase is Phase.FINISHED
+        knockout = [r.matches for r in knockout_rounds(tournament)] if finished else []
+        return final_placings(self.swiss, knockout)
+
+    def _lines(self, standings: Sequence[Standing]) -> list[StandingLine]:
+        names = self.names
+        records = self.tally.records
+        return [
+            StandingLine(
+                rank=row.rank,
+                user_id=int(row.player),
+                name=names[int(row.player)],
+                points=row.points,
+                opponents_points=row.opponents_points,
+                status=row.status,
+                record="-".join(map(str, records.get(row.player, (0, 0, 0)))),
+            )
+            for row in standings
+        ]
+
+    def _placed_lines(self, placed: Sequence[Placing]) -> list[StandingLine]:
+        lines = self._lines(tuple(line.standing for line in placed))
+        return [
+            replace(line, top_cut=place.top_cut, explanation=place.explanation)
+            if place.top_cut is not None or place.explanation is not None
+            else line
+            for line, place in zip(lines, placed, strict=True)
+        ]
+
+
+def _at_rank(line: StandingLine, rank: int) -> StandingLine:
+    return line if line.rank == rank else replace(line, rank=rank)
 
 
 def standings_after(tournament: Tournament) -> int:
     """The last Swiss round with every result in: what the standings are "after"."""
-    return max((r.number for r in tournament.swiss_rounds if r.complete), default=0)
+    return Views(tournament).after_round
 
 
 def standings_lines(tournament: Tournament) -> list[StandingLine]:
     """The Swiss standings (R-FMT-4, R-FMT-5: ties share a rank)."""
-    return _lines(tournament, swiss_standings(tournament))
+    return list(Views(tournament).lines)
 
 
 def placings(tournament: Tournament) -> list[StandingLine]:
     """What every standings view shows: the Swiss standings until the event is finished,
     then the final placings, the top cut first (R-FMT-1, R-FMT-5)."""
-    return _placed_lines(tournament, _placings(tournament, swiss_standings(tournament)))
+    return list(Views(tournament).placings)
 
 
 def prize_order(tournament: Tournament) -> list[StandingLine]:
@@ -94,15 +195,8 @@ def prize_order(tournament: Tournament) -> list[StandingLine]:
 
 def final_standings(tournament: Tournament) -> tuple[list[StandingLine], list[StandingLine]]:
     """`placings`, and the same lines in the strict order for prizes (`prize_order`)."""
-    swiss = swiss_standings(tournament)
-    placed = _placings(tournament, swiss)
-    shared = _placed_lines(tournament, placed)
-    by_player = {str(line.user_id): line for line in shared}
-    strict = [
-        replace(by_player[line.player], rank=line.rank)
-        for line in final_prize_order(placed, strict_order(swiss, tournament.seed or 0))
-    ]
-    return shared, strict
+    shared, strict = Views(tournament).final
+    return list(shared), list(strict)
 
 
 def knockout_rounds(tournament: Tournament) -> tuple[TopCutRound, ...]:
@@ -124,26 +218,14 @@ def knockout_rounds(tournament: Tournament) -> tuple[TopCutRound, ...]:
     )
 
 
-def _placings(tournament: Tournament, swiss: Sequence[Standing]) -> tuple[Placing, ...]:
-    finished = tournament.phase is Phase.FINISHED
-    knockout = [r.matches for r in knockout_rounds(tournament)] if finished else []
-    return final_placings(swiss, knockout)
-
-
-def _placed_lines(tournament: Tournament, placed: Sequence[Placing]) -> list[StandingLine]:
-    lines = _lines(tournament, tuple(line.standing for line in placed))
-    return [
-        replace(line, top_cut=place.top_cut, explanation=place.explanation)
-        for line, place in zip(lines, placed, strict=True)
-    ]
-
-
-def export_record(tournament: Tournament) -> TournamentRecord:
+def export_record(tournament: Tournament, views: Views | None = None) -> TournamentRecord:
     """The event as a replay record, players by name in arrival order (the order ties
     keep), so that `python -m bot replay` of an export gives the posted placings: the
-    Swiss rounds, the no-show tiebreak setting, the top cut and whether it was finished."""
+    Swiss rounds, the no-show tiebreak setting, the top cut and whether it was finished.
+    `views`: the tournament's, when the caller has them."""
+    views = views if views is not None else Views(tournament)
     names = display_names(tournament)
-    in_standings = {line.user_id: line for line in standings_lines(tournament)}
+    in_standings = {line.user_id: line for line in views.lines}
     players = tuple(names[e.user_id] for e in tournament.entries() if e.user_id in in_standings)
     matches = tuple(
         RecordedMatch(

@@ -48,14 +48,18 @@ KEYS_OF = {
 
 
 def label_keys() -> set[str]:
-    """The button labels: what buttons.py labels with, and every `*_button` of the catalogs."""
-    return label_keys_in_buttons_module() | {k for k in catalog("ja") if k.endswith("_button")}
+    """The button labels: what buttons.py labels with, every `*_button` of the catalogs, and
+    the staff panel's steps (bot/ui/panel.py, in the server's language)."""
+    return label_keys_in_buttons_module() | {
+        k for k in catalog("ja") if k.endswith("_button") or k.startswith("ui.panel.step.")
+    }
 
 
 def test_the_scan_finds_the_labels() -> None:
     keys = label_keys_in_buttons_module()
     assert {"ui.rounds.report_button", "ui.report.confirm_button", "ui.cancel_button"} <= keys
     assert {"ui.report.win", "ui.report.time"} <= keys  # through the f-string
+    assert {"ui.panel.step.pair", "ui.panel.step.export"} <= label_keys()
 
 
 def test_a_japanese_label_has_no_latin_letters() -> None:
@@ -82,6 +86,8 @@ def every_view(labels: Labels) -> list[discord.ui.View]:
         buttons.pending_view(1, "ui.undo.confirm_button", labels),
         buttons.claim_call_view(1, 2, labels),
         buttons.resolve_call_view(1, 2, 5, labels, at_a_table=True),
+        # Players' own names go into these labels as they are: neither script here.
+        buttons.decide_view(1, 2, 3, ((101, "★"), (102, "☆")), labels),
     ]
     return built
 

@@ -83,6 +83,19 @@ def test_a_report_is_named_with_its_table_found_from_the_player() -> None:
     assert action_what(clock.tournament, report, "ja") == "結果の報告（第 1 回戦 テーブル 2: 勝ち）"
 
 
+def test_a_dispute_is_named_with_what_the_player_claimed() -> None:
+    clock = running()
+    second = clock.tournament.rounds[0].matches[0].players[1]
+    payload = {"player_id": second, "round": 1, "table": 1, "reason": "", "claim": "time"}
+    disputed = action("dispute_result", payload, second)
+    assert action_what(clock.tournament, disputed, "ja") == (
+        "結果への異議（第 1 回戦 テーブル 1: 時間切れ）"
+    )
+    # Logged before claims were asked for: where, without a claim.
+    old = action("dispute_result", {"player_id": second, "round": 1, "table": 1}, second)
+    assert action_what(clock.tournament, old, "ja") == "結果への異議（第 1 回戦 テーブル 1）"
+
+
 def test_an_action_without_a_round_says_only_what_and_whom() -> None:
     clock = running()
     dropped = action("drop", {"player_id": 101}, actor=1)

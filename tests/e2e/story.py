@@ -95,17 +95,22 @@ def round_title(round_number: int, stage: str | None) -> str:
     return stage or f"第 {round_number} 回戦"
 
 
+def is_pairings_of(content: str, round_number: int, stage: str | None = None) -> bool:
+    """Whether a message of the pairings channel is (a part of) that round's pairings."""
+    marker = re.compile(
+        rf"決勝トーナメント {stage}(\*\*|（)" if stage else rf"第 {round_number} 回戦"
+    )
+    return bool(marker.search(content.splitlines()[0] if content else ""))
+
+
 def pairings_of(
     fake: FakeDiscord, round_number: int, stage: str | None = None
 ) -> dict[int, tuple[str, ...]]:
     """Table → players, read back from the posted pairings of a round (the bye at 0); a
     top-cut round is found by its `stage` (「準決勝」)."""
     tables: dict[int, tuple[str, ...]] = {}
-    marker = re.compile(
-        rf"決勝トーナメント {stage}(\*\*|（)" if stage else rf"第 {round_number} 回戦"
-    )
     for content in posted_to(fake, "pairings"):
-        if not marker.search(content.splitlines()[0] if content else ""):
+        if not is_pairings_of(content, round_number, stage):
             continue
         for line in content.splitlines():
             found = re.match(r"(?:✅ )?テーブル (\d+): <@(\d+)>.* vs <@(\d+)>", line)
@@ -133,12 +138,11 @@ def thread_messages(fake: FakeDiscord, round_number: int, stage: str | None = No
     return fake.messages(thread.id)
 
 
-def notice_to(fake: FakeDiscord, round_number: int, user: str) -> JSON:
+def notice_to(fake: FakeDiscord, round_number: int, user: str, stage: str | None = None) -> JSON:
     """The newest message of the round's thread that mentions `user` (a report's notice)."""
     mention = f"<@{member_id(fake, user)}>"
-    return [m for m in thread_messages(fake, round_number) if mention in (m.get("content") or "")][
-        -1
-    ]
+    thread = thread_messages(fake, round_number, stage)
+    return [m for m in thread if mention in (m.get("content") or "")][-1]
 
 
 async def confirm_in_thread(fake: FakeDiscord, round_number: int, user: str) -> Reply:

@@ -190,7 +190,9 @@ async def test_round_2_concession_dispute_settled_by_a_judge_and_a_drop(fake: Fa
     first, second = tables[2]
     await fake.slash("report result", user=first, options={"result": "win"}, locale="ja")
     notice = notice_to(fake, 2, second)
-    disputed = await fake.click(notice, "異議", user=second, locale="ja")
+    form = await fake.click(notice, "異議", user=second, locale="ja")
+    assert form.type == 9  # a form: what the player claims instead
+    disputed = await fake.submit_modal(form, {"claim": "win"}, user=second, locale="ja")
     assert "ジャッジ" in disputed.text
     call = fake.messages("judge-calls")[-1]
     assert f"<@&{fake.role('Judge').id}>" in call["content"]

@@ -27,7 +27,7 @@ import yarl
 from discord import app_commands
 
 from tests.e2e.fake_discord import FakeDiscord, Upload
-from tests.e2e.fake_discord.state import CREATE_EVENTS, MANAGE_EVENTS
+from tests.e2e.fake_discord.state import CREATE_EVENTS, CREATE_PUBLIC_THREADS, MANAGE_EVENTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -347,6 +347,21 @@ async def test_a_dm_to_a_member_with_closed_dms_fails_with_50007(probed: Probed)
     assert refused.value.code == 50007
     assert refused.value.status == 403
     assert fake.dms("shy") == []
+
+
+async def test_a_thread_needs_the_bots_thread_permission(probed: Probed) -> None:
+    """Without Create Public Threads (a server that took it from the bot's role), opening a
+    thread on a post fails with 403 50013, as on Discord."""
+    fake = probed.fake
+    channel = probed.guild.get_channel(fake.channel("general").id)
+    assert isinstance(channel, discord.TextChannel)
+    message = await channel.send("a post")
+    with fake.bot_without(CREATE_PUBLIC_THREADS), pytest.raises(discord.Forbidden) as refused:
+        await message.create_thread(name="reports")
+    assert refused.value.code == 50013
+    assert message.id not in [thread.id for thread in fake.threads("general")]
+    opened = await message.create_thread(name="reports")
+    assert opened.id == message.id
 
 
 # -- scheduled events (the server's calendar) ----------------------------------------------

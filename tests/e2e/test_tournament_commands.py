@@ -7,10 +7,12 @@ the organizer starts it and the decks are locked.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.conftest import REPO_ROOT
-from tests.e2e.fake_discord import FakeDiscord, Upload
+from tests.e2e.fake_discord import FakeDiscord, Upload, text_of
 from tests.e2e.story import JSON, LEGAL_CSV, PLAYERS, assert_refused, setup_server
 
 pytestmark = pytest.mark.e2e
@@ -201,6 +203,24 @@ async def test_info_and_list(fake: FakeDiscord) -> None:
     listed = await fake.slash("tournament list", user="dave", locale="ja")
     assert CUP in listed.text
     assert "開催中" in listed.text
+
+
+async def test_the_panel_is_posted_where_staff_ask_and_kept_up_to_date(fake: FakeDiscord) -> None:
+    """/tournament panel (issue 20): the organizer's panel where the command is used, the
+    newest one edited as the event goes; a player asking is refused by the service."""
+    refused = await fake.slash("tournament panel", user="dave", channel="general", locale="ja")
+    assert "ジャッジ" in refused.text
+    assert not [m for m in fake.messages("general") if "運営パネル" in text_of(m)]
+    posted = await fake.slash("tournament panel", user="judge", channel="general", locale="ja")
+    assert "運営パネルを投稿しました" in posted.text
+    (shown,) = [m for m in fake.messages("general") if "運営パネル" in text_of(m)]
+    assert "回戦\nまだ対戦表がありません" in text_of(shown)
+    await fake.slash("round pair", user="organizer", locale="ja")
+    for _ in range(100):
+        if "回戦\n第 1 回戦" in text_of(fake.message(shown["id"])):
+            break
+        await asyncio.sleep(0.05)
+    assert "結果\n0 / 4" in text_of(fake.message(shown["id"]))
 
 
 async def test_server_only_commands_refuse_dms(fake: FakeDiscord) -> None:

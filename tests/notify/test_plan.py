@@ -10,12 +10,14 @@ from datetime import timedelta
 from bot.notify.plan import PLAN, Context, Notice, Place, Say, missing_rows, plan, plan_clock
 from domain.engine.results import MatchResult
 from domain.event import EventFormat
+from domain.tournament import codec
 from domain.tournament import events as ev
 from domain.tournament.clock import NoticeKind, clock_notices
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
     ChangeSettings,
     ConfirmResult,
+    DisputeResult,
     ExtendTable,
     FinishTournament,
     GivePenalty,
@@ -176,6 +178,29 @@ def test_the_top_cut_does_not_repost_the_swiss_standings() -> None:
         else:
             assert Say.ROUND_COMPLETE in said
             assert Say.STANDINGS not in said
+
+
+def test_a_dispute_shows_the_judges_both_claims_who_disputed_and_why() -> None:
+    clock = running()
+    match = clock.tournament.rounds[0].matches[0]
+    first, second = match.players
+    clock.apply(ReportResult(first, 1, Claim.WIN), player(first - 100))
+    before = clock.tournament
+    clock.apply(DisputeResult(second, 1, match.table, "7 点目", Claim.WIN), player(second - 100))
+    (judges,) = told(clock, context(clock, before, DisputeResult.kind))
+    assert judges.say is Say.DISPUTE
+    assert judges.places == (Place.JUDGES,)
+    win = MatchResult.win
+    assert judges.data == {
+        "round": 1,
+        "table": match.table,
+        "claims": [
+            [first, codec.encode(win(str(first)))],
+            [second, codec.encode(win(str(second)))],
+        ],
+        "disputer": second,
+        "reason": "7 点目",
+    }
 
 
 def table_told(notices: list[Notice], say: Say) -> list[tuple[tuple[Place, ...], int | None]]:

@@ -5,7 +5,7 @@ field its plan row does not write fails here, not in a running bot."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -19,7 +19,9 @@ from domain.tournament.operations import (
     CallJudge,
     CancelTournament,
     ChangeSettings,
+    CheckIn,
     ConfirmResult,
+    DisputeResult,
     Drop,
     ExtendTable,
     FinishTournament,
@@ -194,3 +196,149 @@ def test_a_notice_of_something_since_taken_back_says_nothing() -> None:
         == []
     )
     assert RENDERERS[Say.ASK_OPPONENT](Telling(at, ask.data, ask.user, "ja", now)).messages
+
+
+def disputed_table() -> tuple[Clock, Notice, int, int]:
+    """Table 1 of round 1: 唯 reports a win, ムギ disputes it, claiming the win."""
+    clock = Clock(new_tournament())
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    names = {1: "唯", 2: "ムギ", 3: "律", 4: "澪"}
+    for number, name in names.items():
+        clock.apply(Register(player(number).user_id, name), player(number))
+    clock.apply(StartTournament(seed=1))
+    clock.apply(propose_round(clock.tournament, 2).operation())
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), player(first - 100))
+    before = clock.tournament
+    clock.apply(
+        DisputeResult(second, 1, 1, "最後のターンで勝った", Claim.WIN), player(second - 100)
+    )
+    (notice,) = [n for n in told(clock, before, DisputeResult.kind) if n.say is Say.DISPUTE]
+    return clock, notice, first, second
+
+
+def test_the_judges_see_both_claims_and_a_button_for_each_decision() -> None:
+    clock, notice, first, second = disputed_table()
+    tournament = clock.tournament
+    a, b = (tournament.players[user].display_name for user in (first, second))
+    said = RENDERERS[Say.DISPUTE](Telling(tournament, notice.data, None, "ja", clock.at))
+    (message,) = said.messages
+    assert f"・{a}の報告: {a}の勝ち" in (message.content or "")
+    assert f"・{b}の異議: {b}の勝ち" in (message.content or "")
+    assert f"・{b}の補足: 最後のターンで勝った" in (message.content or "")
+    assert message.view is not None
+    buttons = [(item.label, item.custom_id) for item in message.view.children]  # type: ignore[attr-defined]
+    t = tournament.id
+    assert buttons == [
+        (f"{a}の勝ち", f"jv:{t}:1:1:{first}"),
+        (f"{b}の勝ち", f"jv:{t}:1:1:{second}"),
+        ("両者敗北", f"jl:{t}:1:1"),
+        ("時間切れ判定…", f"jt:{t}:1:1"),
+    ]
+    english = RENDERERS[Say.DISPUTE](Telling(tournament, notice.data, None, "en", clock.at))
+    assert f"- {b} disputes it, claiming: {b} wins" in (english.messages[0].content or "")
+    labels = [item.label for item in english.messages[0].view.children]  # type: ignore[union-attr]
+    assert labels == [f"{a} wins", f"{b} wins", "Double loss", "Time (counts)…"]
+    # Once a judge decided, a notice still to be sent offers no decision any more.
+    clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
+    late = RENDERERS[Say.DISPUTE](Telling(clock.tournament, notice.data, None, "ja", clock.at))
+    assert late.messages[0].view is None
+
+
+def test_a_dispute_noticed_before_claims_were_asked_for_still_reads() -> None:
+    clock, notice, first, _ = disputed_table()
+    data = {key: notice.data[key] for key in ("round", "table")}
+    data["claims"] = [claim for claim in notice.data["claims"] if claim[0] == first]
+    said = RENDERERS[Say.DISPUTE](Telling(clock.tournament, data, None, "ja", clock.at))
+    text = said.messages[0].content or ""
+    assert "の報告: " in text
+    assert "異議: " not in text
+
+
+def test_both_players_hear_the_judges_press_and_who_made_it() -> None:
+    # The decision of a judge's button is /result set's: its players' notice says it.
+    clock, _, first, second = disputed_table()
+    before = clock.tournament
+    clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
+    notices = plan(clock.events, Context(before, clock.tournament, "set_result", 2, "花子"))
+    decided = [n for n in notices if n.say is Say.RESULT_DECIDED]
+    assert sorted(n.user for n in decided if n.user is not None) == sorted((first, second))
+    b = clock.tournament.players[second].display_name
+    telling = Telling(clock.tournament, decided[0].data, decided[0].user, "ja", clock.at)
+    (message,) = RENDERERS[Say.RESULT_DECIDED](telling).messages
+    assert message.content == (
+        f"⚖️ <@{first}> <@{second}> 第 1 回戦 テーブル 1 の結果は、"
+        f"ジャッジ（花子）の判断で「{b}の勝ち」に決まりました。"
+    )
+    assert sorted(message.pings) == sorted((first, second))
+
+
+def test_the_panel_says_when_the_rounds_results_are_all_in() -> None:
+    clock, _, _, second = disputed_table()
+
+    def shown() -> tuple[str | None, dict[str, bool]]:
+        said = RENDERERS[Say.PANEL_REFRESH](Telling(clock.tournament, {}, None, "ja", clock.at))
+        (message,) = said.messages
+        assert message.view is not None
+        enabled = {
+            str(item.label): not item.disabled  # type: ignore[attr-defined]
+            for item in message.view.children
+        }
+        return message.embeds[0].description, enabled
+
+    description, enabled = shown()
+    assert description is None
+    assert not enabled["次の回戦"]
+    clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
+    other = clock.tournament.rounds[0].matches[1]
+    clock.apply(SetResult(1, 2, MatchResult.win(str(other.players[0]))), JUDGE)
+    description, enabled = shown()
+    assert description == "✅ 第 1 回戦の結果がすべて揃いました。"
+    assert enabled["次の回戦"]
+
+
+def panel_fields(tournament: Tournament, at: datetime) -> dict[str, str]:
+    said = RENDERERS[Say.PANEL_REFRESH](Telling(tournament, {}, None, "ja", at))
+    (message,) = said.messages
+    return {str(f.name): str(f.value) for f in message.embeds[0].fields}
+
+
+def test_the_panel_shows_the_round_results_disputes_calls_and_time_left() -> None:
+    clock, _, _, _ = disputed_table()
+    tournament = clock.tournament
+    assert panel_fields(tournament, clock.at) == {
+        "状態": "開催中",
+        "プレイ中の参加者": "4",
+        "回戦": "第 1 回戦",
+        "結果": "0 / 2",
+        "異議": "1",
+        "ジャッジコール": "0",
+        "残り時間": "時計はまだ動いていません",
+    }
+    third, fourth = tournament.rounds[0].matches[1].players
+    clock.apply(CallJudge(third, "裁定をお願いします"), player(third - 100))
+    clock.apply(StartRound(1))
+    clock.apply(ReportResult(third, 1, Claim.WIN), player(third - 100))
+    clock.apply(ConfirmResult(fourth, 1, 2), player(fourth - 100))
+    shown = panel_fields(clock.tournament, clock.at)
+    end = clock.tournament.rounds[0].ends_at
+    assert end is not None
+    assert (shown["結果"], shown["異議"], shown["ジャッジコール"]) == ("1 / 2", "1", "1")
+    assert shown["残り時間"] == f"<t:{int(end.timestamp())}:R>（終了 <t:{int(end.timestamp())}:t>）"
+
+
+def test_the_panel_before_the_start_counts_entries_lists_and_check_ins() -> None:
+    clock = Clock(new_tournament())
+    starts = clock.at + timedelta(minutes=30)
+    clock.apply(ChangeSettings(SettingsChange(starts_at=starts, checkin_minutes=60)))
+    for number in (1, 2, 3):
+        clock.apply(Register(player(number).user_id, f"P{number}"), player(number))
+    clock.apply(submit(player(1).user_id), player(1))
+    clock.apply(CheckIn(player(1).user_id), player(1))
+    clock.apply(CheckIn(player(2).user_id), player(2))
+    assert panel_fields(clock.tournament, clock.at) == {
+        "状態": "参加受付中",
+        "参加者": "3 人",
+        "デッキ提出": "1 / 3",
+        "チェックイン": "2 / 3",
+    }

@@ -25,13 +25,17 @@ def backend() -> str:
 
 @asynccontextmanager
 async def statements(database: Database) -> AsyncIterator[list[str]]:
-    """The SQL statements the bot's connection runs inside the block."""
+    """The SQL statements the bot's connections (the writer's and the reader's) run inside
+    the block."""
     seen: list[str] = []
-    await database.connection.set_trace_callback(seen.append)
+    connections = [database.connection, await database.reading_connection()]
+    for connection in connections:
+        await connection.set_trace_callback(seen.append)
     try:
         yield seen
     finally:
-        await database.connection.set_trace_callback(None)
+        for connection in connections:
+            await connection.set_trace_callback(None)
 
 
 async def create(services: Services, name: str, **settings: object) -> int:

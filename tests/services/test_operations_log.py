@@ -56,7 +56,7 @@ STEPS = st.one_of(
     st.tuples(st.just("clock")),
     st.tuples(st.just("report"), PLAYERS, st.sampled_from(["win", "lose", "concede", "time"])),
     st.tuples(st.just("confirm"), PLAYERS),
-    st.tuples(st.just("dispute"), PLAYERS),
+    st.tuples(st.just("dispute"), PLAYERS, st.sampled_from(["win", "lose", "time"])),
     st.tuples(st.just("judge"), st.integers(min_value=1, max_value=3), st.booleans()),
     st.tuples(st.just("drop"), PLAYERS),
     st.tuples(st.just("undrop"), PLAYERS),
@@ -108,10 +108,22 @@ async def run_step(services: Services, step: tuple[Any, ...], clock: list[Any]) 
         await services.rounds.start_clock(organizer(), None)
     elif action == "report":
         await services.rounds.report(player(step[1]), None, step[2], 2, 3)
-    elif action in ("confirm", "dispute"):
+    elif action == "confirm":
         mine = await services.rounds.my_match(player(step[1]), None)
-        act = services.rounds.confirm if action == "confirm" else services.rounds.dispute
-        await act(player(step[1]), mine.tournament.id, mine.round.number, mine.match.table)
+        await services.rounds.confirm(
+            player(step[1]), mine.tournament.id, mine.round.number, mine.match.table
+        )
+    elif action == "dispute":
+        mine = await services.rounds.my_match(player(step[1]), None)
+        counts = (1, 4) if step[2] == "time" else (None, None)
+        await services.rounds.dispute(
+            player(step[1]),
+            mine.tournament.id,
+            mine.round.number,
+            mine.match.table,
+            step[2],
+            *counts,
+        )
     elif action == "judge":
         choice = "double_loss" if step[2] else "time"
         await services.rounds.set_result(
@@ -234,7 +246,7 @@ RUNNING_STEPS = st.one_of(
     st.tuples(st.just("report"), PLAYERS, st.sampled_from(["win", "lose", "concede", "time"])),
     st.tuples(st.just("confirm"), PLAYERS),
     st.tuples(st.just("confirm"), PLAYERS),
-    st.tuples(st.just("dispute"), PLAYERS),
+    st.tuples(st.just("dispute"), PLAYERS, st.sampled_from(["win", "lose", "time"])),
     st.tuples(st.just("judge"), st.integers(min_value=1, max_value=3), st.booleans()),
     st.tuples(st.just("extend"), st.integers(min_value=1, max_value=3)),
     st.tuples(st.just("drop"), PLAYERS),

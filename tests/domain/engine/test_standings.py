@@ -161,3 +161,75 @@ def test_point_totals_add_up_and_order_follows_the_keys(
             assert row.rank == previous.rank
         else:
             assert row.rank == standings.index(row) + 1
+
+
+def reference_standings(
+    players: list[Player], matches: list[RecordedMatch], rounds: int, no_show_as_bye: bool
+) -> list[tuple[int, str, int, Fraction]]:
+    """R-FMT-4 and R-FMT-5 read literally, one player at a time, in fractions: (rank,
+    player, points, opponents' points), best first."""
+    bye = Fraction(3 * rounds, 2)
+    points = {p.id: 0 for p in players}
+    for match in matches:
+        for player, score in match_points(match.result, match.players).items():
+            points[player] += score
+    opponents_points = {p.id: Fraction(0) for p in players}
+    for match in matches:
+        if match.is_bye:
+            opponents_points[match.players[0]] += bye
+            continue
+        for player in match.players:
+            (other,) = [p for p in match.players if p != player]
+            absent = match.result.kind.value == "no_show" and match.result.player == other
+            opponents_points[player] += bye if absent and no_show_as_bye else points[other]
+    order = sorted(
+        range(len(players)),
+        key=lambda i: (-points[players[i].id], -opponents_points[players[i].id], i),
+    )
+    rows = []
+    for position, index in enumerate(order, start=1):
+        player = players[index].id
+        key = (points[player], opponents_points[player])
+        tied = [r for r in rows if (r[2], r[3]) == key]
+        rows.append((tied[0][0] if tied else position, player, *key))
+    return rows
+
+
+RESULTS = st.sampled_from(["win", "judgement", "draw", "concede", "double_loss", "no_show"])
+
+
+@st.composite
+def events(draw: st.DrawFn) -> tuple[list[Player], list[RecordedMatch], int]:
+    count = draw(st.integers(1, 12))
+    players = [Player(f"p{n}") for n in range(count)]
+    rounds = draw(st.integers(1, 5))
+    matches = []
+    for number in range(1, rounds + 1):
+        order = draw(st.permutations([p.id for p in players]))
+        if len(order) % 2:
+            matches.append(RecordedMatch(number, (order[-1],), MatchResult.bye()))
+        for first, second in zip(order[0::2], order[1::2], strict=False):
+            kind = draw(RESULTS)
+            named = draw(st.sampled_from([first, second]))
+            result = {
+                "win": MatchResult.win(named),
+                "judgement": MatchResult.judgement(named),
+                "draw": MatchResult.time_draw(),
+                "concede": MatchResult.concession(named),
+                "double_loss": MatchResult.double_loss(),
+                "no_show": MatchResult.no_show(named),
+            }[kind]
+            matches.append(RecordedMatch(number, (first, second), result))
+    return players, matches, rounds
+
+
+@given(event=events(), no_show_as_bye=st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_standings_equal_the_rules_read_literally(
+    event: tuple[list[Player], list[RecordedMatch], int], no_show_as_bye: bool
+) -> None:
+    # R-FMT-4, R-FMT-5, R-MATCH-6: the fast fold (whole numbers of halves) against fractions.
+    players, matches, rounds = event
+    standings = build_standings(players, matches, rounds, no_show_as_bye=no_show_as_bye)
+    shown = [(row.rank, row.player, row.points, row.opponents_points) for row in standings]
+    assert shown == reference_standings(players, matches, rounds, no_show_as_bye)

@@ -173,3 +173,33 @@ def test_every_setting_can_be_carried_by_the_operation() -> None:
     from domain.tournament.operations import SETTING_NAMES
 
     assert set(SETTING_NAMES) == {spec.name for spec in fields(Settings)}
+
+
+def test_a_start_on_another_day_than_the_event_date_repeats_from_the_start() -> None:
+    """An event created on Monday with today's date and its start then set for Saturday is
+    held on Saturday: the next one is the Saturday after, not the Monday."""
+    monday = date(2026, 11, 30)
+    saturday_night = datetime(2026, 12, 5, 0, 31, tzinfo=JST)  # past midnight, Saturday
+    config = replace(CONFIG, event_date=monday)
+    following = plan_next_event(config, replace(SETTINGS, starts_at=saturday_night), Repeat.WEEKLY)
+    assert following.config.event_date == date(2026, 12, 12)
+    assert following.settings.starts_at == saturday_night + timedelta(weeks=1)
+
+
+@given(
+    st.dates(min_value=date(2001, 1, 1), max_value=date(2089, 1, 1)),
+    st.integers(min_value=-3 * 24 * 60, max_value=10 * 24 * 60),
+    st.sampled_from([Repeat.WEEKLY, Repeat.BIWEEKLY]),
+)
+def test_the_next_start_is_always_one_interval_after_the_start(
+    event_date: date, minutes_after: int, repeat: Repeat
+) -> None:
+    """Wherever the organizer puts the start relative to the event's date, the next event
+    starts one interval later, on the date it is dated."""
+    start = datetime.combine(event_date, datetime.min.time(), tzinfo=JST) + timedelta(
+        minutes=minutes_after
+    )
+    config = replace(CONFIG, event_date=event_date)
+    following = plan_next_event(config, replace(SETTINGS, starts_at=start), repeat)
+    assert following.settings.starts_at == start + repeat.interval
+    assert following.settings.starts_at.astimezone(JST).date() == following.config.event_date

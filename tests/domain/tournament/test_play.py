@@ -37,7 +37,12 @@ from domain.tournament.operations import (
     UnpairRound,
 )
 from domain.tournament.penalties import Infraction, PenaltyType
-from domain.tournament.play import judged_result, propose_round, swiss_standings
+from domain.tournament.play import (
+    claim_result,
+    judged_result,
+    propose_round,
+    swiss_standings,
+)
 from domain.tournament.rounds import Claim, RoundKind
 from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
 
@@ -149,6 +154,147 @@ def test_a_dispute_waits_for_a_judge() -> None:
     assert clock.tournament.rounds[0].matches[0].disputed
 
 
+def test_a_dispute_claims_the_other_result_and_the_judges_see_both_sides() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    clock.apply(DisputeResult(second, 1, 1, "最後のターンで勝った", Claim.WIN), as_player(second))
+    assert clock.events == (ev.ResultDisputed(1, 1, second, "最後のターンで勝った"),)
+    match = clock.tournament.rounds[0].matches[0]
+    assert match.disputed
+    assert match.result is None
+    assert [(r.player_id, r.result) for r in match.reports] == [
+        (first, MatchResult.win(str(first))),
+        (second, MatchResult.win(str(second))),
+    ]
+    # Nobody confirms a disputed report; a judge decides, and the claims are cleared.
+    with pytest.raises(IllegalTransition):
+        clock.apply(ConfirmResult(first, 1, 1), as_player(first))
+    clock.apply(SetResult(1, 1, MatchResult.win(str(second))), JUDGE)
+    settled = clock.tournament.rounds[0].matches[0]
+    assert (settled.result, settled.reports, settled.disputed) == (
+        MatchResult.win(str(second)),
+        (),
+        False,
+    )
+
+
+def test_the_reporter_may_still_agree_with_the_disputed_claim() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    clock.apply(DisputeResult(second, 1, 1, claim=Claim.WIN), as_player(second))
+    clock.apply(ReportResult(first, 1, Claim.LOSE), as_player(first))
+    assert clock.events == (ev.ResultConfirmed(1, 1, by_both=True),)
+    assert clock.tournament.rounds[0].matches[0].result == MatchResult.win(str(second))
+
+
+def test_a_time_claim_gives_the_judgement_from_both_counts_r_match_2() -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    # The second player: 1 card in their own point zone, 4 in the first player's.
+    clock.apply(
+        DisputeResult(second, 1, 1, claim=Claim.TIME, my_points=1, opponent_points=4),
+        as_player(second),
+    )
+    claimed = clock.tournament.rounds[0].matches[0].reports[-1].result
+    assert claimed.point_zone == (4, 1)  # in table order
+    assert claimed.outcomes((str(first), str(second)))[str(second)] is Outcome.JUDGEMENT_WIN
+
+
+@pytest.mark.parametrize(
+    ("claim", "mine", "theirs", "key"),
+    [
+        (Claim.LOSE, None, None, "report.dispute_agrees"),  # what the report says
+        (Claim.WIN, 2, 3, "report.points_only_for_time"),  # a judgement is not a win
+        (Claim.TIME, None, None, "report.time_needs_points"),
+        (Claim.TIME, 7, 0, "engine.result.point_zone_out_of_range"),  # 0 to 6 (R-MATCH-2)
+        (Claim.CONCEDE, None, None, "report.dispute_claims"),
+    ],
+)
+def test_a_dispute_claim_that_cannot_stand_is_refused_and_nothing_changes(
+    claim: Claim, mine: int | None, theirs: int | None, key: str
+) -> None:
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    before = clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    with pytest.raises(InvalidInput) as refused:
+        clock.apply(DisputeResult(second, 1, 1, "", claim, mine, theirs), as_player(second))
+    assert refused.value.key == key
+    assert clock.tournament == before
+
+
+def test_a_dispute_logged_before_claims_reads_back_without_one_and_folds_as_it_did() -> None:
+    # Disputes were logged without a claim until issue 20: they still replay (verify,
+    # undo) to the tables they wrote, the report alone waiting for a judge.
+    old = DisputeResult.from_payload({"player_id": 102, "round": 1, "table": 1, "reason": "x"})
+    assert old == DisputeResult(102, 1, 1, "x")
+    assert old.claim is None
+    clock = started(4)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    clock.apply(ReportResult(first, 1, Claim.WIN), as_player(first))
+    clock.apply(DisputeResult(second, 1, 1, "x"), as_player(second))
+    match = clock.tournament.rounds[0].matches[0]
+    assert match.disputed
+    assert [r.player_id for r in match.reports] == [first]
+
+
+REPORTABLE = st.one_of(
+    st.tuples(st.sampled_from([Claim.WIN, Claim.LOSE, Claim.CONCEDE]), st.none(), st.none()),
+    st.tuples(st.just(Claim.TIME), st.integers(0, 6), st.integers(0, 6)),
+)
+DISPUTABLE = st.one_of(
+    st.tuples(st.sampled_from([Claim.WIN, Claim.LOSE]), st.none(), st.none()),
+    st.tuples(st.just(Claim.TIME), st.integers(0, 6), st.integers(0, 6)),
+)
+
+
+def told(seat: int, claim: tuple[Claim, int | None, int | None]) -> tuple[object, ...]:
+    """What a claim from `seat` (0 or 1) says, by hand: the winner's seat (None: a draw)
+    and, on time, the counts in table order (R-MATCH-2: fewer cards wins)."""
+    kind, mine, theirs = claim
+    if kind is Claim.TIME:
+        assert mine is not None
+        assert theirs is not None
+        counts = (mine, theirs) if seat == 0 else (theirs, mine)
+        winner = None if counts[0] == counts[1] else (0 if counts[0] < counts[1] else 1)
+        return winner, counts
+    return (seat if kind is Claim.WIN else 1 - seat), None
+
+
+@settings(max_examples=80, deadline=None)
+@given(REPORTABLE, DISPUTABLE)
+def test_a_dispute_stands_exactly_when_its_claim_differs_from_the_report(
+    reported: tuple[Claim, int | None, int | None], disputed: tuple[Claim, int | None, int | None]
+) -> None:
+    clock = started(2)
+    pair(clock)
+    first, second = clock.tournament.rounds[0].matches[0].players
+    before = clock.apply(ReportResult(first, 1, *reported), as_player(first))
+    operation = DisputeResult(second, 1, 1, "", *disputed)
+    if told(0, reported) == told(1, disputed):
+        with pytest.raises(InvalidInput) as refused:
+            clock.apply(operation, as_player(second))
+        assert refused.value.key == "report.dispute_agrees"
+        assert clock.tournament == before
+        return
+    clock.apply(operation, as_player(second))
+    after = clock.tournament.rounds[0].matches[0]
+    assert after.disputed
+    assert after.result is None
+    report, claim = after.reports
+    assert (report.player_id, claim.player_id) == (first, second)
+    assert claim.result == claim_result(clock.tournament, after, second, *disputed)
+    winner = claim.result.winner(after.ids)
+    assert told(1, disputed)[0] == (None if winner is None else after.ids.index(winner))
+
+
 def test_reports_on_someone_elses_match_or_a_finished_one_are_refused() -> None:
     clock = started(4)
     pair(clock)
@@ -168,6 +314,79 @@ def test_reports_on_someone_elses_match_or_a_finished_one_are_refused() -> None:
     with pytest.raises(IllegalTransition) as final:
         clock.apply(ReportResult(second, 1, Claim.WIN), as_player(second))
     assert final.value.key == "report.already_final"
+
+
+def finish_round(clock: Clock) -> None:
+    """Every table of the current round decided by its first player's win."""
+    current = clock.tournament.current
+    assert current is not None
+    for match in current.matches:
+        if not match.is_bye and match.result is None:
+            clock.apply(
+                SetResult(current.number, match.table, MatchResult.win(str(match.players[0]))),
+                JUDGE,
+            )
+
+
+def round_operations(clock: Clock, number: int) -> dict[str, tuple[object, int]]:
+    """A report, a confirmation and a dispute of round `number` by the players of table 1
+    of the current round, each with who makes it."""
+    current = clock.tournament.current
+    assert current is not None
+    first, second = current.matches[0].players
+    return {
+        "report": (ReportResult(first, number, Claim.WIN), first),
+        "time report": (ReportResult(first, number, Claim.TIME, 2, 5), first),
+        "confirm": (ConfirmResult(second, number, 1), second),
+        "dispute": (DisputeResult(second, number, 1, "x"), second),
+    }
+
+
+@settings(max_examples=30)
+@given(
+    players=st.integers(min_value=8, max_value=16),
+    rounds=st.integers(min_value=2, max_value=3),
+    claim=st.sampled_from(["report", "time report", "confirm", "dispute"]),
+    data=st.data(),
+)
+def test_a_report_of_a_round_that_is_over_is_refused_never_filed_in_the_current_one(
+    players: int, rounds: int, claim: str, data: st.DataObject
+) -> None:
+    """A form left open from an earlier round acts on that round: refused with
+    「第 n 回戦はすでに終わっています」, and the current round is as it was."""
+    clock = started(players)
+    for _ in range(rounds - 1):
+        pair(clock)
+        finish_round(clock)
+    pair(clock)
+    first = clock.tournament.current.matches[0].players[0]  # type: ignore[union-attr]
+    clock.apply(ReportResult(first, rounds, Claim.WIN), as_player(first))
+    before = clock.tournament
+    earlier = data.draw(st.integers(min_value=1, max_value=rounds - 1))
+    operation, by = round_operations(clock, earlier)[claim]
+    with pytest.raises(IllegalTransition) as refused:
+        clock.apply(operation, as_player(by))  # type: ignore[arg-type]
+    assert refused.value.key == "report.round_finished"
+    assert refused.value.params["round"] == earlier
+    assert clock.tournament is before
+
+
+def test_a_report_of_a_round_taken_back_says_so() -> None:
+    """Round 2's pairings are taken back (/round repair): a round-2 form still open is
+    refused as taken back, not as a round that is over."""
+    clock = started(4)
+    pair(clock)
+    finish_round(clock)
+    pair(clock)
+    operations = round_operations(clock, 2)
+    clock.apply(UnpairRound(2))
+    before = clock.tournament
+    for what, (operation, by) in operations.items():
+        with pytest.raises(IllegalTransition) as refused:
+            clock.apply(operation, as_player(by))  # type: ignore[arg-type]
+        assert refused.value.key == "report.round_taken_back", what
+        assert refused.value.params["round"] == 2
+        assert clock.tournament is before
 
 
 def test_pairing_is_refused_while_results_are_missing_naming_the_tables() -> None:

@@ -438,6 +438,7 @@ class FakeDiscord:
         settle: float = 0.2,
         timeout: float = 30.0,
         log_level: str = "DEBUG",
+        guild_id: int | None = None,
     ) -> None:
         self.token = token
         self.settle = settle
@@ -446,7 +447,9 @@ class FakeDiscord:
         # Settings every start of this fake uses unless a start overrides them.
         self.default_env: dict[str, str] = {}
         self.world = World(token=token)
-        self.guild = self.world.add_guild(guild_name, preferred_locale=preferred_locale)
+        self.guild = self.world.add_guild(
+            guild_name, preferred_locale=preferred_locale, guild_id=guild_id
+        )
         self._server = _ServerThread(self.world)
         self.bot: BotProcess | None = None
         self.processes: list[BotProcess] = []
@@ -722,11 +725,17 @@ class FakeDiscord:
             return (guild or self.guild).channel(name)
 
     async def add_member(
-        self, name: str, *roles: str, guild: Guild | None = None, accepts_dms: bool = True
+        self,
+        name: str,
+        *roles: str,
+        guild: Guild | None = None,
+        accepts_dms: bool = True,
+        user_id: int | None = None,
     ) -> Member:
-        """A new member (GUILD_MEMBER_ADD is sent when a bot is connected)."""
+        """A new member (GUILD_MEMBER_ADD is sent when a bot is connected); `user_id`: the
+        id of a new user (a bench's database prepared with those ids)."""
         guild = guild or self.guild
-        member = self.world.add_member(guild, name, roles)
+        member = self.world.add_member(guild, name, roles, user_id)
         member.user.accepts_dms = accepts_dms
         await self._server.call(
             self.gateway.dispatch(
@@ -764,6 +773,42 @@ class FakeDiscord:
             return copy.deepcopy(
                 self.world.channel_messages(found.id, include_ephemeral=include_ephemeral)
             )
+
+    @contextlib.contextmanager
+    def bot_without(self, permission: int, guild: Guild | None = None) -> Iterator[None]:
+        """The bot lacks `permission` in the guild during the block (taken from @everyone
+        and from the bot's role, as a server's owner can), then has it again."""
+        guild = guild or self.guild
+        with self.world.lock:
+            bot = guild.members[self.world.app_id]
+            roles = [guild.everyone, *(guild.roles[role_id] for role_id in bot.role_ids)]
+            granted = [role.permissions for role in roles]
+            for role in roles:
+                role.permissions &= ~permission
+        try:
+            yield
+        finally:
+            with self.world.lock:
+                for role, permissions in zip(roles, granted, strict=True):
+                    role.permissions = permissions
+
+    def plant_buttons(
+        self, channel: str | int, custom_ids: Iterable[str], *, guild: Guild | None = None
+    ) -> JSON:
+        """A message of the bot's in `channel` with a button for each of `custom_ids`, as an
+        older version of the bot (or a hostile edit of the database) may have left them:
+        `click_custom_id` then presses ids the bot would not make today."""
+        buttons = [
+            {"type": BUTTON, "style": 2, "label": custom_id[:80], "custom_id": custom_id}
+            for custom_id in custom_ids
+        ]
+        rows = [{"type": ACTION_ROW, "components": buttons[i : i + 5]} for i in range(0, 25, 5)]
+        with self.world.lock:
+            where = self.channel(channel, guild)
+            message = self.world.new_message(
+                where.id, {"components": [r for r in rows if r["components"]]}, []
+            )
+            return copy.deepcopy(message)
 
     def dms(self, user: UserRef) -> list[JSON]:
         """Direct messages the bot sent to a user, oldest first."""
@@ -961,8 +1006,10 @@ class FakeDiscord:
         user: UserRef = "alice",
         locale: str = "en-US",
         expect_response: bool = True,
+        wait: bool = True,
     ) -> Reply:
-        """Send a component interaction with any custom id (e.g. an old restart-proof one)."""
+        """Send a component interaction with any custom id (e.g. an old restart-proof one).
+        `wait=False` returns once INTERACTION_CREATE is sent, as for `slash`."""
         current = self._resolve_message(message)
         on_message = [c.get("custom_id") for c in walk_components(current.get("components") or [])]
         # Discord only sends custom ids that are on the message (discord.py relies on it).
@@ -980,6 +1027,9 @@ class FakeDiscord:
         record = self._interaction(
             3, data, user, guild, channel_id, locale, None, dm=guild is None, message=current
         )
+        if not wait:
+            await self._server.call(self._send_interaction(record))
+            return Reply(self, record)
         return await self._run(record, expect_response)
 
     async def submit_modal(

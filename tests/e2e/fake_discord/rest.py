@@ -20,6 +20,8 @@ from . import scheduled_events as events
 from .state import (
     ADMINISTRATOR,
     CREATE_EVENTS,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     DM,
     EPHEMERAL,
     LOADING,
@@ -408,6 +410,8 @@ class Rest:
             self.world.edit_message(message, payload, files)
             if int(message["id"]) == record.original_id:
                 record.original_edited = True
+                # A deferred update (type 6) is seen when its message is edited.
+                record.answered_at = record.answered_at or time.monotonic()
             return json_response(message)
 
     async def webhook_delete(self, request: web.Request) -> web.Response:
@@ -559,6 +563,17 @@ class Rest:
             message["pinned"] = pinned
             return no_content()
 
+    def _bot_granted(self, channel: Channel, permission: int) -> bool:
+        """Whether the bot's roles in the channel's guild grant `permission` (the fake has no
+        channel overwrites)."""
+        with self.world.lock:
+            guild = self.world.guild_of_channel(channel)
+            bot = guild.members.get(self.world.app_id) if guild else None
+            if guild is None or bot is None:
+                return False
+            granted = guild.permissions_of(bot)
+        return bool(granted & (ADMINISTRATOR | permission))
+
     async def _new_thread(self, parent: Channel, payload: JSON, thread_id: int | None) -> Channel:
         with self.world.lock:
             guild = self.world.guild_of_channel(parent)
@@ -585,6 +600,11 @@ class Rest:
             parent = self._channel(request)
         if parent is None or parent.guild_id is None or parent.is_thread:
             return error(404, "Unknown Channel", 10003)
+        private = int(payload.get("type") or PUBLIC_THREAD) != PUBLIC_THREAD
+        if not self._bot_granted(
+            parent, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS
+        ):
+            return error(403, "Missing Permissions", 50013)
         thread = await self._new_thread(parent, payload, None)
         return json_response(thread.payload())
 
@@ -595,6 +615,8 @@ class Rest:
             message = self._message(request)
         if parent is None or message is None or parent.guild_id is None:
             return error(404, "Unknown Message", 10008)
+        if not self._bot_granted(parent, CREATE_PUBLIC_THREADS):
+            return error(403, "Missing Permissions", 50013)
         if self.world.channel_by_id(int(message["id"])) is not None:
             return error(400, "A thread has already been created for this message", 160004)
         thread = await self._new_thread(parent, payload, int(message["id"]))

@@ -501,11 +501,13 @@ class World:
         channels: tuple[str, ...] = DEFAULT_CHANNELS,
         players: tuple[str, ...] = DEFAULT_PLAYERS,
         owner: str = "owner",
+        guild_id: int | None = None,
     ) -> Guild:
-        """A guild like a tournament community's: the bot, an owner, staff and players."""
+        """A guild like a tournament community's: the bot, an owner, staff and players
+        (`guild_id`: a given id, for a bench's prepared database)."""
         with self.lock:
             owner_user = self.user_named(owner)
-            guild = Guild(self.ids.next(), name, owner_user.id, preferred_locale)
+            guild = Guild(guild_id or self.ids.next(), name, owner_user.id, preferred_locale)
             guild.roles[guild.id] = Role(guild.id, "@everyone", EVERYONE_PERMISSIONS, 0)
             for position, (role_name, perms) in enumerate(
                 (("Organizer", 0), ("Judge", 0), ("Moderator", MANAGE_GUILD)), start=1
@@ -533,9 +535,15 @@ class World:
             self.guilds[guild.id] = guild
             return guild
 
-    def add_member(self, guild: Guild, name: str, roles: tuple[str, ...] = ()) -> Member:
+    def add_member(
+        self, guild: Guild, name: str, roles: tuple[str, ...] = (), user_id: int | None = None
+    ) -> Member:
+        """A member; `user_id`: a new user with that id (a bench's prepared database)."""
         with self.lock:
-            user = self.user_named(name)
+            if user_id is None:
+                user = self.user_named(name)
+            else:
+                user = self.users[user_id] = User(user_id, name)
             member = Member(user, guild.id, [guild.role(r).id for r in roles])
             guild.members[user.id] = member
             return member

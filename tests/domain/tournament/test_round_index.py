@@ -1,0 +1,124 @@
+"""A round's lookups are worked out once and handed on by `with_match` (issue 21): whatever
+matches change, a round made by `with_match` answers exactly like the same round built
+from scratch. A stale lookup would be a wrong table or a round wrongly complete."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from datetime import timedelta
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.engine.results import MatchResult
+from domain.tournament.rounds import Match, Round, RoundKind
+from tests.domain.tournament.support import T0
+
+
+def fresh(played: Round) -> Round:
+    """The same round as a new value: nothing worked out yet."""
+    return Round(**{field.name: getattr(played, field.name) for field in fields(Round)})
+
+
+def answers(played: Round, people: list[int], tables: list[int]) -> tuple[object, ...]:
+    return (
+        played.complete,
+        played.missing_tables,
+        [played.match_of(person) for person in people],
+        [played.match_at(table) for table in tables],
+        played.recorded,
+        played.tally,
+    )
+
+
+@st.composite
+def rounds_and_changes(draw: st.DrawFn) -> tuple[Round, list[Match]]:
+    kind = draw(st.sampled_from(RoundKind))
+    count = draw(st.integers(1, 8))
+    people = iter(range(1, 100))
+    matches = []
+    for table in range(1, count + 1):
+        seats = draw(st.integers(0 if kind is RoundKind.ELIMINATION else 1, 2))
+        players = tuple(next(people) for _ in range(seats))
+        result = MatchResult.bye() if seats == 1 else None
+        matches.append(Match(table, players, result))
+    played = Round(1, kind, 7, T0, tuple(matches), T0, T0 + timedelta(minutes=40))
+    changes = []
+    for _ in range(draw(st.integers(0, 12))):
+        table = draw(st.integers(1, count + 1))  # count + 1: a table the round has not
+        base = next((m for m in matches if m.table == table), Match(table, (98, 99)))
+        players = base.players
+        if draw(st.booleans()) and len(players) == 2:
+            players = (players[1], players[0]) if draw(st.booleans()) else (players[0], 97)
+        result = None
+        if len(players) == 2:
+            result = draw(
+                st.sampled_from(
+                    [
+                        None,
+                        MatchResult.win(str(players[0])),
+                        MatchResult.time_draw(),
+                        MatchResult.double_loss(),
+                    ]
+                )
+            )
+        elif len(players) == 1:
+            result = MatchResult.bye()
+        advancing = players[0] if players and draw(st.booleans()) else None
+        changes.append(replace(base, players=players, result=result, advancing=advancing))
+    return played, changes
+
+
+@given(rounds_and_changes())
+@settings(max_examples=200, deadline=None)
+def test_a_round_made_by_with_match_answers_like_one_built_afresh(
+    case: tuple[Round, list[Match]],
+) -> None:
+    played, changes = case
+    people = list(range(0, 101))
+    tables = list(range(0, 11))
+    answers(played, people, tables)  # everything worked out, to be handed on
+    for match in changes:
+        played = played.with_match(match)
+        assert played == fresh(played)
+        assert answers(played, people, tables) == answers(fresh(played), people, tables)
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["register", "unregister", "deck"]), st.integers(1, 5)),
+        max_size=25,
+    )
+)
+@settings(max_examples=100, deadline=None)
+def test_the_next_arrival_number_is_the_one_a_look_at_every_entry_gives(
+    steps: list[tuple[str, int]],
+) -> None:
+    # R-REG: the waitlist is served by arrival order, so the number carried from one
+    # registration to the next must be the one counting every entry would give.
+    from domain.errors import DomainError
+    from domain.tournament.operations import Register, SubmitDeck, Unregister
+    from tests.domain.tournament.support import (
+        Clock,
+        canonical_legal_deck,
+        new_tournament,
+        player,
+    )
+
+    deck = canonical_legal_deck()
+    clock = Clock(new_tournament(max_players=3))
+    for step, number in steps:
+        actor = player(number)
+        operation = {
+            "register": Register(actor.user_id, f"P{number}"),
+            "unregister": Unregister(actor.user_id),
+            "deck": SubmitDeck(actor.user_id, deck),
+        }[step]
+        try:
+            clock.apply(operation, actor)
+        except DomainError:
+            continue
+        tournament = clock.tournament
+        seqs = [entry.seq for entry in tournament.players.values()]
+        assert tournament.next_seq == max(seqs, default=0) + 1
+        assert len(set(seqs)) == len(seqs)
