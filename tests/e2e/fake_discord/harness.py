@@ -698,9 +698,16 @@ class FakeDiscord:
 
     # -- the world -----------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Second Server", *, preferred_locale: str = "en-US") -> Guild:
-        """Another guild with the same layout and users; add it before `start_bot`."""
-        return self.world.add_guild(name, preferred_locale=preferred_locale)
+    def add_guild(
+        self,
+        name: str = "Second Server",
+        *,
+        preferred_locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        """Another guild with the same layout and users; add it before `start_bot`. With
+        `shard` (id, count), one that shard serves."""
+        return self.world.add_guild(name, preferred_locale=preferred_locale, shard=shard)
 
     def member(self, user: UserRef, guild: Guild | None = None) -> Member:
         guild = guild or self.guild
