@@ -1,5 +1,6 @@
 """Several bot processes on one PostgreSQL against one process on SQLite, through the fake
-Discord: `python bench/shards.py [--processes 4] [--guilds 25] [--players 64] [--runs 3]`.
+Discord: `python bench/shards.py [--processes 4] [--guilds 25] [--players 64] [--runs 3]
+[--spread 0 60]`.
 
 The world: `processes × guilds` servers, `guilds` on each shard, each running a Swiss event
 of `players` players with round 1 paired. The events are prepared once, through the
@@ -11,9 +12,11 @@ measured is the round's reports. Two set-ups serve the same world, in turn, `--r
   PostgreSQL server of its own is started for the bench, fsync off like the tests');
 - SQLite: one bot process running every shard, the default deployment.
 
-Through Discord like users, at once across every server: burst 1, the first player of
-every table sends `/report result win`; burst 2, every opponent sends `/report result lose`
-(agreeing, so each table is confirmed). Reported, as medians over the runs:
+Through Discord like users, across every server: burst 1, the first player of every table
+sends `/report result win`; burst 2, every opponent sends `/report result lose` (agreeing,
+so each table is confirmed). A burst is sent all at once, or with `--spread S` evenly over
+S seconds (a round's end as it comes: reports arrive over minutes); `--spread 0 60` runs
+both. Reported, as medians over the runs:
 
 - the time from INTERACTION_CREATE to the bot's first response (p50, p99; the command
   defers first, so this is how soon the player sees "thinking"). Discord refuses a first
@@ -212,15 +215,20 @@ class Burst:
     late: int  # first response missing or refused (over 3 s)
 
 
-async def burst(fake: FakeDiscord, sends: list[tuple[Guild, str, str]]) -> Burst:
+async def burst(
+    fake: FakeDiscord, sends: list[tuple[Guild, str, str]], spread: float = 0.0
+) -> Burst:
+    """Every report of `sends` at once, or spread evenly over `spread` seconds."""
     started = time.monotonic()
-    replies: list[Reply] = await asyncio.gather(
-        *(
-            fake.slash(
-                "report result", user=user, guild=guild, options={"result": claim}, wait=False
-            )
-            for guild, user, claim in sends
+
+    async def send(number: int, guild: Guild, user: str, claim: str) -> Reply:
+        await asyncio.sleep(started + spread * number / len(sends) - time.monotonic())
+        return await fake.slash(
+            "report result", user=user, guild=guild, options={"result": claim}, wait=False
         )
+
+    replies: list[Reply] = await asyncio.gather(
+        *(send(number, *sent) for number, sent in enumerate(sends))
     )
 
     def settled(reply: Reply) -> bool:
@@ -282,13 +290,18 @@ async def build(args: argparse.Namespace, folder: Path) -> Prepared:
 
 
 async def run(
-    world: Prepared, backend: str, number: int, args: argparse.Namespace, pg: PostgresServer
+    world: Prepared,
+    backend: str,
+    spread: float,
+    number: int,
+    args: argparse.Namespace,
+    pg: PostgresServer,
 ) -> dict[str, Any]:
     fake, servers = world.fake, world.servers
     processes = args.processes if backend == "postgres" else 1
     first_process = len(fake.processes)
     clock = time.monotonic()
-    fake.workdir = world.prepared.parent / f"{backend}-{number}"
+    fake.workdir = world.prepared.parent / f"{backend}-{spread:g}-{number}"
     fake.workdir.mkdir()
     fake.database = fake.workdir / "bot.sqlite3"
     copy_sqlite(world.prepared, fake.database)
@@ -315,10 +328,10 @@ async def run(
         sampler.start()
         seating = world.seating
         first = await burst(
-            fake, [(g, seats[0], "win") for g in servers for seats in seating[g.id]]
+            fake, [(g, seats[0], "win") for g in servers for seats in seating[g.id]], spread
         )
         second = await burst(
-            fake, [(g, seats[1], "lose") for g in servers for seats in seating[g.id]]
+            fake, [(g, seats[1], "lose") for g in servers for seats in seating[g.id]], spread
         )
         await sampler.stop()
         for name, done in (("burst 1", first), ("burst 2", second)):
@@ -341,6 +354,7 @@ async def run(
             "backend": backend,
             "processes": processes,
             "guilds": len(servers),
+            "spread": spread,
             "load": load,
             "sent": first.sent + second.sent,
             "stored": stored,
@@ -376,9 +390,14 @@ def locks(r: dict[str, Any]) -> str:
     )
 
 
+def sending(spread: float) -> str:
+    return "at once" if spread == 0 else f"over {spread:g} s"
+
+
 def row(r: dict[str, Any]) -> str:
     return (
-        f"| {setup_name(r)} | {r['guilds']} | {r['sent']} / {r['stored']} / {r['late']} |"
+        f"| {setup_name(r)} | {r['guilds']} | {sending(r['spread'])} |"
+        f" {r['sent']} / {r['stored']} / {r['late']} |"
         f" {r['p50_ms']:.0f} ms | {r['p99_ms']:.0f} ms | {r['per_second']:.0f} |"
         f" {locks(r)} | {r['load']:.1f} |"
     )
@@ -401,9 +420,10 @@ async def measure(args: argparse.Namespace, folder: Path, pg: PostgresServer) ->
     results: list[dict[str, Any]] = []
     try:
         for number in range(1, args.runs + 1):
-            for backend in args.backends:
-                print(f"run {number}, {backend} …", flush=True)
-                results.append(await run(world, backend, number, args, pg))
+            for spread in args.spread:
+                for backend in args.backends:
+                    print(f"run {number}, {backend}, sent over {spread:g} s …", flush=True)
+                    results.append(await run(world, backend, spread, number, args, pg))
                 print("  " + row(results[-1]), flush=True)
     finally:
         world.fake.close()
@@ -411,10 +431,10 @@ async def measure(args: argparse.Namespace, folder: Path, pg: PostgresServer) ->
 
 
 HEADER = (
-    "| set-up | servers | reports sent / stored / late (no first response in 3 s) |"
-    " p50 to first response | p99 | reports/s |"
+    "| set-up | servers | each burst sent | reports sent / stored / late (no first response"
+    " in 3 s) | p50 to first response | p99 | reports/s |"
     " PostgreSQL lock waits: sessions waiting of active (mean; max, advisory max) |"
-    " load average |\n|---|---|---|---|---|---|---|---|"
+    " load average |\n|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -424,6 +444,13 @@ def main() -> None:
     parser.add_argument("--guilds", type=int, default=25, help="servers per process")
     parser.add_argument("--players", type=int, default=64, help="players per server's event")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--spread",
+        type=float,
+        nargs="+",
+        default=[0.0],
+        help="seconds each burst's reports are spread over (0: all at once); several: each",
+    )
     parser.add_argument(
         "--backends", nargs="+", choices=("postgres", "sqlite"), default=["postgres", "sqlite"]
     )
@@ -441,8 +468,10 @@ def main() -> None:
         print(row(r))
     print(f"\nMedians of {args.runs} runs (each figure on its own):\n")
     print(HEADER)
-    for backend in args.backends:
-        print(row(median_of([r for r in results if r["backend"] == backend])))
+    for spread in args.spread:
+        for backend in args.backends:
+            same = [r for r in results if r["backend"] == backend and r["spread"] == spread]
+            print(row(median_of(same)))
 
 
 if __name__ == "__main__":
