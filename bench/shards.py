@@ -424,7 +424,7 @@ async def measure(args: argparse.Namespace, folder: Path, pg: PostgresServer) ->
                 for backend in args.backends:
                     print(f"run {number}, {backend}, sent over {spread:g} s …", flush=True)
                     results.append(await run(world, backend, spread, number, args, pg))
-                print("  " + row(results[-1]), flush=True)
+                    print("  " + row(results[-1]), flush=True)
     finally:
         world.fake.close()
     return results
