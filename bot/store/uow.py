@@ -561,6 +561,32 @@ class Transaction:
             raise RuntimeError("a read-only unit of work cannot apply operations")
 
 
+class GuildQueue:
+    """One holder per guild at a time, first come first served; a guild's lock is kept
+    only while someone holds it or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def turn(self, guild_id: int) -> AsyncIterator[None]:
+        lock, waiting = self._locks.get(guild_id, (None, 0))
+        lock = lock or asyncio.Lock()
+        self._locks[guild_id] = (lock, waiting + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, waiting = self._locks[guild_id]
+            if waiting == 1:
+                del self._locks[guild_id]
+            else:
+                self._locks[guild_id] = (lock, waiting - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
 class Store:
     """The database and the tournament cache, shared by every service."""
 
@@ -585,6 +611,11 @@ class Store:
         self.calendar = CalendarEvents(database)  # the scheduled event of each tournament
         # Each guild's /setup, read on nearly every command: kept until /setup changes it.
         self.guild_configs: dict[int, GuildConfig] = {}
+        # One writer per guild in this process at a time, queued before taking a pooled
+        # connection: a burst of one event's reports waits here instead of filling the
+        # PostgreSQL pool with waiters on that event's lock, which starved every other
+        # server of this process (bench/shards.py: 36 of 40 connections waiting).
+        self._guild_writers = GuildQueue()
 
     def views(self, tournament: Tournament) -> Views:
         """What is read about `tournament`, worked out once per committed version."""
@@ -608,7 +639,7 @@ class Store:
     ) -> AsyncIterator[Transaction]:
         """One write transaction. `actor` gives the tournament actor from the guild's
         configuration, read inside the same transaction."""
-        async with self.database.write() as connection:
+        async with self._guild_writers.turn(guild_id), self.database.write() as connection:
             config = await get_guild_config(connection, guild_id)
             tx = Transaction(
                 connection,

@@ -27,7 +27,13 @@ import yarl
 from discord import app_commands
 
 from tests.e2e.fake_discord import FakeDiscord, Upload
-from tests.e2e.fake_discord.state import CREATE_EVENTS, CREATE_PUBLIC_THREADS, MANAGE_EVENTS
+from tests.e2e.fake_discord.gateway import shard_of
+from tests.e2e.fake_discord.state import (
+    CREATE_EVENTS,
+    CREATE_PUBLIC_THREADS,
+    MANAGE_EVENTS,
+    World,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
@@ -582,3 +588,12 @@ async def test_the_3_second_deadline_counts_from_when_the_interaction_was_sent()
         status, body = await acknowledge(late)
         assert (status, body["code"]) == (404, 10062)  # Unknown interaction
         assert not late.callbacks
+
+
+async def test_a_guild_can_be_made_on_a_chosen_shard() -> None:
+    """A benchmark of several processes gives each the same number of guilds: ids made
+    in the same millisecond would otherwise all land on one shard."""
+    world = World(token="t")
+    guilds = [world.add_guild(f"Server {n}", shard=(n % 4, 4)) for n in range(40)]
+    assert [shard_of(guild.id, 4) for guild in guilds] == [n % 4 for n in range(40)]
+    assert len({guild.id for guild in guilds}) == 40

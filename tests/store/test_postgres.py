@@ -28,7 +28,7 @@ from bot.store.postgres import PostgresDatabase
 from bot.store.uow import Store
 from domain.tournament.operations import Actor as TournamentActor
 from domain.tournament.operations import Register, Role
-from tests.services.conftest import GUILD, LEGAL_DECK, NOW, admin, organizer, player
+from tests.services.conftest import GUILD, LEGAL_DECK, NOW, OTHER_GUILD, admin, organizer, player
 from tests.support.postgres import PostgresServer
 
 pytestmark = pytest.mark.postgres
@@ -165,6 +165,45 @@ async def test_two_processes_registering_at_once_lose_nothing(empty_url: str) ->
     finally:
         await first.close()
         await second.close()
+
+
+async def test_one_busy_server_does_not_take_every_connection(empty_url: str) -> None:
+    """A burst of one server's writes waits in the process, not in the connection pool:
+    with two pooled connections, while four slow writes of server A's tournament queue for
+    its lock, server B's write gets a connection at once and finishes first (before, A's
+    waiters held the pool while they waited on the tournament's lock, and B came after)."""
+    database = await PostgresDatabase.connect(empty_url, pool_size=2)
+    try:
+        services = services_on(database)
+        for guild in (GUILD, OTHER_GUILD):
+            await services.guilds.configure(
+                admin(guild), organizer_role_id=11, judge_role_id=12, locale="ja"
+            )
+        await services.tournaments.create(
+            organizer(), name="Busy Cup", format="swiss", regulation="single"
+        )
+        await services.tournaments.create(
+            replace(organizer(), guild_id=OTHER_GUILD),
+            name="Quiet Cup",
+            format="swiss",
+            regulation="single",
+        )
+        finished: list[str] = []
+
+        async def register(guild: int, user_id: int, label: str, takes: float) -> None:
+            actor = TournamentActor(user_id, Role.PLAYER)
+            async with services.store.write(guild, NOW, lambda _: actor) as tx:
+                tournament = await tx.tournament(None)
+                await asyncio.sleep(takes)  # a slow write, holding the tournament's lock
+                await tx.apply(tournament, Register(user_id, f"Player {user_id}"))
+            finished.append(label)
+
+        busy = [register(GUILD, 100 + n, f"A{n}", takes=0.2) for n in range(1, 5)]
+        await asyncio.gather(*busy, register(OTHER_GUILD, 200, "B", takes=0))
+        assert finished == ["B", "A1", "A2", "A3", "A4"]
+        assert len(services.store._guild_writers) == 0  # no lock kept for a quiet guild
+    finally:
+        await database.close()
 
 
 async def test_a_writer_that_skipped_the_lock_makes_the_unit_of_work_refuse(

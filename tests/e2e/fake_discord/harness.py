@@ -240,6 +240,11 @@ class Reply:
         return self._record.id
 
     @property
+    def sent_at(self) -> float | None:
+        """When the fake sent INTERACTION_CREATE (`time.monotonic()`; None before)."""
+        return self._record.sent_at
+
+    @property
     def answer_time(self) -> float | None:
         """Seconds from the fake sending INTERACTION_CREATE to the bot's first callback
         arriving (None without one). Discord allows 3 s."""
@@ -459,6 +464,7 @@ class FakeDiscord:
         # DATABASE_PATH that is set too), and the harness reads that database.
         self.database_url: str | None = None
         self._postgres: Any = None  # an asyncpg connection, on the server's loop
+        self._postgres_url: str | None = None  # the database it is connected to
         # The outbox's pending count and when it was read: waiters share one reading.
         self._pending: tuple[float, int] = (-1.0, 0)
         self._tempdir: tempfile.TemporaryDirectory[str] | None = None
@@ -701,9 +707,16 @@ class FakeDiscord:
 
     # -- the world -----------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Second Server", *, preferred_locale: str = "en-US") -> Guild:
-        """Another guild with the same layout and users; add it before `start_bot`."""
-        return self.world.add_guild(name, preferred_locale=preferred_locale)
+    def add_guild(
+        self,
+        name: str = "Second Server",
+        *,
+        preferred_locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        """Another guild with the same layout and users; add it before `start_bot`. With
+        `shard` (id, count), one that shard serves."""
+        return self.world.add_guild(name, preferred_locale=preferred_locale, shard=shard)
 
     def member(self, user: UserRef, guild: Guild | None = None) -> Member:
         guild = guild or self.guild
@@ -1238,8 +1251,13 @@ class FakeDiscord:
 
         from bot.store.postgres import numbered_placeholders
 
+        if self._postgres is not None and self._postgres_url != self.database_url:
+            with contextlib.suppress(Exception):  # the old database may be gone
+                await self._postgres.close(timeout=2)
+            self._postgres = None
         if self._postgres is None or self._postgres.is_closed():
             self._postgres = await asyncpg.connect(self.database_url)
+            self._postgres_url = self.database_url
         rows = await self._postgres.fetch(numbered_placeholders(sql), *args)
         return [tuple(row) for row in rows]
 

@@ -92,9 +92,14 @@ class Snowflakes:
         self._counter = itertools.count(1)
         self._lock = threading.Lock()
 
-    def next(self) -> int:
+    def next(self, shard: tuple[int, int] | None = None) -> int:
+        """A new id; with `shard` (id, count), one that shard serves as a guild's id
+        (`(id >> 22) % count`): its time goes back the few milliseconds needed."""
         with self._lock:
             ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+            if shard is not None:
+                shard_id, count = shard
+                ms -= (ms - shard_id) % count
             return (ms << 22) | (1 << 17) | (next(self._counter) % 4096)
 
 
@@ -502,12 +507,13 @@ class World:
         players: tuple[str, ...] = DEFAULT_PLAYERS,
         owner: str = "owner",
         guild_id: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """A guild like a tournament community's: the bot, an owner, staff and players
-        (`guild_id`: a given id, for a bench's prepared database)."""
+        """A guild like a tournament community's: the bot, an owner, staff and players;
+        with `guild_id`, that id; with `shard` (id, count), a guild that shard serves."""
         with self.lock:
             owner_user = self.user_named(owner)
-            guild = Guild(guild_id or self.ids.next(), name, owner_user.id, preferred_locale)
+            guild = Guild(guild_id or self.ids.next(shard), name, owner_user.id, preferred_locale)
             guild.roles[guild.id] = Role(guild.id, "@everyone", EVERYONE_PERMISSIONS, 0)
             for position, (role_name, perms) in enumerate(
                 (("Organizer", 0), ("Judge", 0), ("Moderator", MANAGE_GUILD)), start=1
