@@ -402,7 +402,7 @@ class Delivery:
             )
             made[index] = (target.channel_id, sent.id)
             if notice.say is Say.PAIRINGS:
-                self._shown[sent.id] = message.content or ""
+                self._shown[sent.id] = _shown(message)
             done = index == last and not more_to_do
             await self.store.outbox.record_part(
                 notice.id, index, target.channel_id, sent.id, done_at=self.clock() if done else None
@@ -457,14 +457,14 @@ class Delivery:
         i is message i; a post not yet sent has nothing to edit."""
         parts = await self.store.outbox.pairings_post(tournament.id, int(notice.data["round"]))
         for (channel_id, message_id), message in zip(parts, said.messages, strict=False):
-            if self._shown.get(message_id) == message.content:
+            if self._shown.get(message_id) == _shown(message):
                 continue
             try:
                 await self._edit(Target(channel_id, message_id), Said([message]))
             except (discord.Forbidden, discord.NotFound) as error:
                 log.warning("a pairings post could not be brought up to date: %s", error.text)
                 continue
-            self._shown[message_id] = message.content or ""
+            self._shown[message_id] = _shown(message)
         await self.store.outbox.finish(notice.id, SENT, self.clock())
 
     async def _edit(self, target: Target, said: Said) -> None:
@@ -612,6 +612,14 @@ async def _call(awaitable: Awaitable[T]) -> T:
         raise Transient(f"Discord {error.status}") from error
     except (aiohttp.ClientError, TimeoutError, ConnectionError) as error:
         raise Transient(type(error).__name__) from error
+
+
+def _shown(message: Message) -> str:
+    """What a pairings post's part shows: its text, and its tables in embeds (a large
+    round's)."""
+    return "\n".join(
+        [message.content or "", *(embed.description or "" for embed in message.embeds)]
+    )
 
 
 def _content(message: Message, target: Target) -> str | None:

@@ -47,6 +47,7 @@ from bot.ui.render import (
     safe,
 )
 from bot.ui.rounds import (
+    Post,
     bracket_picture,
     claim_lines,
     describe_result,
@@ -301,7 +302,7 @@ def pairings(telling: Telling) -> Said:
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     messages = [
-        Message(part.content, view=view, pings=part.pinged)
+        Message(part.content, embeds=_tables(part), view=view, pings=part.pinged)
         for part in pairings_posts(tournament, played, points, lang, page_url=telling.page_url)
     ]
     picture = bracket_picture(tournament, lang) if top_cut else None
@@ -321,7 +322,12 @@ def pairings_refresh(telling: Telling) -> Said:
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     parts = pairings_posts(tournament, played, points, lang, page_url=telling.page_url, marked=True)
-    return Said([Message(part.content, view=view) for part in parts])
+    return Said([Message(part.content, embeds=_tables(part), view=view) for part in parts])
+
+
+def _tables(part: Post) -> list[discord.Embed]:
+    """A large round's tables, as the embeds of their message."""
+    return [discord.Embed(description=tables) for tables in part.tables]
 
 
 def clock_started(telling: Telling) -> Said:

@@ -36,12 +36,25 @@ MESSAGE_LIMIT = 2000
 MENTIONS_PER_MESSAGE = 100
 
 
+# Up to this many tables (1,024 players), the pairings post pings every player of the
+# round, in messages of text (2,000 characters, 100 pings each: 84 messages at 2,048
+# tables). Beyond, the tables are packed into embeds (6,000 characters a message, a third
+# as many messages) and nobody is pinged: thousands of pings are noise, and each player
+# finds their table with /pairing, and hears their opponent's report.
+PINGED_TABLES = 512
+# Discord: at most 10 embeds in a message, 6,000 characters across them; some room is kept.
+EMBEDS_PER_MESSAGE = 10
+EMBED_CHARACTERS_PER_MESSAGE = 5900
+
+
 @dataclass(frozen=True)
 class Post:
-    """One message of a long post: its text and the users it may ping."""
+    """One message of a long post: its text, the users it may ping, and the tables it
+    carries in embeds (the descriptions; a large round's post)."""
 
     content: str
     pinged: tuple[int, ...]
+    tables: tuple[str, ...] = ()
 
     @property
     def allowed_mentions(self) -> discord.AllowedMentions:
@@ -190,12 +203,14 @@ def pairings_posts(
     footer = t("ui.rounds.how_to_report", lang)
     if page_url is not None:
         footer += "\n" + t("ui.rounds.live_page", lang, url=page_url)
+    if len(paired.matches) > PINGED_TABLES:
+        return _packed_posts(title, footer, [text for text, _ in lines], lang)
     # Room for the title with its "(part/parts)" and the footer on every message.
     budget = MESSAGE_LIMIT - len(title) - len(footer) - 40
     chunks: list[list[tuple[str, tuple[int, ...]]]] = [[]]
     size = pings = 0
     for text, players in lines:
-        room = max(len(text), MARKED_LINE_LIMIT) + 1
+        room = _room(text)
         if chunks[-1] and (size + room > budget or pings + len(players) > MENTIONS_PER_MESSAGE):
             chunks.append([])
             size = pings = 0
@@ -204,15 +219,52 @@ def pairings_posts(
         pings += len(players)
     posts = []
     for index, chunk in enumerate(chunks, start=1):
-        part = (
-            t("ui.rounds.pairings_part", lang, part=index, parts=len(chunks))
-            if len(chunks) > 1
-            else ""
-        )
+        part = _part(index, len(chunks), lang)
         body = "\n".join(text for text, _ in chunk)
         content = f"**{title}{part}**\n{body}\n{footer}"
         posts.append(Post(content, tuple(p for _, players in chunk for p in players)))
     return posts
+
+
+def _room(line: str) -> int:
+    """A table's room in a message: the longer of its two forms (see MARKED_LINE_LIMIT)."""
+    return max(len(line), MARKED_LINE_LIMIT) + 1
+
+
+def _part(index: int, parts: int, lang: Lang) -> str:
+    return t("ui.rounds.pairings_part", lang, part=index, parts=parts) if parts > 1 else ""
+
+
+def _packed_posts(title: str, footer: str, lines: list[str], lang: Lang) -> list[Post]:
+    """A large round's pairings: the tables in embeds packed to Discord's limits (10 a
+    message, 6,000 characters across them, 4,096 each), the title and how to report above
+    them, no pings."""
+    messages: list[list[list[str]]] = [[[]]]
+    in_message = in_embed = 0
+    for line in lines:
+        room = _room(line)
+        embeds = messages[-1]
+        if in_message + room > EMBED_CHARACTERS_PER_MESSAGE:
+            messages.append([[]])
+            embeds, in_message, in_embed = messages[-1], 0, 0
+        elif in_embed + room > EMBED_DESCRIPTION_LIMIT:
+            if len(embeds) == EMBEDS_PER_MESSAGE:
+                messages.append([[]])
+                in_message = 0
+            else:
+                embeds.append([])
+            embeds, in_embed = messages[-1], 0
+        embeds[-1].append(line)
+        in_message += room
+        in_embed += room
+    return [
+        Post(
+            f"**{title}{_part(index, len(messages), lang)}**\n{footer}",
+            (),
+            tuple("\n".join(embed) for embed in embeds),
+        )
+        for index, embeds in enumerate(messages, start=1)
+    ]
 
 
 def marked_line(
