@@ -51,7 +51,7 @@ from bot.ui.rounds import (
     bracket_picture,
     claim_lines,
     describe_result,
-    final_standings_embeds,
+    final_standings_post,
     name_of,
     pairings_posts,
     plain_name,
@@ -527,9 +527,13 @@ def result_decided(telling: Telling) -> Said:
 
 
 def final(telling: Telling) -> Said:
-    embeds = final_standings_embeds(telling.views, telling.lang)
-    with_link(embeds[0], telling.page_url, telling.lang)
-    return _said(*(Message(embeds=[embed]) for embed in embeds))
+    post = final_standings_post(telling.views, telling.lang)
+    with_link(post.messages[0][0], telling.page_url, telling.lang)
+    first, *rest = post.messages
+    return _said(
+        Message(post.note, embeds=first, files=post.files),
+        *(Message(embeds=embeds) for embeds in rest),
+    )
 
 
 # -- judges -------------------------------------------------------------------------------

@@ -15,7 +15,13 @@ from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
 from bot.ui.messages import fit_message
 from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT, Page
 from bot.ui.render import safe
-from bot.ui.standings import StandingRow, Status, layout_page, standings_layout
+from bot.ui.standings import (
+    StandingRow,
+    Status,
+    layout_page,
+    standings_csv,
+    standings_layout,
+)
 from domain.engine.elimination import bracket_order
 from domain.engine.explanation import Explanation
 from domain.engine.placings import stage
@@ -438,21 +444,78 @@ def _seed_order(first: Round) -> list[int]:
     return [seeded[seed] for seed in sorted(seeded)]
 
 
-def final_standings_embeds(views: Views, lang: Lang) -> list[discord.Embed]:
-    """The final standings (shared ranks) and the strict order for prizes (R-FMT-5), each
-    as pages of embeds so that nothing is cut."""
+# The final standings post shows both lists whole while they fit in this many messages.
+# Beyond (a large event: 4,096 players are 410 pages), it shows the top of the placings and
+# of the order for prizes, and attaches both lists whole as CSV, as Melee and EventLink do:
+# each player finds their own place with /standings.
+FINAL_MESSAGES_IN_FULL = 3
+FINAL_PAGES_SHOWN = 3  # of the placings, at least: the top 60, and the whole top cut
+
+
+@dataclass(frozen=True)
+class FinalPost:
+    """The final standings post: its messages' embeds, and, when the lists are shown in
+    part, the line that says so and the files that hold them whole."""
+
+    messages: list[list[discord.Embed]]
+    note: str | None = None
+    files: tuple[tuple[str, bytes], ...] = ()
+
+
+def final_standings_post(views: Views, lang: Lang) -> FinalPost:
+    """The final standings (shared ranks) and the strict order for prizes (R-FMT-5), as
+    pages of embeds packed into as few messages as Discord allows, so that nothing is cut;
+    a large event's, in part with both lists attached."""
     tournament = views.tournament
     shared, strict = views.final
-    embeds = []
+    listings = []
     for lines, title in (
         (shared, t("ui.finish.title", lang, tournament=safe(tournament.name))),
         (strict, t("ui.finish.strict_title", lang, seed=tournament.seed)),
     ):
-        layout = standings_layout(standing_rows(lines), lang)
-        first, count = layout_page(layout, title, lang, 0)
-        embeds.append(first)
-        embeds += [layout_page(layout, title, lang, page)[0] for page in range(1, count)]
-    return embeds
+        rows = standing_rows(lines)
+        listings.append((rows, standings_layout(rows, lang), title))
+    whole = [
+        layout_page(layout, title, lang, page)[0]
+        for _, layout, title in listings
+        for page in range(max(len(layout.pages), 1))
+    ]
+    packed = pack_embeds(whole)
+    if len(packed) <= FINAL_MESSAGES_IN_FULL:
+        return FinalPost(packed)
+    (placings, placings_layout, title), (prizes, prizes_layout, strict_title) = listings
+    shown, covered = 0, 0
+    while shown < len(placings_layout.pages) and (
+        shown < FINAL_PAGES_SHOWN or covered < (tournament.top_cut or 0)
+    ):
+        covered += len(placings_layout.pages[shown])
+        shown += 1
+    top = [layout_page(placings_layout, title, lang, page)[0] for page in range(shown)]
+    top.append(layout_page(prizes_layout, strict_title, lang, 0)[0])
+    note = t("ui.finish.in_part", lang, players=len(placings))
+    files = (
+        (f"final-standings-{tournament.id}.csv", standings_csv(placings, lang)),
+        (f"prize-order-{tournament.id}.csv", standings_csv(prizes, lang)),
+    )
+    return FinalPost(pack_embeds(top), note, files)
+
+
+def pack_embeds(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
+    """Embeds in order, as few to a message as Discord allows: at most 10, and 6,000
+    characters across them (titles, descriptions, footers)."""
+    messages: list[list[discord.Embed]] = []
+    size = 0
+    for embed in embeds:
+        if (
+            not messages
+            or len(messages[-1]) == EMBEDS_PER_MESSAGE
+            or size + len(embed) > EMBED_CHARACTERS_PER_MESSAGE
+        ):
+            messages.append([])
+            size = 0
+        messages[-1].append(embed)
+        size += len(embed)
+    return messages
 
 
 STANDINGS_PER_PAGE = 20
