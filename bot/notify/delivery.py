@@ -30,6 +30,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any, TypeVar
 
 import aiohttp
@@ -43,7 +44,7 @@ from bot.store.outbox import FAILED, SENT, SKIPPED, Outgoing
 from bot.store.posts import RoundPlace
 from bot.store.uow import Store
 from bot.ui.notices import HEAVY, RENDERERS, CalendarText, Message, Said, Telling
-from bot.worker import off_loop
+from bot.worker import Priority, off_loop_as
 from domain.guild import GuildConfig
 from domain.tournament.calendar import CalendarStatus
 from domain.tournament.model import Tournament
@@ -287,7 +288,13 @@ class Delivery:
             known=self.store.views(tournament),
         )
         render = RENDERERS[notice.say]
-        said = await off_loop(render, telling) if notice.say in HEAVY else render(telling)
+        if notice.say in HEAVY:
+            # The round's pairings and the final standings before any page anyone asked for.
+            first = notice.say in (Say.PAIRINGS, Say.FINAL_STANDINGS)
+            priority = Priority.POST if first else Priority.READ
+            said = await off_loop_as(priority, partial(render, telling))
+        else:
+            said = render(telling)
         if not said.messages and said.calendar is None:
             return SKIPPED
         parts = await self.store.outbox.parts(notice.id)

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from bot.notify.plan import Context, Notice, Place, plan
@@ -58,7 +59,7 @@ from bot.store.tournaments import (
     tournament_names,
     tournament_version,
 )
-from bot.worker import off_loop
+from bot.worker import Priority, off_loop_as
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
 from domain.tournament import events as ev
 from domain.tournament.apply import apply, create
@@ -347,7 +348,9 @@ class Transaction:
         self._require_writable()
         await self._refuse_a_repeated_request()
         if isinstance(operation, EVERY_PLAYER):
-            updated, events = await off_loop(apply, tournament, operation, self.at, self.actor)
+            updated, events = await off_loop_as(
+                Priority.WRITE, partial(apply, tournament, operation, self.at, self.actor)
+            )
         else:
             updated, events = apply(tournament, operation, self.at, self.actor)
         await self._save(tournament, updated)
@@ -390,8 +393,9 @@ class Transaction:
         if not is_replayable(actions):
             raise IllegalTransition("undo.log_too_old", tournament=tournament.name)
         # The log folded again without the operation: every operation of the event.
-        return await off_loop(
-            plan_undo, tournament.id, self.guild_id, logged_operations(actions), action_id
+        operations = logged_operations(actions)
+        return await off_loop_as(
+            Priority.WRITE, partial(plan_undo, tournament.id, self.guild_id, operations, action_id)
         )
 
     async def hold(self, tournament: Tournament, operation: Operation) -> int:
@@ -402,7 +406,9 @@ class Transaction:
         if isinstance(operation, Undo):
             await self.plan_undo(tournament, operation.action_id)
         elif isinstance(operation, EVERY_PLAYER):
-            await off_loop(apply, tournament, operation, self.at, self.actor)
+            await off_loop_as(
+                Priority.WRITE, partial(apply, tournament, operation, self.at, self.actor)
+            )
         else:
             apply(tournament, operation, self.at, self.actor)
         return await add_pending(
