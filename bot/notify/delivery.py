@@ -463,15 +463,29 @@ class Delivery:
         shows what it should is left alone. The split never changes (`MARK_ROOM`), so part
         i is message i; a post not yet sent has nothing to edit."""
         parts = await self.store.outbox.pairings_post(tournament.id, int(notice.data["round"]))
-        for (channel_id, message_id), message in zip(parts, said.messages, strict=False):
-            if self._shown.get(message_id) == _shown(message):
-                continue
+
+        async def mark(channel_id: int, message_id: int, message: Message) -> None:
             try:
                 await self._edit(Target(channel_id, message_id), Said([message]))
             except (discord.Forbidden, discord.NotFound) as error:
                 log.warning("a pairings post could not be brought up to date: %s", error.text)
-                continue
+                return
             self._shown[message_id] = _shown(message)
+
+        # The parts are messages of their own: edited together, not one after another
+        # (after a restart every part is edited once, 26 at 4,096 players, and the next
+        # round's pairings wait behind them).
+        outcomes = await asyncio.gather(
+            *(
+                mark(channel_id, message_id, message)
+                for (channel_id, message_id), message in zip(parts, said.messages, strict=False)
+                if self._shown.get(message_id) != _shown(message)
+            ),
+            return_exceptions=True,
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
         await self.store.outbox.finish(notice.id, SENT, self.clock())
 
     async def _edit(self, target: Target, said: Said) -> None:

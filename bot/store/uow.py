@@ -70,7 +70,6 @@ from domain.tournament.operations import (
     Actor,
     CreateTournament,
     Operation,
-    PairRound,
     StartTournament,
     Undo,
     operation_types,
@@ -81,10 +80,12 @@ from domain.tournament.undo import UndoPlan, plan_undo
 from domain.tournament.views import Views
 
 ActorResolver = Callable[[GuildConfig], Actor]
-# Operations whose rules look at every player (pairing seats them all; the start checks
-# every list again): applied off the event loop (bot/worker.py), the others on it, where a
-# report costs less than the hand-over would.
-EVERY_PLAYER = (PairRound, StartTournament)
+# Operations whose rules look at every player (the start checks every list again): applied
+# off the event loop (bot/worker.py), the others on it, where a report costs less than the
+# hand-over would. Seating a round checks sets of ids only (10 ms at 2,048 tables): on the
+# loop it no longer waits for whatever the worker is in the middle of (a standings layout,
+# 0.3 s at 4,096 players), with every report queued behind the write lock.
+EVERY_PLAYER = (StartTournament,)
 LANGUAGES = ("ja", "en")
 
 
