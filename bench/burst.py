@@ -330,9 +330,7 @@ async def burst_run(
             await wait_answered(everything, 120.0)
             expected_tables = players // 2
             await until(
-                lambda: (
-                    sum(table_lines(m) for m in pairing_messages(fake, 12)) >= expected_tables
-                ),
+                lambda: sum(table_lines(m) for m in pairing_messages(fake, 12)) >= expected_tables,
                 120.0,
                 "the pairings of round 12",
             )
