@@ -219,6 +219,13 @@ def pairing_messages(fake: FakeDiscord, number: int) -> list[dict[str, Any]]:
     return [m for m in fake.messages("pairings") if title in (m.get("content") or "")[:200]]
 
 
+def table_lines(message: dict[str, Any]) -> int:
+    """The lines of a pairings message: its text's, and its embeds' (a large round's)."""
+    texts = [message.get("content") or ""]
+    texts += [embed.get("description") or "" for embed in message.get("embeds") or []]
+    return sum(text.count("\n") + 1 for text in texts if text)
+
+
 async def burst_run(
     source: Path, players: int, samples: int, spy: Path | None = None
 ) -> dict[str, Any]:
@@ -323,10 +330,7 @@ async def burst_run(
             await wait_answered(everything, 120.0)
             expected_tables = players // 2
             await until(
-                lambda: (
-                    sum((m.get("content") or "").count("\n") for m in pairing_messages(fake, 12))
-                    >= expected_tables
-                ),
+                lambda: sum(table_lines(m) for m in pairing_messages(fake, 12)) >= expected_tables,
                 120.0,
                 "the pairings of round 12",
             )
@@ -394,6 +398,7 @@ async def finish_run(source: Path) -> dict[str, Any]:
             pid = bot.process.pid
             await fake.settled()
             before = loop_cpu_seconds(pid)
+            earlier = len(fake.messages("standings"))
             started_wall = time.time()
             finish = await fake.slash("tournament finish", user="organizer", locale="ja")
             replied = loop_cpu_seconds(pid)
@@ -404,11 +409,7 @@ async def finish_run(source: Path) -> dict[str, Any]:
             result["first"], result["shown"] = first[0], shown[0]
             result["loop_cpu_reply"] = replied - before
             result["loop_cpu_posted"] = posted - before
-            result["final_messages"] = sum(
-                1
-                for m in fake.messages("standings")
-                if m.get("embeds") and "最終順位" in m["embeds"][0].get("title", "")
-            )
+            result["final_messages"] = len(fake.messages("standings")) - earlier
             result["lag"] = lags_between(folder / "lag.txt", started_wall, ended_wall)
             result["peak_rss_mb"] = peak_rss_mb(pid)
             await fake.stop_bot(within=30)

@@ -18,38 +18,90 @@ that (`bot.ui.buttons.stateless_view`).
 The loop keeps its turn: `sys.setswitchinterval` is lowered when the worker starts, so
 the interpreter hands the GIL back to the loop within a millisecond instead of five while
 the worker computes (`bench/burst.py` measures the loop's lag).
+
+Work waits its turn by its `Priority`, then in order: what a writer does while it holds
+the database's write lock (pairing a round, applying a change to every player), then the
+round's pairings post, then everything read. At the end of a round, fifty `/standings`
+and the post's marks queued before the organizer's `/round pair` would otherwise hold up
+the pairing, and every report waiting for the write lock behind it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import queue
 import sys
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
+from enum import IntEnum
 from functools import partial
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 SWITCH_INTERVAL = 0.001  # seconds a thread holds the GIL while another waits for it
 
-_executor: ThreadPoolExecutor | None = None
+
+class Priority(IntEnum):
+    """Which work the worker takes first (the lowest)."""
+
+    WRITE = 0  # under the write lock: everyone's writes wait for it
+    POST = 1  # a post every player waits for (the round's pairings)
+    READ = 2
 
 
-def _worker() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
-        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pm-worker")
-    return _executor
+class _Worker:
+    """One thread taking work by priority, then in order of arrival."""
+
+    def __init__(self) -> None:
+        self._queue: queue.PriorityQueue[tuple[int, int, Future[Any], Callable[[], Any]]]
+        self._queue = queue.PriorityQueue()
+        self._arrival = itertools.count()
+        threading.Thread(target=self._run, name="pm-worker", daemon=True).start()
+
+    def submit(self, priority: Priority, work: Callable[[], T]) -> Future[T]:
+        future: Future[T] = Future()
+        self._queue.put((priority, next(self._arrival), future, work))
+        return future
+
+    def _run(self) -> None:
+        while True:
+            _, _, future, work = self._queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue  # its caller stopped waiting
+            try:
+                result = work()
+            except BaseException as error:  # handed to the caller, raised there
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+
+_worker: _Worker | None = None
+_starting = threading.Lock()
+
+
+def _the_worker() -> _Worker:
+    global _worker
+    with _starting:
+        if _worker is None:
+            sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+            _worker = _Worker()
+    return _worker
 
 
 async def off_loop(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """`function(*args, **kwargs)`, computed in the worker thread; its exception, if any,
     is raised here."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_worker(), partial(function, *args, **kwargs))
+    return await off_loop_as(Priority.READ, partial(function, *args, **kwargs))
+
+
+async def off_loop_as(priority: Priority, work: Callable[[], T]) -> T:
+    """`work()`, computed in the worker thread before any work of a lower priority."""
+    return await asyncio.wrap_future(_the_worker().submit(priority, work))
 
 
 async def at_hand(function: Callable[[], T], *, ready: bool) -> T:

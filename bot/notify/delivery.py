@@ -30,6 +30,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any, TypeVar
 
 import aiohttp
@@ -43,7 +44,7 @@ from bot.store.outbox import FAILED, SENT, SKIPPED, Outgoing
 from bot.store.posts import RoundPlace
 from bot.store.uow import Store
 from bot.ui.notices import HEAVY, RENDERERS, CalendarText, Message, Said, Telling
-from bot.worker import off_loop
+from bot.worker import Priority, off_loop_as
 from domain.guild import GuildConfig
 from domain.tournament.calendar import CalendarStatus
 from domain.tournament.model import Tournament
@@ -287,7 +288,13 @@ class Delivery:
             known=self.store.views(tournament),
         )
         render = RENDERERS[notice.say]
-        said = await off_loop(render, telling) if notice.say in HEAVY else render(telling)
+        if notice.say in HEAVY:
+            # The round's pairings and the final standings before any page anyone asked for.
+            first = notice.say in (Say.PAIRINGS, Say.FINAL_STANDINGS)
+            priority = Priority.POST if first else Priority.READ
+            said = await off_loop_as(priority, partial(render, telling))
+        else:
+            said = render(telling)
         if not said.messages and said.calendar is None:
             return SKIPPED
         parts = await self.store.outbox.parts(notice.id)
@@ -402,7 +409,7 @@ class Delivery:
             )
             made[index] = (target.channel_id, sent.id)
             if notice.say is Say.PAIRINGS:
-                self._shown[sent.id] = message.content or ""
+                self._shown[sent.id] = _shown(message)
             done = index == last and not more_to_do
             await self.store.outbox.record_part(
                 notice.id, index, target.channel_id, sent.id, done_at=self.clock() if done else None
@@ -456,15 +463,29 @@ class Delivery:
         shows what it should is left alone. The split never changes (`MARK_ROOM`), so part
         i is message i; a post not yet sent has nothing to edit."""
         parts = await self.store.outbox.pairings_post(tournament.id, int(notice.data["round"]))
-        for (channel_id, message_id), message in zip(parts, said.messages, strict=False):
-            if self._shown.get(message_id) == message.content:
-                continue
+
+        async def mark(channel_id: int, message_id: int, message: Message) -> None:
             try:
                 await self._edit(Target(channel_id, message_id), Said([message]))
             except (discord.Forbidden, discord.NotFound) as error:
                 log.warning("a pairings post could not be brought up to date: %s", error.text)
-                continue
-            self._shown[message_id] = message.content or ""
+                return
+            self._shown[message_id] = _shown(message)
+
+        # The parts are messages of their own: edited together, not one after another
+        # (after a restart every part is edited once, 26 at 4,096 players, and the next
+        # round's pairings wait behind them).
+        outcomes = await asyncio.gather(
+            *(
+                mark(channel_id, message_id, message)
+                for (channel_id, message_id), message in zip(parts, said.messages, strict=False)
+                if self._shown.get(message_id) != _shown(message)
+            ),
+            return_exceptions=True,
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
         await self.store.outbox.finish(notice.id, SENT, self.clock())
 
     async def _edit(self, target: Target, said: Said) -> None:
@@ -612,6 +633,14 @@ async def _call(awaitable: Awaitable[T]) -> T:
         raise Transient(f"Discord {error.status}") from error
     except (aiohttp.ClientError, TimeoutError, ConnectionError) as error:
         raise Transient(type(error).__name__) from error
+
+
+def _shown(message: Message) -> str:
+    """What a pairings post's part shows: its text, and its tables in embeds (a large
+    round's)."""
+    return "\n".join(
+        [message.content or "", *(embed.description or "" for embed in message.embeds)]
+    )
 
 
 def _content(message: Message, target: Target) -> str | None:

@@ -12,7 +12,7 @@ from bot.notify.plan import standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
-from bot.worker import at_hand, off_loop
+from bot.worker import Priority, at_hand, off_loop, off_loop_as
 from domain.engine.results import MatchResult
 from domain.errors import DomainError, IllegalTransition, InvalidInput, NotFound, one_of
 from domain.tournament import events as ev
@@ -173,7 +173,8 @@ class RoundService(Service):
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
-            proposal = await off_loop(propose_round, tournament, self.seeds())
+            seed = self.seeds()
+            proposal = await off_loop_as(Priority.WRITE, lambda: propose_round(tournament, seed))
             tournament, _ = await tx.apply(tournament, proposal.operation())
             if start:
                 tournament, _ = await tx.apply(tournament, StartRound(proposal.number))

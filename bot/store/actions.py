@@ -149,6 +149,36 @@ def logged_operations(actions: list[Action]) -> list[LoggedOperation]:
     ]
 
 
+async def tournament_log(
+    connection: Connection, *, guild_id: int, tournament_id: int
+) -> tuple[int, list[LoggedOperation] | None]:
+    """A tournament's whole log read once, straight into operations to fold (each row's
+    JSON and time decoded once, no `Action` between: `verify` reads 57,000 rows at 4,096
+    players): the number of rows, and the operations, or None when a row predates whole
+    operations (see `is_replayable`)."""
+    query = (
+        "SELECT id, kind, payload, actor_id, actor_role, created_at FROM action_log"
+        " WHERE guild_id = ? AND tournament_id = ? ORDER BY id"
+    )
+    async with connection.execute(query, (guild_id, tournament_id)) as cursor:
+        rows: list[Row] = list(await cursor.fetchall())
+    roles = {role.name.lower(): role for role in Role}
+    if not rows or any(row["actor_role"] is None for row in rows):
+        return len(rows), None
+    loads, when = json.loads, datetime.fromisoformat
+    return len(rows), [
+        LoggedOperation(
+            id=row["id"],
+            kind=row["kind"],
+            payload=loads(row["payload"]),
+            actor_id=row["actor_id"],
+            role=roles[row["actor_role"].lower()],
+            at=when(row["created_at"]),
+        )
+        for row in rows
+    ]
+
+
 def is_replayable(actions: list[Action]) -> bool:
     """Whether every action of a tournament carries its whole operation."""
     return bool(actions) and all(action.actor_role is not None for action in actions)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.store.actions import is_replayable, list_actions, logged_operations
+from bot.store.actions import tournament_log
 from bot.store.sql import Connection
 from bot.store.tournaments import load_tournament, tournament_ids
 from domain.errors import DomainError
@@ -30,15 +30,15 @@ class Verdict:
 async def verify_tournament(connection: Connection, guild_id: int, tournament_id: int) -> Verdict:
     stored = await load_tournament(connection, guild_id, tournament_id)
     assert stored is not None
-    actions = await list_actions(connection, guild_id=guild_id, tournament_id=tournament_id)
-    if not is_replayable(actions):
-        return Verdict(guild_id, tournament_id, stored.name, len(actions), replayable=False)
+    count, log = await tournament_log(connection, guild_id=guild_id, tournament_id=tournament_id)
+    if log is None:
+        return Verdict(guild_id, tournament_id, stored.name, count, replayable=False)
     try:
-        folded = fold(tournament_id, guild_id, logged_operations(actions))
+        folded = fold(tournament_id, guild_id, log)
     except DomainError as error:
-        return Verdict(guild_id, tournament_id, stored.name, len(actions), error=error)
+        return Verdict(guild_id, tournament_id, stored.name, count, error=error)
     found = tuple(differences(folded, stored))
-    return Verdict(guild_id, tournament_id, stored.name, len(actions), differences=found)
+    return Verdict(guild_id, tournament_id, stored.name, count, differences=found)
 
 
 async def verify_all(connection: Connection, tournament_id: int | None = None) -> list[Verdict]:

@@ -47,10 +47,11 @@ from bot.ui.render import (
     safe,
 )
 from bot.ui.rounds import (
+    Post,
     bracket_picture,
     claim_lines,
     describe_result,
-    final_standings_embeds,
+    final_standings_post,
     name_of,
     pairings_posts,
     plain_name,
@@ -301,7 +302,7 @@ def pairings(telling: Telling) -> Said:
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     messages = [
-        Message(part.content, view=view, pings=part.pinged)
+        Message(part.content, embeds=_tables(part), view=view, pings=part.pinged)
         for part in pairings_posts(tournament, played, points, lang, page_url=telling.page_url)
     ]
     picture = bracket_picture(tournament, lang) if top_cut else None
@@ -321,7 +322,12 @@ def pairings_refresh(telling: Telling) -> Said:
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     parts = pairings_posts(tournament, played, points, lang, page_url=telling.page_url, marked=True)
-    return Said([Message(part.content, view=view) for part in parts])
+    return Said([Message(part.content, embeds=_tables(part), view=view) for part in parts])
+
+
+def _tables(part: Post) -> list[discord.Embed]:
+    """A large round's tables, as the embeds of their message."""
+    return [discord.Embed(description=tables) for tables in part.tables]
 
 
 def clock_started(telling: Telling) -> Said:
@@ -521,9 +527,13 @@ def result_decided(telling: Telling) -> Said:
 
 
 def final(telling: Telling) -> Said:
-    embeds = final_standings_embeds(telling.views, telling.lang)
-    with_link(embeds[0], telling.page_url, telling.lang)
-    return _said(*(Message(embeds=[embed]) for embed in embeds))
+    post = final_standings_post(telling.views, telling.lang)
+    with_link(post.messages[0][0], telling.page_url, telling.lang)
+    first, *rest = post.messages
+    return _said(
+        Message(post.note, embeds=first, files=post.files),
+        *(Message(embeds=embeds) for embeds in rest),
+    )
 
 
 # -- judges -------------------------------------------------------------------------------

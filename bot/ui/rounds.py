@@ -15,7 +15,13 @@ from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
 from bot.ui.messages import fit_message
 from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT, Page
 from bot.ui.render import safe
-from bot.ui.standings import StandingRow, Status, layout_page, standings_layout
+from bot.ui.standings import (
+    StandingRow,
+    Status,
+    layout_page,
+    standings_csv,
+    standings_layout,
+)
 from domain.engine.elimination import bracket_order
 from domain.engine.explanation import Explanation
 from domain.engine.placings import stage
@@ -36,12 +42,25 @@ MESSAGE_LIMIT = 2000
 MENTIONS_PER_MESSAGE = 100
 
 
+# Up to this many tables (1,024 players), the pairings post pings every player of the
+# round, in messages of text (2,000 characters, 100 pings each: 84 messages at 2,048
+# tables). Beyond, the tables are packed into embeds (6,000 characters a message, a third
+# as many messages) and nobody is pinged: thousands of pings are noise, and each player
+# finds their table with /pairing, and hears their opponent's report.
+PINGED_TABLES = 512
+# Discord: at most 10 embeds in a message, 6,000 characters across them; some room is kept.
+EMBEDS_PER_MESSAGE = 10
+EMBED_CHARACTERS_PER_MESSAGE = 5900
+
+
 @dataclass(frozen=True)
 class Post:
-    """One message of a long post: its text and the users it may ping."""
+    """One message of a long post: its text, the users it may ping, and the tables it
+    carries in embeds (the descriptions; a large round's post)."""
 
     content: str
     pinged: tuple[int, ...]
+    tables: tuple[str, ...] = ()
 
     @property
     def allowed_mentions(self) -> discord.AllowedMentions:
@@ -190,12 +209,14 @@ def pairings_posts(
     footer = t("ui.rounds.how_to_report", lang)
     if page_url is not None:
         footer += "\n" + t("ui.rounds.live_page", lang, url=page_url)
+    if len(paired.matches) > PINGED_TABLES:
+        return _packed_posts(title, footer, [text for text, _ in lines], lang)
     # Room for the title with its "(part/parts)" and the footer on every message.
     budget = MESSAGE_LIMIT - len(title) - len(footer) - 40
     chunks: list[list[tuple[str, tuple[int, ...]]]] = [[]]
     size = pings = 0
     for text, players in lines:
-        room = max(len(text), MARKED_LINE_LIMIT) + 1
+        room = _room(text)
         if chunks[-1] and (size + room > budget or pings + len(players) > MENTIONS_PER_MESSAGE):
             chunks.append([])
             size = pings = 0
@@ -204,15 +225,52 @@ def pairings_posts(
         pings += len(players)
     posts = []
     for index, chunk in enumerate(chunks, start=1):
-        part = (
-            t("ui.rounds.pairings_part", lang, part=index, parts=len(chunks))
-            if len(chunks) > 1
-            else ""
-        )
+        part = _part(index, len(chunks), lang)
         body = "\n".join(text for text, _ in chunk)
         content = f"**{title}{part}**\n{body}\n{footer}"
         posts.append(Post(content, tuple(p for _, players in chunk for p in players)))
     return posts
+
+
+def _room(line: str) -> int:
+    """A table's room in a message: the longer of its two forms (see MARKED_LINE_LIMIT)."""
+    return max(len(line), MARKED_LINE_LIMIT) + 1
+
+
+def _part(index: int, parts: int, lang: Lang) -> str:
+    return t("ui.rounds.pairings_part", lang, part=index, parts=parts) if parts > 1 else ""
+
+
+def _packed_posts(title: str, footer: str, lines: list[str], lang: Lang) -> list[Post]:
+    """A large round's pairings: the tables in embeds packed to Discord's limits (10 a
+    message, 6,000 characters across them, 4,096 each), the title and how to report above
+    them, no pings."""
+    messages: list[list[list[str]]] = [[[]]]
+    in_message = in_embed = 0
+    for line in lines:
+        room = _room(line)
+        embeds = messages[-1]
+        if in_message + room > EMBED_CHARACTERS_PER_MESSAGE:
+            messages.append([[]])
+            embeds, in_message, in_embed = messages[-1], 0, 0
+        elif in_embed + room > EMBED_DESCRIPTION_LIMIT:
+            if len(embeds) == EMBEDS_PER_MESSAGE:
+                messages.append([[]])
+                in_message = 0
+            else:
+                embeds.append([])
+            embeds, in_embed = messages[-1], 0
+        embeds[-1].append(line)
+        in_message += room
+        in_embed += room
+    return [
+        Post(
+            f"**{title}{_part(index, len(messages), lang)}**\n{footer}",
+            (),
+            tuple("\n".join(embed) for embed in embeds),
+        )
+        for index, embeds in enumerate(messages, start=1)
+    ]
 
 
 def marked_line(
@@ -386,21 +444,78 @@ def _seed_order(first: Round) -> list[int]:
     return [seeded[seed] for seed in sorted(seeded)]
 
 
-def final_standings_embeds(views: Views, lang: Lang) -> list[discord.Embed]:
-    """The final standings (shared ranks) and the strict order for prizes (R-FMT-5), each
-    as pages of embeds so that nothing is cut."""
+# The final standings post shows both lists whole while they fit in this many messages.
+# Beyond (a large event: 4,096 players are 410 pages), it shows the top of the placings and
+# of the order for prizes, and attaches both lists whole as CSV, as Melee and EventLink do:
+# each player finds their own place with /standings.
+FINAL_MESSAGES_IN_FULL = 3
+FINAL_PAGES_SHOWN = 3  # of the placings, at least: the top 60, and the whole top cut
+
+
+@dataclass(frozen=True)
+class FinalPost:
+    """The final standings post: its messages' embeds, and, when the lists are shown in
+    part, the line that says so and the files that hold them whole."""
+
+    messages: list[list[discord.Embed]]
+    note: str | None = None
+    files: tuple[tuple[str, bytes], ...] = ()
+
+
+def final_standings_post(views: Views, lang: Lang) -> FinalPost:
+    """The final standings (shared ranks) and the strict order for prizes (R-FMT-5), as
+    pages of embeds packed into as few messages as Discord allows, so that nothing is cut;
+    a large event's, in part with both lists attached."""
     tournament = views.tournament
     shared, strict = views.final
-    embeds = []
+    listings = []
     for lines, title in (
         (shared, t("ui.finish.title", lang, tournament=safe(tournament.name))),
         (strict, t("ui.finish.strict_title", lang, seed=tournament.seed)),
     ):
-        layout = standings_layout(standing_rows(lines), lang)
-        first, count = layout_page(layout, title, lang, 0)
-        embeds.append(first)
-        embeds += [layout_page(layout, title, lang, page)[0] for page in range(1, count)]
-    return embeds
+        rows = standing_rows(lines)
+        listings.append((rows, standings_layout(rows, lang), title))
+    whole = [
+        layout_page(layout, title, lang, page)[0]
+        for _, layout, title in listings
+        for page in range(max(len(layout.pages), 1))
+    ]
+    packed = pack_embeds(whole)
+    if len(packed) <= FINAL_MESSAGES_IN_FULL:
+        return FinalPost(packed)
+    (placings, placings_layout, title), (prizes, prizes_layout, strict_title) = listings
+    shown, covered = 0, 0
+    while shown < len(placings_layout.pages) and (
+        shown < FINAL_PAGES_SHOWN or covered < (tournament.top_cut or 0)
+    ):
+        covered += len(placings_layout.pages[shown])
+        shown += 1
+    top = [layout_page(placings_layout, title, lang, page)[0] for page in range(shown)]
+    top.append(layout_page(prizes_layout, strict_title, lang, 0)[0])
+    note = t("ui.finish.in_part", lang, players=len(placings))
+    files = (
+        (f"final-standings-{tournament.id}.csv", standings_csv(placings, lang)),
+        (f"prize-order-{tournament.id}.csv", standings_csv(prizes, lang)),
+    )
+    return FinalPost(pack_embeds(top), note, files)
+
+
+def pack_embeds(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
+    """Embeds in order, as few to a message as Discord allows: at most 10, and 6,000
+    characters across them (titles, descriptions, footers)."""
+    messages: list[list[discord.Embed]] = []
+    size = 0
+    for embed in embeds:
+        if (
+            not messages
+            or len(messages[-1]) == EMBEDS_PER_MESSAGE
+            or size + len(embed) > EMBED_CHARACTERS_PER_MESSAGE
+        ):
+            messages.append([])
+            size = 0
+        messages[-1].append(embed)
+        size += len(embed)
+    return messages
 
 
 STANDINGS_PER_PAGE = 20

@@ -28,9 +28,17 @@ def entrants_from_history(
 
     Late entrants' given losses score 0 and have no opponent, so they need no entry here.
     """
-    points, opponents, byes = tally_history(players, matches)
+    return entrants_from_tally(players, tally(players, matches))
+
+
+def entrants_from_tally(players: Sequence[Player], folded: Tally) -> list[SwissEntrant]:
+    """`entrants_from_history` from the history already folded (`tally`): a tournament's
+    played rounds keep their own part tallied, so pairing a round does not fold every match
+    of the event again."""
     return [
-        SwissEntrant(p.id, points[p.id], frozenset(opponents[p.id]), byes[p.id])
+        SwissEntrant(
+            p.id, folded.points[p.id], frozenset(folded.opponents[p.id]), folded.byes[p.id]
+        )
         for p in players
         if p.active
     ]

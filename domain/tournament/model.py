@@ -6,7 +6,7 @@ Plain frozen values. `domain.tournament.apply` applies the operations that chang
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import date, datetime, timedelta
 from functools import cached_property
 from operator import attrgetter
@@ -229,7 +229,17 @@ class Tournament:
     def with_round(self, updated: Round) -> Tournament:
         """This tournament with round `updated.number` replaced by `updated`."""
         rounds = tuple(updated if r.number == updated.number else r for r in self.rounds)
-        return replace(self, rounds=rounds)
+        # Copied field by field: `dataclasses.replace` cost more than the rest of a report
+        # (every report and confirmation comes here). The entries are untouched, so what
+        # was worked out from them still holds.
+        copied = object.__new__(Tournament)
+        known, carried = self.__dict__, copied.__dict__
+        for name in _FIELD_NAMES:
+            carried[name] = known[name]
+        carried["rounds"] = rounds
+        if "next_seq" in known:
+            carried["next_seq"] = known["next_seq"]
+        return copied
 
     def with_match(self, number: int, match: Match) -> Tournament:
         """This tournament with the match at `match.table` of round `number` replaced."""
@@ -263,6 +273,11 @@ class Tournament:
 
     def deck_rules(self) -> DeckRules:
         return event_deck_rules(self.config, self.settings)
+
+
+# The tournament's own fields (not what `cached_property` keeps beside them), copied by
+# `Tournament.with_round`.
+_FIELD_NAMES = tuple(f.name for f in fields(Tournament))
 
 
 def event_deck_rules(config: EventConfig, settings: Settings) -> DeckRules:

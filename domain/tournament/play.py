@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from domain.engine.elimination import next_round, random_bracket, top_cut
 from domain.engine.explanation import Explanation
-from domain.engine.history import Tally, entrants_from_history, tally
+from domain.engine.history import Tally, entrants_from_tally, tally
 from domain.engine.players import Player, PlayerStatus
 from domain.engine.results import MAX_POINT_ZONE, MatchResult, RecordedMatch, ResultKind
 from domain.engine.standings import Standing, build_standings, strict_order
@@ -203,8 +203,9 @@ def _propose_swiss(tournament: Tournament, number: int, seed: int) -> Proposal:
     players += [Player(p) for p in sorted(eligible - known, key=int)]
     if len(eligible) < 2:
         raise IllegalTransition("rounds.too_few_players", count=len(eligible))
-    history = recorded_matches(tournament.swiss_rounds)
-    pairing = pair_swiss_round(entrants_from_history(players, history), seed, number)
+    # Each played round's part is folded once per round value (the standings share it).
+    folded = tally(players, parts=[played.tally for played in tournament.swiss_rounds])
+    pairing = pair_swiss_round(entrants_from_tally(players, folded), seed, number)
     tables: list[tuple[int, ...]] = [(int(a), int(b)) for a, b in pairing.pairs]
     if pairing.bye is not None:
         tables.append((int(pairing.bye),))

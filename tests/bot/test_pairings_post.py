@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from bot.ui import rounds
 from bot.ui.rounds import MENTIONS_PER_MESSAGE, MESSAGE_LIMIT, pairings_posts
-from domain.tournament.operations import ChangeSettings, Register, SettingsChange, StartTournament
+from domain.engine.results import MatchResult
+from domain.tournament.operations import (
+    ChangeSettings,
+    Register,
+    SetResult,
+    SettingsChange,
+    StartTournament,
+)
 from domain.tournament.play import propose_round
-from tests.domain.tournament.support import Clock, new_tournament, player
+from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
 
 
 def six_hundred_and_one_players() -> Clock:
@@ -56,3 +66,42 @@ def test_a_long_round_status_is_shown_in_part_and_attached_whole() -> None:
     whole = file.fp.read().decode("utf-8")
     assert sum(line.startswith("テーブル") for line in whole.splitlines()) == 300
     assert "対戦中 300 テーブル・結果確定 0 テーブル" in whole
+
+
+def test_a_large_round_is_packed_into_embeds_within_the_limits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 21: beyond PINGED_TABLES (here lowered, so that 300 tables are "large"), the
+    # tables are packed into embeds (10 a message, 6,000 characters across them, 4,096
+    # each): every table once, in order, none cut; nobody pinged; fewer messages.
+    clock = six_hundred_and_one_players()
+    texts = pairings_posts(clock.tournament, clock.tournament.rounds[0], {}, "ja")
+    monkeypatch.setattr(rounds, "PINGED_TABLES", 100)
+    for table in range(1, 200, 3):  # some results in: their lines change, not the split
+        winner = clock.tournament.rounds[0].matches[table - 1].players[0]
+        clock.apply(SetResult(1, table, MatchResult.win(str(winner))), JUDGE)
+    played = clock.tournament.rounds[0]
+    for lang in ("ja", "en"):
+        posts = pairings_posts(clock.tournament, played, {}, lang)
+        marked = pairings_posts(clock.tournament, played, {}, lang, marked=True)
+        assert len(posts) == len(marked) <= len(texts) / 2
+        label = "テーブル" if lang == "ja" else "Table"
+        seen: list[int] = []
+        for post, later in zip(posts, marked, strict=True):
+            assert len(post.content) <= MESSAGE_LIMIT
+            assert post.pinged == ()
+            assert "<@" not in post.content
+            for shown in (post, later):
+                assert len(shown.tables) <= rounds.EMBEDS_PER_MESSAGE
+                assert sum(len(embed) for embed in shown.tables) <= 6000
+                assert all(len(embed) <= 4096 for embed in shown.tables)
+            tables = [int(t) for t in re.findall(rf"{label} (\d+):", "\n".join(post.tables))]
+            again = [int(t) for t in re.findall(rf"{label} (\d+):", "\n".join(later.tables))]
+            assert tables == again  # marking a table never moves it to another message
+            seen += tables
+        assert seen == list(range(1, 301))
+        assert "✅" in "".join(t for post in marked for t in post.tables)
+        assert all(
+            f"({index}/{len(posts)})" in post.content or f"（{index}/{len(posts)}）" in post.content
+            for index, post in enumerate(posts, start=1)
+        )

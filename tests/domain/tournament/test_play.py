@@ -596,3 +596,28 @@ def test_an_extended_table_is_reminded_of_its_own_end_r_match_7() -> None:
     assert reminders[((2,), 5)].due == extended_end - timedelta(minutes=5)
     time_ups = [(n.tables, n.due) for n in notices if n.kind is NoticeKind.TIME_UP]
     assert time_ups == [((1, 3), current.ends_at), ((2,), extended_end)]
+
+
+@given(st.integers(4, 24), st.integers(0, 2**16), st.integers(1, 4))
+@settings(max_examples=30, deadline=None)
+def test_the_rounds_folded_part_by_part_are_the_history_folded_at_once(
+    players: int, seed: int, rounds: int
+) -> None:
+    # Pairing reads each played round's own tally (issue 21) instead of folding every match
+    # again: what it hands the engine must be what the whole history gives (R-FMT-3).
+    from domain.engine.history import entrants_from_history, entrants_from_tally, tally
+    from domain.engine.players import Player
+    from domain.tournament.play import recorded_matches
+
+    clock = started(players)
+    rng = random.Random(seed)
+    planned = clock.tournament.state.planned_rounds or 1
+    for number in range(1, min(rounds, planned) + 1):
+        pair(clock, seed + number)
+        play_round(clock, rng)
+        swiss = clock.tournament.swiss_rounds
+        everyone = [Player(str(100 + n)) for n in range(1, players + 1)]
+        by_parts = tally(everyone, parts=[played.tally for played in swiss])
+        assert entrants_from_tally(everyone, by_parts) == entrants_from_history(
+            everyone, recorded_matches(swiss)
+        )

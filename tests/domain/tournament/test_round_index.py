@@ -122,3 +122,26 @@ def test_the_next_arrival_number_is_the_one_a_look_at_every_entry_gives(
         seqs = [entry.seq for entry in tournament.players.values()]
         assert tournament.next_seq == max(seqs, default=0) + 1
         assert len(set(seqs)) == len(seqs)
+
+
+@given(rounds_and_changes())
+@settings(max_examples=50, deadline=None)
+def test_a_tournament_made_by_with_round_is_the_one_replace_makes(
+    case: tuple[Round, list[Match]],
+) -> None:
+    # `with_round` copies the fields itself (a report at 2,048 tables is cheaper so): a
+    # field left behind would be a setting or a player lost at every report.
+    from tests.domain.tournament.support import new_tournament
+
+    played, changes = case
+    tournament = replace(new_tournament(), rounds=(played,), seed=3, page_public=True)
+    assert tournament.next_seq == 1  # worked out, to be handed on
+    for match in changes:
+        updated = tournament.with_round(played.with_match(match))
+        expected = replace(tournament, rounds=(played.with_match(match),))
+        assert updated == expected
+        assert {f.name: getattr(updated, f.name) for f in fields(updated)} == {
+            f.name: getattr(expected, f.name) for f in fields(expected)
+        }
+        assert updated.next_seq == expected.next_seq
+        tournament, played = updated, played.with_match(match)
