@@ -12,6 +12,7 @@ from discord import app_commands
 from bot.app import ButtonHandler
 from bot.i18n import Lang, t
 from bot.services.base import TournamentRef
+from bot.services.rounds import ResultChange
 from bot.ui.buttons import (
     DECIDE_DOUBLE_LOSS,
     DECIDE_TIME,
@@ -121,16 +122,7 @@ class Results(RoutedCog):
             number=round,
             advancing=advancing.id if advancing else None,
         )
-        text = result_change_text(
-            change.tournament,
-            change.round.number,
-            change.match,
-            change.old,
-            change.new,
-            "ui.result.set_reply",
-            lang,
-        )
-        await reply(interaction, text)
+        await reply(interaction, set_reply(change, lang))
 
     # -- the judges' buttons on a dispute's notice: /result set in one press ---------------
 
@@ -204,16 +196,7 @@ class Results(RoutedCog):
         )
         notice = interaction.message
         if notice is None:  # a form opened from elsewhere: answer the judge alone
-            text = result_change_text(
-                change.tournament,
-                change.round.number,
-                change.match,
-                change.old,
-                change.new,
-                "ui.result.set_reply",
-                interaction_lang(interaction),
-            )
-            await reply(interaction, text)
+            await reply(interaction, set_reply(change, interaction_lang(interaction)))
             return
         text = decided_notice(
             notice.content,
@@ -306,3 +289,17 @@ class Results(RoutedCog):
         async with Acknowledgement(interaction) as ack:  # a deferred update of the message
             found = await self.services.rounds.standings(interaction.guild_id, tournament_id)
             return await standings_page(ack, found.views, lang, page)
+
+
+def set_reply(change: ResultChange, lang: Lang) -> str:
+    """The judge's answer to /result set or to a one-press decision: the new result, and
+    the one it replaced."""
+    return result_change_text(
+        change.tournament,
+        change.round.number,
+        change.match,
+        change.old,
+        change.new,
+        "ui.result.set_reply",
+        lang,
+    )
