@@ -11,7 +11,6 @@ README.md ("Backups") and docs/OPERATIONS.md say how to restore.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
 import sqlite3
@@ -24,7 +23,8 @@ from bot.cli.common import load_settings
 from bot.config import Settings
 from bot.errors import StartupError, StorageCorrupt
 from bot.i18n import both
-from bot.store.database import BUSY_TIMEOUT_MS, is_postgres_url, storage_error, unusable_database
+from bot.store.copy import backup_sqlite_file
+from bot.store.database import is_postgres_url, storage_error, unusable_database
 
 
 def register(subcommands: Subcommands) -> None:
@@ -66,7 +66,7 @@ def backup_database(source: Path, target: Path) -> int:
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
-        version = _copy(source, partial)
+        version = backup_sqlite_file(source, partial)
         os.replace(partial, target)
     except sqlite3.Error as error:
         if isinstance(storage_error(error), StorageCorrupt):
@@ -75,26 +75,6 @@ def backup_database(source: Path, target: Path) -> int:
     finally:
         partial.unlink(missing_ok=True)
     return version
-
-
-def _copy(source: Path, partial: Path) -> int:
-    # mode=ro: a backup must never write to the live database (as_uri escapes the path).
-    uri = source.resolve().as_uri() + "?mode=ro"
-    with (
-        contextlib.closing(sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)) as live,
-        contextlib.closing(sqlite3.connect(partial)) as copy,
-    ):
-        # One step (pages=-1): a stepwise copy restarts whenever the bot writes.
-        live.backup(copy)
-        # A plain rollback-journal file: the backup is one self-contained file to keep.
-        copy.execute("PRAGMA journal_mode = DELETE")
-        (check,) = copy.execute("PRAGMA quick_check").fetchone()
-        if check != "ok":
-            raise sqlite3.DatabaseError(f"the copy failed its integrity check: {check}")
-        (version,) = copy.execute(
-            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
-        ).fetchone()
-    return int(version)
 
 
 def _backup_postgres(settings: Settings, target: Path, *, force: bool) -> int:

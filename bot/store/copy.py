@@ -1,8 +1,10 @@
 """Copy an SQLite database, action log included, into an empty PostgreSQL database, in
-one transaction (`python -m bot migrate-to-postgres`)."""
+one transaction (`python -m bot migrate-to-postgres`), or into a backup file
+(`python -m bot backup`)."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -10,7 +12,13 @@ import aiosqlite
 
 from bot.errors import StartupError
 from bot.i18n import both
-from bot.store.database import Database, discover_migrations, read_only, schema_version
+from bot.store.database import (
+    BUSY_TIMEOUT_MS,
+    Database,
+    discover_migrations,
+    read_only,
+    schema_version,
+)
 from bot.store.postgres import PostgresDatabase
 
 
@@ -85,3 +93,25 @@ async def _copy(sqlite: object, database: PostgresDatabase, tables: list[str]) -
                 f' COALESCE((SELECT MAX(id) FROM "{table}"), 0) + 1, false)'
             )
     return copied
+
+
+def backup_sqlite_file(source: Path, partial: Path) -> int:
+    """A consistent copy of the SQLite file `source` in `partial` (`python -m bot backup`),
+    checked and made one self-contained file; the schema version it holds."""
+    # mode=ro: a backup must never write to the live database (as_uri escapes the path).
+    uri = source.resolve().as_uri() + "?mode=ro"
+    with (
+        contextlib.closing(sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)) as live,
+        contextlib.closing(sqlite3.connect(partial)) as copy,
+    ):
+        # One step (pages=-1): a stepwise copy restarts whenever the bot writes.
+        live.backup(copy)
+        # A plain rollback-journal file: the backup is one self-contained file to keep.
+        copy.execute("PRAGMA journal_mode = DELETE")
+        (check,) = copy.execute("PRAGMA quick_check").fetchone()
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"the copy failed its integrity check: {check}")
+        (version,) = copy.execute(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
+        ).fetchone()
+    return int(version)
