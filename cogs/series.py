@@ -15,7 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TournamentBot
-from bot.i18n import t
+from bot.i18n import Lang, t
+from bot.services.series import SeriesChange
 from bot.ui.buttons import POINTS_FIELD, POINTS_FORM, CustomId, points_form
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
@@ -78,14 +79,7 @@ class SeriesCog(
     ) -> None:
         lang = interaction_lang(interaction)
         change = await self.services.series.add(actor_of(interaction), series, tournament)
-        text = t(
-            "ui.series.added",
-            lang,
-            tournament=safe(change.tournament.name),
-            series=safe(change.series.name),
-            count=len(change.series.event_ids),
-        )
-        await reply(interaction, text)
+        await reply(interaction, membership_text("ui.series.added", change, lang))
 
     @app_commands.command(
         name="remove", description="Take a tournament out of a series (organizers)"
@@ -100,14 +94,7 @@ class SeriesCog(
     ) -> None:
         lang = interaction_lang(interaction)
         change = await self.services.series.remove(actor_of(interaction), series, tournament)
-        text = t(
-            "ui.series.removed",
-            lang,
-            tournament=safe(change.tournament.name),
-            series=safe(change.series.name),
-            count=len(change.series.event_ids),
-        )
-        await reply(interaction, text)
+        await reply(interaction, membership_text("ui.series.removed", change, lang))
 
     @app_commands.command(name="points", description="Set a series' points table (organizers)")
     @app_commands.describe(
@@ -174,6 +161,17 @@ class SeriesCog(
         series_id, lang = page_id_arg(arg)
         view = await self.services.series.standings(interaction.guild_id, series_id)
         return series_page(view, lang, page)
+
+
+def membership_text(key: str, change: SeriesChange, lang: Lang) -> str:
+    """/series add and remove's answer: the tournament, the series and its event count."""
+    return t(
+        key,
+        lang,
+        tournament=safe(change.tournament.name),
+        series=safe(change.series.name),
+        count=len(change.series.event_ids),
+    )
 
 
 async def setup(bot: TournamentBot) -> None:
