@@ -14,7 +14,7 @@ from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
 from bot.worker import Priority, at_hand, off_loop, off_loop_as
 from domain.engine.results import MatchResult
-from domain.errors import DomainError, IllegalTransition, InvalidInput, NotFound, one_of
+from domain.errors import DomainError, IllegalTransition, NotFound, one_of
 from domain.tournament import events as ev
 from domain.tournament.match_rows import MatchRow, match_rows
 from domain.tournament.model import Entry, Tournament
@@ -41,6 +41,7 @@ from domain.tournament.play import (
     own_open_match,
     propose_round,
     require_round_in_play,
+    table_to_judge,
 )
 from domain.tournament.rounds import Claim, Match, Report, Round
 from domain.tournament.views import (
@@ -349,12 +350,7 @@ class RoundService(Service):
             tx.authorize(SetResult)
             tournament = await tx.tournament(reference)
             number = number or tournament.current_round
-            target = tournament.round(number)
-            match = target.match_at(table) if target else None
-            if target is None or match is None or len(match.players) != 2:
-                raise InvalidInput("result.no_such_table", round=number, table=table)
-            if unsettled_only and match.result is not None:
-                raise IllegalTransition("result.already_settled", round=number, table=table)
+            _, match = table_to_judge(tournament, number, table, unsettled_only=unsettled_only)
             result = judged_result(tournament, choice, match, player, first_points, second_points)
             operation = SetResult(number, table, result, advancing)
             tournament, events = await tx.apply(tournament, operation)
@@ -374,12 +370,7 @@ class RoundService(Service):
         async with self.reader_as(actor) as tx:
             tx.authorize(SetResult)
             tournament = await tx.tournament(tournament_id)
-        played = tournament.round(number)
-        match = played.match_at(table) if played else None
-        if played is None or match is None or len(match.players) != 2:
-            raise InvalidInput("result.no_such_table", round=number, table=table)
-        if match.result is not None:
-            raise IllegalTransition("result.already_settled", round=number, table=table)
+        played, match = table_to_judge(tournament, number, table, unsettled_only=True)
         return tournament, played, match
 
     async def drop(

@@ -354,6 +354,21 @@ def _point_zone_result(
 JUDGED_RESULTS = ("win", "judgement", "time", "concede", "double_loss", "no_show")
 
 
+def table_to_judge(
+    tournament: Tournament, number: int, table: int, *, unsettled_only: bool = False
+) -> tuple[Round, Match]:
+    """The table of two players a judge decides (/result set, the judges' buttons). With
+    `unsettled_only` (a button on a dispute's notice) a table decided since is refused,
+    never decided twice; /result set changes a result on purpose."""
+    played = tournament.round(number)
+    match = played.match_at(table) if played else None
+    if played is None or match is None or len(match.players) != 2:
+        raise InvalidInput("result.no_such_table", round=number, table=table)
+    if unsettled_only and match.result is not None:
+        raise IllegalTransition("result.already_settled", round=number, table=table)
+    return played, match
+
+
 def judged_result(
     tournament: Tournament,
     choice: str,
