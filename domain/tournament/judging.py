@@ -96,7 +96,7 @@ def _losing(match: Match, losers: set[int]) -> Match:
     else:
         (winner,) = [p for p in match.players if p not in losers]
         result = MatchResult.win(str(winner))
-    return replace(match, result=result, advancing=None, reports=(), disputed=False)
+    return match.decided(result)
 
 
 def _revoke(tournament: Tournament, op: RevokePenalty, at: datetime, actor: Actor) -> Applied:

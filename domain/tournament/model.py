@@ -228,7 +228,9 @@ class Tournament:
 
     def with_round(self, updated: Round) -> Tournament:
         """This tournament with round `updated.number` replaced by `updated`."""
-        rounds = tuple(updated if r.number == updated.number else r for r in self.rounds)
+        assert self.round(updated.number) is not None, updated.number
+        position = updated.number - 1  # rounds are numbered from 1, in order (see `round`)
+        rounds = self.rounds[:position] + (updated,) + self.rounds[position + 1 :]  # noqa: RUF005
         # Copied field by field: `dataclasses.replace` cost more than the rest of a report
         # (every report and confirmation comes here). The entries are untouched, so what
         # was worked out from them still holds.

@@ -408,13 +408,13 @@ def _report(tournament: Tournament, op: ReportResult, at: datetime, actor: Actor
     report = Report(op.player_id, result, at)
     if others and _same_outcome(others[0].result, result, match):
         # Two matching reports from both players count as confirmation.
-        final = replace(match, result=others[0].result, reports=(), disputed=False)
+        final = match.decided(others[0].result)
         return tournament.with_match(current.number, final), (
             ev.ResultConfirmed(current.number, match.table, by_both=True),
         )
     disputed = bool(others)
     reports = tuple(sorted((*others, report), key=lambda r: (r.at, r.player_id)))
-    updated = replace(match, reports=reports, disputed=disputed)
+    updated = match.with_reports(reports, disputed)
     event: ev.Event = (
         ev.ReportsDisagree(current.number, match.table)
         if disputed
@@ -436,7 +436,7 @@ def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Act
         raise IllegalTransition("report.nothing_to_confirm", table=match.table)
     if match.disputed:
         raise IllegalTransition("report.disputed_wait_for_judge", table=match.table)
-    final = replace(match, result=pending[0].result, reports=(), disputed=False)
+    final = match.decided(pending[0].result)
     return tournament.with_match(current.number, final), (
         ev.ResultConfirmed(current.number, match.table, by_both=False),
     )
@@ -469,7 +469,7 @@ def _dispute(tournament: Tournament, op: DisputeResult, at: datetime, actor: Act
         claimed = Report(op.player_id, _dispute_claim(tournament, match, pending, op), at)
         others = [r for r in match.reports if r.player_id != op.player_id]
         reports = tuple(sorted((*others, claimed), key=lambda r: (r.at, r.player_id)))
-    disputed = replace(match, reports=reports, disputed=True)
+    disputed = match.with_reports(reports, disputed=True)
     return tournament.with_match(current.number, disputed), (
         ev.ResultDisputed(current.number, match.table, op.player_id, op.reason[:500]),
     )
@@ -570,7 +570,7 @@ def _set_result(tournament: Tournament, op: SetResult, at: datetime, actor: Acto
     elif advancing is not None:
         raise InvalidInput("result.advancing_only_elimination", table=op.table)
     old = match.result
-    final = replace(match, result=op.result, advancing=advancing, reports=(), disputed=False)
+    final = match.decided(op.result, advancing)
     return tournament.with_match(target.number, final), (
         ev.ResultSet(op.round, op.table, old, op.result),
     )

@@ -45,6 +45,7 @@ def fold(
         else {int(e.payload["action_id"]) for e in entries if e.kind == Undo.kind}
     )
     tournament: Tournament | None = None
+    actors: dict[tuple[int, Role], Actor] = {}  # one value per person and role, not per row
     for entry in entries:
         if entry.kind == Undo.kind or entry.id in left_out:
             continue
@@ -52,7 +53,9 @@ def fold(
         if kind is None:
             raise InvalidInput("log.unknown_kind", kind=entry.kind, action=entry.id)
         operation = kind.from_payload(entry.payload)
-        actor = Actor(entry.actor_id, entry.role)
+        actor = actors.get((entry.actor_id, entry.role))
+        if actor is None:
+            actor = actors[entry.actor_id, entry.role] = Actor(entry.actor_id, entry.role)
         if isinstance(operation, CreateTournament):
             if tournament is not None:
                 raise InvalidInput("log.created_twice", action=entry.id)

@@ -7,10 +7,11 @@ engine's `MatchResult`, naming players by their id as text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import cached_property
+from itertools import chain
 
 from domain.engine.history import PartTally, tally_part
 from domain.engine.results import MatchResult, RecordedMatch, ResultKind
@@ -60,6 +61,24 @@ class Match:
     def ids(self) -> tuple[str, ...]:
         """The players as the engine names them."""
         return tuple(str(player) for player in self.players)
+
+    # A report and a confirmation each make a match: built directly, since
+    # `dataclasses.replace` cost a third of a replayed report.
+    def decided(self, result: MatchResult, advancing: int | None = None) -> Match:
+        """This match with its result: the reports and any dispute settled."""
+        return Match(self.table, self.players, result, advancing, (), False, self.extension_minutes)
+
+    def with_reports(self, reports: tuple[Report, ...], disputed: bool) -> Match:
+        """This match with the reports waiting on it, and whether they disagree."""
+        return Match(
+            self.table,
+            self.players,
+            self.result,
+            self.advancing,
+            reports,
+            disputed,
+            self.extension_minutes,
+        )
 
     def opponent_of(self, player_id: int) -> int | None:
         others = [player for player in self.players if player != player_id]
@@ -117,12 +136,15 @@ class Round:
         return self._unfinished == 0
 
     def match_of(self, player_id: int) -> Match | None:
-        position = self._seats.get(player_id)
-        return self.matches[position] if position is not None else None
+        return self._match_in(self._seats.get(player_id))
 
     def match_at(self, table: int) -> Match | None:
-        position = self._tables.get(table)
-        return self.matches[position] if position is not None else None
+        return self._match_in(self._tables.get(table))
+
+    def _match_in(self, position: int | None) -> Match | None:
+        if position is None:
+            return None
+        return self._chunks[position // MATCH_CHUNK][position % MATCH_CHUNK]
 
     def with_match(self, match: Match) -> Round:
         """This round with the match at `match.table` replaced (unchanged when there is no
@@ -130,31 +152,35 @@ class Round:
         position = self._tables.get(match.table)
         if position is None:
             return self
-        old = self.matches[position]
-        # Slices joined: three times quicker than unpacking them into a new tuple (a
-        # report at 2,048 tables copies them all).
-        matches = self.matches[:position] + (match,) + self.matches[position + 1 :]  # noqa: RUF005
-        # Built field by field (dataclasses.replace costs more than the rest of a report).
-        updated = Round(
-            self.number,
-            self.kind,
-            self.seed,
-            self.paired_at,
-            matches,
-            self.started_at,
-            self.ends_at,
-        )
+        old = self._match_in(position)
+        # Built field by field (dataclasses.replace costs more than the rest of a report),
+        # and without its `matches`: the new round shares every chunk of matches but the
+        # one that changed, and joins them only when `matches` is read. A report at 2,048
+        # tables copies 64 matches and 32 chunks, not 2,048 matches (every report and
+        # confirmation of a replayed log comes here).
+        updated = object.__new__(Round)
+        carried = updated.__dict__
+        for name in _KEPT_BY_WITH_MATCH:
+            carried[name] = getattr(self, name)
+        carried["_chunks"] = _replaced(self._chunks, position, match)
         # The derived lookups of this round, still true of the new one: the tables sit where
         # they sat; the seats too unless the match changed its players; one count moved.
-        known, carried = self.__dict__, updated.__dict__
-        if "_tables" in known:
-            carried["_tables"] = known["_tables"]
-        if "_seats" in known and old.players == match.players:
+        known = self.__dict__
+        carried["_tables"] = self._tables
+        if "_seats" in known and old is not None and old.players == match.players:
             carried["_seats"] = known["_seats"]
-        if "_unfinished" in known:
+        if "_unfinished" in known and old is not None:
             moved = (not updated.finished(match)) - (not self.finished(old))
             carried["_unfinished"] = known["_unfinished"] + moved
         return updated
+
+    @cached_property
+    def _chunks(self) -> tuple[tuple[Match, ...], ...]:
+        """The matches in chunks of `MATCH_CHUNK`, which rounds made by `with_match` share."""
+        matches = self.matches
+        return tuple(
+            matches[start : start + MATCH_CHUNK] for start in range(0, len(matches), MATCH_CHUNK)
+        )
 
     @cached_property
     def _tables(self) -> dict[int, int]:
@@ -195,3 +221,38 @@ class Round:
                 winner = match.result.winner(match.ids)
                 found.append(int(winner) if winner is not None else None)
         return found
+
+
+# How many matches a chunk of `Round._chunks` holds: a report copies one chunk and the
+# tuple of chunks (64 + 32 at 2,048 tables).
+MATCH_CHUNK = 64
+
+# The fields `Round.with_match` carries over unchanged (`matches` is joined when read).
+_KEPT_BY_WITH_MATCH = tuple(f.name for f in fields(Round) if f.name != "matches")
+
+
+def _replaced(
+    chunks: tuple[tuple[Match, ...], ...], position: int, match: Match
+) -> tuple[tuple[Match, ...], ...]:
+    """`chunks` with the match at `position` replaced: one chunk copied, the others shared."""
+    index, offset = divmod(position, MATCH_CHUNK)
+    chunk = chunks[index]
+    changed = chunk[:offset] + (match,) + chunk[offset + 1 :]  # noqa: RUF005
+    return chunks[:index] + (changed,) + chunks[index + 1 :]  # noqa: RUF005
+
+
+class _JoinedMatches:
+    """`Round.matches` of a round made by `with_match`: its chunks joined on first read and
+    kept (a round made by `Round(...)` has its `matches` from the start and never comes
+    here). A class attribute set after the dataclass is made, so that `matches` stays an
+    ordinary field for construction, equality, repr and `replace`."""
+
+    def __get__(self, round_: Round | None, owner: type[Round]) -> tuple[Match, ...]:
+        if round_ is None:
+            raise AttributeError("matches")
+        joined = tuple(chain.from_iterable(round_.__dict__["_chunks"]))
+        round_.__dict__["matches"] = joined
+        return joined
+
+
+setattr(Round, "matches", _JoinedMatches())  # noqa: B010 (mypy: `matches` is a field)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.engine.results import MatchResult
-from domain.tournament.rounds import Match, Round, RoundKind
+from domain.tournament.rounds import MATCH_CHUNK, Match, Round, RoundKind
 from tests.domain.tournament.support import T0
 
 
@@ -34,8 +34,10 @@ def answers(played: Round, people: list[int], tables: list[int]) -> tuple[object
 @st.composite
 def rounds_and_changes(draw: st.DrawFn) -> tuple[Round, list[Match]]:
     kind = draw(st.sampled_from(RoundKind))
-    count = draw(st.integers(1, 8))
-    people = iter(range(1, 100))
+    # Past MATCH_CHUNK tables too: a round made by `with_match` keeps its matches in shared
+    # chunks, and a change near a chunk's edge must land in the right one.
+    count = draw(st.integers(1, 8) | st.integers(MATCH_CHUNK - 2, 2 * MATCH_CHUNK + 3))
+    people = iter(range(1, 1000))
     matches = []
     for table in range(1, count + 1):
         seats = draw(st.integers(0 if kind is RoundKind.ELIMINATION else 1, 2))
@@ -46,10 +48,10 @@ def rounds_and_changes(draw: st.DrawFn) -> tuple[Round, list[Match]]:
     changes = []
     for _ in range(draw(st.integers(0, 12))):
         table = draw(st.integers(1, count + 1))  # count + 1: a table the round has not
-        base = next((m for m in matches if m.table == table), Match(table, (98, 99)))
+        base = next((m for m in matches if m.table == table), Match(table, (9998, 9999)))
         players = base.players
         if draw(st.booleans()) and len(players) == 2:
-            players = (players[1], players[0]) if draw(st.booleans()) else (players[0], 97)
+            players = (players[1], players[0]) if draw(st.booleans()) else (players[0], 9997)
         result = None
         if len(players) == 2:
             result = draw(
@@ -75,13 +77,15 @@ def test_a_round_made_by_with_match_answers_like_one_built_afresh(
     case: tuple[Round, list[Match]],
 ) -> None:
     played, changes = case
-    people = list(range(0, 101))
-    tables = list(range(0, 11))
+    people = [*range(0, 300), 9997, 9998, 9999]
+    tables = list(range(0, 2 * MATCH_CHUNK + 5))
     answers(played, people, tables)  # everything worked out, to be handed on
     for match in changes:
         played = played.with_match(match)
+        # Its lookups first, before anything reads (and so joins) its `matches`.
+        answered = answers(played, people, tables)
+        assert answered == answers(fresh(played), people, tables)
         assert played == fresh(played)
-        assert answers(played, people, tables) == answers(fresh(played), people, tables)
 
 
 @given(
@@ -145,3 +149,28 @@ def test_a_tournament_made_by_with_round_is_the_one_replace_makes(
         }
         assert updated.next_seq == expected.next_seq
         tournament, played = updated, played.with_match(match)
+
+
+@given(rounds_and_changes(), st.booleans())
+@settings(max_examples=50, deadline=None)
+def test_a_decided_or_reported_match_is_the_one_replace_makes(
+    case: tuple[Round, list[Match]], disputed: bool
+) -> None:
+    # `decided` and `with_reports` build the match directly (a replayed report is cheaper
+    # so): a field left behind, such as a table's extra time (R-MATCH-7), would be lost.
+    from domain.tournament.rounds import Report
+
+    played, changes = case
+    for match in (*played.matches, *changes):
+        match = replace(match, extension_minutes=5, disputed=not disputed)
+        result = MatchResult.double_loss()
+        assert match.decided(result) == replace(
+            match, result=result, advancing=None, reports=(), disputed=False
+        )
+        assert match.decided(result, 9) == replace(
+            match, result=result, advancing=9, reports=(), disputed=False
+        )
+        reports = (Report(1, result, T0),)
+        assert match.with_reports(reports, disputed) == replace(
+            match, reports=reports, disputed=disputed
+        )
