@@ -92,6 +92,26 @@ class Target:
     direct: bool = False  # the channel is a DM
 
 
+def new_round_first(notices: list[Outgoing]) -> list[Outgoing]:
+    """One tournament's notices in the order they go out: as written, except that the marks
+    on an earlier round's pairings post wait behind a new round's post. Once the next round
+    is paired, every player looks for their new table, not for the last results of the
+    round before (at 2,048 tables, marking them costs a fifth of a second). The marks make
+    nothing a later notice needs: they only edit the post."""
+    newest = max((_round_of(n) for n in notices if n.say is Say.PAIRINGS), default=None)
+    if newest is None:
+        return notices
+    later = [n for n in notices if n.say is Say.PAIRINGS_REFRESH and _round_of(n) < newest]
+    if not later:
+        return notices
+    waiting = {n.id for n in later}
+    return [n for n in notices if n.id not in waiting] + later
+
+
+def _round_of(notice: Outgoing) -> int:
+    return int(notice.data["round"])
+
+
 class Delivery:
     def __init__(
         self,
@@ -201,7 +221,9 @@ class Delivery:
                 groups.setdefault(key, []).append(notice)
             limit = asyncio.Semaphore(CONCURRENT_TOURNAMENTS)
             finished = sum(
-                await asyncio.gather(*(self._deliver_in_order(g, limit) for g in groups.values()))
+                await asyncio.gather(
+                    *(self._deliver_in_order(new_round_first(g), limit) for g in groups.values())
+                )
             )
             done += finished
             if not finished:  # everything left is waiting for a retry
