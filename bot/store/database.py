@@ -53,6 +53,7 @@ from bot.errors import (
     StorageIOError,
 )
 from bot.i18n import both
+from bot.store.shared_reads import SharedReads
 from domain.errors import IllegalTransition
 
 if TYPE_CHECKING:
@@ -463,6 +464,7 @@ class _Snapshot:
         self.opened = asyncio.Event()  # its BEGIN is done (or failed)
         self.failed = False
         self.ended = asyncio.Event()  # rolled back: the connection takes another BEGIN
+        self.reads: SharedReads | None = None  # what its readers read through
 
 
 class SqliteDatabase(Database):
@@ -543,7 +545,7 @@ class SqliteDatabase(Database):
             self.storage_full = False
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def read(self) -> AsyncIterator[aiosqlite.Connection | SharedReads]:
         """Reads go on their own connection (WAL: they neither wait for the writer nor hold
         it up); an in-memory database has only the one."""
         if self.path == ":memory:":  # a second connection would be another database
@@ -558,7 +560,8 @@ class SqliteDatabase(Database):
         with storage_errors():
             reader, snapshot = await self._join_snapshot()
             try:
-                yield reader
+                assert snapshot.reads is not None
+                yield snapshot.reads
             finally:
                 await self._leave_snapshot(reader, snapshot)
 
@@ -586,6 +589,7 @@ class SqliteDatabase(Database):
         try:
             reader = await self.reading_connection()
             await reader.execute("BEGIN")
+            snapshot.reads = SharedReads(reader)
         except BaseException:
             snapshot.failed = True
             self._snapshot = None

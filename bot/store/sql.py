@@ -15,6 +15,8 @@ import aiosqlite
 import asyncpg
 
 from bot.store.postgres import PgConnection
+from bot.store.shared_reads import SharedReads
 
-Connection: TypeAlias = aiosqlite.Connection | PgConnection
+# SharedReads: the reading connection of one shared SQLite snapshot (bot.store.database).
+Connection: TypeAlias = aiosqlite.Connection | PgConnection | SharedReads
 Row: TypeAlias = aiosqlite.Row | asyncpg.Record

@@ -42,6 +42,60 @@ async def test_reads_at_the_same_time_share_one_transaction(tmp_path: Path) -> N
         await database.close()
 
 
+async def test_a_query_every_reader_of_a_snapshot_asks_runs_once(tmp_path: Path) -> None:
+    # Issue 21: at the end of a round a hundred players' commands each asked the server's
+    # settings and the tournament's version, one after another on the reading thread.
+    database = await SqliteDatabase.open_file(tmp_path / "bot.sqlite3")
+    try:
+        await add_guild(database, 1)
+        seen: list[str] = []
+        reader = await database.reading_connection()
+        await reader.set_trace_callback(seen.append)
+        answers = await asyncio.gather(*(guilds(database) for _ in range(50)))
+        await reader.set_trace_callback(None)
+        assert answers == [{1}] * 50
+        assert seen.count("SELECT guild_id FROM guild_config") == 1
+        await add_guild(database, 2)
+        assert await guilds(database) == {1, 2}  # the next snapshot asks again
+    finally:
+        await database.close()
+
+
+async def test_readers_of_a_shared_answer_get_their_own_list(tmp_path: Path) -> None:
+    database = await SqliteDatabase.open_file(tmp_path / "bot.sqlite3")
+    try:
+        await add_guild(database, 1)
+
+        async def read_and_change() -> int:
+            async with database.read() as connection:
+                rows = await connection.execute_fetchall("SELECT guild_id FROM guild_config")
+                rows.clear()  # a caller's own list: the other readers keep theirs
+                await asyncio.sleep(0)
+                again = await connection.execute_fetchall("SELECT guild_id FROM guild_config")
+            return len(again)
+
+        assert await asyncio.gather(*(read_and_change() for _ in range(5))) == [1] * 5
+    finally:
+        await database.close()
+
+
+async def test_a_reader_that_stops_waiting_leaves_the_answer_to_the_others(
+    tmp_path: Path,
+) -> None:
+    database = await SqliteDatabase.open_file(tmp_path / "bot.sqlite3")
+    try:
+        await add_guild(database, 1)
+        first = asyncio.create_task(guilds(database))
+        second = asyncio.create_task(guilds(database))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        first.cancel()  # a command cancelled while the shared query runs
+        assert await second == {1}
+        assert await guilds(database) == {1}
+    finally:
+        await database.close()
+
+
 async def test_a_read_sees_every_commit_made_before_it_began(tmp_path: Path) -> None:
     database = await SqliteDatabase.open_file(tmp_path / "bot.sqlite3")
     try:
