@@ -175,7 +175,12 @@ class RoundService(Service):
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
             seed = self.seeds()
-            proposal = await off_loop_as(Priority.WRITE, lambda: propose_round(tournament, seed))
+            # The standings of this version and the pairing read one tally (4,096 players'
+            # rounds folded once, whichever asks first).
+            views = tx.views(tournament)
+            proposal = await off_loop_as(
+                Priority.WRITE, lambda: propose_round(tournament, seed, views.tally)
+            )
             tournament, _ = await tx.apply(tournament, proposal.operation())
             if start:
                 tournament, _ = await tx.apply(tournament, StartRound(proposal.number))

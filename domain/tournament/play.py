@@ -115,14 +115,18 @@ class Proposal:
         return PairRound(self.number, self.kind, self.seed, self.tables)
 
 
-def propose_round(tournament: Tournament, seed: int) -> Proposal:
+def propose_round(tournament: Tournament, seed: int, folded: Tally | None = None) -> Proposal:
     """Pair the next round: Swiss (R-FMT-3), the top cut seeded from the standings, or the
-    next round of a bracket (R-FMT-1). Refused while the last round has missing results."""
+    next round of a bracket (R-FMT-1). Refused while the last round has missing results.
+
+    `folded` is this tournament's `swiss_tally` when the standings have worked it out
+    already (the bot's views of the version): pairing reads the same points, opponents and
+    byes, and need not fold 4,096 players' rounds again."""
     _require_pairable(tournament)
     number = tournament.current_round + 1
     kind = _next_kind(tournament)
     if kind is RoundKind.SWISS:
-        return _propose_swiss(tournament, number, seed)
+        return _propose_swiss(tournament, number, seed, folded)
     return _propose_elimination(tournament, number, seed)
 
 
@@ -192,7 +196,9 @@ def _bracket_done(last: Round) -> bool:
     return len(last.matches) == 1
 
 
-def _propose_swiss(tournament: Tournament, number: int, seed: int) -> Proposal:
+def _propose_swiss(
+    tournament: Tournament, number: int, seed: int, folded: Tally | None
+) -> Proposal:
     everyone = standings_players(tournament)
     eligible = {str(entry.user_id) for entry in eligible_for(tournament, number)}
     players = [
@@ -203,8 +209,8 @@ def _propose_swiss(tournament: Tournament, number: int, seed: int) -> Proposal:
     players += [Player(p) for p in sorted(eligible - known, key=int)]
     if len(eligible) < 2:
         raise IllegalTransition("rounds.too_few_players", count=len(eligible))
-    # Each played round's part is folded once per round value (the standings share it).
-    folded = tally(players, parts=[played.tally for played in tournament.swiss_rounds])
+    if folded is None:  # each played round's part is folded once per round value
+        folded = tally(players, parts=[played.tally for played in tournament.swiss_rounds])
     pairing = pair_swiss_round(entrants_from_tally(players, folded), seed, number)
     tables: list[tuple[int, ...]] = [(int(a), int(b)) for a, b in pairing.pairs]
     if pairing.bye is not None:

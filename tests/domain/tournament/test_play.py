@@ -621,3 +621,37 @@ def test_the_rounds_folded_part_by_part_are_the_history_folded_at_once(
         assert entrants_from_tally(everyone, by_parts) == entrants_from_history(
             everyone, recorded_matches(swiss)
         )
+
+
+@given(st.integers(4, 16), st.integers(0, 2**16), st.integers(1, 3))
+@settings(max_examples=30, deadline=None)
+def test_pairing_from_the_standings_tally_is_pairing_from_the_rounds(
+    players: int, seed: int, rounds: int
+) -> None:
+    # The bot hands pairing the tally its standings folded (issue 21): with drops and a
+    # late entrant the standings never saw, the round paired must be the same (R-FMT-3).
+    from domain.tournament.operations import ChangeSettings, Register, SettingsChange
+    from domain.tournament.play import swiss_tally
+    from domain.tournament.registration import late_entry_round
+
+    clock = Clock(new_tournament())
+    clock.apply(ChangeSettings(SettingsChange(late_registration_rounds=3)))
+    for number in range(1, players + 1):
+        clock.apply(Register(100 + number, f"P{number}"), player(number))
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    clock.apply(StartTournament(seed=seed))
+    rng = random.Random(seed)
+    planned = clock.tournament.state.planned_rounds or 1
+    for number in range(1, min(rounds, planned) + 1):
+        tournament = clock.tournament
+        assert propose_round(tournament, seed + number, swiss_tally(tournament)) == (
+            propose_round(tournament, seed + number)
+        )
+        pair(clock, seed + number)
+        play_round(clock, rng)
+        if rng.random() < 0.5:
+            active = clock.tournament.entries(PlayerStatus.ACTIVE)
+            clock.apply(Drop(active[0].user_id), as_player(active[0].user_id))
+        if late_entry_round(clock.tournament) is not None:  # R-FMT-8
+            late = 200 + number
+            clock.apply(Register(late, f"Late {number}"), player(late - 100))
