@@ -1,5 +1,6 @@
 """The steps of an event that both a slash command and the organizer's panel take: the
-start's preview, the finish, the export, and the member directory the entry import reads.
+start's preview, the finish, the export, and the entry import (with the member directory it
+reads).
 
 Each answers the person who acted; what others are told is the notifier's plan.
 """
@@ -22,12 +23,14 @@ from bot.ui.export import matches_csv
 from bot.ui.messages import fit_or_attach, interaction_lang, render_error, reply
 from bot.ui.render import safe
 from bot.ui.rounds import standing_rows
+from bot.ui.series import import_report_text
 from bot.ui.standings import standings_csv
 from bot.worker import off_loop
-from cogs.common import actor_of
-from domain.errors import IllegalTransition
+from cogs.common import actor_of, bot_of, read_attachment
+from domain.errors import IllegalTransition, InvalidInput
 
 MEMBERS_PER_REQUEST = 1000  # Discord's most per List Guild Members request
+IMPORT_FILE_LIMIT = 256 * 1024  # domain.entry_import.MAX_IMPORT_BYTES
 
 
 async def show_start_preview(
@@ -92,6 +95,28 @@ async def member_directory(bot: TournamentBot, guild: discord.Guild) -> MemberDi
     except discord.Forbidden:
         raise IllegalTransition("entry_import.members_hidden") from None
     return MemberDirectory(shown, {name: frozenset(ids) for name, ids in names.items()})
+
+
+async def import_entries(
+    services: Services,
+    interaction: discord.Interaction[Any],
+    reference: TournamentRef,
+    file: discord.Attachment | None,
+) -> None:
+    """/tournament import and the panel's 参加者の取り込み form: the CSV's entries, all or
+    none (the organizer's check comes before the file is read or the members listed)."""
+    lang = interaction_lang(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    actor = actor_of(interaction)
+    await services.registration.may_import(actor, reference)
+    if file is None:  # a form sent without its file: Discord requires one
+        raise InvalidInput("files.missing")
+    data = await read_attachment(file, IMPORT_FILE_LIMIT)
+    assert interaction.guild is not None
+    directory = await member_directory(bot_of(interaction), interaction.guild)
+    report = await services.registration.import_entries(actor, reference, data, directory)
+    content, attached = fit_or_attach(import_report_text(report, lang), "import.txt", lang)
+    await reply(interaction, content, file=attached)
 
 
 async def send_export(
