@@ -1,6 +1,6 @@
 """The steps of an event that both a slash command and the organizer's panel take: the
 start's preview, the finish, the export, and the entry import (with the member directory it
-reads).
+reads); and the panel's series menu, which the series cog shows again after each change.
 
 Each answers the person who acted; what others are told is the notifier's plan.
 """
@@ -23,7 +23,7 @@ from bot.ui.export import matches_csv
 from bot.ui.messages import fit_or_attach, interaction_lang, render_error, reply
 from bot.ui.render import safe
 from bot.ui.rounds import standing_rows
-from bot.ui.series import import_report_text
+from bot.ui.series import import_report_text, series_menu
 from bot.ui.standings import standings_csv
 from bot.worker import off_loop
 from cogs.common import actor_of, bot_of, read_attachment
@@ -144,3 +144,21 @@ async def send_export(
             discord.File(io.BytesIO(exported.record), filename=f"{stem}.json"),
         ],
     )
+
+
+async def show_series_menu(
+    services: Services,
+    interaction: discord.Interaction[Any],
+    tournament: int,
+    *,
+    said: str | None = None,
+) -> None:
+    """The panel's シリーズ, to the organizer (the service refuses anyone else): a new
+    private message from the panel; after a change from the menu, the menu itself, up to
+    date, with what was done (`said`) above it."""
+    overview = await services.series.overview(actor_of(interaction), tournament)
+    embed, view = series_menu(overview, interaction_lang(interaction))
+    if said is None or interaction.message is None:
+        await reply(interaction, said, embed=embed, view=view)
+    else:
+        await interaction.response.edit_message(content=said, embed=embed, view=view)

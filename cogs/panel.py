@@ -26,9 +26,14 @@ from bot.ui.messages import interaction_lang, reply
 from bot.ui.rounds import round_name
 from bot.ui.stateless import ModalHandler, send_stateless_modal, submitted_files
 from cogs.common import RoutedCog, actor_of
-from cogs.event_steps import finish_event, import_entries, send_export, show_start_preview
+from cogs.event_steps import (
+    finish_event,
+    import_entries,
+    send_export,
+    show_series_menu,
+    show_start_preview,
+)
 from cogs.rounds.pairing import pair_next_round, start_round_clock
-from cogs.series import show_series_menu
 from domain.tournament.steps import Step
 
 

@@ -20,7 +20,6 @@ from discord.ext import commands
 
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import Lang, t
-from bot.services import Services
 from bot.services.series import SeriesChange, SeriesRef
 from bot.ui.buttons import (
     POINTS_BUTTON,
@@ -40,7 +39,7 @@ from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
-from bot.ui.series import points_table_text, series_menu, series_page
+from bot.ui.series import points_table_text, series_page
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
@@ -50,6 +49,7 @@ from cogs.common import (
     read_attachment,
     tournament_autocomplete,
 )
+from cogs.event_steps import show_series_menu
 from domain.errors import IllegalTransition
 
 SERIES = "Series (optional when the server has only one)"
@@ -257,24 +257,6 @@ def chosen_series(values: list[str]) -> int:
     if number is None:
         raise IllegalTransition("errors.stale_button")
     return number
-
-
-async def show_series_menu(
-    services: Services,
-    interaction: discord.Interaction[Any],
-    tournament: int,
-    *,
-    said: str | None = None,
-) -> None:
-    """The panel's シリーズ, to the organizer (the service refuses anyone else): a new
-    private message from the panel; after a change from the menu, the menu itself, up to
-    date, with what was done (`said`) above it."""
-    overview = await services.series.overview(actor_of(interaction), tournament)
-    embed, view = series_menu(overview, interaction_lang(interaction))
-    if said is None or interaction.message is None:
-        await reply(interaction, said, embed=embed, view=view)
-    else:
-        await interaction.response.edit_message(content=said, embed=embed, view=view)
 
 
 async def setup(bot: TournamentBot) -> None:
