@@ -105,17 +105,37 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
 
 
 ButtonHandler = Callable[..., Awaitable[None]]
-RoutedButton = type[discord.ui.DynamicItem[discord.ui.Button[Any]]]
+RoutedItem = type[discord.ui.DynamicItem[Any]]
 
 
-def route(custom: CustomId, handler: ButtonHandler) -> RoutedButton:
+def route(custom: CustomId, handler: ButtonHandler) -> RoutedItem:
     """Presses of the buttons whose custom id has `custom`'s format go to
     `handler(interaction, **the id's fields)`, through the one error path, after any
     restart (a `DynamicItem`: nothing is kept in memory per message)."""
+    return _routed(custom, handler, select=False)
 
-    class Routed(discord.ui.DynamicItem[discord.ui.Button[Any]], template=custom.template):
+
+def route_select(custom: CustomId, handler: ButtonHandler) -> RoutedItem:
+    """As `route`, for a string select: a choice goes to `handler(interaction, the values
+    chosen, **the id's fields)`. The values are the options the bot wrote on the message,
+    which may be out of date: the handler checks what they name."""
+    return _routed(custom, handler, select=True)
+
+
+def chosen_values(interaction: discord.Interaction[Any]) -> list[str]:
+    data: Any = interaction.data or {}
+    return [str(value) for value in data.get("values") or []]
+
+
+def _routed(custom: CustomId, handler: ButtonHandler, *, select: bool) -> RoutedItem:
+    class Routed(discord.ui.DynamicItem[discord.ui.Item[Any]], template=custom.template):
         def __init__(self, custom_id: str) -> None:
-            super().__init__(discord.ui.Button(custom_id=custom_id))
+            item: discord.ui.Item[Any] = (
+                discord.ui.Select(custom_id=custom_id)
+                if select
+                else discord.ui.Button(custom_id=custom_id)
+            )
+            super().__init__(item)
             # None: the id has the format but names nothing that can exist (out of range).
             self.fields = custom.parse(custom_id)
 
@@ -133,7 +153,10 @@ def route(custom: CustomId, handler: ButtonHandler) -> RoutedButton:
             try:
                 if self.fields is None:
                     raise IllegalTransition("errors.stale_button")
-                await handler(interaction, **self.fields)
+                if select:
+                    await handler(interaction, chosen_values(interaction), **self.fields)
+                else:
+                    await handler(interaction, **self.fields)
             except Exception as error:
                 await answer_error(interaction, error)
 

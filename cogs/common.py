@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import ButtonHandler, RoutedButton, TournamentBot, route
+from bot.app import ButtonHandler, RoutedItem, TournamentBot, route, route_select
 from bot.i18n import Lang, normalise_locale
 from bot.services.actors import Actor
 from bot.ui.buttons import CustomId, Labels, server_labels
@@ -107,9 +107,13 @@ class RoutedCog(commands.Cog):
     def __init__(self, bot: TournamentBot) -> None:
         self.bot = bot
         self.services = bot.services
-        self._routed: list[RoutedButton] = []
+        self._routed: list[RoutedItem] = []
 
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        return ()
+
+    def selects(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        """String selects: the handler gets the values chosen before the id's fields."""
         return ()
 
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
@@ -117,6 +121,7 @@ class RoutedCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self._routed = [route(custom, handler) for custom, handler in self.buttons()]
+        self._routed += [route_select(custom, handler) for custom, handler in self.selects()]
         self.bot.add_dynamic_items(*self._routed)
         for custom, handler in self.forms():
             self.bot.modal_routes.add(custom, handler)

@@ -1,5 +1,6 @@
 """The steps of an event that both a slash command and the organizer's panel take: the
-start's preview, the finish, the export, and the member directory the entry import reads.
+start's preview, the finish, the export, and the entry import (with the member directory it
+reads); and the panel's series menu, which the series cog shows again after each change.
 
 Each answers the person who acted; what others are told is the notifier's plan.
 """
@@ -22,12 +23,14 @@ from bot.ui.export import matches_csv
 from bot.ui.messages import fit_or_attach, interaction_lang, render_error, reply
 from bot.ui.render import safe
 from bot.ui.rounds import standing_rows
+from bot.ui.series import import_report_text, series_menu
 from bot.ui.standings import standings_csv
 from bot.worker import off_loop
-from cogs.common import actor_of
-from domain.errors import IllegalTransition
+from cogs.common import actor_of, bot_of, read_attachment
+from domain.errors import IllegalTransition, InvalidInput
 
 MEMBERS_PER_REQUEST = 1000  # Discord's most per List Guild Members request
+IMPORT_FILE_LIMIT = 256 * 1024  # domain.entry_import.MAX_IMPORT_BYTES
 
 
 async def show_start_preview(
@@ -94,6 +97,28 @@ async def member_directory(bot: TournamentBot, guild: discord.Guild) -> MemberDi
     return MemberDirectory(shown, {name: frozenset(ids) for name, ids in names.items()})
 
 
+async def import_entries(
+    services: Services,
+    interaction: discord.Interaction[Any],
+    reference: TournamentRef,
+    file: discord.Attachment | None,
+) -> None:
+    """/tournament import and the panel's 参加者の取り込み form: the CSV's entries, all or
+    none (the organizer's check comes before the file is read or the members listed)."""
+    lang = interaction_lang(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    actor = actor_of(interaction)
+    await services.registration.may_import(actor, reference)
+    if file is None:  # a form sent without its file: Discord requires one
+        raise InvalidInput("files.missing")
+    data = await read_attachment(file, IMPORT_FILE_LIMIT)
+    assert interaction.guild is not None
+    directory = await member_directory(bot_of(interaction), interaction.guild)
+    report = await services.registration.import_entries(actor, reference, data, directory)
+    content, attached = fit_or_attach(import_report_text(report, lang), "import.txt", lang)
+    await reply(interaction, content, file=attached)
+
+
 async def send_export(
     services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
 ) -> None:
@@ -119,3 +144,21 @@ async def send_export(
             discord.File(io.BytesIO(exported.record), filename=f"{stem}.json"),
         ],
     )
+
+
+async def show_series_menu(
+    services: Services,
+    interaction: discord.Interaction[Any],
+    tournament: int,
+    *,
+    said: str | None = None,
+) -> None:
+    """The panel's シリーズ, to the organizer (the service refuses anyone else): a new
+    private message from the panel; after a change from the menu, the menu itself, up to
+    date, with what was done (`said`) above it."""
+    overview = await services.series.overview(actor_of(interaction), tournament)
+    embed, view = series_menu(overview, interaction_lang(interaction))
+    if said is None or interaction.message is None:
+        await reply(interaction, said, embed=embed, view=view)
+    else:
+        await interaction.response.edit_message(content=said, embed=embed, view=view)

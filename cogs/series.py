@@ -1,9 +1,13 @@
 """/series create, add, remove, points and standings (issue 24): an organizer groups the
 server's tournaments into a series (a season, a league); anyone reads its standings.
 
+The same by buttons: the panel's シリーズ opens the series menu of its tournament (a select
+to add it to a series, one to take it out, a form for a new series it joins), and ポイント表
+(on that menu and under the standings) opens the points form.
+
 Thin adapters: who may change a series, its rules and its standings are the services' and
-the domain's; the page buttons and the points form survive a restart (their ids carry the
-series)."""
+the domain's; the page buttons, the menu and the forms survive a restart (their ids carry
+the tournament or the series, the menu's options the series)."""
 
 from __future__ import annotations
 
@@ -14,10 +18,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import TournamentBot
+from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import Lang, t
-from bot.services.series import SeriesChange
-from bot.ui.buttons import POINTS_FIELD, POINTS_FORM, CustomId, points_form
+from bot.services.series import SeriesChange, SeriesRef
+from bot.ui.buttons import (
+    POINTS_BUTTON,
+    POINTS_FIELD,
+    POINTS_FORM,
+    SERIES_ADD,
+    SERIES_FORM,
+    SERIES_NAME_FIELD,
+    SERIES_NEW,
+    SERIES_REMOVE,
+    CustomId,
+    carried_number,
+    points_form,
+    series_form,
+)
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.pagination import Page, page_id_arg, page_view
@@ -32,6 +49,8 @@ from cogs.common import (
     read_attachment,
     tournament_autocomplete,
 )
+from cogs.event_steps import show_series_menu
+from domain.errors import IllegalTransition
 
 SERIES = "Series (optional when the server has only one)"
 
@@ -52,8 +71,14 @@ class SeriesCog(
     group_name="series",
     group_description="Series: seasons and leagues of several tournaments",
 ):
+    def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        return [(SERIES_NEW, self.new_pressed), (POINTS_BUTTON, self.points_pressed)]
+
+    def selects(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
+        return [(SERIES_ADD, self.add_chosen), (SERIES_REMOVE, self.remove_chosen)]
+
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
-        return [(POINTS_FORM, self.points_submitted)]
+        return [(POINTS_FORM, self.points_submitted), (SERIES_FORM, self.new_submitted)]
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -107,19 +132,30 @@ class SeriesCog(
         series: str | None = None,
         file: discord.Attachment | None = None,
     ) -> None:
-        actor = actor_of(interaction)
-        services = self.services.series
-        await services.may_change(actor)
-        found = await services.points_of(actor, series)
         if file is None:
-            form = points_form(
-                found.id, points_table_text(found.table), interaction_lang(interaction)
-            )
-            await send_stateless_modal(interaction, form)
+            await self.open_points_form(interaction, series)
             return
+        actor = actor_of(interaction)
+        await self.services.series.may_change(actor)
+        found = await self.services.series.points_of(actor, series)
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await read_attachment(file, SETTINGS_FILE_LIMIT)
         await self.save_points(interaction, found.id, data)
+
+    async def points_pressed(self, interaction: discord.Interaction[Any], series: int) -> None:
+        """ポイント表, on the series menu or under the standings."""
+        await self.open_points_form(interaction, series)
+
+    async def open_points_form(
+        self, interaction: discord.Interaction[Any], series: SeriesRef
+    ) -> None:
+        """The points form, filled with the table as it is (organizers: refused before it
+        opens to anyone else)."""
+        actor = actor_of(interaction)
+        await self.services.series.may_change(actor)
+        found = await self.services.series.points_of(actor, series)
+        form = points_form(found.id, points_table_text(found.table), interaction_lang(interaction))
+        await send_stateless_modal(interaction, form)
 
     async def points_submitted(
         self, interaction: discord.Interaction[Any], values: dict[str, str], series: int
@@ -136,6 +172,47 @@ class SeriesCog(
             interaction,
             t("ui.series.points_saved", lang, series=safe(updated.name), table=table),
         )
+
+    async def add_chosen(
+        self, interaction: discord.Interaction[Any], values: list[str], tournament: int
+    ) -> None:
+        """The series menu's シリーズに追加: the tournament joins the series chosen."""
+        actor, series = actor_of(interaction), chosen_series(values)
+        change = await self.services.series.add(actor, series, tournament)
+        said = membership_text("ui.series.added", change, interaction_lang(interaction))
+        await show_series_menu(self.services, interaction, tournament, said=said)
+
+    async def remove_chosen(
+        self, interaction: discord.Interaction[Any], values: list[str], tournament: int
+    ) -> None:
+        """The series menu's シリーズから外す."""
+        actor, series = actor_of(interaction), chosen_series(values)
+        change = await self.services.series.remove(actor, series, tournament)
+        said = membership_text("ui.series.removed", change, interaction_lang(interaction))
+        await show_series_menu(self.services, interaction, tournament, said=said)
+
+    async def new_pressed(self, interaction: discord.Interaction[Any], tournament: int) -> None:
+        """新しいシリーズ…: its name in a form (organizers: refused before it opens)."""
+        overview = await self.services.series.overview(actor_of(interaction), tournament)
+        form = series_form(
+            overview.tournament.id, overview.tournament.name, interaction_lang(interaction)
+        )
+        await send_stateless_modal(interaction, form)
+
+    async def new_submitted(
+        self, interaction: discord.Interaction[Any], values: dict[str, str], tournament: int
+    ) -> None:
+        """The new series, made with the tournament whose menu it came from in it."""
+        name = values.get(SERIES_NAME_FIELD, "")
+        change = await self.services.series.create_with(actor_of(interaction), name, tournament)
+        lang = interaction_lang(interaction)
+        said = t(
+            "ui.series.created_with",
+            lang,
+            series=safe(change.series.name),
+            tournament=safe(change.tournament.name),
+        )
+        await show_series_menu(self.services, interaction, tournament, said=said)
 
     @app_commands.command(name="standings", description="Show a series' standings")
     @app_commands.describe(
@@ -172,6 +249,14 @@ def membership_text(key: str, change: SeriesChange, lang: Lang) -> str:
         series=safe(change.series.name),
         count=len(change.series.event_ids),
     )
+
+
+def chosen_series(values: list[str]) -> int:
+    """The series a menu's option carries: one id in range, else the menu is out of date."""
+    number = carried_number(values[0]) if len(values) == 1 else None
+    if number is None:
+        raise IllegalTransition("errors.stale_button")
+    return number
 
 
 async def setup(bot: TournamentBot) -> None:

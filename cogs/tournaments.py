@@ -32,7 +32,6 @@ from bot.ui.options import (
 )
 from bot.ui.pagination import Page, page_view
 from bot.ui.render import safe, start_reply, tournament_embed, tournament_list_page
-from bot.ui.series import import_report_text
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
     RoutedCog,
@@ -41,7 +40,7 @@ from cogs.common import (
     read_attachment,
     tournament_autocomplete,
 )
-from cogs.event_steps import finish_event, member_directory, send_export, show_start_preview
+from cogs.event_steps import finish_event, import_entries, send_export, show_start_preview
 from domain.event import DEFAULT_TIME_LIMIT_MINUTES, TOP_CUT_SIZES
 
 FORMATS = [
@@ -68,7 +67,6 @@ REPEATS = [
     app_commands.Choice(name="weekly", value="weekly"),
     app_commands.Choice(name="every other week", value="biweekly"),
 ]
-IMPORT_FILE_LIMIT = 256 * 1024  # domain.entry_import.MAX_IMPORT_BYTES
 NOSHOW_TIEBREAKS = [
     app_commands.Choice(name="the absent player's real points", value="real_points"),
     app_commands.Choice(name="like a bye: 3 × rounds ÷ 2", value="bye_value"),
@@ -327,16 +325,7 @@ class Tournaments(
         file: discord.Attachment,
         tournament: str | None = None,
     ) -> None:
-        lang = interaction_lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        actor = actor_of(interaction)
-        await self.services.registration.may_import(actor)
-        data = await read_attachment(file, IMPORT_FILE_LIMIT)
-        assert interaction.guild is not None
-        directory = await member_directory(self.bot, interaction.guild)
-        report = await self.services.registration.import_entries(actor, tournament, data, directory)
-        content, attached = fit_or_attach(import_report_text(report, lang), "import.txt", lang)
-        await reply(interaction, content, file=attached)
+        await import_entries(self.services, interaction, tournament, file)
 
     @app_commands.command(
         name="finish", description="End the tournament and post the final standings (organizers)"

@@ -667,6 +667,9 @@ class Painter:
             typed = item.typed.get(component["custom_id"], "")
             if component.get("type") == 4:
                 top = form.text_input(component, typed, top, width)
+            elif component.get("type") == 19:  # a file upload: the file chosen, by its name
+                box = {"placeholder": "ファイルをドラッグ＆ドロップするか、クリックして選択"}
+                top = form.text_input(box, typed, top, width)
             else:  # a select: the option chosen (else its placeholder), with its arrow
                 options = component.get("options") or []
                 chosen = next((o["label"] for o in options if o.get("value") == typed), "")

@@ -44,6 +44,8 @@ from tests.e2e.fake_discord.state import GUILD_TEXT, Channel  # noqa: E402
 JSON = dict[str, Any]
 OUT = HERE / "ja" / "images"
 CUP = "第1回 プレメモ交流会"
+NEXT = "第2回 プレメモ交流会"
+SERIES = "2026 冬リーグ"
 # The example list as a player pastes it: without the file's comment lines.
 DECK = "\n".join(
     line
@@ -205,9 +207,14 @@ class Event:
         found = [m for m in self.fake.messages(channel) if containing in text_of(m)]
         return found[-1] if found else None
 
-    def panel(self) -> JSON:
-        found = [m for m in self.fake.messages(STAFF) if "運営パネル" in text_of(m)]
-        assert found, "no panel in the staff channel"
+    def panel(self, name: str = CUP) -> JSON:
+        title = f"運営パネル: {name}"
+        found = [
+            m
+            for m in self.fake.messages(STAFF)
+            if any(e.get("title") == title for e in m.get("embeds") or [])
+        ]
+        assert found, f"no panel of {name} in the staff channel"
         return found[-1]
 
     async def panel_shows(self, label: str) -> JSON:
@@ -488,6 +495,37 @@ class Event:
         exported = await self.press_on_panel("書き出し")
         self.album.take("export", STAFF, seen(self.panel()), answer(exported))
 
+    async def next_event(self) -> None:
+        """The next event's entries from a CSV, and both events in a series, by the panels'
+        buttons; the series standings with their ポイント表 button."""
+        await self.slash(
+            "tournament create", "organizer", name=NEXT, format="swiss", regulation="mix"
+        )
+        panel = await until(lambda: self.panel(NEXT), "the next event's panel")
+        form = await self.click(panel, "参加者の取り込み", "organizer")
+        ids = "\n".join(str(self.fake.member(player).id) for player in PLAYERS)
+        csv = Upload("参加者.csv", f"Discord ID\n{ids}\n".encode())
+        self.album.take("import-form", STAFF, seen(panel), answer(form, {"file": csv.filename}))
+        imported = await self.fake.submit_modal(form, {"file": csv}, user="organizer", locale="ja")
+        self.album.take("import", STAFF, answer(imported))
+        menu = await self.click(self.panel(CUP), "シリーズ", "organizer")
+        named = await self.click(menu, "新しいシリーズ…", "organizer")
+        typed = {_text_inputs(named.modal)[0]: SERIES}
+        self.album.take("series-form", STAFF, answer(menu), answer(named, typed))
+        await self.fake.submit_modal(named, typed, user="organizer", locale="ja")
+        menu = await self.click(self.panel(NEXT), "シリーズ", "organizer")
+        (series_id,) = [
+            option["value"]
+            for component in walk_components((menu.message or {}).get("components") or [])
+            for option in component.get("options") or []
+        ]
+        added = await self.fake.click(
+            menu, "シリーズに加える…", values=[series_id], user="organizer", locale="ja"
+        )
+        self.album.take("series", STAFF, answer(added))
+        standings = await self.slash("series standings", "organizer", series=SERIES)
+        self.album.take("series-standings", STAFF, answer(standings))
+
 
 def _mentions(line: str) -> list[str]:
     return re.findall(r"<@(\d+)>", line)
@@ -515,6 +553,7 @@ async def play(fake: FakeDiscord, album: Album) -> None:
         event.round_two,
         event.top_cut,
         event.finish,
+        event.next_event,
     ):
         await step()
     fake.assert_no_unknown_routes()

@@ -181,6 +181,13 @@ def plan_import(
     return ImportPlan(tuple(entries), tuple(skipped), tuple(refused))
 
 
+def check_import_allowed(tournament: Tournament) -> None:
+    """Entries are imported while registration is open, before the start (a late entry is
+    each player's own: R-FMT-8)."""
+    if tournament.phase is not Phase.REGISTRATION:
+        raise IllegalTransition("registration.closed", tournament=tournament.name)
+
+
 def plan_tournament_import(
     data: bytes | str,
     tournament: Tournament,
@@ -191,8 +198,7 @@ def plan_tournament_import(
 ) -> ImportPlan:
     """`plan_import` for `tournament`: its entries, its capacity and its registration rules.
     Refused as a whole with IllegalTransition(`registration.closed`) once it has started."""
-    if tournament.phase is not Phase.REGISTRATION:
-        raise IllegalTransition("registration.closed", tournament=tournament.name)
+    check_import_allowed(tournament)
     entered = {
         user
         for user, entry in tournament.players.items()

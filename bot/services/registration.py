@@ -9,7 +9,7 @@ from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.services.profiles import give_handle
 from bot.store.uow import Transaction
-from domain.entry_import import ImportPlan, plan_tournament_import
+from domain.entry_import import ImportPlan, check_import_allowed, plan_tournament_import
 from domain.handles import Profile
 from domain.tournament import events as ev
 from domain.tournament.model import Entry, Tournament
@@ -67,10 +67,12 @@ class RegistrationService(Service):
             tournament, _ = await tx.apply(tournament, CheckIn(actor.user_id))
         return tournament
 
-    async def may_import(self, actor: Actor) -> None:
-        """Refuse a non-organizer before the file is read or the members are listed."""
+    async def may_import(self, actor: Actor, reference: TournamentRef) -> None:
+        """Refuse a non-organizer, or a tournament that takes no more imports, before the
+        form opens, the file is read or the members are listed."""
         async with self.reader_as(actor) as tx:
             require_role(tx.actor, Role.ORGANIZER)
+            check_import_allowed(await tx.tournament(reference))
 
     async def import_entries(
         self, actor: Actor, reference: TournamentRef, data: bytes, directory: MemberDirectory

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.services.actors import Actor
-from bot.services.base import Service
+from bot.services.base import Service, TournamentRef
 from bot.services.ratings import RatingsMemo
 from bot.store.books import SeriesRow
 from bot.store.uow import Transaction, tournament_id_in
@@ -62,6 +62,25 @@ class SeriesChange:
 
     series: Series
     tournament: Tournament
+
+
+@dataclass(frozen=True)
+class SeriesOverview:
+    """The server's series, newest first, and the tournament whose membership the organizer
+    is looking at (the panel's シリーズ)."""
+
+    tournament: Tournament
+    series: tuple[Series, ...]
+
+    @property
+    def joined(self) -> tuple[Series, ...]:
+        """The series the tournament is in."""
+        return tuple(s for s in self.series if self.tournament.id in s.event_ids)
+
+    @property
+    def others(self) -> tuple[Series, ...]:
+        """The series it could join."""
+        return tuple(s for s in self.series if self.tournament.id not in s.event_ids)
 
 
 # A series a form or page button carries (int), or what a member typed (str), or nothing.
@@ -119,37 +138,29 @@ class SeriesService(Service):
     async def create(self, actor: Actor, name: str) -> Series:
         """/series create (organizers): an empty series with the default points table."""
         async with self.uow(actor) as tx:
-            require_role(tx.actor, Role.ORGANIZER)
-            cleaned = clean_series_name(name)
-            if await tx.books.find_series(cleaned) is not None:
-                raise InvalidInput("series.name_taken", name=cleaned)
-            series = Series(0, tx.guild_id, cleaned, DEFAULT_POINTS)
-            series = replace(series, id=await tx.books.create_series(series))
-            await tx.log_guild_change(
-                "guild.series_create",
-                {"series": series.id, "name": cleaned, "points": _text(series)},
-            )
-        return series
+            return await _create(tx, name)
+
+    async def create_with(self, actor: Actor, name: str, tournament: int) -> SeriesChange:
+        """The panel's new-series form (organizers): a series made for the tournament whose
+        panel it came from, with that tournament in it, in one transaction (a tournament
+        that cannot join leaves no empty series behind)."""
+        async with self.uow(actor) as tx:
+            series = await _create(tx, name)
+            return await _add(tx, series, tournament)
 
     async def add(
-        self, actor: Actor, reference: str | None, tournament: str | None
+        self, actor: Actor, reference: SeriesRef, tournament: TournamentRef
     ) -> SeriesChange:
-        """/series add (organizers): a tournament of this server joins the series."""
+        """/series add and the panel's シリーズ (organizers): a tournament of this server
+        joins the series."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.ORGANIZER)
-            series = await find_series(tx, reference)
-            found = await tx.tournament(tournament, finished_too=True)
-            updated = add_event(series, found)
-            await tx.books.save_series(series, updated)
-            await tx.log_guild_change(
-                "guild.series_add", {"series": series.id, "tournament": found.id}
-            )
-        return SeriesChange(updated, found)
+            return await _add(tx, await find_series(tx, reference), tournament)
 
     async def remove(
-        self, actor: Actor, reference: str | None, tournament: str | None
+        self, actor: Actor, reference: SeriesRef, tournament: TournamentRef
     ) -> SeriesChange:
-        """/series remove (organizers)."""
+        """/series remove and the panel's シリーズ (organizers)."""
         async with self.uow(actor) as tx:
             require_role(tx.actor, Role.ORGANIZER)
             series = await find_series(tx, reference)
@@ -183,6 +194,15 @@ class SeriesService(Service):
         async with self.reader_as(actor) as tx:
             require_role(tx.actor, Role.ORGANIZER)
 
+    async def overview(self, actor: Actor, tournament: TournamentRef) -> SeriesOverview:
+        """The panel's シリーズ (organizers): the server's series and which of them the
+        tournament is in."""
+        async with self.reader_as(actor) as tx:
+            require_role(tx.actor, Role.ORGANIZER)
+            found = await tx.tournament(tournament, finished_too=True)
+            rows = await tx.books.series()
+        return SeriesOverview(found, tuple(row.series for row in reversed(rows)))
+
     async def points_of(self, actor: Actor, reference: SeriesRef) -> Series:
         async with self.reader_as(actor) as tx:
             return await find_series(tx, reference)
@@ -202,6 +222,28 @@ class SeriesService(Service):
         needle = typed.strip().casefold()
         found = [row.series for row in reversed(rows) if needle in row.series.name.casefold()]
         return [(series.name[:100], str(series.id)) for series in found[:AUTOCOMPLETE_LIMIT]]
+
+
+async def _create(tx: Transaction, name: str) -> Series:
+    """A new series of the server, empty, with the default points table."""
+    require_role(tx.actor, Role.ORGANIZER)
+    cleaned = clean_series_name(name)
+    if await tx.books.find_series(cleaned) is not None:
+        raise InvalidInput("series.name_taken", name=cleaned)
+    series = Series(0, tx.guild_id, cleaned, DEFAULT_POINTS)
+    series = replace(series, id=await tx.books.create_series(series))
+    await tx.log_guild_change(
+        "guild.series_create", {"series": series.id, "name": cleaned, "points": _text(series)}
+    )
+    return series
+
+
+async def _add(tx: Transaction, series: Series, tournament: TournamentRef) -> SeriesChange:
+    found = await tx.tournament(tournament, finished_too=True)
+    updated = add_event(series, found)
+    await tx.books.save_series(series, updated)
+    await tx.log_guild_change("guild.series_add", {"series": series.id, "tournament": found.id})
+    return SeriesChange(updated, found)
 
 
 def _text(series: Series) -> str:

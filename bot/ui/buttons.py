@@ -8,7 +8,9 @@ memory. Views built here are stateless (stopped): discord.py keeps no copy of th
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import discord
@@ -17,6 +19,7 @@ from bot.i18n import Lang, normalise_locale, t
 from domain.engine.results import MAX_POINT_ZONE
 from domain.guild import GuildConfig
 from domain.handles import MAX_HANDLE
+from domain.series.model import MAX_SERIES_NAME, Series
 from domain.series.points import MAX_TABLE_CHARS
 from domain.tournament.play import DISPUTE_CLAIMS, MAX_EXTENSION_MINUTES
 from domain.tournament.rounds import Claim
@@ -86,6 +89,14 @@ def _choice(*values: str) -> str:
     return "|".join(re.escape(value) for value in values)
 
 
+class Tool(StrEnum):
+    """The panel's buttons beside the event's steps: what an organizer does to the event
+    that is not a step of its play (domain.tournament.steps)."""
+
+    SERIES = "series"  # which series the event is in
+    IMPORT = "import"  # its entries from a CSV (during registration)
+
+
 # -- the ids ------------------------------------------------------------------------------
 
 REGISTER = CustomId.of("en:reg", tournament=NUMBER)
@@ -120,6 +131,16 @@ DECIDE_TIME_FORM = CustomId.of("jf", tournament=NUMBER, round=NUMBER, table=NUMB
 HANDLE_BUTTON = CustomId.of("hb", tournament=NUMBER)
 HANDLE_FORM = CustomId.of("hf", tournament=NUMBER)
 POINTS_FORM = CustomId.of("sp", series=NUMBER)
+# The organizer's ways in without a command: the panel's tools (シリーズ, 参加者の取り込み),
+# the series menu they open (two selects whose options carry the series, the new-series
+# button and its form), a series' ポイント表 button and the import's file form.
+PANEL_TOOL = CustomId.of("pt", tool=_choice(*(tool.value for tool in Tool)), tournament=NUMBER)
+SERIES_ADD = CustomId.of("sa", tournament=NUMBER)
+SERIES_REMOVE = CustomId.of("sr", tournament=NUMBER)
+SERIES_NEW = CustomId.of("sn", tournament=NUMBER)
+SERIES_FORM = CustomId.of("sc", tournament=NUMBER)
+POINTS_BUTTON = CustomId.of("sb", series=NUMBER)
+IMPORT_FORM = CustomId.of("ic", tournament=NUMBER)
 
 
 # -- their labels -------------------------------------------------------------------------
@@ -156,9 +177,16 @@ def server_labels(config: GuildConfig, default: Lang) -> Labels:
 
 
 def button(
-    custom_id: str, label: str, style: Style = Style.secondary, *, disabled: bool = False
+    custom_id: str,
+    label: str,
+    style: Style = Style.secondary,
+    *,
+    disabled: bool = False,
+    row: int | None = None,
 ) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled)
+    return discord.ui.Button(
+        label=label, style=style, custom_id=custom_id, disabled=disabled, row=row
+    )
 
 
 class _Stateless(discord.ui.View):
@@ -489,6 +517,105 @@ def points_form(series_id: int, current: str, lang: Lang) -> discord.ui.Modal:
             style=discord.TextStyle.paragraph,
             default=current,
             max_length=MAX_TABLE_CHARS,
+        )
+    )
+    return modal
+
+
+# -- the organizer's series and entries, without a command ----------------------------------
+
+SERIES_NAME_FIELD = "name"
+IMPORT_FILE_FIELD = "file"
+MAX_OPTIONS = 25  # Discord's most options in a select
+# Two selects take two rows of five; the new-series button and these fill the other three.
+MAX_POINTS_BUTTONS = 14
+
+
+def series_select(
+    custom_id: str, placeholder: str, choices: Sequence[Series], labels: Labels
+) -> discord.ui.Select[Any]:
+    """A series to choose, by id (the option's value), at most the newest 25."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=placeholder,
+        options=[
+            discord.SelectOption(
+                label=series.name[:100],
+                value=str(series.id),
+                description=labels("ui.series.option_events", count=len(series.event_ids)),
+            )
+            for series in choices[:MAX_OPTIONS]
+        ],
+    )
+
+
+def series_menu_view(
+    tournament_id: int, joined: Sequence[Series], others: Sequence[Series], labels: Labels
+) -> discord.ui.View:
+    """The panel's シリーズ: add the tournament to a series it is not in, take it out of one
+    it is in, make a new series for it, and each of its series' ポイント表."""
+    items: list[discord.ui.Item[Any]] = []
+    if others:
+        placeholder = labels("ui.series.add_placeholder")
+        items.append(
+            series_select(SERIES_ADD(tournament=tournament_id), placeholder, others, labels)
+        )
+    if joined:
+        placeholder = labels("ui.series.remove_placeholder")
+        items.append(
+            series_select(SERIES_REMOVE(tournament=tournament_id), placeholder, joined, labels)
+        )
+    items.append(
+        button(SERIES_NEW(tournament=tournament_id), labels("ui.series.new_button"), Style.primary)
+    )
+    items += [
+        button(
+            POINTS_BUTTON(series=series.id),
+            labels("ui.series.points_of", series=_short(series.name)),
+        )
+        for series in joined[:MAX_POINTS_BUTTONS]
+    ]
+    return stateless_view(*items)
+
+
+def points_button(series_id: int, labels: Labels) -> discord.ui.Button[Any]:
+    """ポイント表, under a series' standings: opens its form (organizers only: the
+    service refuses anyone else before the form opens)."""
+    return button(POINTS_BUTTON(series=series_id), labels("ui.series.points_button"))
+
+
+def series_form(tournament_id: int, tournament_name: str, lang: Lang) -> discord.ui.Modal:
+    """新しいシリーズ: its name; the tournament whose panel it came from joins it."""
+    modal = discord.ui.Modal(
+        title=t("ui.series.new_form_title", lang), custom_id=SERIES_FORM(tournament=tournament_id)
+    )
+    name = discord.ui.TextInput[Any](
+        custom_id=SERIES_NAME_FIELD, min_length=1, max_length=MAX_SERIES_NAME
+    )
+    modal.add_item(
+        discord.ui.Label(
+            text=t("ui.series.new_form_label", lang),
+            description=t("ui.series.new_form_hint", lang, tournament=_short(tournament_name, 40)),
+            component=name,
+        )
+    )
+    return modal
+
+
+def import_form(tournament_id: int, lang: Lang) -> discord.ui.Modal:
+    """参加者の取り込み: the CSV of entries, uploaded in the form (what /tournament import's
+    file option takes)."""
+    modal = discord.ui.Modal(
+        title=t("ui.import.form_title", lang), custom_id=IMPORT_FORM(tournament=tournament_id)
+    )
+    upload = discord.ui.FileUpload[Any](
+        custom_id=IMPORT_FILE_FIELD, min_values=1, max_values=1, required=True
+    )
+    modal.add_item(
+        discord.ui.Label(
+            text=t("ui.import.file_label", lang),
+            description=t("ui.import.file_hint", lang),
+            component=upload,
         )
     )
     return modal

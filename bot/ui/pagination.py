@@ -26,6 +26,8 @@ class Page:
     embed: discord.Embed
     index: int
     count: int
+    # Routed buttons shown under every page (a series' ポイント表), after ◀ ▶.
+    extra: tuple[discord.ui.Item[Any], ...] = ()
 
 
 PageRenderer = Callable[[discord.Interaction[Any], str, int], Awaitable[Page]]
@@ -65,9 +67,10 @@ def page_of(lines: Sequence[str], per_page: int, page: int) -> tuple[list[str], 
 
 
 def page_view(kind: str, arg: str, page: Page) -> discord.ui.View | None:
-    """Previous/next buttons, or no view at all for a single page."""
+    """Previous/next buttons (none for a single page) and the page's own, or no view at all
+    when that leaves nothing."""
     if page.count <= 1:
-        return None
+        return stateless_view(*page.extra) if page.extra else None
     last = page.count - 1
     before = max(page.index - 1, 0)
     after = min(page.index + 1, last)
@@ -76,6 +79,7 @@ def page_view(kind: str, arg: str, page: Page) -> discord.ui.View | None:
         button(
             PAGE(kind=kind, arg=arg, page=after, direction="n"), "▶", disabled=page.index >= last
         ),
+        *page.extra,
     )
 
 

@@ -1,15 +1,17 @@
 """The organizer's panel: where the event stands, and its next steps as buttons, each
-enabled only when the rules allow it (domain.tournament.steps). Presentation only."""
+enabled only when the rules allow it (domain.tournament.steps), then its tools (シリーズ,
+参加者の取り込み). Presentation only."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 import discord
 
 from bot.i18n import Lang, t
-from bot.ui.buttons import PANEL_STEP, Style, button, stateless_view
+from bot.ui.buttons import PANEL_STEP, PANEL_TOOL, Style, Tool, button, stateless_view
 from bot.ui.render import safe
 from bot.ui.rounds import round_name, round_name_at
 from domain.engine.players import PlayerStatus
@@ -35,11 +37,21 @@ SHOWN: dict[Phase, tuple[Step, ...]] = {
     Phase.CANCELLED: (),
 }
 STYLES = {Step.START: Style.danger, Step.NEXT_ROUND: Style.primary, Step.FINISH: Style.danger}
+TOOLS_ROW = 2  # below the steps (at most two rows of five)
+# The tools a phase shows, after the steps: the entries are imported before the start; the
+# series is the event's whenever it counts (a cancelled one has nothing left to do).
+TOOLS: dict[Phase, tuple[Tool, ...]] = {
+    Phase.REGISTRATION: (Tool.IMPORT, Tool.SERIES),
+    Phase.RUNNING: (Tool.SERIES,),
+    Phase.TOP_CUT: (Tool.SERIES,),
+    Phase.FINISHED: (Tool.SERIES,),
+    Phase.CANCELLED: (),
+}
 
 
-def step_buttons(
+def _step_items(
     tournament: Tournament, steps: Iterable[Step], lang: Lang, *, only_allowed: bool = False
-) -> discord.ui.View:
+) -> list[discord.ui.Button[Any]]:
     allowed = next_steps(tournament)
     shown = [
         step
@@ -47,17 +59,33 @@ def step_buttons(
         if (step is not Step.TOP_CUT or tournament.format is EventFormat.SWISS_TOP_CUT)
         and (step in allowed or not only_allowed)
     ]
-    return stateless_view(
-        *(
-            button(
-                PANEL_STEP(step=step.value, tournament=tournament.id),
-                t(f"ui.panel.step.{step.value}", lang),
-                STYLES.get(step, Style.secondary),
-                disabled=step not in allowed,
-            )
-            for step in shown
+    return [
+        button(
+            PANEL_STEP(step=step.value, tournament=tournament.id),
+            t(f"ui.panel.step.{step.value}", lang),
+            STYLES.get(step, Style.secondary),
+            disabled=step not in allowed,
         )
-    )
+        for step in shown
+    ]
+
+
+def step_buttons(
+    tournament: Tournament, steps: Iterable[Step], lang: Lang, *, only_allowed: bool = False
+) -> discord.ui.View:
+    return stateless_view(*_step_items(tournament, steps, lang, only_allowed=only_allowed))
+
+
+def tool_buttons(tournament: Tournament, lang: Lang) -> list[discord.ui.Button[Any]]:
+    """The phase's tools, on a row of their own below the steps."""
+    return [
+        button(
+            PANEL_TOOL(tool=tool.value, tournament=tournament.id),
+            t(f"ui.panel.tool.{tool.value}", lang),
+            row=TOOLS_ROW,
+        )
+        for tool in TOOLS[tournament.phase]
+    ]
 
 
 def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Embed:
@@ -109,8 +137,9 @@ def panel(
     tournament: Tournament, now: datetime, lang: Lang
 ) -> tuple[discord.Embed, discord.ui.View]:
     """The panel's embed and buttons, as they should be now."""
-    steps = SHOWN[tournament.phase]
-    return panel_embed(tournament, now, lang), step_buttons(tournament, steps, lang)
+    steps = _step_items(tournament, SHOWN[tournament.phase], lang)
+    view = stateless_view(*steps, *tool_buttons(tournament, lang))
+    return panel_embed(tournament, now, lang), view
 
 
 def round_complete(tournament: Tournament, number: int, lang: Lang) -> tuple[str, discord.ui.View]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Lang, describe_error, join_list, show_date, t
+from bot.ui.buttons import MAX_OPTIONS, Labels, points_button, series_menu_view
 from bot.ui.judges import infraction_name, penalty_type
 from bot.ui.pagination import Page, chunk_lines
 from bot.ui.render import safe
@@ -24,13 +25,14 @@ from bot.ui.standings import (
 from bot.ui.text import code_block
 from domain.entry_import import RowProblem
 from domain.errors import InvalidInput
+from domain.series.model import Series
 from domain.series.points import PointsTable
 from domain.series.standings import TIEBREAKS
 
 if TYPE_CHECKING:
     from bot.services.profiles import ProfileView
     from bot.services.registration import ImportReport
-    from bot.services.series import SeriesView
+    from bot.services.series import SeriesOverview, SeriesView
     from domain.series.records import Tally
 
 SERIES_PER_PAGE = 20
@@ -102,9 +104,10 @@ def series_page(view: SeriesView, lang: Lang, page: int) -> Page:
     title = t("ui.series.title", lang, series=safe(view.series.name), events=len(view.counted))
     embed = discord.Embed(title=truncate(title, EMBED_TITLE_LIMIT - 1))
     legend = tiebreak_order(lang)
+    points = (points_button(view.series.id, Labels(lang)),)
     if not view.standings:
         embed.description = t("ui.series.empty", lang) + "\n" + legend
-        return Page(embed, 0, 1)
+        return Page(embed, 0, 1, points)
     header, lines = series_lines(view, lang)
     budget = EMBED_DESCRIPTION_LIMIT - len(code_block(header)) - len(legend) - 8
     pages = chunk_lines(lines, SERIES_PER_PAGE, budget)
@@ -119,12 +122,35 @@ def series_page(view: SeriesView, lang: Lang, page: int) -> Page:
     embed.set_footer(
         text=t("ui.series.footer", lang, page=index + 1, pages=len(pages), players=len(lines))
     )
-    return Page(embed, index, len(pages))
+    return Page(embed, index, len(pages), points)
 
 
 def points_table_text(table: PointsTable) -> str:
     """The table as organizers type it (`parse_points_table` reads it back)."""
     return table.to_text()
+
+
+def series_menu(overview: SeriesOverview, lang: Lang) -> tuple[discord.Embed, discord.ui.View]:
+    """The panel's シリーズ, to the organizer: the server's series, newest first, those the
+    tournament is in marked, with the selects and buttons that change them."""
+    joined, others = overview.joined, overview.others
+
+    def line(key: str, series: Series) -> str:
+        return t(key, lang, series=safe(series.name), count=len(series.event_ids))
+
+    lines = [line("ui.series.menu_in", series) for series in joined]
+    lines += [line("ui.series.menu_out", series) for series in others[:MAX_OPTIONS]]
+    if len(others) > MAX_OPTIONS:
+        lines.append(t("ui.series.menu_more", lang, count=len(others) - MAX_OPTIONS))
+    embed = discord.Embed(
+        title=truncate(
+            t("ui.series.menu_title", lang, tournament=safe(overview.tournament.name)),
+            EMBED_TITLE_LIMIT - 1,
+        ),
+        description="\n".join(lines) if lines else t("ui.series.menu_none", lang),
+    )
+    view = series_menu_view(overview.tournament.id, joined, others, Labels(lang))
+    return embed, view
 
 
 # -- profiles ---------------------------------------------------------------------------------

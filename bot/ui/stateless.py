@@ -54,6 +54,31 @@ def submitted_values(interaction: discord.Interaction[Any]) -> dict[str, str]:
     return values
 
 
+def submitted_files(
+    interaction: discord.Interaction[Any], custom_id: str
+) -> list[discord.Attachment]:
+    """The files uploaded in a form's file field (`custom_id`): the field's values are
+    attachment ids, which Discord resolves in `data.resolved.attachments`. discord.py fills
+    a `FileUpload` only on a modal it keeps in memory, so a routed form reads them here, as
+    discord.py itself makes them (with the connection that downloads them)."""
+    data: Any = interaction.data or {}
+    chosen: list[str] = []
+    pending = list(data.get("components", []))
+    while pending:
+        component = pending.pop()
+        if "components" in component:
+            pending.extend(component["components"])
+        elif "component" in component:
+            pending.append(component["component"])
+        elif component.get("custom_id") == custom_id:
+            chosen += [str(value) for value in component.get("values") or []]
+    resolved = (data.get("resolved") or {}).get("attachments") or {}
+    state = interaction._state
+    return [
+        discord.Attachment(data=resolved[key], state=state) for key in chosen if key in resolved
+    ]
+
+
 async def send_stateless_modal(
     interaction: discord.Interaction[Any], modal: discord.ui.Modal
 ) -> None:

@@ -16,6 +16,7 @@ from bot.i18n import LANGUAGES, Lang, catalog
 from bot.ui import buttons
 from bot.ui.buttons import Labels, server_labels
 from domain.guild import GuildConfig
+from domain.series import Series
 from domain.tournament.rounds import Claim
 from tests.conftest import REPO_ROOT
 
@@ -49,9 +50,11 @@ KEYS_OF = {
 
 def label_keys() -> set[str]:
     """The button labels: what buttons.py labels with, every `*_button` of the catalogs, and
-    the staff panel's steps (bot/ui/panel.py, in the server's language)."""
+    the staff panel's steps and tools (bot/ui/panel.py, in the server's language)."""
     return label_keys_in_buttons_module() | {
-        k for k in catalog("ja") if k.endswith("_button") or k.startswith("ui.panel.step.")
+        k
+        for k in catalog("ja")
+        if k.endswith("_button") or k.startswith(("ui.panel.step.", "ui.panel.tool."))
     }
 
 
@@ -59,7 +62,8 @@ def test_the_scan_finds_the_labels() -> None:
     keys = label_keys_in_buttons_module()
     assert {"ui.rounds.report_button", "ui.report.confirm_button", "ui.cancel_button"} <= keys
     assert {"ui.report.win", "ui.report.time"} <= keys  # through the f-string
-    assert {"ui.panel.step.pair", "ui.panel.step.export"} <= label_keys()
+    assert {"ui.panel.step.pair", "ui.panel.step.export", "ui.panel.tool.series"} <= label_keys()
+    assert {"ui.series.new_button", "ui.series.points_of"} <= keys
 
 
 def test_a_japanese_label_has_no_latin_letters() -> None:
@@ -88,6 +92,8 @@ def every_view(labels: Labels) -> list[discord.ui.View]:
         buttons.resolve_call_view(1, 2, 5, labels, at_a_table=True),
         # Players' own names go into these labels as they are: neither script here.
         buttons.decide_view(1, 2, 3, ((101, "★"), (102, "☆")), labels),
+        # A series' name goes into its ポイント表 label as it is: neither script here.
+        buttons.series_menu_view(1, [Series(7, 1, "★", event_ids=(1,))], [], labels),
     ]
     return built
 

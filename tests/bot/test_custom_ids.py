@@ -28,7 +28,7 @@ PAST_64_BITS = 10**22
 def an_id_of(custom: CustomId, number: int) -> str:
     """An id of `custom`'s format with every numeric field `number`."""
     samples = {"kind": "box", "arg": "12.ja", "direction": "n", "choice": "go", "claim": "win"}
-    samples |= {"step": "start", "minutes": "x"}
+    samples |= {"step": "start", "minutes": "x", "tool": "series"}
     values = {
         name: number if pattern == buttons.NUMBER else samples[name]
         for name, pattern in custom.fields

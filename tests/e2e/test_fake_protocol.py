@@ -53,6 +53,20 @@ class DeckModal(discord.ui.Modal, title="Deck"):
         await interaction.response.send_message(text, ephemeral=True)
 
 
+class EntriesModal(discord.ui.Modal, title="Entries"):
+    """Files in a modal: a file upload inside a label, as Discord requires."""
+
+    entries: discord.ui.Label[Any] = discord.ui.Label(
+        text="CSV", component=discord.ui.FileUpload(custom_id="entries", max_values=2)
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        upload = self.entries.component
+        assert isinstance(upload, discord.ui.FileUpload)
+        read = [f"{a.filename}:{(await a.read()).decode()}" for a in upload.values]
+        await interaction.response.send_message("|".join(read), ephemeral=True)
+
+
 class Menu(discord.ui.View):
     @discord.ui.select(
         custom_id="menu:pick",
@@ -122,6 +136,17 @@ class Probe(discord.Client):
         @probe.command(name="form", description="a modal")
         async def form(interaction: discord.Interaction) -> None:
             await interaction.response.send_modal(DeckModal())
+
+        @probe.command(name="upload", description="a modal with a file upload")
+        async def upload(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(EntriesModal())
+
+        @probe.command(name="loose", description="a file upload outside a label")
+        async def loose(interaction: discord.Interaction) -> None:
+            modal = discord.ui.Modal(title="Loose")
+            modal.add_item(discord.ui.FileUpload(custom_id="file"))
+            with contextlib.suppress(discord.HTTPException):  # 400, as Discord answers
+                await interaction.response.send_modal(modal)
 
         @probe.command(name="menu", description="a select and a button")
         async def menu(interaction: discord.Interaction) -> None:
@@ -316,6 +341,67 @@ async def test_select_and_button(probe_fake: FakeDiscord) -> None:
     assert confirmed.type == 6
     assert [m["content"] for m in confirmed.followups] == ["confirmed by bob"]
     assert confirmed.followups[0]["flags"] & 64
+
+
+async def test_a_modals_files_are_resolved_and_downloadable(probe_fake: FakeDiscord) -> None:
+    fake = probe_fake
+    opened = await fake.slash("probe upload", user="carol")
+    upload = opened.modal["components"][0]
+    assert upload["type"] == 18
+    assert upload["component"]["type"] == 19
+    files = [Upload("a.csv", b"alice"), Upload("b.csv", "ボブ".encode())]
+    submitted = await fake.submit_modal(opened, {"entries": files}, user="carol")
+    assert submitted.content == "a.csv:alice|b.csv:ボブ"
+    sent = submitted.interaction["data"]
+    (answer,) = sent["components"]
+    ids = answer["component"]["values"]
+    assert answer["component"]["custom_id"] == "entries"
+    assert sorted(sent["resolved"]["attachments"]) == sorted(ids)
+    assert [sent["resolved"]["attachments"][i]["filename"] for i in ids] == ["a.csv", "b.csv"]
+    # Discord's client sends no fewer files than required, nor more than allowed.
+    with pytest.raises(ValueError, match="takes 1–2 files"):
+        await fake.submit_modal(opened, {}, user="carol")
+    with pytest.raises(ValueError, match="takes 1–2 files"):
+        await fake.submit_modal(opened, {"entries": files * 2}, user="carol")
+    # A form by its custom id alone carries its files the same way.
+    by_id = await fake.submit_modal(
+        "other:form", {"file": Upload("c.csv", b"x"), "note": "y"}, expect_response=False
+    )
+    (label, row) = by_id.interaction["data"]["components"]
+    (file_id,) = label["component"]["values"]
+    assert by_id.interaction["data"]["resolved"]["attachments"][file_id]["filename"] == "c.csv"
+    assert row["components"][0] == {"type": 4, "custom_id": "note", "value": "y"}
+
+
+async def test_a_file_upload_outside_a_label_is_refused(probe_fake: FakeDiscord) -> None:
+    fake = probe_fake
+    refused = await fake.slash("probe loose", user="carol", expect_response=False)
+    path = f"/interactions/{refused.interaction['id']}/"
+    (callback,) = await fake.wait_for(lambda: fake.requests_to("POST", path), "the modal sent")
+    assert callback.status == 400
+    assert refused.type is None
+
+
+async def test_a_select_offers_only_its_options(probe_fake: FakeDiscord) -> None:
+    fake = probe_fake
+    reply = await fake.slash("probe menu", user="alice")
+    with pytest.raises(ValueError, match="offers"):
+        await fake.click(reply, "Pick one", values=["c"], user="alice")
+    with pytest.raises(ValueError, match="choices"):
+        await fake.click(reply, "Pick one", values=["a", "b"], user="alice")
+    # An old message's select, with options the bot would not offer today.
+    planted = fake.plant_select("general", "menu:pick", ["z"])
+    assert planted["components"][0]["components"][0]["options"] == [{"label": "z", "value": "z"}]
+    picked = await fake.click_custom_id(
+        planted, "menu:pick", component_type=3, values=["z"], expect_response=False
+    )
+    assert picked.interaction["data"] == {
+        "custom_id": "menu:pick",
+        "component_type": 3,
+        "values": ["z"],
+    }
+    with pytest.raises(ValueError, match="offers"):
+        await fake.click_custom_id(planted, "menu:pick", component_type=3, values=["a"])
 
 
 async def test_channels_files_threads_and_dms(probe_fake: FakeDiscord) -> None:

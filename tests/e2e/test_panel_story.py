@@ -85,7 +85,16 @@ def buttons(message: JSON) -> dict[str, JSON]:
 
 
 def enabled(message: JSON) -> list[str]:
-    return [label for label, c in buttons(message).items() if not c.get("disabled")]
+    """The steps enabled (the tools, シリーズ and 参加者の取り込み, are always enabled)."""
+    return [
+        label
+        for label, c in buttons(message).items()
+        if not c.get("disabled") and str(c["custom_id"]).startswith("pn:")
+    ]
+
+
+def tools(message: JSON) -> list[str]:
+    return [label for label, c in buttons(message).items() if str(c["custom_id"]).startswith("pt:")]
 
 
 def prompt(fake: FakeDiscord, title: str) -> JSON:
@@ -239,6 +248,7 @@ async def test_the_organizer_creates_the_event_and_sets_its_start_time(fake: Fak
     assert "設定を保存しました" in saved.text
     shown = await eventually(lambda: enabled(panel(fake)) == [] and panel(fake), "panel")
     assert "開始" in buttons(shown)  # shown, greyed out until two players take part
+    assert tools(shown) == ["参加者の取り込み", "シリーズ"]
 
 
 async def test_the_players_take_part_with_the_registration_posts_buttons(
@@ -266,6 +276,7 @@ async def test_開始_on_the_panel_starts_after_its_preview(fake: FakeDiscord) -
         lambda: "組み合わせ" in enabled(panel(fake)) and panel(fake), "the running panel"
     )
     assert enabled(shown) == ["組み合わせ", "次の回戦", "書き出し"]
+    assert tools(shown) == ["シリーズ"]  # the entries are in
 
 
 async def test_round_1_paired_and_started_by_the_panel_a_dispute_settled_in_one_press(

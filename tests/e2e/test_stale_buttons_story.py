@@ -46,21 +46,28 @@ from bot.ui.buttons import (
     DROP_CONFIRM,
     HANDLE_BUTTON,
     HANDLE_FORM,
+    IMPORT_FORM,
     MINUTES_FORM,
     PAGE,
     PANEL_STEP,
+    PANEL_TOOL,
     PASTE_BOX,
+    POINTS_BUTTON,
     POINTS_FORM,
     REGISTER,
     REPORT,
     RESOLVE_CALL,
+    SERIES_ADD,
+    SERIES_FORM,
+    SERIES_NEW,
+    SERIES_REMOVE,
     START,
     SUBMIT_DECK,
     TIME_FORM,
     CustomId,
 )
 from tests.e2e.conftest import bot_fixture
-from tests.e2e.fake_discord import FakeDiscord, Reply
+from tests.e2e.fake_discord import FakeDiscord, Reply, Upload
 from tests.e2e.fake_discord.state import CREATE_PUBLIC_THREADS, Guild
 from tests.e2e.story import (
     JSON,
@@ -95,6 +102,7 @@ class Ids:
     other_call: int = 0  # its open judge call
     other_pending: int = 0  # its penalty preview, not yet given
     other_series: int = 0  # the other server's series
+    league: int = 0  # our server's series, with Stale Cup in it
     resolved_call: int = 0  # Stale Cup's judge call, resolved
     used_pending: int = 0  # Stale Cup's penalty preview, called off
     seats: dict[int, tuple[str, str]] = field(default_factory=dict)  # round 1 of Stale Cup
@@ -298,8 +306,10 @@ class Row:
     Japanese, refused with `refusal`); with the other server's ids (in English); and with
     the other server's ids but `overflow` (a field) past 64 bits (in Japanese). A form
     (`form` given) is submitted with those values; a button is pressed on a message of the
-    bot's that carries it. An item whose id is nobody's server's (a member's profile: user
-    ids are the same on every server) has no `foreign` press; its overflow is of `stale`."""
+    bot's that carries it; a select (`chosen` names the value that is its option, not a
+    field of its id) is chosen in on such a message. An item whose id is nobody's server's
+    (a member's profile: user ids are the same on every server) has no `foreign` press; its
+    overflow is of `stale`."""
 
     custom: CustomId
     user: str
@@ -307,23 +317,24 @@ class Row:
     refusal: str
     foreign: dict[str, object] | None
     overflow: str
-    form: dict[str, str] | None = None
+    form: dict[str, object] | None = None
     foreign_refusal: str = OUT_OF_DATE["en-US"]
+    chosen: str | None = None
 
-    def presses(self) -> dict[str, tuple[str, str, str]]:
-        """Case → (custom id, locale, what the refusal says)."""
+    def presses(self) -> dict[str, tuple[str, str | None, str, str]]:
+        """Case → (custom id, the option chosen, locale, what the refusal says)."""
         too_long = {**(self.foreign or self.stale), self.overflow: OVERFLOW}
         found = {
-            "stale": (formatted(self.custom, self.stale), "ja", self.refusal),
-            "overflow": (formatted(self.custom, too_long), "ja", OUT_OF_DATE["ja"]),
+            "stale": (*self.item(self.stale), "ja", self.refusal),
+            "overflow": (*self.item(too_long), "ja", OUT_OF_DATE["ja"]),
         }
         if self.foreign is not None:
-            found["foreign"] = (
-                formatted(self.custom, self.foreign),
-                "en-US",
-                self.foreign_refusal,
-            )
+            found["foreign"] = (*self.item(self.foreign), "en-US", self.foreign_refusal)
         return found
+
+    def item(self, values: dict[str, object]) -> tuple[str, str | None]:
+        choice = str(values[self.chosen]) if self.chosen is not None else None
+        return formatted(self.custom, values), choice
 
 
 def formatted(custom: CustomId, values: dict[str, object]) -> str:
@@ -355,6 +366,10 @@ def rows(story: Ids) -> list[Row]:
     nothing_pending_en = "There is nothing waiting for confirmation"
     gone = {"tournament": GONE}  # an id that names nothing (a backup restored, say)
     out_of_date = OUT_OF_DATE["ja"]
+    closed = "参加受付は終了しています"
+    league = {"series": story.league}
+    other_series = {"series": story.other_series}
+    entries = {"file": Upload("entries.csv", f"Discord ID\n{story.first_id}\n".encode())}
     return [
         Row(REGISTER, "grace", cup, "参加受付は終了しています", other, "tournament"),
         Row(CHECK_IN, "grace", cup, "チェックインは終了しました", other, "tournament"),
@@ -573,16 +588,66 @@ def rows(story: Ids) -> list[Row]:
             {"step": "clock", **other},
             "tournament",
         ),
+        # The panel's tools: no import once the event has started; no series menu of a
+        # tournament that is gone, or of another server's.
+        Row(
+            PANEL_TOOL,
+            "organizer",
+            {"tool": "import", **cup},
+            closed,
+            {"tool": "series", **other},
+            "tournament",
+        ),
+        Row(
+            PANEL_TOOL,
+            "organizer",
+            {"tool": "series", **gone},
+            out_of_date,
+            {"tool": "import", **other},
+            "tournament",
+        ),
+        Row(IMPORT_FORM, "organizer", cup, closed, other, "tournament", form=entries),
+        # The series menu: its options carry the series (`chosen`), its ids the tournament.
+        Row(
+            SERIES_ADD,
+            "organizer",
+            {**cup, **league},
+            "すでにシリーズ「Stale League」に入っています",
+            {**other, **other_series},
+            "series",
+            chosen="series",
+        ),
+        Row(
+            SERIES_REMOVE,
+            "organizer",
+            {**old, **league},
+            "シリーズ「Stale League」に入っていません",
+            {**other, **league},
+            "tournament",
+            chosen="series",
+        ),
+        Row(SERIES_NEW, "organizer", gone, out_of_date, other, "tournament"),
+        # A new series for a tournament that is gone is not made at all.
+        Row(SERIES_FORM, "organizer", gone, out_of_date, other, "tournament", form={"name": "N"}),
+        Row(POINTS_BUTTON, "organizer", {"series": GONE}, out_of_date, other_series, "series"),
     ]
 
 
-async def press(fake: FakeDiscord, row: Row, custom_id: str, locale: str) -> Reply:
-    """Submit the form, or press the button on a message of the bot's that carries it; the
-    message is as it was afterwards (a refusal edits nothing)."""
+async def press(
+    fake: FakeDiscord, row: Row, custom_id: str, choice: str | None, locale: str
+) -> Reply:
+    """Submit the form, or press the button (choose in the select) on a message of the
+    bot's that carries it; the message is as it was afterwards (a refusal edits nothing)."""
     if row.form is not None:
         return await fake.submit_modal(custom_id, row.form, user=row.user, locale=locale)
-    message = fake.plant_buttons("general", [custom_id])
-    reply = await fake.click_custom_id(message, custom_id, user=row.user, locale=locale)
+    if choice is not None:
+        message = fake.plant_select("general", custom_id, [choice])
+        reply = await fake.click_custom_id(
+            message, custom_id, component_type=3, values=[choice], user=row.user, locale=locale
+        )
+    else:
+        message = fake.plant_buttons("general", [custom_id])
+        reply = await fake.click_custom_id(message, custom_id, user=row.user, locale=locale)
     after = fake.message(message["id"])
     assert after is not None
     assert (after["content"], after["components"]) == (message["content"], message["components"])
@@ -611,6 +676,14 @@ async def test_every_button_and_form_refuses_stale_foreign_and_overflowing_ids(
     )
     story.used_pending = int(preview.custom_ids[0].removeprefix("pc:"))
     await fake.click(preview, "やめる", user="judge", locale="ja")
+    # Our server's series, with Stale Cup in it.
+    await fake.slash("series create", user="organizer", options={"name": "Stale League"})
+    await fake.slash(
+        "series add",
+        user="organizer",
+        options={"series": "Stale League", "tournament": "Stale Cup"},
+    )
+    (story.league,) = await series_ids(fake, fake.guild)
 
     table = rows(story)
     # A new format without a row fails here.
@@ -619,13 +692,16 @@ async def test_every_button_and_form_refuses_stale_foreign_and_overflowing_ids(
     before = await stored(fake)
     for row in table:
         presses = row.presses()
-        for custom_id, _, _ in presses.values():
+        for custom_id, _, _, _ in presses.values():
             assert row.custom.matches(custom_id), custom_id  # routed by the format tested
         # The three at once: the bot answers each within Discord's 3 s all the same.
         replies = await asyncio.gather(
-            *(press(fake, row, custom_id, locale) for custom_id, locale, _ in presses.values())
+            *(
+                press(fake, row, custom_id, choice, locale)
+                for custom_id, choice, locale, _ in presses.values()
+            )
         )
-        for (_, _, refusal), reply in zip(presses.values(), replies, strict=True):
+        for (_, _, _, refusal), reply in zip(presses.values(), replies, strict=True):
             assert_refused_privately(reply, refusal)
         assert await stored(fake) == before, row
     fake.assert_no_errors_logged()

@@ -72,6 +72,7 @@ USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 6, 7, 8, 9, 10, 11
 # Component types.
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
 USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT, LABEL = 5, 6, 7, 8, 18
+FILE_UPLOAD = 19
 SELECTS = (STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT)
 
 _LIVE_PROCESSES: set[subprocess.Popen[bytes]] = set()
@@ -823,6 +824,24 @@ class FakeDiscord:
             )
             return copy.deepcopy(message)
 
+    def plant_select(
+        self,
+        channel: str | int,
+        custom_id: str,
+        values: Iterable[str],
+        *,
+        guild: Guild | None = None,
+    ) -> JSON:
+        """A message of the bot's in `channel` with a string select of `custom_id` offering
+        `values`, as an older version of the bot may have left it: `click_custom_id(...,
+        component_type=3, values=[...])` then chooses options the bot would not offer today."""
+        options = [{"label": value[:100], "value": value} for value in values]
+        select = {"type": STRING_SELECT, "custom_id": custom_id, "options": options}
+        with self.world.lock:
+            where = self.channel(channel, guild)
+            row = {"type": ACTION_ROW, "components": [select]}
+            return copy.deepcopy(self.world.new_message(where.id, {"components": [row]}, []))
+
     def dms(self, user: UserRef) -> list[JSON]:
         """Direct messages the bot sent to a user, oldest first."""
         target = self.member(user).user
@@ -1037,6 +1056,12 @@ class FakeDiscord:
             ]
             if resolved:
                 data["resolved"] = resolved
+            select = next(
+                c
+                for c in walk_components(current.get("components") or [])
+                if c.get("custom_id") == custom_id
+            )
+            _check_choice(select, data["values"])
         record = self._interaction(
             3, data, user, guild, channel_id, locale, None, dm=guild is None, message=current
         )
@@ -1056,8 +1081,11 @@ class FakeDiscord:
         channel: str | int = "general",
         expect_response: bool = True,
     ) -> Reply:
-        """Submit the modal a Reply opened (or one by custom id) with text/select values."""
+        """Submit the modal a Reply opened (or one by custom id) with text/select values, and
+        files for its file uploads (an `Upload`, a `StoredFile` or a list of them): stored on
+        the CDN, their ids the field's values, resolved in `data.resolved.attachments`."""
         message: JSON | None = None
+        resolved: JSON = {}
         if isinstance(target, Reply):
             modal = target.modal
             origin = target._record
@@ -1066,18 +1094,27 @@ class FakeDiscord:
             if origin.target_message_id:
                 message = self.message(origin.target_message_id)
             remaining = dict(values)
-            components = self._modal_answers(modal.get("components") or [], remaining)
+            components = self._modal_answers(modal.get("components") or [], remaining, resolved)
             if remaining:
                 raise ValueError(f"the modal has no field(s) {sorted(remaining)}")
             custom_id = modal["custom_id"]
         else:
+            # A form by its custom id alone (an old one): each value as its field would send
+            # it, files in a label's file upload, text in a text input.
             custom_id = target
             guild = guild or self.guild
-            components = [
-                {"type": ACTION_ROW, "components": [_answer(TEXT_INPUT, key, value)]}
-                for key, value in values.items()
-            ]
-        data = {"custom_id": custom_id, "components": components}
+            components = []
+            for key, value in values.items():
+                if _is_files(value):
+                    upload = {"type": FILE_UPLOAD, "custom_id": key, "required": False}
+                    answer = self._file_answer(upload, value, resolved)
+                    components.append({"type": LABEL, "id": None, "component": answer})
+                else:
+                    row = [_answer(TEXT_INPUT, key, value)]
+                    components.append({"type": ACTION_ROW, "components": row})
+        data: JSON = {"custom_id": custom_id, "components": components}
+        if resolved:
+            data["resolved"] = resolved
         record = self._interaction(
             5, data, user, guild, channel, locale, None, dm=guild is None, message=message
         )
@@ -1545,7 +1582,9 @@ class FakeDiscord:
         }[kind]
         return str(self._option_value(option, value, guild, resolved))
 
-    def _modal_answers(self, components: list[JSON], values: dict[str, Any]) -> list[JSON]:
+    def _modal_answers(
+        self, components: list[JSON], values: dict[str, Any], resolved: JSON
+    ) -> list[JSON]:
         answers: list[JSON] = []
         for component in components:
             kind = component.get("type")
@@ -1553,12 +1592,17 @@ class FakeDiscord:
                 answers.append(
                     {
                         "type": ACTION_ROW,
-                        "components": self._modal_answers(component["components"], values),
+                        "components": self._modal_answers(
+                            component["components"], values, resolved
+                        ),
                     }
                 )
             elif kind == LABEL:
-                inner = self._modal_answers([component["component"]], values)
+                inner = self._modal_answers([component["component"]], values, resolved)
                 answers.append({"type": LABEL, "id": component.get("id"), "component": inner[0]})
+            elif kind == FILE_UPLOAD:
+                given = values.pop(component["custom_id"], None)
+                answers.append(self._file_answer(component, given, resolved))
             elif kind == TEXT_INPUT or kind in SELECTS:
                 custom_id = component["custom_id"]
                 value = values.pop(custom_id, component.get("value"))
@@ -1569,6 +1613,61 @@ class FakeDiscord:
             else:
                 answers.append({"type": kind, "id": component.get("id")})
         return answers
+
+    def _file_answer(self, upload: JSON, given: Any, resolved: JSON) -> JSON:
+        """A file upload's answer: the files stored on the fake CDN, their ids its values,
+        each resolved as Discord resolves an attachment (as for a command's option). Like
+        Discord's client, the fake sends no fewer files than the field requires nor more
+        than it allows."""
+        files = given if isinstance(given, list) else ([] if given is None else [given])
+        required = upload.get("required") is not False  # null: the default, required
+        least = _count(upload, "min_values") if required else 0
+        most = _count(upload, "max_values")
+        if not least <= len(files) <= most:
+            raise ValueError(
+                f"the file upload {upload['custom_id']!r} takes {least}–{most} files, not "
+                f"{len(files)}"
+            )
+        ids = []
+        for file in files:
+            stored = file if isinstance(file, StoredFile) else None
+            if isinstance(file, Upload):
+                stored = self.upload(file.filename, file.data, file.content_type)
+            assert stored is not None, "pass an Upload or a StoredFile for a file upload"
+            data = stored.payload(self.world.base_url)
+            data.update(ephemeral=True)
+            resolved.setdefault("attachments", {})[str(stored.id)] = data
+            ids.append(str(stored.id))
+        return {
+            "type": FILE_UPLOAD,
+            "id": upload.get("id"),
+            "custom_id": upload["custom_id"],
+            "values": ids,
+        }
+
+
+def _count(component: JSON, field: str) -> int:
+    """A component's minimum or maximum count: discord.py sends null for one not given,
+    which Discord reads as its default (1)."""
+    value = component.get(field)
+    return 1 if value is None else int(value)
+
+
+def _is_files(value: Any) -> bool:
+    items = value if isinstance(value, list) else [value]
+    return bool(items) and all(isinstance(item, Upload | StoredFile) for item in items)
+
+
+def _check_choice(select: JSON, values: list[str]) -> None:
+    """What Discord's client lets a member choose in a select: from its options (a string
+    select's), as many as its minimum and maximum allow."""
+    least, most = _count(select, "min_values"), _count(select, "max_values")
+    if not least <= len(values) <= most:
+        raise ValueError(f"{select['custom_id']!r} takes {least}–{most} choices, not {values}")
+    if select.get("type") == STRING_SELECT:
+        offered = [str(option["value"]) for option in select.get("options") or []]
+        if not set(values) <= set(offered):
+            raise ValueError(f"{select['custom_id']!r} offers {offered}, not {values}")
 
 
 def _answer(kind: int, custom_id: str, value: Any) -> JSON:

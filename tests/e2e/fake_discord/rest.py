@@ -53,6 +53,10 @@ ALLOWED_CALLBACKS = {
     5: {4, 5, 6, 7},  # modal submit
 }
 ACK_DEADLINE_SECONDS = 3.0
+# Component types a modal may hold: a text input (in a deprecated action row, or a label),
+# a select, a file upload, or a text display; a label holds one of the inputs.
+ACTION_ROW, TEXT_INPUT, TEXT_DISPLAY, LABEL, FILE_UPLOAD = 1, 4, 10, 18, 19
+MODAL_INPUTS = {3, 4, 5, 6, 7, 8, FILE_UPLOAD, 21, 22, 23}
 RECORD = web.RequestKey("record", RecordedRequest)
 
 
@@ -71,6 +75,59 @@ def error(status: int, message: str, code: int = 0) -> web.Response:
 
 def no_content() -> web.Response:
     return web.Response(status=204)
+
+
+def modal_problem(modal: JSON) -> str | None:
+    """What Discord refuses in a modal: a title of 1–45 characters, 1–5 top-level
+    components, each a label (1–45 characters, a description of at most 100, around one
+    input), a text display, or (deprecated) an action row around one text input; a file
+    upload only in a label, taking 0–10 files, at least one at most."""
+    if not 1 <= len(str(modal.get("title") or "")) <= 45:
+        return "data.title: must be 1 to 45 characters"
+    components = modal.get("components") or []
+    if not 1 <= len(components) <= 5:
+        return "data.components: must be 1 to 5 components"
+    for index, component in enumerate(components):
+        where = f"data.components.{index}"
+        kind = component.get("type")
+        if kind == LABEL:
+            if not 1 <= len(str(component.get("label") or "")) <= 45:
+                return f"{where}.label: must be 1 to 45 characters"
+            if len(str(component.get("description") or "")) > 100:
+                return f"{where}.description: must be 100 or fewer characters"
+            inner = component.get("component") or {}
+            if inner.get("type") not in MODAL_INPUTS:
+                return f"{where}.component: a label holds one input"
+            if inner.get("type") == FILE_UPLOAD:
+                least = _count(inner, "min_values")
+                most = _count(inner, "max_values")
+                if not (0 <= least <= 10 and 1 <= most <= 10 and least <= most):
+                    return f"{where}.component: min_values 0–10, max_values 1–10"
+        elif kind == ACTION_ROW:
+            inner_kinds = [c.get("type") for c in component.get("components") or []]
+            if inner_kinds != [TEXT_INPUT]:
+                return f"{where}: an action row in a modal holds one text input"
+        elif kind != TEXT_DISPLAY:
+            return f"{where}.type: component type {kind} is not allowed in a modal"
+    return None
+
+
+def _count(component: JSON, field: str) -> int:
+    """A component's minimum or maximum count: discord.py sends null for one not given,
+    which Discord reads as its default (1)."""
+    value = component.get(field)
+    return 1 if value is None else int(value)
+
+
+def message_components_problem(data: JSON) -> str | None:
+    """A file upload or a label exists only in a modal: a message refuses them."""
+    pending = list(data.get("components") or [])
+    while pending:
+        component = pending.pop()
+        if component.get("type") in (LABEL, FILE_UPLOAD):
+            return f"component type {component['type']} is only allowed in a modal"
+        pending += component.get("components") or []
+    return None
 
 
 class Rest:
@@ -322,6 +379,9 @@ class Rest:
             data = payload.get("data") or {}
             if kind not in ALLOWED_CALLBACKS.get(record.type, set()):
                 return error(400, f"Invalid Form Body: callback type {kind}", 50035)
+            problem = modal_problem(data) if kind == 9 else message_components_problem(data)
+            if problem is not None:
+                return error(400, f"Invalid Form Body: {problem}", 50035)
             record.callbacks.append(Callback(kind, data, files, time.monotonic()))
             if kind in (4, 7) and record.answered_at is None:
                 record.answered_at = record.callbacks[-1].at
