@@ -100,7 +100,8 @@ def new_round_first(notices: list[Outgoing]) -> list[Outgoing]:
     last results of round 11 held up round 12's post by half a second). Nothing of an
     earlier round needs the new post, and nothing of the new round needs the earlier
     round's notices: each goes to its own round's post, thread or players."""
-    newest = max((_round_of(n) for n in notices if n.say is Say.PAIRINGS), default=None)
+    posted = [_round_of(n) for n in notices if n.say is Say.PAIRINGS]
+    newest = max((number for number in posted if number is not None), default=None)
     if newest is None:
         return notices
 
