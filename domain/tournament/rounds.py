@@ -159,13 +159,11 @@ class Round:
         # tables copies 64 matches and 32 chunks, not 2,048 matches (every report and
         # confirmation of a replayed log comes here).
         updated = object.__new__(Round)
-        carried = updated.__dict__
-        for name in _KEPT_BY_WITH_MATCH:
-            carried[name] = getattr(self, name)
+        carried, known = updated.__dict__, self.__dict__
+        carried.update({name: known[name] for name in _KEPT_BY_WITH_MATCH})
         carried["_chunks"] = _replaced(self._chunks, position, match)
         # The derived lookups of this round, still true of the new one: the tables sit where
         # they sat; the seats too unless the match changed its players; one count moved.
-        known = self.__dict__
         carried["_tables"] = self._tables
         if "_seats" in known and old is not None and old.players == match.players:
             carried["_seats"] = known["_seats"]
