@@ -37,24 +37,10 @@ async def test_reads_at_the_same_time_share_one_transaction(tmp_path: Path) -> N
         assert answers == [{1}] * 50
         assert seen.count("BEGIN") == 1  # not one BEGIN … ROLLBACK each
         assert seen.count("ROLLBACK") == 1
-        assert not reader.in_transaction
-    finally:
-        await database.close()
-
-
-async def test_a_query_every_reader_of_a_snapshot_asks_runs_once(tmp_path: Path) -> None:
-    # Issue 21: at the end of a round a hundred players' commands each asked the server's
-    # settings and the tournament's version, one after another on the reading thread.
-    database = await SqliteDatabase.open_file(tmp_path / "bot.sqlite3")
-    try:
-        await add_guild(database, 1)
-        seen: list[str] = []
-        reader = await database.reading_connection()
-        await reader.set_trace_callback(seen.append)
-        answers = await asyncio.gather(*(guilds(database) for _ in range(50)))
-        await reader.set_trace_callback(None)
-        assert answers == [{1}] * 50
+        # Issue 21: the query they all ask runs once (a hundred commands at the end of a
+        # round each asked the server's settings and the tournament's version).
         assert seen.count("SELECT guild_id FROM guild_config") == 1
+        assert not reader.in_transaction
         await add_guild(database, 2)
         assert await guilds(database) == {1, 2}  # the next snapshot asks again
     finally:
