@@ -51,6 +51,8 @@ from bench.eventdb import (  # noqa: E402
     PLAYER_BASE,
     event_database,
 )
+from bench.trace import TRACE_HOOK  # noqa: E402
+from bench.trace import save as save_trace  # noqa: E402
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
 from bot.store.database import Database  # noqa: E402
@@ -204,14 +206,18 @@ async def start_fake(folder: Path, source: Path, members: list[int]) -> FakeDisc
     return fake
 
 
-def hook_env(folder: Path) -> dict[str, str]:
+def hook_env(folder: Path, *, trace: bool = False) -> dict[str, str]:
     hook = folder / "lag-hook"
     hook.mkdir(exist_ok=True)
-    (hook / "sitecustomize.py").write_text(LAG_HOOK, encoding="utf-8")
-    return {
+    text = LAG_HOOK + (TRACE_HOOK if trace else "")
+    (hook / "sitecustomize.py").write_text(text, encoding="utf-8")
+    env = {
         "PYTHONPATH": os.pathsep.join([str(hook), str(REPO)]),
         "BENCH_LAG": str(folder / "lag.txt"),
     }
+    if trace:
+        env["BENCH_TRACE"] = str(folder / "trace.txt")
+    return env
 
 
 def pairing_messages(fake: FakeDiscord, number: int) -> list[dict[str, Any]]:
@@ -227,7 +233,7 @@ def table_lines(message: dict[str, Any]) -> int:
 
 
 async def burst_run(
-    source: Path, players: int, samples: int, spy: Path | None = None
+    source: Path, players: int, samples: int, spy: Path | None = None, trace: Path | None = None
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="pm-burst-") as name:
         folder = Path(name)
@@ -249,7 +255,7 @@ async def burst_run(
         await prepare(fake, fake.database)
         result: dict[str, Any] = {"load": load_average()}
         try:
-            bot = await fake.start_bot(**hook_env(folder))
+            bot = await fake.start_bot(**hook_env(folder, trace=trace is not None))
             pid = bot.process.pid
 
             def member(user_id: int) -> Member:
@@ -353,6 +359,10 @@ async def burst_run(
                 result[kind] = {"first": first, "shown": shown}
             result["lag"] = lags_between(folder / "lag.txt", started_wall, ended_wall)
             result["burst_seconds"] = ended_wall - started_wall
+            if trace is not None:
+                kinds = {"reports": reports, "/round pair": [pair], "/standings": standings}
+                kinds |= {"page turns": turns, "/pairing": lookups}
+                print(save_trace(folder, trace, kinds, started_wall), flush=True)
 
             # 2. /standings alone, cold (a new version) and cached.
             cold, cached = [], []
@@ -465,11 +475,12 @@ def main() -> None:
     parser.add_argument("--finish", action="store_true", help="also /tournament finish (top 8)")
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--spy", type=Path, help="py-spy's samples of the bot in the burst")
+    parser.add_argument("--trace", type=Path, help="trace the bot (bench/trace.py) into DIR")
     args = parser.parse_args()
     runs = []
     source = event_database(args.players, ROUNDS, played=PLAYED, left=args.left)
     for run in range(args.runs):
-        result = asyncio.run(burst_run(source, args.players, args.samples, args.spy))
+        result = asyncio.run(burst_run(source, args.players, args.samples, args.spy, args.trace))
         runs.append(result)
         every = [
             t
