@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import os
 import queue
 import sys
 import threading
@@ -69,7 +68,6 @@ class _Worker:
         return future
 
     def _run(self) -> None:
-        _yield_the_cpu()
         while True:
             _, _, future, work = self._queue.get()
             if not future.set_running_or_notify_cancel():
@@ -80,22 +78,6 @@ class _Worker:
                 future.set_exception(error)
             else:
                 future.set_result(result)
-
-
-# How much lower than the loop's the worker thread's scheduling priority is (Linux "nice"
-# is per thread). When the machine is busy, the loop wakes on time for the heartbeat and
-# every player's button, and the worker takes what CPU is left.
-WORKER_NICENESS = 10
-
-
-def _yield_the_cpu() -> None:
-    """Lower this thread's priority, where the system allows it per thread (Linux)."""
-    try:
-        thread = threading.get_native_id()
-        lower = min(os.getpriority(os.PRIO_PROCESS, thread) + WORKER_NICENESS, 19)
-        os.setpriority(os.PRIO_PROCESS, thread, lower)
-    except (AttributeError, OSError):  # not Linux, or not allowed: the default priority
-        return
 
 
 _worker: _Worker | None = None

@@ -5,8 +5,6 @@ organizer's /round pair held up the pairing, and every report behind its lock)."
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 import threading
 
 import pytest
@@ -48,13 +46,3 @@ async def test_an_error_in_the_worker_is_raised_to_the_caller() -> None:
     with pytest.raises(ValueError, match="no"):
         await off_loop_as(Priority.WRITE, broken)
     assert await off_loop(lambda: 7) == 7  # the worker goes on
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="per-thread priority is Linux's")
-async def test_the_worker_thread_yields_the_cpu_to_the_loop() -> None:
-    # Issue 21: on a busy machine the loop (the heartbeat, every button) wakes first; the
-    # worker's pairing and standings take what CPU is left.
-    def niceness() -> int:
-        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-
-    assert await off_loop(niceness) > niceness()
