@@ -63,18 +63,26 @@ def _call(row: Row) -> JudgeCall:
     )
 
 
-async def load_penalties(connection: Connection, tournament_id: int) -> tuple[Penalty, ...]:
+async def penalty_rows(connection: Connection, tournament_id: int) -> list[Row]:
     async with connection.execute(
         "SELECT * FROM penalties WHERE tournament_id = ? ORDER BY id", (tournament_id,)
     ) as cursor:
-        return tuple(_penalty(row) for row in await cursor.fetchall())
+        return list(await cursor.fetchall())
 
 
-async def load_calls(connection: Connection, tournament_id: int) -> tuple[JudgeCall, ...]:
+def penalties_from(rows: list[Row]) -> tuple[Penalty, ...]:
+    return tuple(_penalty(row) for row in rows)
+
+
+async def call_rows(connection: Connection, tournament_id: int) -> list[Row]:
     async with connection.execute(
         "SELECT * FROM judge_calls WHERE tournament_id = ? ORDER BY id", (tournament_id,)
     ) as cursor:
-        return tuple(_call(row) for row in await cursor.fetchall())
+        return list(await cursor.fetchall())
+
+
+def calls_from(rows: list[Row]) -> tuple[JudgeCall, ...]:
+    return tuple(_call(row) for row in rows)
 
 
 async def _delete_missing(

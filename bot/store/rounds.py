@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -39,44 +40,59 @@ def _result_columns(result: MatchResult | None) -> tuple[Any, ...]:
     return (result.kind.value, player, first, second)
 
 
-async def load_rounds(connection: Connection, tournament_id: int) -> tuple[Round, ...]:
-    async with connection.execute(
-        "SELECT * FROM reports WHERE tournament_id = ? ORDER BY round, table_no, reported_at,"
-        " player_id",
-        (tournament_id,),
-    ) as cursor:
-        reports: dict[tuple[int, int], list[Report]] = {}
-        for row in await cursor.fetchall():
-            result = _result(row)
-            at = _time(row["reported_at"])
-            assert result is not None
-            assert at is not None
-            reports.setdefault((row["round"], row["table_no"]), []).append(
-                Report(row["player_id"], result, at)
+@dataclass(frozen=True)
+class RoundRows:
+    """A tournament's rounds as stored: read on the database's side, built into rounds by
+    `rounds_from` (which takes no connection: it may run off the event loop)."""
+
+    reports: list[Row]
+    matches: list[Row]
+    rounds: list[Row]
+
+
+async def round_rows(connection: Connection, tournament_id: int) -> RoundRows:
+    async def rows(query: str) -> list[Row]:
+        async with connection.execute(query, (tournament_id,)) as cursor:
+            return list(await cursor.fetchall())
+
+    return RoundRows(
+        reports=await rows(
+            "SELECT * FROM reports WHERE tournament_id = ?"
+            " ORDER BY round, table_no, reported_at, player_id"
+        ),
+        matches=await rows(
+            "SELECT * FROM matches WHERE tournament_id = ? ORDER BY round, table_no"
+        ),
+        rounds=await rows("SELECT * FROM rounds WHERE tournament_id = ? ORDER BY number"),
+    )
+
+
+def rounds_from(stored: RoundRows) -> tuple[Round, ...]:
+    reports: dict[tuple[int, int], list[Report]] = {}
+    for row in stored.reports:
+        result = _result(row)
+        at = _time(row["reported_at"])
+        assert result is not None
+        assert at is not None
+        reports.setdefault((row["round"], row["table_no"]), []).append(
+            Report(row["player_id"], result, at)
+        )
+    matches: dict[int, list[Match]] = {}
+    for row in stored.matches:
+        players = tuple(p for p in (row["player1"], row["player2"]) if p is not None)
+        matches.setdefault(row["round"], []).append(
+            Match(
+                table=row["table_no"],
+                players=players,
+                result=_result(row),
+                advancing=row["advancing"],
+                reports=tuple(reports.get((row["round"], row["table_no"]), ())),
+                disputed=bool(row["disputed"]),
+                extension_minutes=row["extension_minutes"],
             )
-    async with connection.execute(
-        "SELECT * FROM matches WHERE tournament_id = ? ORDER BY round, table_no", (tournament_id,)
-    ) as cursor:
-        matches: dict[int, list[Match]] = {}
-        for row in await cursor.fetchall():
-            players = tuple(p for p in (row["player1"], row["player2"]) if p is not None)
-            matches.setdefault(row["round"], []).append(
-                Match(
-                    table=row["table_no"],
-                    players=players,
-                    result=_result(row),
-                    advancing=row["advancing"],
-                    reports=tuple(reports.get((row["round"], row["table_no"]), ())),
-                    disputed=bool(row["disputed"]),
-                    extension_minutes=row["extension_minutes"],
-                )
-            )
-    async with connection.execute(
-        "SELECT * FROM rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,)
-    ) as cursor:
-        rows = await cursor.fetchall()
+        )
     rounds = []
-    for row in rows:
+    for row in stored.rounds:
         paired_at = _time(row["paired_at"])
         assert paired_at is not None
         rounds.append(
