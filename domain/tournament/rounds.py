@@ -153,6 +153,7 @@ class Round:
         if position is None:
             return self
         old = self._match_in(position)
+        assert old is not None
         # Built field by field (dataclasses.replace costs more than the rest of a report),
         # and without its `matches`: the new round shares every chunk of matches but the
         # one that changed, and joins them only when `matches` is read. A report at 2,048
@@ -165,9 +166,9 @@ class Round:
         # The derived lookups of this round, still true of the new one: the tables sit where
         # they sat; the seats too unless the match changed its players; one count moved.
         carried["_tables"] = self._tables
-        if "_seats" in known and old is not None and old.players == match.players:
+        if "_seats" in known and old.players == match.players:
             carried["_seats"] = known["_seats"]
-        if "_unfinished" in known and old is not None:
+        if "_unfinished" in known:
             moved = (not updated.finished(match)) - (not self.finished(old))
             carried["_unfinished"] = known["_unfinished"] + moved
         return updated
