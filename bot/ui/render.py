@@ -34,7 +34,7 @@ MESSAGE_LIMIT = 2000
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)  # the names of four 4,096-player events
 def safe(text: str) -> str:
     """User-supplied text, shown literally: no markdown tricks, no pings, and a name with
     RTL controls kept in its own isolate (FSI…PDI closes whatever it left open). Kept per

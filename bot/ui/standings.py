@@ -84,7 +84,7 @@ def pad(text: str, columns: int, *, right: bool = False) -> str:
     return fill + text if right else text + fill
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)  # the names of four 4,096-player events
 def clean_name(name: str) -> str:
     """A name that keeps to its line: no control characters, line breaks, zero-width or
     bidi characters (which would reorder the row), runs of spaces made one. Zero-width
