@@ -28,8 +28,8 @@ class SharedReads:
         self._connection = connection
         self._answers: dict[tuple[str, tuple[Any, ...]], asyncio.Future[Answer]] = {}
 
-    async def execute_fetchall(self, sql: str, parameters: Iterable[Any] = ()) -> Answer:
-        key = (sql, tuple(parameters))
+    async def execute_fetchall(self, sql: str, parameters: Iterable[Any] | None = None) -> Answer:
+        key = (sql, tuple(parameters or ()))
         answer = self._answers.get(key)
         if answer is None:
             answer = asyncio.ensure_future(self._fetch(sql, key[1]))
