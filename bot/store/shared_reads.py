@@ -30,7 +30,10 @@ class SharedReads:
 
     async def execute_fetchall(self, sql: str, parameters: Iterable[Any] | None = None) -> Answer:
         key = (sql, tuple(parameters or ()))
-        answer = self._answers.get(key)
+        try:
+            answer = self._answers.get(key)
+        except TypeError:  # a parameter that cannot be a key: asked on its own
+            return list(await self._connection.execute_fetchall(sql, key[1]))
         if answer is None:
             answer = asyncio.ensure_future(self._fetch(sql, key[1]))
             answer.add_done_callback(_retrieved)

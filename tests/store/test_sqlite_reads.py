@@ -5,7 +5,10 @@ SQLite files with the migrations applied."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
+
+import pytest
 
 from bot.services import Services
 from bot.store.database import SqliteDatabase
@@ -78,6 +81,23 @@ async def test_a_reader_that_stops_waiting_leaves_the_answer_to_the_others(
         first.cancel()  # a command cancelled while the shared query runs
         assert await second == {1}
         assert await guilds(database) == {1}
+    finally:
+        await database.close()
+
+
+async def test_a_parameter_that_cannot_be_shared_is_asked_on_its_own(tmp_path: Path) -> None:
+    database = await SqliteDatabase.open_file(tmp_path / "bot.sqlite3")
+    try:
+        await add_guild(database, 1)
+        async with database.read() as connection:
+            with pytest.raises(sqlite3.ProgrammingError):  # SQLite's own refusal, not a crash
+                await connection.execute_fetchall(
+                    "SELECT guild_id FROM guild_config WHERE guild_id = ?", ([1],)
+                )
+            rows = await connection.execute_fetchall(
+                "SELECT guild_id FROM guild_config WHERE guild_id = ?", (1,)
+            )
+        assert [row[0] for row in rows] == [1]
     finally:
         await database.close()
 
