@@ -24,7 +24,8 @@ records it, `--lag-hook`) during the burst; the time from the `/round pair` clic
 last message of the round's pairings; the bot's peak RSS; for the finish, the CPU time of
 the bot's loop thread from the click to the last message of the final standings post. The
 machine's load average is printed with each run (the figures mean little on a busy
-machine).
+machine). `--trace DIR` also prints where the burst's time went, traced inside the bot
+(bench/trace.py); `--spy FILE` samples it with py-spy.
 """
 
 from __future__ import annotations
