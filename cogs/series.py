@@ -91,7 +91,8 @@ class SeriesCog(
     ) -> None:
         lang = interaction_lang(interaction)
         series = await self.services.series.create(actor_of(interaction), name)
-        await reply(interaction, t("ui.series.created", lang, name=safe(series.name)))
+        table = points_table_text(series.table)
+        await reply(interaction, t("ui.series.created", lang, name=safe(series.name), table=table))
 
     @app_commands.command(name="add", description="Add a tournament to a series (organizers)")
     @app_commands.describe(series=SERIES, tournament=TOURNAMENT)
@@ -211,6 +212,7 @@ class SeriesCog(
             lang,
             series=safe(change.series.name),
             tournament=safe(change.tournament.name),
+            table=points_table_text(change.series.table),
         )
         await show_series_menu(self.services, interaction, tournament, said=said)
 
