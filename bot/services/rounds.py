@@ -12,6 +12,7 @@ from bot.notify.plan import standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
+from bot.store.actions import operations_in
 from bot.worker import Priority, at_hand, off_loop, off_loop_as
 from domain.engine.results import MatchResult
 from domain.errors import DomainError, IllegalTransition, NotFound, one_of
@@ -447,14 +448,14 @@ class RoundService(Service):
         as JSON, made off the event loop."""
         async with self.reader(actor.guild_id) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
-            log = await tx.operations(tournament.id)
+            log = await tx.log_rows(tournament.id)
             views = tx.views(tournament)
 
         def made() -> Export:
             record = export_record(tournament, views).to_json()
             return Export(
                 Standings(tournament, views),
-                match_rows(tournament, log),
+                match_rows(tournament, operations_in(log)),
                 json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"),
             )
 
