@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from domain.tournament import events as ev
-from domain.tournament.apply import apply
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import StartTournament
 
@@ -39,7 +38,7 @@ class LifecycleService(Service):
         applied to a copy and thrown away, so the preview can never disagree with it."""
         async with self.reader_as(actor) as tx:
             tournament = await tx.tournament(reference)
-            would_be, events = apply(tournament, StartTournament(seed=0), tx.at, tx.actor)
+            would_be, events = await tx.outcome(tournament, StartTournament(seed=0))
         started = ev.only(events, ev.Started)
 
         def entries(ids: tuple[int, ...]) -> list[Entry]:

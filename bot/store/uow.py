@@ -371,18 +371,25 @@ class Transaction:
         """Apply `operation`, write the changed rows and log it; a refusal writes nothing."""
         self._require_writable()
         await self._refuse_a_repeated_request()
-        if isinstance(operation, EVERY_PLAYER):
-            updated, events = await off_loop_as(
-                Priority.WRITE, partial(apply, tournament, operation, self.at, self.actor)
-            )
-        else:
-            updated, events = apply(tournament, operation, self.at, self.actor)
+        updated, events = await self.outcome(tournament, operation)
         await self._save(tournament, updated)
         action_id = await self._log(updated, operation)
         self.changed[updated.id] = updated
         self.versions[updated.id] = self.versions[updated.id] + 1
         await self._happened(tournament, updated, operation.kind, events, action_id)
         return updated, events
+
+    async def outcome(
+        self, tournament: Tournament, operation: Operation
+    ) -> tuple[Tournament, tuple[Event, ...]]:
+        """What `operation` would make of `tournament` now, and what would happen, by the
+        rules; nothing is written. An operation on every player is worked out off the event
+        loop (`EVERY_PLAYER`)."""
+        if isinstance(operation, EVERY_PLAYER):
+            return await off_loop_as(
+                Priority.WRITE, partial(apply, tournament, operation, self.at, self.actor)
+            )
+        return apply(tournament, operation, self.at, self.actor)
 
     def refuse_early(self, tournament: Tournament, operation: Operation) -> None:
         """Raise the refusal `operation` would get now, applying and writing nothing: a
@@ -436,12 +443,8 @@ class Transaction:
         self._require_writable()
         if isinstance(operation, Undo):
             await self.plan_undo(tournament, operation.action_id)
-        elif isinstance(operation, EVERY_PLAYER):
-            await off_loop_as(
-                Priority.WRITE, partial(apply, tournament, operation, self.at, self.actor)
-            )
         else:
-            apply(tournament, operation, self.at, self.actor)
+            await self.outcome(tournament, operation)
         return await add_pending(
             self._connection,
             guild_id=self.guild_id,
