@@ -161,7 +161,7 @@ class LiveService(Service):
         """The records of the event's players who chose to show them (/profile public), by
         the name the page shows them under; nobody else's."""
         tournament = page.tournament
-        names = public_names(tournament)
+        names = public_names(tournament, page.views)
         async with self.reader(tournament.guild_id) as tx:
             profiles = await tx.books.profiles()
             config = await tx.guild_config()
@@ -588,7 +588,7 @@ def _public_deck(
     user_id: int,
     rank: int | None,
     cards: bool,
-    names: Mapping[int, str] | None = None,
+    names: Mapping[int, str],
 ) -> PublicDeck:
     stored = tournament.decks[user_id]
     entry = tournament.players[user_id]
@@ -600,7 +600,7 @@ def _public_deck(
     titles = tuple(dict.fromkeys(line.title for line in decklist.lines))
     return PublicDeck(
         number=entry.seq,
-        name=(names if names is not None else public_names(tournament))[user_id],
+        name=names[user_id],
         rank=rank,
         titles=titles,
         fingerprint=stored.fingerprint,

@@ -152,16 +152,6 @@ class Final:
     next_event: Tournament | None = None
     next_refused: DomainError | None = None
 
-    @property
-    def shared(self) -> list[StandingLine]:
-        """The final placings, ties sharing a rank."""
-        return list(self.views.final[0])
-
-    @property
-    def strict(self) -> list[StandingLine]:
-        """The same lines in the strict order for prizes."""
-        return list(self.views.final[1])
-
 
 class RoundService(Service):
     async def pair(self, actor: Actor, reference: TournamentRef) -> Paired:
@@ -418,12 +408,6 @@ class RoundService(Service):
             tournament = await tx.tournament(reference, finished_too=True)
             views = tx.views(tournament)
         return Standings(tournament, views)
-
-    async def lines(self, standings: Standings) -> tuple[StandingLine, ...]:
-        """The standings' lines: at hand once worked out for the version, else worked out
-        off the event loop."""
-        views = standings.views
-        return await at_hand(lambda: views.placings, ready=views.has("placings"))
 
     async def finish(self, actor: Actor, reference: TournamentRef) -> Final:
         """The finish; for a repeating event, in the same transaction, the next one: its

@@ -343,8 +343,8 @@ def status_embed(
                 "ui.rounds.status_line",
                 lang,
                 table=match.table,
-                first=safe(names.get(first, str(first))),
-                second=safe(names.get(second, str(second))),
+                first=name_of(tournament, first, names),
+                second=name_of(tournament, second, names),
                 state=state,
             )
         )
@@ -556,7 +556,7 @@ def my_match_text(
     match: Match,
     user_id: int,
     lang: Lang,
-    points: Mapping[int, int] | None = None,
+    points: Mapping[int, int],
 ) -> str:
     """/pairing: the player's table, opponent and the opponent's points (`points`: every
     player's, from the tournament's views)."""
@@ -571,7 +571,6 @@ def my_match_text(
     if current.finished(match):  # decided (a report confirmed, a judge, a penalty)
         result = describe_result(tournament, match, match.result, lang)
         return t("ui.rounds.mine_decided", lang, result=result, **shared)
-    points = Views(tournament).points if points is None else points
     return t("ui.rounds.mine", lang, points=points.get(opponent, 0), **shared)
 
 

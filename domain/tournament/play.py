@@ -205,12 +205,10 @@ def _propose_swiss(
         replace(p, status=PlayerStatus.ACTIVE if p.id in eligible else PlayerStatus.DROPPED)
         for p in everyone
     ]
-    known = {p.id for p in players}
-    players += [Player(p) for p in sorted(eligible - known, key=int)]
     if len(eligible) < 2:
         raise IllegalTransition("rounds.too_few_players", count=len(eligible))
-    if folded is None:  # each played round's part is folded once per round value
-        folded = tally(players, parts=[played.tally for played in tournament.swiss_rounds])
+    # Every eligible player is active, so among the standings' players: their tally serves.
+    folded = folded if folded is not None else swiss_tally(tournament)
     pairing = pair_swiss_round(entrants_from_tally(players, folded), seed, number)
     tables: list[tuple[int, ...]] = [(int(a), int(b)) for a, b in pairing.pairs]
     if pairing.bye is not None:

@@ -224,7 +224,7 @@ def export_record(tournament: Tournament, views: Views | None = None) -> Tournam
     Swiss rounds, the no-show tiebreak setting, the top cut and whether it was finished.
     `views`: the tournament's, when the caller has them."""
     views = views if views is not None else Views(tournament)
-    names = display_names(tournament)
+    names = views.names
     in_standings = {line.user_id: line for line in views.lines}
     players = tuple(names[e.user_id] for e in tournament.entries() if e.user_id in in_standings)
     matches = tuple(

@@ -375,7 +375,7 @@ async def test_a_series_counts_its_finished_events_by_its_table(services: Servic
     assert [e.id for e in view.counted] == [first.tournament.id, second.tournament.id]
     # By hand, the default table (優勝 10, 準優勝 7, ベスト4 5, ベスト8 3, 参加 1):
     places = {
-        name: {line.user_id: line.rank for line in final.shared}
+        name: {line.user_id: line.rank for line in final.views.final[0]}
         for name, final in (("first", first), ("second", second))
     }
     expected = {
