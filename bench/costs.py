@@ -101,11 +101,7 @@ async def _measure(database: Database, reps: int) -> dict[str, float]:
 
     async def slash_standings(page: int) -> None:
         found = await services.rounds.standings(GUILD, CUP)
-        page_of = getattr(ui_rounds, "standings_page_of", None)
-        if page_of is not None and "lines" not in page_of.__code__.co_varnames:
-            page_of(found.tournament, "ja", page)
-        else:
-            page_of(found, "ja", page)
+        ui_rounds.standings_page_of(found.views, "ja", page)
 
     cold = []
     for _ in range(reps):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import sys
 import time
 from datetime import UTC, datetime, timedelta
@@ -53,10 +52,6 @@ def player_id(number: int) -> int:
 
 def player(number: int) -> Actor:
     return Actor(player_id(number), GUILD, f"Player {number}")
-
-
-def player_name(number: int) -> str:
-    return f"Player {number}"
 
 
 class SteppingClock:
@@ -152,11 +147,6 @@ def event_database(
     building.rename(path)
     print(f"built in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     return path
-
-
-def copy_event(source: Path, target: Path) -> Path:
-    shutil.copyfile(source, target)
-    return target
 
 
 def main() -> None:
