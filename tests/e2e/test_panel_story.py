@@ -53,7 +53,9 @@ fake = bot_fixture("panel_story")
 REFUSED: set[Step] = set()
 # The public channels: a refused press posts nothing in any of them.
 PUBLIC = ("announcements", "pairings", "standings", "judge-calls", "log")
-PANEL_REFUSAL = "運営パネルのボタンは大会運営とジャッジだけが使えます。"
+PANEL_REFUSAL = (
+    "運営パネルのボタンは大会運営とジャッジだけが使えます。運営かジャッジに依頼してください。"
+)
 
 
 # -- reading the bot's posts -----------------------------------------------------------------

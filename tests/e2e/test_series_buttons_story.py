@@ -39,7 +39,9 @@ pytestmark = pytest.mark.e2e
 
 FIRST, SECOND = "ボタン杯", "ボタン杯 第2回"
 SERIES = "ボタンリーグ"
-PANEL_REFUSAL = "運営パネルのボタンは大会運営とジャッジだけが使えます。"
+PANEL_REFUSAL = (
+    "運営パネルのボタンは大会運営とジャッジだけが使えます。運営かジャッジに依頼してください。"
+)
 ORGANIZERS_ONLY = "この操作は大会運営（オーガナイザーロール）だけができます。"
 POINTS = "優勝 = 5\n準優勝 = 3\n参加 = 1\n"
 
