@@ -132,23 +132,21 @@ async def save_rounds(
     reports: list[tuple[Any, ...]] = []
     for number, current in sorted(new.items()):
         previous = old.get(number)
-        if previous is current or previous == current:
+        if previous is current:
             continue
         # The row itself changes only when it is new or one of its own columns moved; a
         # report changes one match and nothing else.
         if previous is None or _round_row(previous) != _round_row(current):
             await _save_round_row(connection, tournament_id, current)
-        old_matches = {m.table: m for m in previous.matches} if previous else {}
-        for gone in old_matches.keys() - {m.table for m in current.matches}:
+        changed, gone_tables = current.changes_since(previous)
+        for gone in sorted(gone_tables):
             for name in ("reports", "matches"):
                 await connection.execute(
                     f"DELETE FROM {name} WHERE tournament_id = ? AND round = ? AND table_no = ?",
                     (tournament_id, number, gone),
                 )
-        for match in current.matches:
-            # Untouched matches are the same objects: identity skips the field compare.
-            kept = old_matches.get(match.table)
-            if kept is match or kept == match:
+        for kept, match in changed:
+            if kept == match:
                 continue
             upserts.append(_match_row(tournament_id, number, match))
             # The rows mirror `before`: only a match stored with reports has any.

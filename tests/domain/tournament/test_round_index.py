@@ -174,3 +174,24 @@ def test_a_decided_or_reported_match_is_the_one_replace_makes(
         assert match.with_reports(reports, disputed) == replace(
             match, reports=reports, disputed=disputed
         )
+
+
+@given(rounds_and_changes(), st.booleans())
+@settings(max_examples=100, deadline=None)
+def test_the_changes_since_an_earlier_round_are_those_a_look_at_every_table_finds(
+    case: tuple[Round, list[Match]], afresh: bool
+) -> None:
+    # What the store writes after a report (issue 21): only the chunks a report replaced
+    # are looked at. A change missed would be a result never saved; a table left behind, a
+    # match that stays after its round was re-paired.
+    played, changes = case
+    before = played
+    for match in changes:
+        played = played.with_match(match)
+    now = fresh(played) if afresh else played  # a round built afresh shares nothing
+    changed, gone = now.changes_since(before)
+    old = {m.table: m for m in before.matches}
+    expected = [(old.get(m.table), m) for m in now.matches if old.get(m.table) != m]
+    assert [(a, b) for a, b in changed if a != b] == expected
+    assert gone == old.keys() - {m.table for m in now.matches}
+    assert now.changes_since(None) == ([(None, m) for m in now.matches], set())
