@@ -10,7 +10,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from bot.store.sql import Connection, Row
+from bot.store.sql import Connection, Row, fetch_rows
 from domain.tournament.log import Action
 from domain.tournament.operations import Operation, Role
 from domain.tournament.replay import LoggedOperation
@@ -139,8 +139,7 @@ async def log_rows(connection: Connection, *, guild_id: int, tournament_id: int)
         "SELECT id, kind, payload, actor_id, actor_role, created_at FROM action_log"
         " WHERE guild_id = ? AND tournament_id = ? ORDER BY id"
     )
-    async with connection.execute(query, (guild_id, tournament_id)) as cursor:
-        return list(await cursor.fetchall())
+    return await fetch_rows(connection, query, (guild_id, tournament_id))
 
 
 def replayable(rows: list[Row]) -> bool:

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.store.sql import Connection, Row
+from bot.store.sql import Connection, Row, fetch_rows
 from domain.engine.results import MatchResult
 from domain.tournament import codec
 from domain.tournament.penalties import Infraction, JudgeCall, MatchEffect, Penalty, PenaltyType
@@ -64,10 +64,8 @@ def _call(row: Row) -> JudgeCall:
 
 
 async def penalty_rows(connection: Connection, tournament_id: int) -> list[Row]:
-    async with connection.execute(
-        "SELECT * FROM penalties WHERE tournament_id = ? ORDER BY id", (tournament_id,)
-    ) as cursor:
-        return list(await cursor.fetchall())
+    query = "SELECT * FROM penalties WHERE tournament_id = ? ORDER BY id"
+    return await fetch_rows(connection, query, (tournament_id,))
 
 
 def penalties_from(rows: list[Row]) -> tuple[Penalty, ...]:
@@ -75,10 +73,8 @@ def penalties_from(rows: list[Row]) -> tuple[Penalty, ...]:
 
 
 async def call_rows(connection: Connection, tournament_id: int) -> list[Row]:
-    async with connection.execute(
-        "SELECT * FROM judge_calls WHERE tournament_id = ? ORDER BY id", (tournament_id,)
-    ) as cursor:
-        return list(await cursor.fetchall())
+    query = "SELECT * FROM judge_calls WHERE tournament_id = ? ORDER BY id"
+    return await fetch_rows(connection, query, (tournament_id,))
 
 
 def calls_from(rows: list[Row]) -> tuple[JudgeCall, ...]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.store.sql import Connection, Row
+from bot.store.sql import Connection, Row, fetch_rows
 from domain.engine.results import MatchResult, ResultKind
 from domain.tournament.rounds import Match, Report, Round, RoundKind
 
@@ -51,19 +51,24 @@ class RoundRows:
 
 
 async def round_rows(connection: Connection, tournament_id: int) -> RoundRows:
-    async def rows(query: str) -> list[Row]:
-        async with connection.execute(query, (tournament_id,)) as cursor:
-            return list(await cursor.fetchall())
-
+    by_tournament = (tournament_id,)
     return RoundRows(
-        reports=await rows(
+        reports=await fetch_rows(
+            connection,
             "SELECT * FROM reports WHERE tournament_id = ?"
-            " ORDER BY round, table_no, reported_at, player_id"
+            " ORDER BY round, table_no, reported_at, player_id",
+            by_tournament,
         ),
-        matches=await rows(
-            "SELECT * FROM matches WHERE tournament_id = ? ORDER BY round, table_no"
+        matches=await fetch_rows(
+            connection,
+            "SELECT * FROM matches WHERE tournament_id = ? ORDER BY round, table_no",
+            by_tournament,
         ),
-        rounds=await rows("SELECT * FROM rounds WHERE tournament_id = ? ORDER BY number"),
+        rounds=await fetch_rows(
+            connection,
+            "SELECT * FROM rounds WHERE tournament_id = ? ORDER BY number",
+            by_tournament,
+        ),
     )
 
 

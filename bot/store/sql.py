@@ -9,7 +9,7 @@ same function serves both.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import aiosqlite
 import asyncpg
@@ -20,3 +20,9 @@ from bot.store.shared_reads import SharedReads
 # SharedReads: the reading connection of one shared SQLite snapshot (bot.store.database).
 Connection: TypeAlias = aiosqlite.Connection | PgConnection | SharedReads
 Row: TypeAlias = aiosqlite.Row | asyncpg.Record
+
+
+async def fetch_rows(connection: Connection, query: str, params: tuple[Any, ...] = ()) -> list[Row]:
+    """The rows of `query`, in one trip to the database's thread instead of three (execute,
+    fetch, close), and shared by the readers of one SQLite snapshot (`SharedReads`)."""
+    return list(await connection.execute_fetchall(query, params))

@@ -24,7 +24,7 @@ from bot.store.judging import (
     save_penalties,
 )
 from bot.store.rounds import RoundRows, round_rows, rounds_from, save_rounds
-from bot.store.sql import Connection, Row
+from bot.store.sql import Connection, Row, fetch_rows
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
@@ -170,12 +170,6 @@ def _deck(row: Row) -> StoredDeck:
     )
 
 
-async def _rows(connection: Connection, query: str, params: tuple[Any, ...]) -> list[Row]:
-    # One trip to aiosqlite's thread instead of three (execute, fetch, close): these
-    # queries run on every service call.
-    return list(await connection.execute_fetchall(query, params))
-
-
 # -- reading ------------------------------------------------------------------------------
 
 
@@ -198,7 +192,7 @@ async def tournament_rows(
 ) -> TournamentRows | None:
     """The tournament's rows, or None. The guild is part of every lookup: another server's
     tournaments do not exist here."""
-    found = await _rows(
+    found = await fetch_rows(
         connection,
         "SELECT * FROM tournaments WHERE id = ? AND guild_id = ?",
         (tournament_id, guild_id),
@@ -207,12 +201,12 @@ async def tournament_rows(
         return None
     return TournamentRows(
         tournament=found[0],
-        players=await _rows(
+        players=await fetch_rows(
             connection,
             "SELECT * FROM players WHERE tournament_id = ? ORDER BY seq",
             (tournament_id,),
         ),
-        decks=await _rows(
+        decks=await fetch_rows(
             connection,
             "SELECT * FROM decks WHERE tournament_id = ? ORDER BY user_id",
             (tournament_id,),
@@ -246,7 +240,7 @@ async def tournament_version(
     connection: Connection, guild_id: int, tournament_id: int
 ) -> int | None:
     """The tournament's version (bumped by every applied operation), or None if absent."""
-    rows = await _rows(
+    rows = await fetch_rows(
         connection,
         "SELECT version FROM tournaments WHERE id = ? AND guild_id = ?",
         (tournament_id, guild_id),
@@ -265,7 +259,7 @@ async def tournament_ids(
         params = (guild_id,)
     if open_only:
         query += " AND state NOT IN ('finished', 'cancelled')"
-    rows = await _rows(connection, query + " ORDER BY id DESC", params)
+    rows = await fetch_rows(connection, query + " ORDER BY id DESC", params)
     return [(row["guild_id"], row["id"]) for row in rows]
 
 
@@ -282,14 +276,14 @@ async def page_versions(
     if slug is not None:
         query += " AND page_slug = ?"
         params = (slug,)
-    rows = await _rows(connection, query, params)
+    rows = await fetch_rows(connection, query, params)
     return [(row["page_slug"], row["guild_id"], row["id"], row["version"]) for row in rows]
 
 
 async def latest_finished_tournament_id(connection: Connection, guild_id: int) -> int | None:
     """The guild's tournament finished last (by its finish in the action log; a tournament
     finished without a logged finish counts by its id)."""
-    rows = await _rows(
+    rows = await fetch_rows(
         connection,
         "SELECT t.id FROM tournaments AS t"
         " WHERE t.guild_id = ? AND t.state = 'finished'"
@@ -303,7 +297,7 @@ async def latest_finished_tournament_id(connection: Connection, guild_id: int) -
 
 async def tournament_guild(connection: Connection, tournament_id: int) -> int | None:
     """The server a tournament belongs to, or None if there is no such tournament."""
-    rows = await _rows(
+    rows = await fetch_rows(
         connection, "SELECT guild_id FROM tournaments WHERE id = ?", (tournament_id,)
     )
     return int(rows[0]["guild_id"]) if rows else None
@@ -311,12 +305,14 @@ async def tournament_guild(connection: Connection, tournament_id: int) -> int | 
 
 async def tournament_names(connection: Connection, guild_id: int) -> set[str]:
     """Every name the guild's tournaments have (a copy's proposed name avoids them)."""
-    rows = await _rows(connection, "SELECT name FROM tournaments WHERE guild_id = ?", (guild_id,))
+    rows = await fetch_rows(
+        connection, "SELECT name FROM tournaments WHERE guild_id = ?", (guild_id,)
+    )
     return {str(row["name"]) for row in rows}
 
 
 async def find_tournament_id(connection: Connection, guild_id: int, name: str) -> int | None:
-    rows = await _rows(
+    rows = await fetch_rows(
         connection, "SELECT id FROM tournaments WHERE guild_id = ? AND name = ?", (guild_id, name)
     )
     return int(rows[0]["id"]) if rows else None
