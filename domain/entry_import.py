@@ -181,10 +181,15 @@ def plan_import(
     return ImportPlan(tuple(entries), tuple(skipped), tuple(refused))
 
 
-def check_import_allowed(tournament: Tournament) -> None:
+def import_allowed(tournament: Tournament) -> bool:
     """Entries are imported while registration is open, before the start (a late entry is
     each player's own: R-FMT-8)."""
-    if tournament.phase is not Phase.REGISTRATION:
+    return tournament.phase is Phase.REGISTRATION
+
+
+def check_import_allowed(tournament: Tournament) -> None:
+    """`import_allowed`, or the refusal that says registration is closed."""
+    if not import_allowed(tournament):
         raise IllegalTransition("registration.closed", tournament=tournament.name)
 
 

@@ -16,6 +16,7 @@ from bot.ui.render import safe
 from bot.ui.rounds import round_name, round_name_at
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
+from domain.entry_import import import_allowed
 from domain.event import EventFormat
 from domain.tournament.model import Tournament
 from domain.tournament.steps import Step, next_steps
@@ -38,15 +39,15 @@ SHOWN: dict[Phase, tuple[Step, ...]] = {
 }
 STYLES = {Step.START: Style.danger, Step.NEXT_ROUND: Style.primary, Step.FINISH: Style.danger}
 TOOLS_ROW = 2  # below the steps (at most two rows of five)
-# The tools a phase shows, after the steps: the entries are imported before the start; the
-# series is the event's whenever it counts (a cancelled one has nothing left to do).
-TOOLS: dict[Phase, tuple[Tool, ...]] = {
-    Phase.REGISTRATION: (Tool.IMPORT, Tool.SERIES),
-    Phase.RUNNING: (Tool.SERIES,),
-    Phase.TOP_CUT: (Tool.SERIES,),
-    Phase.FINISHED: (Tool.SERIES,),
-    Phase.CANCELLED: (),
-}
+
+
+def tools(tournament: Tournament) -> list[Tool]:
+    """The tools shown after the steps: the import while the rules allow it; the series
+    whenever the event counts (a cancelled one has nothing left to do)."""
+    shown = [Tool.IMPORT] if import_allowed(tournament) else []
+    if tournament.phase is not Phase.CANCELLED:
+        shown.append(Tool.SERIES)
+    return shown
 
 
 def _step_items(
@@ -84,7 +85,7 @@ def tool_buttons(tournament: Tournament, lang: Lang) -> list[discord.ui.Button[A
             t(f"ui.panel.tool.{tool.value}", lang),
             row=TOOLS_ROW,
         )
-        for tool in TOOLS[tournament.phase]
+        for tool in tools(tournament)
     ]
 
 

@@ -62,16 +62,7 @@ def submitted_files(
     a `FileUpload` only on a modal it keeps in memory, so a routed form reads them here, as
     discord.py itself makes them (with the connection that downloads them)."""
     data: Any = interaction.data or {}
-    chosen: list[str] = []
-    pending = list(data.get("components", []))
-    while pending:
-        component = pending.pop()
-        if "components" in component:
-            pending.extend(component["components"])
-        elif "component" in component:
-            pending.append(component["component"])
-        elif component.get("custom_id") == custom_id:
-            chosen += [str(value) for value in component.get("values") or []]
+    chosen = [key for key in submitted_values(interaction).get(custom_id, "").split(",") if key]
     resolved = (data.get("resolved") or {}).get("attachments") or {}
     state = interaction._state
     return [
