@@ -51,6 +51,7 @@ from domain.engine.state import Phase
 from domain.errors import DomainError, IllegalTransition, InvalidInput
 from domain.event import clean_display_name
 from domain.handles import check_handle_free, clean_handle, name_key
+from domain.ids import storable_id
 from domain.tournament.model import IN_EVENT, Tournament
 from domain.tournament.registration import check_may_register_again
 
@@ -353,7 +354,7 @@ def _snowflake(text: str) -> int | None:
     if not (digits.isascii() and digits.isdigit() and low <= len(digits) <= high):
         return None
     value = int(digits)
-    return value if value < 2**63 else None
+    return value if storable_id(value) else None
 
 
 def _by_name(text: str, by_name: Mapping[str, frozenset[int]]) -> int:

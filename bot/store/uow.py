@@ -64,6 +64,7 @@ from bot.store.tournaments import (
 )
 from bot.worker import Priority, off_loop_as
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
+from domain.ids import storable_id
 from domain.tournament import events as ev
 from domain.tournament.apply import apply, create
 from domain.tournament.events import Event
@@ -100,9 +101,6 @@ class Origin:
     channel_id: int | None = None
 
 
-# SQLite's INTEGER is 64-bit: a longer run of digits cannot be an id, so it is a name.
-_MAX_ID = 2**63 - 1
-
 # What names a tournament: the id a button or form carries (an `int`: that tournament of
 # this server, or none), what a member typed in an option (a `str`: an id from the
 # autocomplete, or a name), or nothing (the only open one).
@@ -115,7 +113,7 @@ def tournament_id_in(reference: str) -> int | None:
     if not text or len(text) > 19 or not (text.isascii() and text.isdigit()):
         return None
     value = int(text)
-    return value if 0 < value <= _MAX_ID else None
+    return value if storable_id(value) else None
 
 
 @dataclass(frozen=True)
@@ -296,7 +294,7 @@ class Transaction:
         if isinstance(reference, int):
             # An id is never read as a name: a button of another server's tournament, or of
             # one that is gone, is out of date, even where a tournament has that name.
-            carried = await self.load(reference) if 0 < reference <= _MAX_ID else None
+            carried = await self.load(reference) if storable_id(reference) else None
             if carried is None:
                 raise IllegalTransition("errors.stale_button")
             return carried
@@ -701,7 +699,7 @@ class Store:
 
     async def guild_of(self, tournament_id: int) -> int | None:
         """The server of a tournament (for a button pressed in a DM, which has none)."""
-        if not 0 < tournament_id <= _MAX_ID:
+        if not storable_id(tournament_id):
             return None
         async with self.database.read() as connection:
             return await tournament_guild(connection, tournament_id)

@@ -19,6 +19,7 @@ from bot.i18n import Lang, normalise_locale, t
 from domain.engine.results import MAX_POINT_ZONE
 from domain.guild import GuildConfig
 from domain.handles import MAX_HANDLE
+from domain.ids import MAX_ID
 from domain.series.model import MAX_SERIES_NAME, Series
 from domain.series.points import MAX_TABLE_CHARS
 from domain.tournament.play import DISPUTE_CLAIMS, MAX_EXTENSION_MINUTES
@@ -29,7 +30,6 @@ Style = discord.ButtonStyle
 # Any run of digits has the format, so that a press of an id past 64 bits is routed, and
 # refused there as out of date (`parse`), rather than left unanswered.
 NUMBER = r"\d+"
-MAX_CARRIED = 2**63 - 1  # the database's 64-bit integers
 
 
 def carried_number(text: str) -> int | None:
@@ -38,7 +38,7 @@ def carried_number(text: str) -> int | None:
     if not (text.isascii() and text.isdigit()):
         return None
     number = int(text)
-    return number if number <= MAX_CARRIED else None
+    return number if number <= MAX_ID else None  # 0 too: a listing's first page
 
 
 @dataclass(frozen=True)
