@@ -19,6 +19,7 @@ from domain.engine.state import Phase
 from domain.entry_import import import_allowed
 from domain.event import EventFormat
 from domain.tournament.model import Tournament
+from domain.tournament.registration import without_legal_deck
 from domain.tournament.steps import Step, next_steps
 
 # The buttons a phase shows (greyed out while the rules do not allow them yet).
@@ -105,8 +106,9 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
         field("registered", t("ui.panel.registered_value", lang, count=registered))
         entries = tournament.entries(PlayerStatus.REGISTERED)
         if tournament.settings.decklist_required:
-            # Those without a list may be dropped at the start: why 開始 may be greyed out.
-            decks = sum(1 for e in entries if e.user_id in tournament.decks)
+            # Those without a legal list may be dropped at the start: why 開始 may be greyed
+            # out (the start's own count: `StartPlan`).
+            decks = registered - len(without_legal_deck(tournament, entries))
             field("decks", t("ui.panel.count_of", lang, done=decks, total=registered))
         if tournament.settings.uses_checkin:
             checked = sum(1 for e in entries if e.checked_in_at)

@@ -8,7 +8,7 @@ new tournament and what happened; a refusal raises a typed, keyed error naming t
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
@@ -367,6 +367,17 @@ def start_allowed(tournament: Tournament) -> bool:
     return tournament.phase is Phase.REGISTRATION
 
 
+def without_legal_deck(tournament: Tournament, entries: Iterable[Entry]) -> tuple[int, ...]:
+    """Who of `entries` has no stored list that is legal under the rules of today (every
+    stored list checked again: the organizer may have changed the rules since)."""
+    return tuple(
+        entry.user_id
+        for entry in entries
+        if entry.user_id not in tournament.decks
+        or not stored_check(tournament, tournament.decks[entry.user_id].canonical).legal
+    )
+
+
 class StartPlan:
     """Who the start drops, and why (re-checking every stored list under today's rules)."""
 
@@ -380,13 +391,7 @@ class StartPlan:
             )
         self.without_deck: tuple[int, ...] = ()
         if settings.decklist_required:
-            # Re-check every stored list: the organizer may have changed the rules since.
-            self.without_deck = tuple(
-                entry.user_id
-                for entry in self.registered
-                if entry.user_id not in tournament.decks
-                or not stored_check(tournament, tournament.decks[entry.user_id].canonical).legal
-            )
+            self.without_deck = without_legal_deck(tournament, self.registered)
         dropped = set(self.not_checked_in)
         if settings.missing_deck_policy is MissingDeckPolicy.DROP:
             dropped |= set(self.without_deck)
