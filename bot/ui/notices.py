@@ -740,18 +740,9 @@ def round_completed(telling: Telling) -> Said:
 
 
 # What reads every player of the event (every table, every line of the standings, the
-# bracket picture): rendered off the event loop by the delivery. The panel too: whether 開始
-# is open re-checks every stored list under the rules of the day (`start_allowed`), 4,096
-# of them after a settings change.
+# bracket picture): rendered off the event loop by the delivery.
 HEAVY: frozenset[Say] = frozenset(
-    {
-        Say.PAIRINGS,
-        Say.PAIRINGS_REFRESH,
-        Say.STANDINGS,
-        Say.FINAL_STANDINGS,
-        Say.PANEL,
-        Say.PANEL_REFRESH,
-    }
+    {Say.PAIRINGS, Say.PAIRINGS_REFRESH, Say.STANDINGS, Say.FINAL_STANDINGS}
 )
 
 RENDERERS: Mapping[Say, Renderer] = {
