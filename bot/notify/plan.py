@@ -2,7 +2,7 @@
 
 Pure: it reads the domain's events and the tournament before and after the operation, and
 returns `Notice`s. The unit of work writes them to the outbox in the operation's own
-transaction (so nothing said is lost to a crash), and the delivery (`bot.notify.delivery`)
+transaction (so nothing said is lost to a crash), and the delivery (`bot.delivery`)
 sends them. Answering the person who acted is not a notice: the cog does that at once.
 
 `PLAN` has one row per event class of `domain.tournament.events`; a test fails when an event
@@ -44,7 +44,7 @@ class Place(StrEnum):
     PANEL = "panel"  # an edit of the tournament's newest panel
     PAIRINGS_POST = "pairings_post"  # edits of the parts of the round's pairings post
     # The server's calendar: the tournament's Discord scheduled event, made once and then
-    # brought in step (its id is remembered; bot/notify/delivery.py).
+    # brought in step (its id is remembered; bot/delivery).
     CALENDAR = "calendar"
 
 

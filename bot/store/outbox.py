@@ -1,5 +1,5 @@
 """The outbox: notices written in the transaction of the change that makes them said, then
-sent by the delivery loop (bot/notify/delivery.py), which marks each one done, once."""
+sent by the delivery loop (bot/delivery), which marks each one done, once."""
 
 from __future__ import annotations
 

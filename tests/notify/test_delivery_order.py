@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.notify.delivery import new_round_first
+from bot.delivery.loop import new_round_first
 from bot.notify.plan import Place, Say
 from bot.store.outbox import Outgoing
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.notify.delivery import Delivery
+from bot.delivery.loop import Delivery
 from bot.notify.plan import Say
 from bot.services import Services
 from bot.store.outbox import SENT, Outgoing
