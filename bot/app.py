@@ -17,9 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
+from bot.delivery import Delivery
 from bot.errors import StorageError, StorageFull
 from bot.i18n import normalise_locale, t
-from bot.delivery import Delivery
 from bot.services import Services
 from bot.services.base import utc_now
 from bot.services.clock import scaled_clock
