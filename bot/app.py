@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
 from bot.delivery import Delivery
+from bot.delivery.pace import Refusals
 from bot.errors import StorageError, StorageFull
 from bot.i18n import normalise_locale, t
 from bot.services import Services
@@ -186,6 +187,8 @@ class TournamentBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings, database: Database) -> None:
         shards = Shards.of(settings.shard_count, settings.shards)
+        # Every answer Discord gives the bot is counted for its refused-requests limit.
+        refusals = Refusals()
         sharding: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shards is not None:
             sharding["shard_ids"] = list(settings.shards)
@@ -197,6 +200,7 @@ class TournamentBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             guild_ready_timeout=settings.guild_ready_timeout,
+            http_trace=refusals.trace(),
         )
         self.settings = settings
         self.database = database
@@ -229,6 +233,8 @@ class TournamentBot(commands.AutoShardedBot):
             jobs=(clock.tick, clock.refresh_entry_posts, self.services.reminders.tick),
             tick_seconds=settings.clock_tick_seconds,
             page_base=settings.web_public_url,
+            default_lang=normalise_locale(settings.default_locale),
+            refusals=refusals,
         )
         # The live web page (issue 22), when WEB_PORT is set.
         self.web: WebServer | None = None
@@ -302,6 +308,9 @@ class TournamentBot(commands.AutoShardedBot):
             await interaction.response.edit_message(embed=shown.embed, view=view)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id in self.delivery.places.closed_dms:
+            # They use the bot: their DMs may be open again.
+            await self.delivery.player_used_the_bot(interaction.user.id)
         if interaction.type is not discord.InteractionType.modal_submit:
             return
         data: Any = interaction.data or {}

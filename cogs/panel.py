@@ -95,10 +95,10 @@ class Panel(RoutedCog):
         paired = await self.services.rounds.next_round(actor_of(interaction), reference)
         assert paired.round.ends_at is not None
         end = int(paired.round.ends_at.timestamp())
-        await reply(
-            interaction,
-            t("ui.panel.next_round", lang, round_name=round_name(paired.round, lang), end=end),
-        )
+        text = t("ui.panel.next_round", lang, round_name=round_name(paired.round, lang), end=end)
+        if not paired.posted:
+            text += "\n" + t("ui.panel.post_waiting", lang)
+        await reply(interaction, text)
 
 
 async def setup(bot: TournamentBot) -> None:

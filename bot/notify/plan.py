@@ -88,6 +88,101 @@ class Say(StrEnum):
     CANCELLED = "cancelled"  # the event was called off (中止)
     CANCELLED_TO_PLAYER = "cancelled_to_player"
     ENTRY_REMINDER = "entry_reminder"  # 24 hours / 1 hour before check-in closes
+    # What the delivery tells the staff and players of Discord itself:
+    PLACE_REFUSED = "place_refused"  # a channel refuses the bot: what is missing, the fix
+    NOTICE_DROPPED = "notice_dropped"  # a notice given up after Discord failed it for long
+    REFUSALS_WARNING = "refusals_warning"  # many refused requests: Discord may ban the bot
+    # A player's table by DM: the round's pairings post could go nowhere players read.
+    TABLE_BY_DM = "table_by_dm"
+
+
+class Lead(StrEnum):
+    """What a notice goes before: the later notices of its round, of its table, or of its
+    whole tournament wait until it is sent (wherever they go), because what they say or
+    where they go needs it (a round's reports thread is opened on its pairings post)."""
+
+    NOTHING = "nothing"
+    ROUND = "round"
+    TABLE = "table"
+    TOURNAMENT = "tournament"
+
+
+class After(StrEnum):
+    """What the delivery does once a notice's messages are posted."""
+
+    NOTHING = "nothing"
+    OPEN_THREAD = "open_thread"  # the round's reports thread, on the first message
+    ENTRY_POST = "entry_post"  # remembered as the tournament's registration post
+
+
+@dataclass(frozen=True)
+class Traits:
+    """How the delivery treats one kind of notice. Every `Say` has its traits in `TRAITS`;
+    a test fails when one is missing."""
+
+    # An edit that brings one post up to date: only the newest of a post counts (a burst
+    # of results edits the panel once, not once per result).
+    refresh: bool = False
+    # Reads every player of the event (every table, every line of the standings): rendered
+    # off the event loop.
+    heavy: bool = False
+    # Heavy work that goes before any other: what every player looks for at once.
+    first: bool = False
+    lead: Lead = Lead.NOTHING
+    after: After = After.NOTHING
+    # One table's line: several waiting for the same place share one message (a round's
+    # reports thread takes about one post a second; a round can have 2,048 tables).
+    gathers: bool = False
+    # A staff decision for one table: goes before other tables' lines waiting for the same
+    # place (never before an earlier line of its own table).
+    urgent: bool = False
+
+
+LINE = Traits(gathers=True)
+DECISION = Traits(gathers=True, urgent=True)
+
+TRAITS: Mapping[Say, Traits] = {
+    # A refresh before its post finds no post to edit: the post shows the tournament as it is.
+    Say.REGISTRATION_POST: Traits(after=After.ENTRY_POST),
+    Say.REGISTRATION_REFRESH: Traits(refresh=True),
+    Say.PANEL: Traits(),
+    Say.PANEL_REFRESH: Traits(refresh=True),
+    Say.ROUND_COMPLETE: Traits(),
+    Say.PROMOTED: Traits(),
+    Say.STARTED: Traits(),
+    Say.DECKS_PUBLISHED: Traits(),
+    Say.PAIRINGS: Traits(heavy=True, first=True, lead=Lead.ROUND, after=After.OPEN_THREAD),
+    Say.PAIRINGS_REFRESH: Traits(refresh=True, heavy=True),
+    Say.CLOCK_STARTED: Traits(),
+    Say.ASK_OPPONENT: LINE,
+    Say.RESULT_CONFIRMED: LINE,
+    Say.DISPUTE: Traits(lead=Lead.TABLE),  # the judges see it before its decision goes out
+    Say.RESULT_SET: LINE,
+    Say.RESULT_DECIDED: DECISION,
+    Say.DROPPED_AT_START: Traits(),
+    Say.STANDINGS: Traits(heavy=True),
+    Say.DROPPED: LINE,
+    Say.TABLE_EXTENDED: DECISION,
+    # The closed registration post links the final standings.
+    Say.FINAL_STANDINGS: Traits(heavy=True, first=True, lead=Lead.TOURNAMENT),
+    Say.PENALTY_TO_PLAYER: Traits(urgent=True),
+    Say.PENALTY_GIVEN: LINE,
+    Say.PENALTY_REVOKED: LINE,
+    Say.JUDGE_CALL: Traits(),
+    Say.UNDONE: LINE,
+    Say.REMINDER: Traits(),
+    Say.TIME_UP: Traits(),
+    Say.UNCONFIRMED: LINE,
+    Say.CALL_REPING: Traits(),
+    Say.CALENDAR: Traits(refresh=True),
+    Say.CANCELLED: Traits(),
+    Say.CANCELLED_TO_PLAYER: Traits(),
+    Say.ENTRY_REMINDER: Traits(),
+    Say.PLACE_REFUSED: Traits(),
+    Say.NOTICE_DROPPED: Traits(),
+    Say.REFUSALS_WARNING: Traits(),
+    Say.TABLE_BY_DM: Traits(),
+}
 
 
 @dataclass(frozen=True)
@@ -548,3 +643,40 @@ def plan_reminder(reminder: Reminder) -> Notice:
     return Notice(
         Say.ENTRY_REMINDER, (Place.PLAYER,), data, user=reminder.player_id, key=reminder.key
     )
+
+
+# -- what the delivery says of Discord itself --------------------------------------------------
+
+
+def place_refused(channel_id: int, place: Place, reason: str, missing: Sequence[str]) -> Notice:
+    """The staff hear once that a channel refuses the bot: which, what is missing (the
+    permissions by name), and where its notices go meanwhile. Planned once per refusal."""
+    data = {"channel": channel_id, "place": place.value, "reason": reason, "missing": [*missing]}
+    return Notice(Say.PLACE_REFUSED, (Place.STAFF,), data, key=f"refused:{channel_id}")
+
+
+def notice_dropped(notice_id: int, say: Say, error: str) -> Notice:
+    """The staff hear of a notice Discord failed for so long that it was given up."""
+    data = {"notice": notice_id, "kind": say.value, "error": error[:200]}
+    return Notice(Say.NOTICE_DROPPED, (Place.STAFF,), data, key=f"dropped:{notice_id}")
+
+
+def refusals_warning(count: int, window: int) -> Notice:
+    """The staff hear that Discord refused many of the bot's requests (window: its start,
+    in seconds since the epoch, so that one burst is told once)."""
+    return Notice(Say.REFUSALS_WARNING, (Place.STAFF,), {"count": count}, key=f"refusals:{window}")
+
+
+def tables_by_dm(number: int, players: Iterable[int], tournament_id: int) -> list[Notice]:
+    """Each player of round `number` hears their table by DM (else at their next command):
+    the round's pairings could be posted nowhere players read. Planned once per player."""
+    return [
+        Notice(
+            Say.TABLE_BY_DM,
+            (Place.PLAYER,),
+            {"of_round": number},
+            user=player,
+            key=f"table-dm:{tournament_id}:{number}:{player}",
+        )
+        for player in players
+    ]

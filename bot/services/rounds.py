@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.notify.plan import standings_now
+from bot.notify.plan import Say, standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
@@ -57,6 +57,9 @@ class Paired:
     tournament: Tournament
     round: Round
     proposal: Proposal
+    # Whether the round's pairings post was out when the answer was given: the organizer
+    # is told "posted" only then (else that it waits for Discord, and goes out by itself).
+    posted: bool = True
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,11 @@ class Final:
     next_refused: DomainError | None = None
 
 
+# How long the organizer's answer waits for the round's pairings post to be out (a 4,096
+# player round's takes about a second).
+POSTED_WITHIN = 3.0
+
+
 class RoundService(Service):
     async def pair(self, actor: Actor, reference: TournamentRef) -> Paired:
         return await self._pair(actor, reference, start=False)
@@ -177,7 +185,10 @@ class RoundService(Service):
                 tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
-        return Paired(tournament, paired, proposal)
+        posted = await self.store.outbox.told(
+            tournament.id, Say.PAIRINGS, paired.number, within=POSTED_WITHIN
+        )
+        return Paired(tournament, paired, proposal, posted)
 
     async def post_standings(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """The standings, posted to the standings channel now (the staff's choice)."""
@@ -272,18 +283,21 @@ class RoundService(Service):
         return self._outcome(tournament, number, actor.user_id, events)
 
     async def confirm(
-        self, actor: Actor, tournament_id: int, number: int, table: int
+        self, actor: Actor, tournament_id: int, number: int, table: int | None = None
     ) -> ReportOutcome:
-        """確認 on the opponent's notice (in the round's thread, or by DM)."""
+        """確認 on the opponent's notice (in the round's thread, or by DM); without `table`,
+        the presser's own table of the round (a button under several tables' reports)."""
         actor = await self.in_its_server(actor, tournament_id)
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(tournament_id)
+            if table is None:
+                table = own_open_match(tournament, actor.user_id, number)[1].table
             operation = ConfirmResult(actor.user_id, number, table)
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)
 
     async def disputable(
-        self, actor: Actor, tournament_id: int, number: int, table: int
+        self, actor: Actor, tournament_id: int, number: int, table: int | None = None
     ) -> Disputable:
         """The report the player may dispute (異議), before their form opens: someone else
         pressing the button, or a report already settled, is refused at once."""

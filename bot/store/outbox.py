@@ -3,7 +3,9 @@ sent by the delivery loop (bot/delivery), which marks each one done, once."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -12,9 +14,29 @@ from typing import Any
 from bot.notify.plan import Notice, Place, Say
 from bot.store.database import SQLITE, Database
 from bot.store.shards import Shards
-from bot.store.sql import Connection, Row
+from bot.store.sql import Connection, Row, fetch_rows
 
 PENDING, SENT, SKIPPED, FAILED = "pending", "sent", "skipped", "failed"
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A tournament's notices still to be sent: how many, since when, and why the oldest
+    failed, if it did."""
+
+    count: int
+    since: datetime | None
+    last_error: str | None
+
+
+@dataclass(frozen=True)
+class Sending:
+    """A message that was being posted when the bot stopped."""
+
+    notice_ids: tuple[int, ...]
+    part: int
+    channel_id: int
+    nonce: str
 
 
 @dataclass(frozen=True)
@@ -118,13 +140,14 @@ class OutboxStore:
         self.owner = self.shards.claimant
         self.claims = database.dialect != SQLITE
 
-    async def pending(self, limit: int = 500) -> list[Outgoing]:
-        """This process's shards' notices waiting to be sent, oldest first, claimed: those
-        another live process holds are left out."""
+    async def pending(self, limit: int = 5000, *, after: int = 0) -> list[Outgoing]:
+        """This process's shards' notices waiting to be sent, oldest first, from the one
+        after id `after` on, claimed: those another live process holds are left out."""
         if not self.claims:
             async with self.database.read() as connection:
                 rows = await connection.execute_fetchall(
-                    "SELECT * FROM outbox WHERE state = 'pending' ORDER BY id LIMIT ?", (limit,)
+                    "SELECT * FROM outbox WHERE state = 'pending' AND id > ? ORDER BY id LIMIT ?",
+                    (after, limit),
                 )
             return [_outgoing(row) for row in rows]
         now = datetime.now(UTC)
@@ -136,11 +159,12 @@ class OutboxStore:
             # row another claimer just updated (READ COMMITTED), so that one is skipped.
             rows = await connection.execute_fetchall(
                 f"UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id IN"
-                f" (SELECT id FROM outbox WHERE state = 'pending'{shards} AND {free}"
+                f" (SELECT id FROM outbox WHERE state = 'pending' AND id > ?{shards} AND {free}"
                 f" ORDER BY id LIMIT ?) AND state = 'pending' AND {free} RETURNING *",
                 (
                     self.owner,
                     until.isoformat(),
+                    after,
                     *shard_values,
                     self.owner,
                     now.isoformat(),
@@ -150,6 +174,171 @@ class OutboxStore:
                 ),
             )
         return sorted((_outgoing(row) for row in rows), key=lambda notice: notice.id)
+
+    async def waiting(self, tournament_id: int) -> Waiting:
+        """How many of a tournament's notices wait to be sent, since when, and the last
+        error of the oldest that failed (for the organizer's panel)."""
+        async with self.database.read() as connection:
+            rows = await fetch_rows(
+                connection,
+                "SELECT COUNT(*), MIN(created_at) FROM outbox"
+                " WHERE tournament_id = ? AND state = 'pending'",
+                (tournament_id,),
+            )
+            errors = await fetch_rows(
+                connection,
+                "SELECT last_error FROM outbox WHERE tournament_id = ? AND state = 'pending'"
+                " AND last_error IS NOT NULL ORDER BY id LIMIT 1",
+                (tournament_id,),
+            )
+        count, oldest = (rows[0][0], rows[0][1]) if rows else (0, None)
+        return Waiting(
+            int(count or 0),
+            datetime.fromisoformat(oldest) if oldest else None,
+            str(errors[0][0]) if errors else None,
+        )
+
+    async def told(self, tournament_id: int, say: Say, number: int, *, within: float) -> bool:
+        """Whether the newest `say` notice of round `number` is done (sent, or nothing left
+        to send), waiting up to `within` seconds for the delivery."""
+        deadline = time.monotonic() + within
+        while True:
+            async with self.database.read() as connection:
+                rows = await fetch_rows(
+                    connection,
+                    "SELECT state, payload FROM outbox WHERE tournament_id = ? AND say = ?"
+                    " ORDER BY id DESC LIMIT 5",
+                    (tournament_id, say.value),
+                )
+            states = [row[0] for row in rows if json.loads(row[1]).get("round") == number]
+            if states and states[0] != PENDING:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.05)
+
+    async def state_of(self, notice_ids: Sequence[int]) -> dict[int, str]:
+        """The state of each of these notices (pending, sent, skipped, failed)."""
+        if not notice_ids:
+            return {}
+        marks = ", ".join("?" for _ in notice_ids)
+        async with self.database.read() as connection:
+            rows = await connection.execute_fetchall(
+                f"SELECT id, state FROM outbox WHERE id IN ({marks})", tuple(notice_ids)
+            )
+        return {int(row[0]): str(row[1]) for row in rows}
+
+    async def begin_sending(
+        self, notice_ids: Sequence[int], part: int, channel_id: int, nonce: str, at: datetime
+    ) -> None:
+        """Before a message is posted: which notices it tells, where, and its nonce."""
+        async with self.database.write() as connection:
+            await connection.executemany(
+                "INSERT INTO outbox_sending (notice_id, part, channel_id, nonce, started_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (notice_id) DO UPDATE SET"
+                " part = excluded.part, channel_id = excluded.channel_id,"
+                " nonce = excluded.nonce, started_at = excluded.started_at",
+                [(notice_id, part, channel_id, nonce, at.isoformat()) for notice_id in notice_ids],
+            )
+
+    async def by_ids(self, notice_ids: Sequence[int]) -> list[Outgoing]:
+        """These notices, still pending, oldest first."""
+        if not notice_ids:
+            return []
+        marks = ", ".join("?" for _ in notice_ids)
+        async with self.database.read() as connection:
+            rows = await connection.execute_fetchall(
+                f"SELECT * FROM outbox WHERE id IN ({marks}) AND state = 'pending' ORDER BY id",
+                tuple(notice_ids),
+            )
+        return [_outgoing(row) for row in rows]
+
+    async def in_doubt(self) -> list[Sending]:
+        """The messages this process's shards were posting when the bot stopped: each
+        nonce with its notices, its part and its channel."""
+        shards, shard_values = self.shards.where("o.guild_id")
+        async with self.database.read() as connection:
+            rows = await connection.execute_fetchall(
+                "SELECT s.notice_id, s.part, s.channel_id, s.nonce FROM outbox_sending s"
+                " JOIN outbox o ON o.id = s.notice_id"
+                f" WHERE o.state = 'pending'{shards} ORDER BY s.notice_id",
+                shard_values,
+            )
+        found: dict[str, Sending] = {}
+        for row in rows:
+            nonce = str(row["nonce"])
+            known = found.get(nonce)
+            ids = (*known.notice_ids, int(row["notice_id"])) if known else (int(row["notice_id"]),)
+            found[nonce] = Sending(ids, int(row["part"]), int(row["channel_id"]), nonce)
+        return list(found.values())
+
+    async def record_message(
+        self,
+        notice_ids: Sequence[int],
+        part: int,
+        channel_id: int,
+        message_id: int,
+        *,
+        done_at: datetime | None,
+    ) -> None:
+        """A message posted for these notices (one, or several tables' lines in one): its
+        record replaces the note that it was being posted; with `done_at` the notices are
+        sent, in the same write."""
+        async with self.database.write() as connection:
+            await connection.executemany(
+                "INSERT INTO outbox_messages (notice_id, part, channel_id, message_id)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (notice_id, part) DO UPDATE SET"
+                " channel_id = excluded.channel_id, message_id = excluded.message_id",
+                [(notice_id, part, channel_id, message_id) for notice_id in notice_ids],
+            )
+            marks = ", ".join("?" for _ in notice_ids)
+            await connection.execute(
+                f"DELETE FROM outbox_sending WHERE notice_id IN ({marks})", tuple(notice_ids)
+            )
+            if done_at is not None:
+                await connection.execute(
+                    f"UPDATE outbox SET state = 'sent', done_at = ?, attempts = attempts + 1"
+                    f" WHERE id IN ({marks})",
+                    (done_at.isoformat(), *notice_ids),
+                )
+
+    async def finish_all(
+        self, notice_ids: Sequence[int], state: str, at: datetime, error: str | None = None
+    ) -> None:
+        if not notice_ids:
+            return
+        marks = ", ".join("?" for _ in notice_ids)
+        async with self.database.write() as connection:
+            await connection.execute(
+                f"UPDATE outbox SET state = ?, done_at = ?, last_error = ?,"
+                f" attempts = attempts + 1 WHERE id IN ({marks})",
+                (state, at.isoformat(), error, *notice_ids),
+            )
+            await connection.execute(
+                f"DELETE FROM outbox_sending WHERE notice_id IN ({marks})", tuple(notice_ids)
+            )
+
+    async def add(
+        self,
+        *,
+        guild_id: int,
+        tournament_id: int | None,
+        lang: str,
+        notices: Sequence[Notice],
+        at: datetime,
+    ) -> int:
+        """Notices written outside any operation (the delivery telling the staff of a place
+        that refuses); how many were written (a key planned before is left out)."""
+        async with self.database.write() as connection:
+            return await add_notices(
+                connection,
+                guild_id=guild_id,
+                tournament_id=tournament_id,
+                action_id=None,
+                lang=lang,
+                notices=notices,
+                at=at,
+            )
 
     async def release(self) -> None:
         """Give up this process's claims (a clean stop): another process need not wait for

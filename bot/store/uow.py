@@ -47,6 +47,7 @@ from bot.store.posts import (
     save_entry_post,
     take_player_notices,
 )
+from bot.store.refusing import RefusingPlaces
 from bot.store.shards import Shards
 from bot.store.sql import Connection, Row
 from bot.store.tournaments import (
@@ -628,6 +629,7 @@ class Store:
         self.outbox = OutboxStore(database, self.shards, claim_seconds=claim_seconds)
         self.posts = Posts(database, self.shards)
         self.calendar = CalendarEvents(database)  # the scheduled event of each tournament
+        self.refusing = RefusingPlaces(database)  # channels and DMs that refuse the bot
         # Each guild's /setup, read on nearly every command: kept until /setup changes it.
         self.guild_configs: dict[int, GuildConfig] = {}
         # One writer per guild in this process at a time, queued before taking a pooled

@@ -112,6 +112,9 @@ CLAIM = CustomId.of(
 TIME_FORM = CustomId.of("rt", tournament=NUMBER, round=NUMBER)
 CONFIRM = CustomId.of("cf", tournament=NUMBER, round=NUMBER, table=NUMBER)
 DISPUTE = CustomId.of("ds", tournament=NUMBER, round=NUMBER, table=NUMBER)
+# 確認 / 異議 under several tables' reports in one message: each acts on the presser's table.
+CONFIRM_MINE = CustomId.of("cy", tournament=NUMBER, round=NUMBER)
+DISPUTE_MINE = CustomId.of("dy", tournament=NUMBER, round=NUMBER)
 CALL_JUDGE = CustomId.of("jq", tournament=NUMBER)
 CALL_FORM = CustomId.of("jw", tournament=NUMBER)
 DROP = CustomId.of("dp", tournament=NUMBER)
@@ -287,6 +290,16 @@ def confirm_view(tournament_id: int, number: int, table: int, labels: Labels) ->
     return stateless_view(
         button(CONFIRM(**ids), labels("ui.report.confirm_button"), Style.success),
         button(DISPUTE(**ids), labels("ui.report.dispute_button"), Style.danger),
+    )
+
+
+def confirm_mine_view(tournament_id: int, number: int, labels: Labels) -> discord.ui.View:
+    """確認 / 異議 under several tables' reports: each acts on the presser's own table of
+    the round (the service finds it, and refuses anyone without a report to answer)."""
+    ids = {"tournament": tournament_id, "round": number}
+    return stateless_view(
+        button(CONFIRM_MINE(**ids), labels("ui.report.confirm_button"), Style.success),
+        button(DISPUTE_MINE(**ids), labels("ui.report.dispute_button"), Style.danger),
     )
 
 

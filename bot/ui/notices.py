@@ -302,7 +302,13 @@ def pairings(telling: Telling) -> Said:
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
     messages = [
-        Message(part.content, embeds=_tables(part), view=view, pings=part.pinged)
+        Message(
+            part.content,
+            embeds=_tables(part),
+            view=view,
+            pings=part.pinged,
+            files=[(part.listing[0], part.listing[1].encode("utf-8"))] if part.listing else (),
+        )
         for part in pairings_posts(tournament, played, points, lang, page_url=telling.page_url)
     ]
     picture = bracket_picture(tournament, lang) if top_cut else None
@@ -348,18 +354,30 @@ def clock_started(telling: Telling) -> Said:
 def ask_opponent(telling: Telling) -> Said:
     """The opponent is asked to confirm a report, with 確認 / 異議; once the match is final
     (confirmed, or both reported) there is nothing left to ask."""
+    found = ask_opponent_text(telling)
+    if found is None:
+        return _said()
+    text, opponent, number = found
+    view = confirm_view(telling.tournament.id, number, int(telling.data["table"]), telling.labels)
+    return _said(Message(text, view=view, pings=(opponent,)))
+
+
+def ask_opponent_text(telling: Telling, *, compact: bool = False) -> tuple[str, int, int] | None:
+    """The confirm request's text, the opponent it pings and the round; None once there is
+    nothing left to ask. `compact`: a line among other tables' (bot.ui.gathered), whose
+    message says once what to press."""
     tournament, data, lang = telling.tournament, telling.data, telling.lang
     found = _round_match(tournament, data)
     opponent = telling.user
     if found is None or opponent is None:
-        return _said()
+        return None
     played, match = found
     reporter = int(data["reporter"])
     pending = [r for r in match.reports if r.player_id == reporter]
     if played.finished(match) or not pending or match.disputed:
-        return _said()
+        return None
     text = t(
-        "ui.report.notify",
+        "ui.report.notify_line" if compact else "ui.report.notify",
         lang,
         opponent=f"<@{opponent}>",
         reporter=name_of(tournament, reporter),
@@ -367,8 +385,7 @@ def ask_opponent(telling: Telling) -> Said:
         table=match.table,
         result=describe_result(tournament, match, pending[-1].result, lang),
     )
-    view = confirm_view(tournament.id, played.number, match.table, telling.labels)
-    return _said(Message(text, view=view, pings=(opponent,)))
+    return text, opponent, played.number
 
 
 def result_confirmed(telling: Telling) -> Said:
@@ -455,9 +472,11 @@ def standings(telling: Telling) -> Said:
     """The standings after the round the notice names, with page buttons."""
     tournament, lang = telling.tournament, telling.lang
     number = int(telling.data["round"])
-    if number != tournament.current_round:
-        return _said()  # the next round was paired since: its standings will follow
-    page = standings_page_of(telling.views, lang, 0)
+    # Told late (Discord was away, the next round is paired): as they were after the round.
+    views = (
+        telling.views if number == tournament.current_round else Views(tournament.through(number))
+    )
+    page = standings_page_of(views, lang, 0)
     with_link(page.embed, telling.page_url, lang)
     view = page_view("standings", f"{tournament.id}.{lang}", page)
     return _said(Message(embeds=[page.embed], view=view))
@@ -739,11 +758,71 @@ def round_completed(telling: Telling) -> Said:
     return _said(Message(text, view=view))
 
 
-# What reads every player of the event (every table, every line of the standings, the
-# bracket picture): rendered off the event loop by the delivery.
-HEAVY: frozenset[Say] = frozenset(
-    {Say.PAIRINGS, Say.PAIRINGS_REFRESH, Say.STANDINGS, Say.FINAL_STANDINGS}
-)
+# -- Discord itself -------------------------------------------------------------------------
+
+
+def place_refused(telling: Telling) -> Said:
+    """A channel refuses the bot: which, what it lacks (by the names Discord shows), the fix,
+    and where players' notices go meanwhile."""
+    data, lang = telling.data, telling.lang
+    place = t(f"ui.delivery.place.{data['place']}", lang)
+    if data["reason"] == "unknown_channel":
+        text = t("ui.delivery.refused_unknown", lang, place=place, channel_id=data["channel"])
+    else:
+        names = [t(f"ui.delivery.permission.{name}", lang) for name in data["missing"]]
+        permissions = (
+            t("ui.delivery.permission_separator", lang).join(
+                f"「{n}」" if lang == "ja" else n for n in names
+            )
+            if names
+            else t("ui.delivery.permissions_unknown", lang)
+        )
+        text = t(
+            "ui.delivery.refused_permissions",
+            lang,
+            channel=f"<#{data['channel']}>",
+            place=place,
+            permissions=permissions,
+        )
+    return _said(Message(text))
+
+
+def notice_dropped(telling: Telling) -> Said:
+    kind = str(telling.data["kind"])
+    known = {"pairings", "standings", "final_standings"}
+    label = t(f"ui.delivery.kind.{kind if kind in known else 'other'}", telling.lang)
+    text = t(
+        "ui.delivery.dropped", telling.lang, kind=label, error=safe(str(telling.data["error"]))
+    )
+    return _said(Message(text))
+
+
+def refusals_warning(telling: Telling) -> Said:
+    return _said(Message(t("ui.delivery.refusals", telling.lang, count=telling.data["count"])))
+
+
+def table_by_dm(telling: Telling) -> Said:
+    """A player's table by DM: the round's pairings post could go nowhere players read."""
+    tournament, lang = telling.tournament, telling.lang
+    played = tournament.round(int(telling.data["of_round"]))
+    match = played.match_of(telling.user) if played and telling.user is not None else None
+    if played is None or match is None or played.finished(match):
+        return _said()
+    opponent = match.opponent_of(telling.user) if telling.user is not None else None
+    table = (
+        t("ui.delivery.table_line", lang, table=match.table, opponent=name_of(tournament, opponent))
+        if opponent is not None
+        else t("ui.delivery.bye_line", lang)
+    )
+    text = t(
+        "ui.delivery.table_by_dm",
+        lang,
+        tournament=safe(tournament.name),
+        round_name=round_name(played, lang),
+        table=table,
+    )
+    return _said(Message(text))
+
 
 RENDERERS: Mapping[Say, Renderer] = {
     Say.REGISTRATION_POST: registration_post,
@@ -780,4 +859,8 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.CANCELLED: cancelled,
     Say.CANCELLED_TO_PLAYER: cancelled_to_player,
     Say.ENTRY_REMINDER: entry_reminder,
+    Say.PLACE_REFUSED: place_refused,
+    Say.NOTICE_DROPPED: notice_dropped,
+    Say.REFUSALS_WARNING: refusals_warning,
+    Say.TABLE_BY_DM: table_by_dm,
 }

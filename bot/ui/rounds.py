@@ -4,6 +4,7 @@ picture: presentation of a running event. No writes."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -48,6 +49,10 @@ MENTIONS_PER_MESSAGE = 100
 # as many messages) and nobody is pinged: thousands of pings are noise, and each player
 # finds their table with /pairing, and hears their opponent's report.
 PINGED_TABLES = 512
+# What one channel takes at once (Discord: about 5 posts in 5 s): a round's post never needs
+# more messages, so it is complete within seconds at any size.
+POST_MESSAGES = 5
+MENTION = re.compile(r"<@!?(\d+)>")
 # Discord: at most 10 embeds in a message, 6,000 characters across them; some room is kept.
 EMBEDS_PER_MESSAGE = 10
 EMBED_CHARACTERS_PER_MESSAGE = 5900
@@ -55,12 +60,14 @@ EMBED_CHARACTERS_PER_MESSAGE = 5900
 
 @dataclass(frozen=True)
 class Post:
-    """One message of a long post: its text, the users it may ping, and the tables it
-    carries in embeds (the descriptions; a large round's post)."""
+    """One message of a long post: its text, the users it may ping, the tables it carries
+    in embeds (the descriptions; a large round's post), and a file of every table (a round
+    too large for the messages a channel takes at once)."""
 
     content: str
     pinged: tuple[int, ...]
     tables: tuple[str, ...] = ()
+    listing: tuple[str, str] | None = None  # (file name, text)
 
     @property
     def allowed_mentions(self) -> discord.AllowedMentions:
@@ -209,8 +216,22 @@ def pairings_posts(
     footer = t("ui.rounds.how_to_report", lang)
     if page_url is not None:
         footer += "\n" + t("ui.rounds.live_page", lang, url=page_url)
-    if len(paired.matches) > PINGED_TABLES:
-        return _packed_posts(title, footer, [text for text, _ in lines], lang)
+    if len(paired.matches) <= PINGED_TABLES:
+        posts = _pinged_posts(title, footer, lines, lang)
+        if len(posts) <= POST_MESSAGES:
+            return posts
+    texts = [text for text, _ in lines]
+    packed = _packed_posts(title, footer, texts, lang)
+    if len(packed) <= POST_MESSAGES:
+        return packed
+    return [_listed_post(tournament, paired, title, footer, texts, lang)]
+
+
+def _pinged_posts(
+    title: str, footer: str, lines: list[tuple[str, tuple[int, ...]]], lang: Lang
+) -> list[Post]:
+    """The tables in messages of text, each player pinged (2,000 characters, 100 pings a
+    message)."""
     # Room for the title with its "(part/parts)" and the footer on every message.
     budget = MESSAGE_LIMIT - len(title) - len(footer) - 40
     chunks: list[list[tuple[str, tuple[int, ...]]]] = [[]]
@@ -230,6 +251,31 @@ def pairings_posts(
         content = f"**{title}{part}**\n{body}\n{footer}"
         posts.append(Post(content, tuple(p for _, players in chunk for p in players)))
     return posts
+
+
+def _listed_post(
+    tournament: Tournament,
+    paired: Round,
+    title: str,
+    footer: str,
+    lines: list[str],
+    lang: Lang,
+) -> Post:
+    """A round too large for the messages a channel takes at once: one message, every
+    table in an attached file (and on the live page); each player sees their own table at
+    once with 結果報告 or /pairing, answers Discord does not rate-limit."""
+    tables = sum(1 for match in paired.matches if len(match.players) == 2)
+    content = f"**{title}**\n{t('ui.rounds.listed', lang, tables=tables)}\n{footer}"
+    names = display_names(tournament)
+    text = "\n".join(plain_mentions(line, names) for line in lines)
+    return Post(
+        content, (), listing=(f"pairings-round-{paired.number}.txt", f"{title}\n\n{text}\n")
+    )
+
+
+def plain_mentions(line: str, names: Mapping[int, str]) -> str:
+    """A line with each mention as the player's name: a file shows no mentions."""
+    return MENTION.sub(lambda found: names.get(int(found[1]), found[0]), line)
 
 
 def _room(line: str) -> int:
@@ -646,6 +692,8 @@ def pairing_reply(paired: Paired, lang: Lang) -> str:
     tables = sum(1 for match in matches if len(match.players) == 2)
     byes = sum(1 for match in matches if len(match.players) == 1)
     key = "ui.rounds.paired_reply_byes" if byes else "ui.rounds.paired_reply"
+    if not paired.posted:  # said only once it is true (Discord may be away)
+        key = "ui.rounds.paired_waiting"
     lines = [t(key, lang, round_name=round_name(paired.round, lang), tables=tables, byes=byes)]
     if paired.round.kind is RoundKind.SWISS:
         notes = explanation_lines(paired.tournament, paired.proposal.explanation, lang)

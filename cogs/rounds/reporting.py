@@ -18,8 +18,10 @@ from bot.services.rounds import ReportOutcome
 from bot.ui.buttons import (
     CLAIM,
     CONFIRM,
+    CONFIRM_MINE,
     DISPUTE,
     DISPUTE_FORM,
+    DISPUTE_MINE,
     REPORT,
     TIME_FORM,
     CustomId,
@@ -49,6 +51,8 @@ class Reporting(RoutedCog):
             (CLAIM, self.claim_pressed),
             (CONFIRM, self.confirm_pressed),
             (DISPUTE, self.dispute_pressed),
+            (CONFIRM_MINE, self.confirm_pressed),
+            (DISPUTE_MINE, self.dispute_pressed),
         ]
 
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
@@ -129,8 +133,13 @@ class Reporting(RoutedCog):
         await self._answer(interaction, outcome)
 
     async def confirm_pressed(
-        self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int,
+        round: int,
+        table: int | None = None,
     ) -> None:
+        """確認 under one report (its table), or under several tables' (the presser's)."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # as /report result
         outcome = await self.services.rounds.confirm(
             actor_of(interaction), tournament, round, table
@@ -138,16 +147,22 @@ class Reporting(RoutedCog):
         await self._answer(interaction, outcome)
 
     async def dispute_pressed(
-        self, interaction: discord.Interaction[Any], tournament: int, round: int, table: int
+        self,
+        interaction: discord.Interaction[Any],
+        tournament: int,
+        round: int,
+        table: int | None = None,
     ) -> None:
         """異議: a form asks what the player claims instead. Someone who may not dispute
-        this report is refused before the form opens."""
+        this report is refused before the form opens. Under several tables' reports, the
+        presser's own table is disputed."""
         found = await self.services.rounds.disputable(
             actor_of(interaction), tournament, round, table
         )
         lang = interaction_lang(interaction)
         name = round_name(found.round, lang)
-        await send_stateless_modal(interaction, dispute_form(tournament, round, table, name, lang))
+        form = dispute_form(tournament, round, found.match.table, name, lang)
+        await send_stateless_modal(interaction, form)
 
     async def dispute_submitted(
         self,

@@ -226,6 +226,14 @@ class Tournament:
     def round(self, number: int) -> Round | None:
         return self.rounds[number - 1] if 0 < number <= len(self.rounds) else None
 
+    def through(self, number: int) -> Tournament:
+        """The tournament as it stood after round `number`: the rounds paired since taken
+        away, so that what a round says (its standings) is what it said then, however late
+        it is told."""
+        if number >= len(self.rounds):
+            return self
+        return replace(self, rounds=self.rounds[: max(number, 0)])
+
     def with_round(self, updated: Round) -> Tournament:
         """This tournament with round `updated.number` replaced by `updated`."""
         assert self.round(updated.number) is not None, updated.number

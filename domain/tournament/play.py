@@ -452,11 +452,11 @@ DISPUTE_CLAIMS = (Claim.WIN, Claim.LOSE, Claim.TIME)
 
 
 def disputable(
-    tournament: Tournament, player_id: int, number: int, table: int
+    tournament: Tournament, player_id: int, number: int, table: int | None = None
 ) -> tuple[Round, Match, Report]:
-    """The report that `player_id` may dispute at their table of round `number`: their
-    opponent's, still waiting for them. Otherwise a clear refusal (someone else's table, a
-    finished round, nothing reported yet)."""
+    """The report that `player_id` may dispute at their table of round `number` (any table:
+    their own): their opponent's, still waiting for them. Otherwise a clear refusal
+    (someone else's table, a finished round, nothing reported yet)."""
     current, match = own_open_match(tournament, player_id, number, table)
     pending = [r for r in match.reports if r.player_id != player_id]
     if not pending:

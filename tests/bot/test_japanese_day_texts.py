@@ -139,11 +139,16 @@ def test_the_organizer_reads_tables_and_byes_apart() -> None:
     paired.round = clock.tournament.rounds[0]
     paired.tournament = clock.tournament
     paired.proposal = type("Proposal", (), {"explanation": ()})()
+    paired.posted = True
     first_line = pairing_reply(paired, "ja").splitlines()[0]
     assert first_line == "第 1 回戦の対戦表（2 テーブル＋不戦勝 1）を投稿しました。"
     assert pairing_reply(paired, "en").startswith(
         "Posted the pairings of Round 1 (2 tables + 1 bye)."
     )
+    # Said only once it is true: Discord away, the post waits.
+    paired.posted = False
+    assert "投稿を待っています（Discord が応答しません）" in pairing_reply(paired, "ja")
+    assert "waiting to be posted (Discord is not answering)" in pairing_reply(paired, "en")
 
 
 # -- one date format ---------------------------------------------------------------------

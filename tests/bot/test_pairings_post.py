@@ -1,4 +1,7 @@
-"""A 600-player pairings post is complete and within Discord's limits (issue 10)."""
+"""A round's pairings post is complete, within Discord's limits, and never more messages
+than one channel takes at once (about 5 in 5 s): every player of a small event pinged, a
+large round's tables packed into embeds, and a round too large even for that in a file of
+every table, each player finding their own with 結果報告 or /pairing."""
 
 from __future__ import annotations
 
@@ -20,21 +23,29 @@ from domain.tournament.play import propose_round
 from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
 
 
-def six_hundred_and_one_players() -> Clock:
+def players(count: int) -> Clock:
     clock = Clock(new_tournament())
     clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
-    for number in range(1, 602):  # odd: one bye too
+    for number in range(1, count + 1):
         clock.apply(Register(100 + number, f"参加者{number:03d}"), player(number))
     clock.apply(StartTournament(seed=600))
     clock.apply(propose_round(clock.tournament, 1).operation())
     return clock
 
 
-def test_every_table_is_posted_within_the_limits() -> None:
+def six_hundred_and_one_players() -> Clock:
+    return players(601)  # odd: one bye too
+
+
+def test_every_table_is_posted_within_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = six_hundred_and_one_players()
     current = clock.tournament.rounds[0]
+    assert len(pairings_posts(clock.tournament, current, {}, "ja")) <= rounds.POST_MESSAGES
+    # Text with pings, were a channel to take this many messages at once.
+    monkeypatch.setattr(rounds, "POST_MESSAGES", 20)
+    texts = {lang: pairings_posts(clock.tournament, current, {}, lang) for lang in ("ja", "en")}
     for lang in ("ja", "en"):
-        posts = pairings_posts(clock.tournament, current, {}, lang)
+        posts = texts[lang]
         assert len(posts) > 1
         seen_tables = []
         pinged = []
@@ -68,13 +79,39 @@ def test_a_long_round_status_is_shown_in_part_and_attached_whole() -> None:
     assert "対戦中 300 テーブル・結果確定 0 テーブル" in whole
 
 
+def test_a_small_event_pings_every_player_in_a_few_messages() -> None:
+    clock = players(201)
+    posts = pairings_posts(clock.tournament, clock.tournament.rounds[0], {}, "ja")
+    assert 1 < len(posts) <= rounds.POST_MESSAGES
+    assert sorted(p for post in posts for p in post.pinged) == [101 + n for n in range(201)]
+
+
+def test_a_round_too_large_for_the_channel_is_one_message_and_a_file_of_every_table() -> None:
+    clock = players(2401)
+    played = clock.tournament.rounds[0]
+    for lang in ("ja", "en"):
+        (post,) = pairings_posts(clock.tournament, played, {}, lang)
+        assert post.pinged == ()
+        assert post.listing is not None
+        name, text = post.listing
+        assert name == "pairings-round-1.txt"
+        label = "テーブル" if lang == "ja" else "Table"
+        assert [int(t) for t in re.findall(rf"{label} (\d+):", text)] == list(range(1, 1201))
+        assert "<@" not in text  # names, as a file shows no mentions
+        assert "参加者001" in text  # the players by name
+        assert "1200" in post.content  # how many tables, and where to find one's own
+        (marked,) = pairings_posts(clock.tournament, played, {}, lang, marked=True)
+        assert marked.content == post.content  # nothing on it for results to change
+
+
 def test_a_large_round_is_packed_into_embeds_within_the_limits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Issue 21: beyond PINGED_TABLES (here lowered, so that 300 tables are "large"), the
-    # tables are packed into embeds (10 a message, 6,000 characters across them, 4,096
-    # each): every table once, in order, none cut; nobody pinged; fewer messages.
+    # Beyond what text takes in the messages a channel takes at once, the tables are
+    # packed into embeds (10 a message, 6,000 characters across them, 4,096 each): every
+    # table once, in order, none cut; nobody pinged; fewer messages.
     clock = six_hundred_and_one_players()
+    monkeypatch.setattr(rounds, "POST_MESSAGES", 20)
     texts = pairings_posts(clock.tournament, clock.tournament.rounds[0], {}, "ja")
     monkeypatch.setattr(rounds, "PINGED_TABLES", 100)
     for table in range(1, 200, 3):  # some results in: their lines change, not the split

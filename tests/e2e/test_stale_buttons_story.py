@@ -35,6 +35,7 @@ from bot.ui.buttons import (
     CLAIM,
     CLAIM_CALL,
     CONFIRM,
+    CONFIRM_MINE,
     CONFIRM_PENDING,
     DECIDE_DOUBLE_LOSS,
     DECIDE_TIME,
@@ -42,6 +43,7 @@ from bot.ui.buttons import (
     DECIDE_WIN,
     DISPUTE,
     DISPUTE_FORM,
+    DISPUTE_MINE,
     DROP,
     DROP_CONFIRM,
     HANDLE_BUTTON,
@@ -480,6 +482,9 @@ def rows(story: Ids) -> list[Row]:
             {**other_round_1, "table": 1},
             "round",
         ),
+        # The same two under several tables' reports (the presser's own table).
+        Row(CONFIRM_MINE, fourth, round_1, ROUND_1_IS_OVER, other_round_1, "round"),
+        Row(DISPUTE_MINE, fourth, round_1, ROUND_1_IS_OVER, other_round_1, "round"),
         Row(
             DISPUTE_FORM,
             fourth,

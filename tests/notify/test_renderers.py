@@ -9,7 +9,19 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from bot.notify.plan import Context, Notice, Say, plan, plan_clock, plan_reminder
+from bot.notify.plan import (
+    Context,
+    Notice,
+    Place,
+    Say,
+    notice_dropped,
+    place_refused,
+    plan,
+    plan_clock,
+    plan_reminder,
+    refusals_warning,
+    tables_by_dm,
+)
 from bot.ui.notices import RENDERERS, Message, Telling
 from domain.engine.results import MatchResult
 from domain.tournament import events as ev
@@ -157,8 +169,25 @@ def called_off_said() -> list[tuple[Notice, Tournament]]:
     return said
 
 
+def delivery_said(tournament: Tournament) -> list[tuple[Notice, Tournament]]:
+    """What the delivery says of Discord itself, mid-event: a channel that refuses (a
+    permission taken away, a channel deleted), a notice given up, many refused requests,
+    and each player's table by DM when the pairings could be posted nowhere."""
+    played = tournament.rounds[0]
+    players = [player for match in played.matches for player in match.players]
+    notices = [
+        place_refused(900, Place.PAIRINGS, "missing_permissions", ["send_messages"]),
+        place_refused(901, Place.PAIRINGS, "missing_permissions", []),
+        place_refused(902, Place.ANNOUNCEMENTS, "unknown_channel", []),
+        notice_dropped(12, Say.PAIRINGS, "Discord 503"),
+        refusals_warning(1000, 1),
+        *tables_by_dm(played.number, players, tournament.id),
+    ]
+    return [(notice, tournament) for notice in notices]
+
+
 SAID, CLOCK = whole_event()
-EVERYTHING = SAID + clock_said() + called_off_said()
+EVERYTHING = SAID + clock_said() + called_off_said() + delivery_said(clock_said()[0][1])
 
 
 def test_the_story_makes_every_kind_of_notice() -> None:

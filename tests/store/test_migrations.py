@@ -212,7 +212,7 @@ async def test_0015_rebuilds_tournaments_keeping_every_row_and_what_points_at_th
             "INSERT INTO entry_posts (tournament_id, channel_id, message_id) VALUES (7, 1, 2);"
         )
         applied = await migrate(connection)
-        assert [m.version for m in applied] == [15]
+        assert applied[0].version == 15  # and any later ones
         row = await connection.execute_fetchall(
             "SELECT id, name, state, page_slug, repeats, reminders FROM tournaments"
         )

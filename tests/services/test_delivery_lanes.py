@@ -1,0 +1,141 @@
+"""The delivery's places side by side, on real SQLite and PostgreSQL (bot/delivery): the
+real scheduler, lanes and outbox, with Discord replaced by a recorder that can be told to
+fail one place. A place Discord fails holds only what must follow it there; the next
+round's post, the staff's log and every other place go on; once Discord answers, what
+waited goes out in its order, once."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.delivery import Delivery
+from bot.delivery.calls import Transient
+from bot.delivery.sending import Interrupted, Outcome, Queued, Sender
+from bot.notify.plan import Say
+from bot.services import Services
+from bot.store.outbox import SENT
+from bot.store.posts import RoundPlace
+from tests.services.conftest import LEGAL_DECK, NOW, admin, organizer, player
+
+PAIRINGS, LOG, THREAD_OF = 900, 901, 1000  # round n's thread: THREAD_OF + n
+REFRESHES = (Say.PAIRINGS_REFRESH, Say.PANEL_REFRESH, Say.REGISTRATION_REFRESH)
+
+
+class Recorder(Sender):
+    """Discord, as far as the delivery can tell: each batch recorded with its place, a
+    round's pairings post opening that round's thread, and `failing` places refusing with
+    a 503 until they are taken out of it."""
+
+    def __init__(self, delivery: Delivery) -> None:
+        self.store = delivery.store
+        self.places = delivery.places
+        self.clock = lambda: NOW
+        self.said: list[tuple[Say, Any, Any, Any]] = []  # (say, round, table, channel)
+        self.batches: list[int] = []
+        self.failing: set[int] = set()
+        self.tries = 0
+
+    async def send(self, batch: Sequence[Queued]) -> dict[int, Outcome]:
+        await asyncio.sleep(0)
+        channel = batch[0].target.channel_id
+        if channel in self.failing:
+            self.tries += 1
+            raise Interrupted({}, Transient("Discord 503"))
+        self.batches.append(len(batch))
+        for queued in batch:
+            notice = queued.notice
+            data = notice.data
+            self.said.append((notice.say, data.get("round"), data.get("table"), channel))
+            if notice.say is Say.PAIRINGS:
+                place = RoundPlace(PAIRINGS, THREAD_OF + int(data["round"]))
+                await self.store.posts.save_round_place(notice.tournament_id, data["round"], place)
+                self.places.round_posted(notice.tournament_id, data["round"], place)
+            await self.store.outbox.finish(notice.id, SENT, datetime.now())
+        return {queued.notice.id: Outcome.SENT for queued in batch}
+
+
+def recording(services: Services) -> tuple[Delivery, Recorder]:
+    store = services.rounds.store
+    delivery = Delivery(client=Any, store=store, clock=lambda: NOW)  # type: ignore[arg-type]
+    recorder = Recorder(delivery)
+    delivery.sender = recorder
+    return delivery, recorder
+
+
+async def event_with_round_one_reported(services: Services) -> None:
+    await services.guilds.configure(admin(), pairings_channel_id=PAIRINGS, log_channel_id=LOG)
+    await services.tournaments.create(organizer(), name="Cup", format="swiss", regulation="single")
+    for number in range(1, 9):
+        await services.registration.register(player(number), None)
+        await services.decks.submit(player(number), None, LEGAL_DECK, "deck.csv")
+    await services.lifecycle.start(organizer(), None)
+    await services.rounds.pair(organizer(), None)
+
+
+async def report_every_table(services: Services) -> None:
+    _, current = await services.rounds.status(organizer(), None)
+    for match in current.matches:
+        winner, loser = match.players
+        await services.rounds.report(player(winner - 100), None, "win")
+        await services.rounds.report(player(loser - 100), None, "lose")
+
+
+async def test_a_failing_thread_holds_only_its_own_place(configured: Services) -> None:
+    services = configured
+    await event_with_round_one_reported(services)
+    delivery, recorder = recording(services)
+    await delivery.drain()  # round 1's post and its thread
+    recorder.said.clear()
+    recorder.failing.add(THREAD_OF + 1)  # Discord answers 503 for round 1's thread
+    await report_every_table(services)
+    await delivery._read(full=True)
+    await asyncio.sleep(0.05)
+    # The thread waits; the log, the pairings post's marks and the panel went on.
+    assert all(channel != THREAD_OF + 1 for *_, channel in recorder.said)
+    assert recorder.tries >= 1
+    await services.rounds.pair(organizer(), None)  # round 2, while round 1's thread waits
+    await delivery._read(full=False)
+    await asyncio.sleep(0.05)
+    assert (Say.PAIRINGS, 2, None, PAIRINGS) in recorder.said
+
+    recorder.failing.clear()  # Discord answers again: the thread's notices go, in order
+    delivery.recovery.wake()
+    await delivery._settled()
+    thread = [
+        (say, table) for say, number, table, channel in recorder.said if channel == THREAD_OF + 1
+    ]
+    assert {table for _, table in thread} == {1, 2, 3, 4}
+    for table in (1, 2, 3, 4):  # each table's confirm request before its result
+        kinds = [say for say, at in thread if at == table]
+        assert kinds[-1] is Say.RESULT_CONFIRMED
+    # All at once after the outage: gathered, not one message per table.
+    assert max(recorder.batches) > 1
+    assert not await services.rounds.store.outbox.pending()
+    told = [said for said in recorder.said if said[0] not in REFRESHES]
+    assert len(told) == len(set(told))  # nothing said twice
+
+
+async def test_a_rounds_post_that_waits_holds_its_round_not_the_others(
+    configured: Services,
+) -> None:
+    services = configured
+    await event_with_round_one_reported(services)
+    delivery, recorder = recording(services)
+    await delivery.drain()
+    await report_every_table(services)
+    await delivery.drain()
+    recorder.said.clear()
+    recorder.failing.add(PAIRINGS)  # #pairings answers 503: round 2's post waits
+    await services.rounds.pair(organizer(), None)
+    await services.rounds.start_clock(organizer(), None)
+    await delivery._read(full=True)
+    await asyncio.sleep(0.05)
+    assert not any(number == 2 for _, number, _, _ in recorder.said)  # nothing of round 2
+    recorder.failing.clear()
+    delivery.recovery.wake()
+    await delivery._settled()
+    round_two = [say for say, number, _, _ in recorder.said if number == 2]
+    assert round_two[0] is Say.PAIRINGS
