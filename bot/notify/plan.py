@@ -441,13 +441,29 @@ def _dropped(event: ev.Dropped, context: Context) -> list[Notice]:
     return [Notice(Say.DROPPED, (Place.LOG,), data)]
 
 
-def _extended(event: ev.TableExtended, context: Context) -> list[Notice]:
-    """The table's players hear their new end (their reminders follow it from now on)."""
-    before = context.before.round(event.round) if context.before else None
-    match = before.match_at(event.table) if before else None
-    added = event.total_minutes - (match.extension_minutes if match else 0)
-    data = {"added": added, "total": event.total_minutes, "ends": int(event.ends_at.timestamp())}
-    return _to_table(Say.TABLE_EXTENDED, data, context, event.round, event.table)
+def tables_extended(context: Context) -> list[Notice]:
+    """Any table whose time the operation moved hears its new end, whatever moved it (/judge
+    extend, a judge call resolved with extra minutes): their reminders follow it from now on."""
+    told: list[Notice] = []
+    if context.before is None:
+        return told
+    for played in context.after.rounds:
+        earlier = context.before.round(played.number)
+        if earlier is None or earlier.matches is played.matches:
+            continue
+        for was, now in zip(earlier.matches, played.matches, strict=False):
+            if now.extension_minutes == was.extension_minutes:
+                continue
+            ends = played.table_ends_at(now)
+            if ends is None:
+                continue
+            data = {
+                "added": now.extension_minutes - was.extension_minutes,
+                "total": now.extension_minutes,
+                "ends": int(ends.timestamp()),
+            }
+            told += _to_table(Say.TABLE_EXTENDED, data, context, played.number, now.table)
+    return told
 
 
 def _finished(event: ev.Finished, context: Context) -> list[Notice]:
@@ -532,7 +548,7 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.ResultSet: _result_set,
     ev.Dropped: _dropped,
     ev.Undropped: nobody("the organizer's own answer says it"),
-    ev.TableExtended: _extended,
+    ev.TableExtended: nobody("told by the rule for every table whose time moved (tables_extended)"),
     ev.Finished: _in_calendar(_finished),
     ev.Cancelled: _cancelled,
     ev.NameChanged: nobody(
@@ -556,12 +572,13 @@ def missing_rows(kinds: Iterable[type[ev.Event]]) -> list[type[ev.Event]]:
 
 
 def plan(events: Sequence[ev.Event], context: Context) -> list[Notice]:
-    """Every notice of one operation, in the order its events happened; then the pairings
-    posts whose results changed, and the staff's panel, brought up to date (the delivery
-    sends only the newest of each)."""
+    """Every notice of one operation, in the order its events happened; then the tables
+    whose time moved, the pairings posts whose results changed, and the staff's panel,
+    brought up to date (the delivery sends only the newest of each)."""
     notices: list[Notice] = []
     for event in events:
         notices += PLAN[type(event)](event, context)
+    notices += tables_extended(context)
     notices += [
         Notice(Say.PAIRINGS_REFRESH, (Place.PAIRINGS_POST,), {"round": number})
         for number in results_changed(context.before, context.after)

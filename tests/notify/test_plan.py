@@ -15,6 +15,7 @@ from domain.tournament import events as ev
 from domain.tournament.clock import NoticeKind, clock_notices
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
+    CallJudge,
     ChangeSettings,
     ConfirmResult,
     DisputeResult,
@@ -24,6 +25,7 @@ from domain.tournament.operations import (
     PairRound,
     Register,
     ReportResult,
+    ResolveCall,
     RevokePenalty,
     SetResult,
     SettingsChange,
@@ -272,6 +274,33 @@ def test_an_extension_is_told_to_the_tables_players_with_the_minutes_added_r_mat
     ]
     assert notices[0].data["added"] == 4
     assert notices[0].data["total"] == 7
+
+
+def test_a_judge_call_resolved_with_extra_minutes_tells_the_table_r_match_7() -> None:
+    """Any change of a table's end tells that table, whatever caused it: here a judge call
+    resolved with 「テーブル 2 を 1 分延長」, which tells #judges and the panel too."""
+    clock = running()
+    clock.apply(StartRound(1))
+    first, second = clock.tournament.rounds[0].matches[1].players
+    clock.apply(CallJudge(first, "slow shuffle"), player(first - 100))
+    call = clock.tournament.calls[-1].id
+    before = clock.tournament
+    clock.apply(ResolveCall(call, extension_minutes=1), JUDGE)
+    notices = told(clock, context(clock, before, ResolveCall.kind))
+    assert table_told(notices, Say.TABLE_EXTENDED) == [
+        ((Place.ROUND_THREAD, Place.PLAYER), first),
+        ((Place.PLAYER_WITHOUT_THREAD,), second),
+    ]
+    extended = next(n for n in notices if n.say is Say.TABLE_EXTENDED)
+    assert (extended.data["added"], extended.data["total"]) == (1, 1)
+    assert extended.data["round"] == 1
+    assert extended.data["table"] == 2
+    # Resolving without minutes moves no table's time: nobody hears of it.
+    clock.apply(CallJudge(first, "again"), player(first - 100))
+    before = clock.tournament
+    clock.apply(ResolveCall(clock.tournament.calls[-1].id), JUDGE)
+    notices = told(clock, context(clock, before, ResolveCall.kind))
+    assert Say.TABLE_EXTENDED not in [n.say for n in notices]
 
 
 def test_players_removed_at_the_start_are_each_told_why_and_the_post_closes() -> None:
