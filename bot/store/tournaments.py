@@ -154,6 +154,7 @@ def _entry(row: Row) -> Entry:
         checked_in_at=_time(row["checked_in_at"]),
         joined_round=row["joined_round"],
         dropped_round=row["dropped_round"],
+        by_handle=bool(row["by_handle"]),
     )
 
 
@@ -387,11 +388,12 @@ async def _save_players(
         return
     await connection.executemany(
         "INSERT INTO players (tournament_id, user_id, display_name, status, seq, registered_at,"
-        " checked_in_at, joined_round, dropped_round) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " checked_in_at, joined_round, dropped_round, by_handle)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (tournament_id, user_id) DO UPDATE SET display_name = excluded.display_name,"
         " status = excluded.status, seq = excluded.seq, registered_at = excluded.registered_at,"
         " checked_in_at = excluded.checked_in_at, joined_round = excluded.joined_round,"
-        " dropped_round = excluded.dropped_round",
+        " dropped_round = excluded.dropped_round, by_handle = excluded.by_handle",
         [
             (
                 tournament_id,
@@ -403,6 +405,7 @@ async def _save_players(
                 _sql(e.checked_in_at),
                 e.joined_round,
                 e.dropped_round,
+                int(e.by_handle),
             )
             for e in changed
         ],

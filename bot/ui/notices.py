@@ -52,6 +52,7 @@ from bot.ui.rounds import (
     claim_lines,
     describe_result,
     final_standings_post,
+    mention,
     name_of,
     pairings_posts,
     plain_name,
@@ -379,7 +380,7 @@ def ask_opponent_text(telling: Telling, *, compact: bool = False) -> tuple[str, 
     text = t(
         "ui.report.notify_line" if compact else "ui.report.notify",
         lang,
-        opponent=f"<@{opponent}>",
+        opponent=mention(tournament, opponent, lang),
         reporter=name_of(tournament, reporter),
         round_name=round_name(played, lang),
         table=match.table,
@@ -501,7 +502,7 @@ def table_extended(telling: Telling) -> Said:
     text = t(
         "ui.judge.extended_post",
         telling.lang,
-        players=_mentions(found[1]),
+        players=_mentions(telling.tournament, found[1], telling.lang),
         table=data["table"],
         added=data["added"],
         end=data["ends"],
@@ -509,8 +510,8 @@ def table_extended(telling: Telling) -> Said:
     return _said(Message(text, pings=found[1].players))
 
 
-def _mentions(match: Match) -> str:
-    return " ".join(f"<@{player}>" for player in match.players)
+def _mentions(tournament: Tournament, match: Match, lang: Lang) -> str:
+    return " ".join(mention(tournament, player, lang) for player in match.players)
 
 
 def result_decided(telling: Telling) -> Said:
@@ -523,7 +524,7 @@ def result_decided(telling: Telling) -> Said:
     played, match = found
     result = describe_result(tournament, match, codec.decode(MatchResult, data["new"]), lang)
     shared = {
-        "players": _mentions(match),
+        "players": _mentions(tournament, match, lang),
         "round_name": round_name(played, lang),
         "table": match.table,
         "result": result,

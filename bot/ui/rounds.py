@@ -4,8 +4,7 @@ picture: presentation of a running event. No writes."""
 from __future__ import annotations
 
 import io
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -52,7 +51,6 @@ PINGED_TABLES = 512
 # What one channel takes at once (Discord: about 5 posts in 5 s): a round's post never needs
 # more messages, so it is complete within seconds at any size.
 POST_MESSAGES = 5
-MENTION = re.compile(r"<@!?(\d+)>")
 # Discord: at most 10 embeds in a message, 6,000 characters across them; some room is kept.
 EMBEDS_PER_MESSAGE = 10
 EMBED_CHARACTERS_PER_MESSAGE = 5900
@@ -85,6 +83,18 @@ def name_of(
         return "—"
     name = display_name(tournament, int(user_id)) if names is None else names.get(int(user_id))
     return safe(str(user_id) if name is None else name)
+
+
+def mention(
+    tournament: Tournament, user_id: int, lang: Lang, names: Mapping[int, str] | None = None
+) -> str:
+    """A player pinged, and named by their handle beside the mention when they chose one
+    (every client shows a mention as the Discord name): 「<@1>（あずにゃん）」."""
+    entry = tournament.players.get(user_id)
+    if entry is None or not entry.by_handle:
+        return f"<@{user_id}>"
+    handle = name_of(tournament, user_id, names)
+    return t("ui.rounds.with_handle", lang, mention=f"<@{user_id}>", handle=handle)
 
 
 def plain_name(tournament: Tournament, user_id: int) -> str:
@@ -173,35 +183,15 @@ def pairings_posts(
     finished table carries its result (the post brought up to date as results come in);
     the split is the same either way, so an edit never moves a table."""
     top_cut = paired.kind is RoundKind.ELIMINATION
-    lines: list[tuple[str, tuple[int, ...]]] = []
-    everyone = display_names(tournament) if marked else None
-    for match in paired.matches:
-        if len(match.players) == 2:
-            first, second = match.players
-            names = {"table": match.table, "first": f"<@{first}>", "second": f"<@{second}>"}
-            if top_cut:
-                text = t("ui.rounds.top_cut_line", lang, **names)
-            else:
-                text = t(
-                    "ui.rounds.table_line",
-                    lang,
-                    first_points=points.get(first, 0),
-                    second_points=points.get(second, 0),
-                    **names,
-                )
-            if marked and paired.finished(match):
-                text = marked_line(tournament, match, lang, everyone)
-        elif len(match.players) == 1:
-            (player,) = match.players
-            if top_cut:
-                text = t("ui.rounds.top_cut_bye_line", lang, player=f"<@{player}>")
-            else:
-                text = t(
-                    "ui.rounds.bye_line", lang, player=f"<@{player}>", points=points.get(player, 0)
-                )
-        else:
-            text = t("ui.rounds.empty_line", lang, table=match.table)
-        lines.append((text, match.players))
+    everyone = display_names(tournament)
+    pinged = _pairing_lines(
+        tournament,
+        paired,
+        points,
+        lang,
+        marked,
+        lambda user: mention(tournament, user, lang, everyone),
+    )
     if top_cut:
         title = t(
             "ui.rounds.top_cut_title",
@@ -217,14 +207,60 @@ def pairings_posts(
     if page_url is not None:
         footer += "\n" + t("ui.rounds.live_page", lang, url=page_url)
     if len(paired.matches) <= PINGED_TABLES:
-        posts = _pinged_posts(title, footer, lines, lang)
+        posts = _pinged_posts(title, footer, pinged, lang)
         if len(posts) <= POST_MESSAGES:
             return posts
-    texts = [text for text, _ in lines]
+    texts = [text for text, _ in pinged]
     packed = _packed_posts(title, footer, texts, lang)
     if len(packed) <= POST_MESSAGES:
         return packed
-    return [_listed_post(tournament, paired, title, footer, texts, lang)]
+    named = _pairing_lines(
+        tournament, paired, points, lang, marked, lambda user: everyone.get(user, str(user))
+    )
+    return [_listed_post(paired, title, footer, [text for text, _ in named], lang)]
+
+
+def _pairing_lines(
+    tournament: Tournament,
+    paired: Round,
+    points: Mapping[int, int],
+    lang: Lang,
+    marked: bool,
+    who: Callable[[int], str],
+) -> list[tuple[str, tuple[int, ...]]]:
+    """Each table's line, and the players it may ping; `who` names a player (a mention in
+    a post, a name in a file)."""
+    top_cut = paired.kind is RoundKind.ELIMINATION
+    everyone = display_names(tournament) if marked else None
+    lines: list[tuple[str, tuple[int, ...]]] = []
+    for match in paired.matches:
+        if len(match.players) == 2:
+            first, second = match.players
+            names = {"table": match.table, "first": who(first), "second": who(second)}
+            if top_cut:
+                text = t("ui.rounds.top_cut_line", lang, **names)
+            else:
+                text = t(
+                    "ui.rounds.table_line",
+                    lang,
+                    first_points=points.get(first, 0),
+                    second_points=points.get(second, 0),
+                    **names,
+                )
+            if marked and paired.finished(match):
+                text = marked_line(tournament, match, lang, everyone)
+        elif len(match.players) == 1:
+            (player,) = match.players
+            if top_cut:
+                text = t("ui.rounds.top_cut_bye_line", lang, player=who(player))
+            else:
+                text = t(
+                    "ui.rounds.bye_line", lang, player=who(player), points=points.get(player, 0)
+                )
+        else:
+            text = t("ui.rounds.empty_line", lang, table=match.table)
+        lines.append((text, match.players))
+    return lines
 
 
 def _pinged_posts(
@@ -253,29 +289,16 @@ def _pinged_posts(
     return posts
 
 
-def _listed_post(
-    tournament: Tournament,
-    paired: Round,
-    title: str,
-    footer: str,
-    lines: list[str],
-    lang: Lang,
-) -> Post:
+def _listed_post(paired: Round, title: str, footer: str, lines: list[str], lang: Lang) -> Post:
     """A round too large for the messages a channel takes at once: one message, every
     table in an attached file (and on the live page); each player sees their own table at
     once with 結果報告 or /pairing, answers Discord does not rate-limit."""
     tables = sum(1 for match in paired.matches if len(match.players) == 2)
     content = f"**{title}**\n{t('ui.rounds.listed', lang, tables=tables)}\n{footer}"
-    names = display_names(tournament)
-    text = "\n".join(plain_mentions(line, names) for line in lines)
+    text = "\n".join(lines)
     return Post(
         content, (), listing=(f"pairings-round-{paired.number}.txt", f"{title}\n\n{text}\n")
     )
-
-
-def plain_mentions(line: str, names: Mapping[int, str]) -> str:
-    """A line with each mention as the player's name: a file shows no mentions."""
-    return MENTION.sub(lambda found: names.get(int(found[1]), found[0]), line)
 
 
 def _room(line: str) -> int:
@@ -612,7 +635,7 @@ def my_match_text(
     shared = {
         "round_name": round_name(current, lang),
         "table": match.table,
-        "opponent": f"<@{opponent}>",
+        "opponent": mention(tournament, opponent, lang),
     }
     if current.finished(match):  # decided (a report confirmed, a judge, a penalty)
         result = describe_result(tournament, match, match.result, lang)

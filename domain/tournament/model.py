@@ -38,6 +38,9 @@ class Entry:
     checked_in_at: datetime | None = None
     joined_round: int = 0  # 0: from the start; k: late entry (R-FMT-8) from round k
     dropped_round: int | None = None  # 0: dropped at the start; None: never dropped
+    # `display_name` is the player's handle (ハンドルネーム), not their Discord name: posts
+    # show it beside the mention, which every client shows as the Discord name.
+    by_handle: bool = False
 
     @property
     def in_event(self) -> bool:

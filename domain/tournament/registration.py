@@ -81,6 +81,7 @@ def _register(tournament: Tournament, op: Register, at: datetime, actor: Actor) 
         seq=tournament.next_seq,
         registered_at=at,
         joined_round=joined_round,
+        by_handle=bool(op.handle),
     )
     updated = tournament.with_arrival(entry)
     position = updated.count(PlayerStatus.WAITLISTED) if full else None
@@ -159,9 +160,10 @@ def _set_handle(tournament: Tournament, op: SetHandle, at: datetime, actor: Acto
     if entry is None:
         raise InvalidInput("registration.not_registered", tournament=tournament.name)
     name = shown_entry_name(op.display_name, op.handle)
-    if name == entry.display_name:
+    if name == entry.display_name and entry.by_handle == bool(op.handle):
         return tournament, ()
-    players = _with(tournament.players, op.player_id, replace(entry, display_name=name))
+    renamed = replace(entry, display_name=name, by_handle=bool(op.handle))
+    players = _with(tournament.players, op.player_id, renamed)
     changed = ev.NameChanged(op.player_id, entry.display_name, name)
     return replace(tournament, players=players), (changed,)
 

@@ -142,3 +142,24 @@ def test_a_large_round_is_packed_into_embeds_within_the_limits(
             f"({index}/{len(posts)})" in post.content or f"（{index}/{len(posts)}）" in post.content
             for index, post in enumerate(posts, start=1)
         )
+
+
+def test_a_handle_shows_beside_the_mention_in_the_post_and_the_bye_line() -> None:
+    """A player who chose ハンドルネーム あずにゃん is pinged and named by it: every client
+    shows a mention as the Discord name. A player without one is the mention alone."""
+    clock = Clock(new_tournament())
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    clock.apply(Register(101, "azusa_discord", handle="あずにゃん"), player(1))
+    for number in (2, 3):
+        clock.apply(Register(100 + number, f"参加者{number}"), player(number))
+    clock.apply(StartTournament(seed=1))
+    clock.apply(propose_round(clock.tournament, 1).operation())
+    played = clock.tournament.rounds[0]
+    ja = "\n".join(post.content for post in pairings_posts(clock.tournament, played, {}, "ja"))
+    en = "\n".join(post.content for post in pairings_posts(clock.tournament, played, {}, "en"))
+    assert "<@101> あずにゃん（勝ち点 0）" in ja
+    assert "<@101> (あずにゃん)" in en
+    assert "azusa_discord" not in ja
+    for other in (102, 103):
+        assert f"<@{other}>（勝ち点 0）" in ja  # no handle: the mention alone
+        assert f"<@{other}> 参加者" not in ja
