@@ -30,3 +30,10 @@ CREATE TABLE closed_dms (
     user_id         INTEGER PRIMARY KEY,
     since           TEXT    NOT NULL
 );
+
+-- Each player's DM channel, once opened: Discord opens DM channels slowly (a few a
+-- second for the whole bot), and a user's DM channel never changes.
+CREATE TABLE dm_channels (
+    user_id         INTEGER PRIMARY KEY,
+    channel_id      INTEGER NOT NULL
+);

@@ -23,25 +23,29 @@ import aiohttp
 
 log = logging.getLogger(__name__)
 
-# Discord's global limit is 50 a second; the delivery keeps some of it for the commands'
-# own requests (members fetched, a channel looked up), which do not take turns here.
+# Discord's global limit is 50 requests in any second; the delivery keeps some of it for
+# the commands' own requests (members fetched, a channel looked up), which take no turns
+# here. Its burst plus a second's refill stays below the limit: 5 + 40 = 45.
 DELIVERY_REQUESTS_PER_SECOND = 40.0
+BURST = 5.0
 # The priority of a turn: lower goes first.
 STAFF, PLAYERS, EDITS = 0, 1, 2
 
 
 class Pace:
-    """At most `rate` requests a second, with a burst of one second's worth; waiting turns
-    go by priority, then in the order they were asked for."""
+    """At most `rate` requests a second after a burst of `burst`; waiting turns go by
+    priority, then in the order they were asked for."""
 
     def __init__(
         self,
         rate: float = DELIVERY_REQUESTS_PER_SECOND,
         clock: Callable[[], float] = time.monotonic,
+        burst: float = BURST,
     ) -> None:
         self.rate = rate
+        self.burst = burst
         self.clock = clock
-        self._tokens = rate
+        self._tokens = burst
         self._filled_at = clock()
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
@@ -49,7 +53,7 @@ class Pace:
 
     def _refill(self) -> None:
         now = self.clock()
-        self._tokens = min(self.rate, self._tokens + (now - self._filled_at) * self.rate)
+        self._tokens = min(self.burst, self._tokens + (now - self._filled_at) * self.rate)
         self._filled_at = now
 
     async def take(self, priority: int = PLAYERS) -> None:

@@ -86,12 +86,14 @@ class Places:
         self.store = store
         self.refusing: dict[int, RefusingChannel] = {}
         self.closed_dms: dict[int, datetime] = {}
+        self.dm_channels: dict[int, int] = {}  # user → their DM channel, once opened
         self._round_places: dict[tuple[int, int], RoundPlace | None] = {}
 
     async def load(self) -> None:
         """What was remembered before a restart."""
         self.refusing = {found.channel_id: found for found in await self.store.refusing.channels()}
         self.closed_dms = await self.store.refusing.closed_dms()
+        self.dm_channels = await self.store.refusing.dm_channels()
 
     # -- resolving ----------------------------------------------------------------------
 
@@ -222,6 +224,10 @@ class Places:
         if self.refusing.pop(channel_id, None) is not None:
             await self.store.refusing.accept([channel_id])
             log.info("channel %s takes the bot's posts again", channel_id)
+
+    async def dm_opened(self, user_id: int, channel_id: int) -> None:
+        self.dm_channels[user_id] = channel_id
+        await self.store.refusing.dm_channel_opened(user_id, channel_id)
 
     async def dm_refused(self, user_id: int, now: datetime) -> None:
         self.closed_dms[user_id] = now

@@ -103,6 +103,7 @@ class Sender:
         # What each pairings post's part shows, so that marking one table edits one message
         # of a long post, not all of them (forgotten at a restart: then all are edited once).
         self._shown: dict[int, str] = {}
+        self._opening_dms = asyncio.Lock()
 
     # -- one batch -----------------------------------------------------------------------
 
@@ -492,18 +493,11 @@ class Sender:
                 return
             self._shown[message_id] = _shown(message)
 
-        # The parts are messages of their own: edited together, not one after another.
-        outcomes = await asyncio.gather(
-            *(
-                mark(channel_id, message_id, message)
-                for (channel_id, message_id), message in zip(parts, said.messages, strict=False)
-                if self._shown.get(message_id) != _shown(message)
-            ),
-            return_exceptions=True,
-        )
-        for outcome in outcomes:
-            if isinstance(outcome, BaseException):
-                raise outcome
+        # One after another: they share the channel's bucket for edits, whose headers
+        # discord.py can only follow for one request at a time.
+        for (channel_id, message_id), message in zip(parts, said.messages, strict=False):
+            if self._shown.get(message_id) != _shown(message):
+                await mark(channel_id, message_id, message)
         await self.store.outbox.finish(notice.id, SENT, self.clock())
 
     async def _edit(self, target: Target, message: Message, priority: int) -> None:
@@ -524,17 +518,26 @@ class Sender:
         they use the bot."""
         assert target.user_id is not None
         try:
-            user = self.client.get_user(target.user_id)
-            if user is None:
-                user = await self._request(self.client.fetch_user(target.user_id), PLAYERS)
-            dm = user.dm_channel
-            if dm is None:
-                dm = await self._request(user.create_dm(), PLAYERS)
-            await self._post(notice, tournament, dm.id, said, {}, direct=True, target=target)
+            channel_id = await self._dm_channel(target.user_id)
+            await self._post(notice, tournament, channel_id, said, {}, direct=True, target=target)
         except (discord.Forbidden, discord.NotFound) as error:
             if isinstance(error, discord.Forbidden) and error.code == CANNOT_DM:
                 await self.places.dm_refused(target.user_id, self.clock())
             await self._keep_for_later(notice, tournament, target, said)
+
+    async def _dm_channel(self, user_id: int) -> int:
+        """The player's DM channel: opened once ever (Discord opens them slowly, a few a
+        second for the whole bot), one at a time so that its bucket's headers hold."""
+        known = self.places.dm_channels.get(user_id)
+        if known is not None:
+            return known
+        async with self._opening_dms:
+            known = self.places.dm_channels.get(user_id)
+            if known is None:
+                dm = await self._request(self.client.create_dm(discord.Object(id=user_id)), PLAYERS)
+                known = dm.id
+                await self.places.dm_opened(user_id, known)
+        return known
 
     async def _keep_for_later(
         self, notice: Outgoing, tournament: Tournament, target: Target, said: Said

@@ -1,5 +1,6 @@
 """The places that refuse the bot, remembered by the delivery: channels it may no longer
-post in (a permission taken away, the channel deleted) and players whose DMs are closed.
+post in (a permission taken away, the channel deleted) and players whose DMs are closed;
+and each player's DM channel once opened.
 Bookkeeping of the bot, not tournament state: not in the action log."""
 
 from __future__ import annotations
@@ -90,3 +91,16 @@ class RefusingPlaces:
     async def open_dm(self, user_id: int) -> None:
         async with self.database.write() as connection:
             await connection.execute("DELETE FROM closed_dms WHERE user_id = ?", (user_id,))
+
+    async def dm_channels(self) -> dict[int, int]:
+        async with self.database.read() as connection:
+            rows = await connection.execute_fetchall("SELECT user_id, channel_id FROM dm_channels")
+        return {int(row[0]): int(row[1]) for row in rows}
+
+    async def dm_channel_opened(self, user_id: int, channel_id: int) -> None:
+        async with self.database.write() as connection:
+            await connection.execute(
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                (user_id, channel_id),
+            )
