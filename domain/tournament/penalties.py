@@ -1,7 +1,7 @@
 """Penalties (R-PEN) and judge calls (R-MATCH-7, R-MATCH-8): the data and the pure rules.
 
 A judge decides every penalty (R-PEN-7); the bot only suggests one, from the regulation's
-examples and the player's earlier penalties in the event (line 231, R-PEN-2). A game loss
+examples and the player's earlier penalties in the event (lines 231 and 247, R-PEN-2). A game loss
 turns the player's match of the current round into a loss, and when both players receive
 one, both lose (R-PEN-3); a disqualification ends the player's event from then on, and
 loses only a match without a final result (R-PEN-4, line 271).
@@ -142,21 +142,24 @@ SEVERAL = 2  # line 247: 「①注意が複数回課せられた後」
 
 def suggest_penalty(earlier: Sequence[Penalty], infraction: Infraction) -> Suggestion | None:
     """A suggestion for the judge, who decides (R-PEN-7), or None when the bot has nothing
-    to go on: the heaviest of the infraction's starting level in the regulation's examples,
-    one level above the heaviest standing penalty already given for the same infraction
-    (line 231: a repeat may bring 「より厳しい罰則」), and a warning for a caution-level
-    violation after several cautions (line 247, R-PEN-2)."""
+    to go on: the heaviest of the infraction's starting level in the regulation's examples
+    and its repeat's level. A repeat after a warning or more is suggested one level above
+    the heaviest standing penalty already given for the same infraction (line 231:
+    「より厳しい罰則」); a caution-level violation stays a caution until the player has had
+    several cautions, then a warning (line 247: 「①注意が複数回課せられた後」, R-PEN-2)."""
     standing = [p for p in earlier if not p.revoked]
     candidates: list[PenaltyType] = []
     start = STARTING_LEVEL.get(infraction)
     if start is not None:
         candidates.append(start)
     repeated = [LEVELS.index(p.type) for p in standing if p.infraction is infraction]
-    if repeated:
-        candidates.append(LEVELS[min(max(repeated) + 1, len(LEVELS) - 1)])
-    cautions = sum(1 for p in standing if p.type is PenaltyType.CAUTION)
-    if start is PenaltyType.CAUTION and cautions >= SEVERAL:
-        candidates.append(PenaltyType.WARNING)
+    heaviest = LEVELS[max(repeated)] if repeated else None
+    if heaviest is not None and heaviest is not PenaltyType.CAUTION:
+        candidates.append(LEVELS[min(LEVELS.index(heaviest) + 1, len(LEVELS) - 1)])
+    caution_level = PenaltyType.CAUTION in (start, heaviest)
+    if caution_level:
+        cautions = sum(1 for p in standing if p.type is PenaltyType.CAUTION)
+        candidates.append(PenaltyType.WARNING if cautions >= SEVERAL else PenaltyType.CAUTION)
     if not candidates:
         return None
     suggested = max(candidates, key=LEVELS.index)

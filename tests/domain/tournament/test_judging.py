@@ -33,7 +33,13 @@ from domain.tournament.operations import (
     StartRound,
     StartTournament,
 )
-from domain.tournament.penalties import Infraction, Penalty, PenaltyType, suggest_penalty
+from domain.tournament.penalties import (
+    STARTING_LEVEL,
+    Infraction,
+    Penalty,
+    PenaltyType,
+    suggest_penalty,
+)
 from domain.tournament.play import propose_round, swiss_standings
 from domain.tournament.replay import LoggedOperation
 from domain.tournament.rounds import Claim
@@ -102,6 +108,25 @@ def suggested(earlier: list[Penalty], infraction: Infraction) -> PenaltyType | N
     return suggestion.type if suggestion else None
 
 
+def test_one_caution_then_a_repeat_suggests_a_caution_again_r_pen_2() -> None:
+    # R-PEN-2, line 247: a warning only after 複数回 (several) cautions; after one caution
+    # the same caution-level violation is suggested a caution again, for an infraction the
+    # regulation gives as a caution (a rules error) and for one it gives no level for.
+    clock = started(4)
+    give(clock, 101, PenaltyType.CAUTION, Infraction.RULES_ERROR)
+    mine = [p for p in clock.tournament.penalties if p.player_id == 101]
+    suggestion = suggest_penalty(mine, Infraction.RULES_ERROR)
+    assert suggestion is not None
+    assert (suggestion.type, suggestion.rule) == (PenaltyType.CAUTION, "R-PEN-1")
+    give(clock, 102, PenaltyType.CAUTION, Infraction.STALLING)
+    mine = [p for p in clock.tournament.penalties if p.player_id == 102]
+    assert suggested(mine, Infraction.STALLING) is PenaltyType.CAUTION
+    # The second caution makes it 複数回: the third violation is suggested a warning.
+    give(clock, 102, PenaltyType.CAUTION, Infraction.STALLING)
+    mine = [p for p in clock.tournament.penalties if p.player_id == 102]
+    assert suggested(mine, Infraction.STALLING) is PenaltyType.WARNING
+
+
 def test_escalation_is_suggested_after_two_cautions_r_pen_2() -> None:
     # Line 247: 「①注意が複数回課せられた後、再度①注意相当のルール違反が繰り返された場合」.
     clock = started(4)
@@ -135,7 +160,8 @@ def test_a_repeat_after_a_penalty_suggests_a_heavier_one_r_pen_2() -> None:
     assert suggested(mine, Infraction.RULES_ERROR) is GAME_LOSS
     clock.apply(RevokePenalty(mine[-1].id), ORGANIZER)
     mine = [p for p in clock.tournament.penalties if p.player_id == 102]
-    assert suggested(mine, Infraction.RULES_ERROR) is PenaltyType.WARNING
+    # One standing caution is not 複数回 (R-PEN-2, line 247): a caution again.
+    assert suggested(mine, Infraction.RULES_ERROR) is PenaltyType.CAUTION
     # A game loss repeated: the next level is a disqualification (R-PEN-4).
     give(clock, 103, GAME_LOSS, Infraction.DECK_MANIPULATION)
     mine = [p for p in clock.tournament.penalties if p.player_id == 103]
@@ -148,7 +174,10 @@ def test_nothing_is_suggested_without_an_example_or_an_earlier_penalty_r_pen_7()
     assert suggest_penalty([], Infraction.OTHER) is None
     clock = started(4)
     give(clock, 101, PenaltyType.CAUTION, Infraction.OTHER)
-    assert suggested(list(clock.tournament.penalties), Infraction.OTHER) is PenaltyType.WARNING
+    # One caution is not 複数回 (R-PEN-2, line 247): a caution again, not a warning.
+    assert suggested(list(clock.tournament.penalties), Infraction.OTHER) is PenaltyType.CAUTION
+    give(clock, 101, PenaltyType.WARNING, Infraction.OTHER)
+    assert suggested(list(clock.tournament.penalties), Infraction.OTHER) is GAME_LOSS
 
 
 @given(
@@ -162,16 +191,25 @@ def test_a_repeat_is_always_suggested_above_the_heaviest_for_that_infraction_r_p
     history: list[tuple[PenaltyType, Infraction, bool]], infraction: Infraction
 ) -> None:
     # Line 231 for any history: never lighter than the heaviest standing penalty for the
-    # same infraction, strictly heavier unless that was already a disqualification.
+    # same infraction, strictly heavier after a warning or more unless that was already a
+    # disqualification; after cautions only, a warning exactly when the player has several
+    # standing cautions (line 247) or the regulation starts the infraction at one.
     earlier = [
         Penalty(n, 101, kind, given_for, "x", 1, 2, T0, revoked=revoked)
         for n, (kind, given_for, revoked) in enumerate(history, start=1)
     ]
-    same = [LEVELS.index(p.type) for p in earlier if p.infraction is infraction and not p.revoked]
+    standing = [p for p in earlier if not p.revoked]
+    same = [LEVELS.index(p.type) for p in standing if p.infraction is infraction]
+    cautions = sum(1 for p in standing if p.type is PenaltyType.CAUTION)
     suggestion = suggest_penalty(earlier, infraction)
-    if same:
+    if same and max(same) > 0:
         assert suggestion is not None
         assert LEVELS.index(suggestion.type) >= min(max(same) + 1, len(LEVELS) - 1)
+    elif same:
+        assert suggestion is not None
+        start = STARTING_LEVEL.get(infraction, PenaltyType.CAUTION)
+        heavier = cautions >= 2 or LEVELS.index(start) >= 1
+        assert (LEVELS.index(suggestion.type) >= 1) is heavier
     if suggestion is not None:
         assert suggestion.rule == suggestion.type.rule
         assert suggestion.earlier == sum(1 for p in earlier if not p.revoked)
