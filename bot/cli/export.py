@@ -15,7 +15,7 @@ from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both
 from bot.store.tournaments import load_tournament, tournament_ids
-from domain.tournament.views import export_record
+from domain.tournament.views import export_json
 
 
 def register(subcommands: Subcommands) -> None:
@@ -50,5 +50,5 @@ async def _record(settings: Settings, tournament_id: int) -> dict[str, object]:
             if found == tournament_id:
                 tournament = await load_tournament(connection, guild_id, found)
                 assert tournament is not None
-                return export_record(tournament).to_json()
+                return export_json(tournament)
     raise StartupError(both("verify.no_such_tournament", id=tournament_id), exit_code=2)

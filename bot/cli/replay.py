@@ -20,7 +20,7 @@ from bot.errors import StartupError
 from bot.i18n import LANGUAGES, Lang, normalise_locale, t
 from domain.engine import PlayerStatus, Standing, TournamentRecord
 from domain.engine.placings import Placing, TopCutPlace
-from domain.engine.record import read_record
+from domain.engine.record import placing_rows, read_record
 from domain.errors import DomainError
 
 
@@ -70,28 +70,8 @@ def domain_message(key: str, error: DomainError, /, **params: object) -> str:
     return "\n".join(lines)
 
 
-def standings_rows(standings: Sequence[Standing | Placing]) -> list[dict[str, object]]:
-    """One JSON row per line; a line of the top cut also says where it finished there."""
-    rows: list[dict[str, object]] = []
-    for line in map(_placing, standings):
-        row = line.standing
-        shown: dict[str, object] = {
-            "rank": row.rank,
-            "player": row.player,
-            "points": row.points,
-            "opponents_points": float(row.opponents_points),
-            "dropped": row.dropped,
-        }
-        if line.top_cut is not None:
-            shown["top_cut"] = {"place": line.top_cut.kind.value, "best": line.top_cut.best}
-        if line.explanation is not None:
-            shown["explanation"] = line.explanation.value
-        rows.append(shown)
-    return rows
-
-
 def standings_json(standings: Sequence[Standing | Placing]) -> str:
-    return json.dumps({"standings": standings_rows(standings)}, ensure_ascii=False)
+    return json.dumps({"standings": placing_rows(standings)}, ensure_ascii=False)
 
 
 def standings_table(standings: Sequence[Standing | Placing], lang: Lang | None = None) -> str:

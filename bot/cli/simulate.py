@@ -12,10 +12,11 @@ import json
 import time
 
 from bot.cli import Subcommands
-from bot.cli.replay import domain_message, output_language, standings_rows, standings_table
+from bot.cli.replay import domain_message, output_language, standings_table
 from bot.errors import StartupError
 from bot.i18n import both, t
 from domain.engine import Simulation, simulate
+from domain.engine.record import placing_rows
 from domain.errors import DomainError
 
 
@@ -77,7 +78,7 @@ def simulation_json(result: Simulation) -> str:
         for played in result.rounds
     ]
     return json.dumps(
-        {"rounds": rounds, "standings": standings_rows(result.standings())}, ensure_ascii=False
+        {"rounds": rounds, "standings": placing_rows(result.standings())}, ensure_ascii=False
     )
 
 

@@ -48,7 +48,7 @@ from domain.tournament.rounds import Claim, Match, Report, Round
 from domain.tournament.views import (
     StandingLine,
     Views,
-    export_record,
+    export_json,
 )
 
 
@@ -450,7 +450,7 @@ class RoundService(Service):
             views = tx.views(tournament)
 
         def made() -> Export:
-            record = export_record(tournament, views).to_json()
+            record = export_json(tournament, views)
             return Export(
                 Standings(tournament, views),
                 match_rows(tournament, operations_in(log)),

@@ -22,6 +22,12 @@ against an absent player (default `real_points`); `top_cut` lists the knockout r
 order, each round's slots in bracket order (a slot of one player is a bye, of none an
 empty slot after a double loss; a drawn match names who `advancing`, R-FMT-1); `finished`
 says the event was finished, so the replay gives the final placings (R-FMT-1, R-FMT-5).
+
+An export (`/tournament export`, `python -m bot export`) also carries, beside the record, what
+a reader of the JSON (a stream overlay, a league site) wants without replaying it:
+`standings` (`{"after_round": N, "rows": [...]}`, the Swiss standings) and, once finished,
+`placings` (the final placings, the top cut first), each row as `placing_rows` writes it and
+`python -m bot replay --json` prints it. Reading a record ignores both: they follow from it.
 """
 
 from __future__ import annotations
@@ -117,6 +123,29 @@ def _knockout_json(match: KnockoutMatch) -> dict[str, object]:
     if match.decided is not None:
         data["advancing"] = match.decided
     return data
+
+
+def placing_rows(lines: Sequence[Standing | Placing]) -> list[dict[str, object]]:
+    """One JSON row per line (rank, player, points, opponents' points, whether they left);
+    a line of the top cut also says where it finished there, and a line above one with more
+    points why."""
+    rows: list[dict[str, object]] = []
+    for line in lines:
+        placing = line if isinstance(line, Placing) else Placing(line)
+        row = placing.standing
+        shown: dict[str, object] = {
+            "rank": row.rank,
+            "player": row.player,
+            "points": row.points,
+            "opponents_points": float(row.opponents_points),
+            "dropped": row.dropped,
+        }
+        if placing.top_cut is not None:
+            shown["top_cut"] = {"place": placing.top_cut.kind.value, "best": placing.top_cut.best}
+        if placing.explanation is not None:
+            shown["explanation"] = placing.explanation.value
+        rows.append(shown)
+    return rows
 
 
 def result_token(result: MatchResult, players: tuple[str, ...]) -> str:

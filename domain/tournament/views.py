@@ -19,7 +19,7 @@ from domain.engine.placings import (
 )
 from domain.engine.placings import prize_order as final_prize_order
 from domain.engine.players import PlayerStatus
-from domain.engine.record import TopCutRound, TournamentRecord
+from domain.engine.record import TopCutRound, TournamentRecord, placing_rows
 from domain.engine.results import MatchResult, RecordedMatch
 from domain.engine.standings import Standing, strict_order
 from domain.engine.state import Phase
@@ -264,6 +264,22 @@ def export_record(tournament: Tournament, views: Views | None = None) -> Tournam
         top_cut=top_cut,
         finished=tournament.phase is Phase.FINISHED,
     )
+
+
+def export_json(tournament: Tournament, views: Views | None = None) -> dict[str, object]:
+    """The export's JSON: the replay record (`export_record`) and beside it the Swiss
+    standings after the last round and, once finished, the final placings (top cut first),
+    both worked out from the record itself, so they are what its replay prints."""
+    views = views if views is not None else Views(tournament)
+    record = export_record(tournament, views)
+    data = record.to_json()
+    data["standings"] = {
+        "after_round": views.after_round,
+        "rows": placing_rows(record.standings()),
+    }
+    if record.finished:
+        data["placings"] = placing_rows(record.placings())
+    return data
 
 
 def _named(result: MatchResult, names: Mapping[int, str]) -> MatchResult:

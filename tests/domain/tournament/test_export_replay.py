@@ -31,7 +31,7 @@ from domain.tournament.operations import (
     StartRound,
 )
 from domain.tournament.penalties import Infraction, PenaltyType
-from domain.tournament.views import export_record, placings, standings_lines
+from domain.tournament.views import export_json, export_record, placings, standings_lines
 from tests.domain.engine.test_cli import run_cli
 from tests.domain.engine.test_record import GOOD
 from tests.domain.tournament.support import JUDGE, Clock
@@ -247,3 +247,45 @@ def test_any_event_replays_to_its_posted_placings(
         assert replayed(clock.tournament) == posted(clock.tournament)
     clock.apply(FinishTournament())
     assert replayed(clock.tournament) == posted(clock.tournament)
+
+
+def test_the_export_holds_the_placings_and_the_last_standings_beside_the_record(
+    tmp_path: Path,
+) -> None:
+    # A reader of the JSON (a stream overlay, a league site) learns who won without
+    # replaying: the final placings, top cut first (R-FMT-1, R-FMT-5), and the Swiss
+    # standings after the last round (R-FMT-4), beside the record replay reads.
+    clock = top_four_event()
+    data = export_json(clock.tournament)
+    lines = placings(clock.tournament)
+    assert [(row["rank"], row["player"]) for row in data["placings"]] == [
+        (line.rank, line.name) for line in lines
+    ]
+    assert data["placings"][0]["top_cut"] == {"place": "winner", "best": 1}
+    assert data["placings"][1]["top_cut"] == {"place": "runner_up", "best": 2}
+    swiss = clock.tournament.state.planned_rounds
+    assert data["standings"]["after_round"] == swiss
+    assert [(row["rank"], row["player"], row["points"]) for row in data["standings"]["rows"]] == [
+        (line.rank, line.name, line.points) for line in standings_lines(clock.tournament)
+    ]
+    # The record in it reads as it always did ...
+    record = {key: value for key, value in data.items() if key not in ("placings", "standings")}
+    assert record == export_record(clock.tournament).to_json()
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert read_record(path.read_text(encoding="utf-8")) == parse_record(record)
+    # ... and `python -m bot replay --json` of the same file prints the same placings.
+    result = run_cli("replay", str(path), "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["standings"] == data["placings"]
+
+
+def test_an_export_before_the_finish_has_standings_and_no_placings() -> None:
+    clock = started(4)
+    pair(clock)
+    play_round(clock, random.Random(4))
+    data = export_json(clock.tournament)
+    assert "placings" not in data  # nobody has won yet
+    assert data["standings"]["after_round"] == 1
+    assert len(data["standings"]["rows"]) == 4
+    assert data["finished"] is False
