@@ -330,11 +330,16 @@ async def test_the_final_placings_everywhere(fake: FakeDiscord, tmp_path: Path) 
     assert loss["ジャッジの決定"] == "はい"
     judged = next(m for m in matches if m["回戦"] == "1" and m["テーブル"] == "2")
     assert judged["ジャッジの決定"] == "はい"
+    # Beside the record, the JSON says who won, as replay prints it (no replay needed).
+    exported_placings = json.loads(record)["placings"]
+    assert exported_placings[0]["player"].lower() == winner
+    assert exported_placings[0]["top_cut"] == {"place": "winner", "best": 1}
     saved = tmp_path / "record.json"
     saved.write_bytes(record)
     replayed = await asyncio.to_thread(run_cli, "replay", str(saved), "--json")
     assert replayed.returncode == 0, replayed.stderr
     replay_rows = json.loads(replayed.stdout)["standings"]
+    assert replay_rows == exported_placings
     assert replay_rows[0]["player"].lower() == winner
     assert replay_rows[0]["top_cut"] == {"place": "winner", "best": 1}
     assert [r["player"].lower() for r in replay_rows[:2]] == [winner, runner_up]
