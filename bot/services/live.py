@@ -27,7 +27,6 @@ from bot.services.ratings import RatingsMemo
 from bot.services.series import series_view
 from bot.store.commits import Committed
 from domain.decks import DeckEntry, read_stored_decklist
-from domain.engine.elimination import bracket_order
 from domain.engine.placings import stage
 from domain.engine.players import PlayerStatus
 from domain.engine.results import MatchResult, ResultKind
@@ -39,7 +38,7 @@ from domain.tournament.operations import Actor as TournamentActor
 from domain.tournament.operations import Role, SetLivePage
 from domain.tournament.permissions import require_deck_visible
 from domain.tournament.rounds import Match, Round, RoundKind
-from domain.tournament.views import StandingLine, Views
+from domain.tournament.views import StandingLine, Views, bracket_seeds, knockout_rounds
 
 log = logging.getLogger(__name__)
 
@@ -492,7 +491,7 @@ def bracket(tournament: Tournament, views: Views | None = None) -> Bracket:
     if not played:
         raise NotFound("web.no_bracket")
     names = public_names(tournament, views)
-    seeds = _seeds(played[0])
+    seeds = bracket_seeds(knockout_rounds(tournament)[0].matches)
     rounds: list[tuple[BracketMatch, ...]] = []
     for current in played:
         matches = []
@@ -518,16 +517,6 @@ def bracket(tournament: Tournament, views: Views | None = None) -> Bracket:
         empty = BracketMatch((None, None), None, None, False)
         rounds.append(tuple(empty for _ in range(max(1, first >> len(rounds)))))
     return Bracket(tuple(rounds), tuple(r.number for r in played))
-
-
-def _seeds(first: Round) -> dict[int, int]:
-    """Seeds from the first bracket round's order (1v8, 4v5, 2v7, 3v6 …)."""
-    order = bracket_order(len(first.matches) * 2)
-    return {
-        player: order[index * 2 + offset]
-        for index, match in enumerate(first.matches)
-        for offset, player in enumerate(match.players)
-    }
 
 
 # -- decklists and the titles played (after /deck publish only) -----------------------------

@@ -18,11 +18,11 @@ from bot.ui.render import safe
 from bot.ui.standings import (
     StandingRow,
     Status,
+    entrants_layout,
     layout_page,
     standings_csv,
     standings_layout,
 )
-from domain.engine.elimination import bracket_order
 from domain.engine.explanation import Explanation
 from domain.engine.placings import stage
 from domain.engine.players import PlayerStatus
@@ -32,7 +32,7 @@ from domain.tournament.events import Dropped
 from domain.tournament.model import Tournament
 from domain.tournament.names import display_name, display_names
 from domain.tournament.rounds import Match, Round, RoundKind
-from domain.tournament.views import StandingLine, Views
+from domain.tournament.views import StandingLine, Views, bracket_seeds, knockout_rounds
 
 if TYPE_CHECKING:
     from bot.services.rounds import Paired, ReportOutcome
@@ -455,6 +455,7 @@ def standing_rows(lines: Sequence[StandingLine]) -> list[StandingRow]:
             record=line.record,
             top_cut=line.top_cut.best if line.top_cut else None,
             explanation=line.explanation.value if line.explanation else None,
+            seed=line.seed,
         )
         for line in lines
     ]
@@ -466,7 +467,7 @@ def bracket_picture(tournament: Tournament, lang: Lang) -> BracketPicture | None
     if not bracket:
         return None
     names = display_names(tournament)
-    seeds = {player: index for index, player in enumerate(_seed_order(bracket[0]), start=1)}
+    seeds = bracket_seeds(knockout_rounds(tournament)[0].matches)
 
     def slot_player(user_id: int | None) -> SlotPlayer | None:
         if user_id is None:
@@ -500,17 +501,6 @@ def bracket_picture(tournament: Tournament, lang: Lang) -> BracketPicture | None
         rounds,
         lang,
     )
-
-
-def _seed_order(first: Round) -> list[int]:
-    """Seeds from the first bracket round's order (1v8, 4v5, 2v7, 3v6 …)."""
-    size = len(first.matches) * 2
-    order = bracket_order(size)
-    seeded: dict[int, int] = {}
-    for index, match in enumerate(first.matches):
-        for offset, player in enumerate(match.players):
-            seeded[order[index * 2 + offset]] = player
-    return [seeded[seed] for seed in sorted(seeded)]
 
 
 # The final standings post shows both lists whole while they fit in this many messages.
@@ -605,15 +595,19 @@ def standings_page_of(views: Views, lang: Lang, page: int) -> Page:
     the finish, the final placings (the top cut first). The table is laid out once per
     tournament version and language."""
     tournament = views.tournament
-    if tournament.phase is Phase.FINISHED:
-        title = t("ui.finish.title", lang, tournament=safe(tournament.name))
+    name = safe(tournament.name)
+    finished = tournament.phase is Phase.FINISHED
+    no_round_yet = not finished and views.after_round == 0  # "after round 0" means nothing
+    if finished:
+        title = t("ui.finish.title", lang, tournament=name)
+    elif no_round_yet:
+        title = t("ui.standings.no_round_title", lang, tournament=name)
     else:
-        title = t(
-            "ui.standings.title", lang, tournament=safe(tournament.name), round=views.after_round
-        )
+        title = t("ui.standings.title", lang, tournament=name, round=views.after_round)
+    lay_out = entrants_layout if no_round_yet else standings_layout
     layout = views.memo(
         _standings_key(lang),
-        lambda: standings_layout(standing_rows(views.placings), lang, STANDINGS_PER_PAGE),
+        lambda: lay_out(standing_rows(views.placings), lang, STANDINGS_PER_PAGE),
     )
     embed, count = layout_page(layout, title, lang, page)
     return Page(embed, min(max(page, 0), count - 1), count)

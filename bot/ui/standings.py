@@ -43,6 +43,7 @@ class StandingRow:
     record: str | None = None  # "2-1-0"; the column shows only when some row has one
     top_cut: int | None = None  # the final placing in the top cut: 1, 2, 4 (ベスト4), 8 …
     explanation: str | None = None  # why this row stands above rows with more points
+    seed: int | None = None  # the bracket's seed, where seeded players share a rank
 
 
 def _width_at(text: str, index: int) -> int:
@@ -166,6 +167,7 @@ def _status_word(status: Status, lang: Lang, *, short: bool) -> str:
 class _Columns:
     rank: int
     top_cut: int | None  # the 決勝T column, after the finish of an event with a top cut
+    seed: int | None  # the シード column, once the bracket is seeded, where ranks are shared
     name: int
     points: int
     opponents: int
@@ -185,12 +187,16 @@ def _columns(rows: Sequence[StandingRow], lang: Lang) -> _Columns:
         return max([display_width(header), *(display_width(cell) for cell in cells)])
 
     has_top_cut = any(row.top_cut for row in rows)
+    has_seed = any(row.seed for row in rows)
     return _Columns(
         rank=widest(t("standings.col.rank", lang), [str(row.rank) for row in rows]),
         top_cut=widest(
             t("standings.col.top_cut", lang), [top_cut_label(row.top_cut, lang) for row in rows]
         )
         if has_top_cut
+        else None,
+        seed=widest(t("standings.col.seed", lang), [_seed(row) for row in rows])
+        if has_seed
         else None,
         name=max(display_width(t("standings.col.name", lang)), min(max(names), NAME_COLUMNS)),
         points=widest(t("standings.col.points", lang), [str(row.points) for row in rows]),
@@ -208,6 +214,8 @@ def _header(columns: _Columns, lang: Lang) -> str:
     cells = [pad(t("standings.col.rank", lang), columns.rank, right=True)]
     if columns.top_cut is not None:
         cells.append(pad(t("standings.col.top_cut", lang), columns.top_cut))
+    if columns.seed is not None:
+        cells.append(pad(t("standings.col.seed", lang), columns.seed))
     cells += [
         pad(t("standings.col.name", lang), columns.name),
         pad(t("standings.col.points", lang), columns.points, right=True),
@@ -227,6 +235,8 @@ def _line(row: StandingRow, columns: _Columns, lang: Lang) -> str:
     cells = [pad(str(row.rank), columns.rank, right=True)]
     if columns.top_cut is not None:
         cells.append(pad(top_cut_label(row.top_cut, lang), columns.top_cut))
+    if columns.seed is not None:
+        cells.append(pad(_seed(row), columns.seed, right=True))
     cells += [
         name_cell,
         pad(str(row.points), columns.points, right=True),
@@ -235,6 +245,20 @@ def _line(row: StandingRow, columns: _Columns, lang: Lang) -> str:
     if columns.record is not None:
         cells.append(row.record or "")
     return " ".join(cells).rstrip()
+
+
+def _seed(row: StandingRow) -> str:
+    return str(row.seed) if row.seed else ""
+
+
+def _legend(rows: Sequence[StandingRow], lang: Lang) -> str:
+    """What the columns mean: always the points; the 決勝T and シード columns when shown."""
+    parts = [t("standings.legend", lang)]
+    if any(row.top_cut for row in rows):
+        parts.append(t("standings.legend_top_cut", lang))
+    if any(row.seed for row in rows):
+        parts.append(t("standings.legend_seed", lang))
+    return "\n".join(parts)
 
 
 def _escaped_length(line: str) -> int:
@@ -273,7 +297,7 @@ def standings_layout(
     """The lines of `rows` in the order given, with their ranks as given, in pages whose
     description stays within Discord's 4096 characters whatever the names: a page holds
     fewer rows when its lines are long."""
-    legend = t("standings.legend", lang)
+    legend = _legend(rows, lang)
     if not rows:
         return StandingsLayout("", legend, (), (), 0)
     columns = _columns(rows, lang)
@@ -291,6 +315,25 @@ def standings_layout(
         first += len(page)
     return StandingsLayout(
         header, legend, tuple(tuple(page) for page in pages), tuple(notes), len(rows)
+    )
+
+
+def entrants_layout(rows: Sequence[StandingRow], lang: Lang, per_page: int = 20) -> StandingsLayout:
+    """Before any round has finished there are no ranks: the players in the order given
+    (their order of entry), each with their status, in pages as `standings_layout`'s."""
+    legend = t("standings.no_round_yet", lang, players=len(rows))
+    if not rows:
+        return StandingsLayout("", legend, (), (), 0)
+    header = t("standings.col.name", lang)
+    lines = []
+    for row in rows:
+        status = _status_word(row.status, lang, short=True)
+        name = unpinged(truncate(clean_name(row.name), NAME_COLUMNS * 2))
+        lines.append(name + (" " + status if status else ""))
+    overhead = len(code_block(header)) + 1 + len(legend) + 2
+    pages = _pages(lines, per_page, EMBED_DESCRIPTION_LIMIT - overhead)
+    return StandingsLayout(
+        header, legend, tuple(tuple(page) for page in pages), tuple(() for _ in pages), len(rows)
     )
 
 
@@ -333,11 +376,13 @@ def standings_page(
 def standings_csv(rows: Sequence[StandingRow], lang: Lang) -> bytes:
     """Every row as CSV for Excel (`spreadsheet_csv`: UTF-8 with a BOM, no formulas). The
     header is in the reader's language; names are complete. The top-cut placing comes last,
-    so that the columns a spreadsheet already reads keep their places."""
-    header = [
-        t(f"standings.csv.{column}", lang)
-        for column in ("rank", "name", "points", "opponents", "record", "status", "top_cut")
-    ]
+    so that the columns a spreadsheet already reads keep their places, then the bracket's
+    seed where seeded players share a rank (as the table shows it)."""
+    columns = ["rank", "name", "points", "opponents", "record", "status", "top_cut"]
+    with_seed = any(row.seed for row in rows)
+    if with_seed:
+        columns.append("seed")
+    header = [t(f"standings.csv.{column}", lang) for column in columns]
     return spreadsheet_csv(
         header,
         (
@@ -349,6 +394,7 @@ def standings_csv(rows: Sequence[StandingRow], lang: Lang) -> bytes:
                 row.record or "",
                 _status_word(row.status, lang, short=False),
                 top_cut_label(row.top_cut, lang),
+                *([_seed(row)] if with_seed else []),
             ]
             for row in rows
         ),

@@ -3,12 +3,14 @@ placings (top cut first), and the record that `python -m bot replay` reads back.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, TypeVar, cast
 
+from domain.engine.elimination import bracket_order
 from domain.engine.history import Tally
 from domain.engine.placings import (
     KnockoutMatch,
@@ -42,6 +44,7 @@ class StandingLine:
     record: str  # wins-losses-draws over the Swiss rounds, e.g. "2-1-0"
     top_cut: TopCutPlace | None = None  # the final placings: 優勝, 準優勝, ベスト4, …
     explanation: PlacingExplanation | None = None  # why above a line with more points
+    seed: int | None = None  # the bracket's seed, shown where seeded players share a rank
 
 
 class Views:
@@ -102,6 +105,15 @@ class Views:
         return self.placings, strict
 
     @cached_property
+    def seeds(self) -> Mapping[int, int]:
+        """Each top-cut player's seed in the bracket (empty before it is paired, and in an
+        elimination event, whose bracket is drawn at random)."""
+        first = next(iter(knockout_rounds(self.tournament)), None)
+        if first is None or not self.tournament.swiss_rounds:
+            return {}
+        return bracket_seeds(first.matches)
+
+    @cached_property
     def names(self) -> Mapping[int, str]:
         """Every player's name as the bot shows it (`display_names`)."""
         return display_names(self.tournament)
@@ -159,12 +171,31 @@ class Views:
 
     def _placed_lines(self, placed: Sequence[Placing]) -> list[StandingLine]:
         lines = self._lines(tuple(line.standing for line in placed))
+        seeds = self._shown_seeds
         return [
-            replace(line, top_cut=place.top_cut, explanation=place.explanation)
-            if place.top_cut is not None or place.explanation is not None
+            replace(
+                line,
+                top_cut=place.top_cut,
+                explanation=place.explanation,
+                seed=seeds.get(line.user_id),
+            )
+            if place.top_cut is not None or place.explanation is not None or line.user_id in seeds
             else line
             for line, place in zip(lines, placed, strict=True)
         ]
+
+    @cached_property
+    def _shown_seeds(self) -> Mapping[int, int]:
+        """The bracket's seeds where they tell more than the Swiss ranks: when a seeded
+        player shares their rank (R-FMT-5), the seed shows the strict order the bracket was
+        drawn in from the recorded seed; when no rank is shared, the seeds are the ranks."""
+        seeds = self.seeds
+        if not seeds:
+            return {}
+        players = Counter(row.rank for row in self.swiss)
+        if any(int(row.player) in seeds and players[row.rank] > 1 for row in self.swiss):
+            return seeds
+        return {}
 
 
 def _at_rank(line: StandingLine, rank: int) -> StandingLine:
@@ -216,6 +247,17 @@ def knockout_rounds(tournament: Tournament) -> tuple[TopCutRound, ...]:
         for played in tournament.rounds
         if played.kind is RoundKind.ELIMINATION
     )
+
+
+def bracket_seeds(first_round: Sequence[KnockoutMatch]) -> dict[int, int]:
+    """Each player's seed from the first bracket round's slots in bracket order (1v8, 4v5,
+    2v7, 3v6 …, `bracket_order`)."""
+    order = bracket_order(len(first_round) * 2)
+    return {
+        int(player): order[index * 2 + offset]
+        for index, match in enumerate(first_round)
+        for offset, player in enumerate(match.players)
+    }
 
 
 def export_record(tournament: Tournament, views: Views | None = None) -> TournamentRecord:

@@ -213,3 +213,42 @@ def test_csv_has_a_bom_and_the_readers_header() -> None:
     en = list(csv.reader(io.StringIO(standings_csv(rows, "en").decode("utf-8-sig"))))
     assert en[0][0] == "Rank"
     assert en[5][5] == "disqualified"
+
+
+SEEDED = [
+    StandingRow(1, "あずさ", 12, Fraction(30), record="4-0-0", seed=1),
+    StandingRow(2, "みお", 9, Fraction(27), record="3-1-0", seed=3),
+    StandingRow(2, "りつ", 9, Fraction(27), record="3-1-0", seed=2),
+    StandingRow(4, "ゆい", 9, Fraction(24), record="3-1-0", seed=4),
+    StandingRow(5, "のどか", 6, Fraction(24), record="2-2-0"),
+]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_shared_ranks_show_the_seed_the_bracket_used_r_fmt_5(lang: Lang) -> None:
+    # R-FMT-5: two players shown at rank 2 were seeded 3 and 2 by the draw from the
+    # recorded seed; the table says so in a column of its own, and the legend says what it is.
+    embed, _ = standings_page(SEEDED, "けいおん！杯", lang, 0)
+    header, *lines = table_lines(embed.description or "")
+    seed_word = catalog(lang)["standings.col.seed"]
+    assert seed_word in header
+    assert header.split()[1] == seed_word  # after the rank
+    assert [line.split()[1] for line in lines] == ["1", "3", "2", "4", "のどか"]
+    assert catalog(lang)["standings.legend_seed"] in (embed.description or "")
+    plain, _ = standings_page(MIXED, "けいおん！杯", lang, 0)
+    assert seed_word not in (plain.description or "")
+    table = list(csv.reader(io.StringIO(standings_csv(SEEDED, lang).decode("utf-8-sig"))))
+    assert table[0][-1] == catalog(lang)["standings.csv.seed"]
+    assert [row[-1] for row in table[1:]] == ["1", "3", "2", "4", ""]
+    unseeded = list(csv.reader(io.StringIO(standings_csv(MIXED, lang).decode("utf-8-sig"))))
+    assert catalog(lang)["standings.csv.seed"] not in unseeded[0]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_top_cut_column_is_explained_in_the_legend(lang: Lang) -> None:
+    rows = [
+        StandingRow(1, "なぎさ", 9, Fraction(42), record="3-2-0", top_cut=1),
+        StandingRow(2, "ひだまり荘", 15, Fraction(44), record="5-0-0", top_cut=2),
+    ]
+    embed, _ = standings_page(rows, "けいおん！杯", lang, 0)
+    assert catalog(lang)["standings.legend_top_cut"] in (embed.description or "")

@@ -187,6 +187,22 @@ async def test_start_closes_registration_locks_decks_and_records_the_seed(
     assert "already started" in again.text
 
 
+async def test_standings_before_any_round_is_complete_list_the_entrants(fake: FakeDiscord) -> None:
+    # Started, no round complete: there is no "第 0 回戦終了時点"; the entrants are shown.
+    for locale, said in (
+        ("ja", "まだ終了した回戦はありません"),
+        ("en-US", "No round has finished"),
+    ):
+        shown = await fake.slash("standings", user="carol", locale=locale)
+        assert shown.ephemeral
+        assert "0" not in shown.embed["title"], shown.embed["title"]
+        assert said in shown.text
+        assert "第 0 回戦" not in shown.text
+        assert "round 0" not in shown.text
+        for player in PLAYERS:
+            assert player.capitalize() in shown.text or player in shown.text
+
+
 async def test_publish_makes_lists_public(fake: FakeDiscord) -> None:
     reply = await fake.slash("deck publish", user="organizer", locale="en-US")
     assert "Published 8 decklists" in reply.text

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from domain.engine.placings import PlaceKind, PlacingExplanation
 from domain.engine.record import parse_record, read_record
 from domain.engine.results import MatchResult
-from domain.engine.standings import bye_opponent_points
+from domain.engine.standings import bye_opponent_points, strict_order
 from domain.errors import IllegalTransition
 from domain.event import EventFormat
 from domain.tournament.model import Tournament
@@ -31,7 +31,7 @@ from domain.tournament.operations import (
     StartRound,
 )
 from domain.tournament.penalties import Infraction, PenaltyType
-from domain.tournament.views import export_json, export_record, placings, standings_lines
+from domain.tournament.views import Views, export_json, export_record, placings, standings_lines
 from tests.domain.engine.test_cli import run_cli
 from tests.domain.engine.test_record import GOOD
 from tests.domain.tournament.support import JUDGE, Clock
@@ -289,3 +289,33 @@ def test_an_export_before_the_finish_has_standings_and_no_placings() -> None:
     assert data["standings"]["after_round"] == 1
     assert len(data["standings"]["rows"]) == 4
     assert data["finished"] is False
+
+
+def test_where_seeded_players_share_a_rank_the_standings_show_the_brackets_seeds_r_fmt_5() -> None:
+    # R-FMT-5: players equal on points and opponents' points share a rank, and the top cut
+    # is seeded in the strict order drawn from the recorded seed. Two players shown at rank
+    # 2 are seeded 2 and 3: the standings show the seed the bracket used. Where no seeded
+    # player shares a rank the seeds are the ranks, and no line carries one.
+    seen = set()
+    for game in range(12):
+        clock = started(9, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
+        rng = random.Random(game)
+        swiss = clock.tournament.state.planned_rounds
+        for number in range(1, swiss + 1):
+            pair(clock, number)
+            play_round(clock, rng)
+        before_the_cut = Views(clock.tournament).placings
+        assert all(line.seed is None for line in before_the_cut)
+        pair(clock, swiss + 1)
+        views = Views(clock.tournament)
+        ordered = strict_order(views.swiss, clock.tournament.seed or 0)
+        drawn = {int(row.player): row.rank for row in ordered[:4]}
+        ranks = [line.rank for line in views.placings]
+        shared = any(ranks.count(line.rank) > 1 for line in views.placings[:4])
+        seeded = {line.user_id: line.seed for line in views.placings if line.seed is not None}
+        assert seeded == (drawn if shared else {})
+        seen.add(shared)
+        for first, second in zip(views.placings, views.placings[1:], strict=False):
+            if first.seed is not None and second.seed is not None and first.rank == second.rank:
+                assert first.seed != second.seed
+    assert seen == {True, False}  # both cases were tried
