@@ -405,6 +405,8 @@ class Standing:
     opponents_points: Fraction
     record: str
     status: str  # active, dropped, disqualified
+    top_cut: int | None = None  # after the finish: 1 優勝, 2 準優勝, 4 ベスト4, 8 ベスト8 …
+    seed: int | None = None  # the bracket's seed, where seeded players share a rank
 
 
 @dataclass(frozen=True)
@@ -448,6 +450,8 @@ def standings(
             status=line.status.value
             if line.status in (PlayerStatus.DROPPED, PlayerStatus.DISQUALIFIED)
             else "active",
+            top_cut=line.top_cut.best if line.top_cut else None,
+            seed=line.seed,
         )
         for line in chunk
     )

@@ -186,11 +186,13 @@ class Views:
 
     @cached_property
     def _shown_seeds(self) -> Mapping[int, int]:
-        """The bracket's seeds where they tell more than the Swiss ranks: when a seeded
-        player shares their rank (R-FMT-5), the seed shows the strict order the bracket was
-        drawn in from the recorded seed; when no rank is shared, the seeds are the ranks."""
+        """The bracket's seeds where they tell more than the Swiss ranks the standings show
+        during the top cut: when a seeded player shares their rank (R-FMT-5), the seed shows
+        the strict order the bracket was drawn in from the recorded seed; when no rank is
+        shared, the seeds are the ranks. After the finish the placings say where each
+        top-cut player finished, and the seeds explain no rank."""
         seeds = self.seeds
-        if not seeds:
+        if not seeds or self.tournament.phase is Phase.FINISHED:
             return {}
         players = Counter(row.rank for row in self.swiss)
         if any(int(row.player) in seeds and players[row.rank] > 1 for row in self.swiss):

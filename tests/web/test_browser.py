@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -23,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import PYTHON, REPO_ROOT
+from tests.conftest import PYTHON, REPO_ROOT, cli_env
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -230,3 +231,65 @@ def test_no_horizontal_scroll_at_390_and_1280(browser: Any, finished_demo: str) 
     wait_for(lambda: browser.find_elements("css selector", ".chart .bar"), 10, "the chart")
     titles = api(demo, "titles")["titles"]
     assert len(browser.find_elements("css selector", ".chart .title-row")) == len(titles)
+
+
+def test_the_final_standings_say_where_each_top_cut_player_finished(
+    browser: Any, finished_demo: str
+) -> None:
+    # The order of the final placings is explained: 1位 with fewer points than 5位 is the
+    # winner of the top cut, and the column says so (優勝, 準優勝, ベスト4, ベスト8).
+    sized(browser, 390)
+    browser.get(f"{finished_demo}/standings")
+    wait_for(lambda: browser.find_elements("css selector", "table.standings tbody tr"), 10, "rows")
+    header = [th.text for th in browser.find_elements("css selector", "table.standings th")]
+    assert header[:2] == ["順位", "決勝トーナメント"]
+    places = [
+        td.text for td in browser.find_elements("css selector", "table.standings td.col_top_cut")
+    ]
+    assert places[:9] == ["優勝", "準優勝", "ベスト4", "ベスト4", *["ベスト8"] * 4, ""]
+    assert "決勝トーナメントの結果で並びます" in browser.find_element("id", "pm-main").text
+
+
+@pytest.fixture
+def nothing_finished(event_templates: dict[str, Path], tmp_path: Path) -> Iterator[str]:
+    """`python -m bot web` on the event of round 1 paired and nothing reported yet."""
+    if missing_browser() is not None and os.environ.get("REQUIRE_BROWSER") != "1":
+        pytest.skip(missing_browser() or "")
+    database = tmp_path / "bot.sqlite3"
+    shutil.copy(event_templates["running"], database)
+    with sqlite3.connect(database) as connection:
+        (slug,) = connection.execute("SELECT page_slug FROM tournaments").fetchone()
+    process = subprocess.Popen(
+        [str(PYTHON), "-m", "bot", "web", "--port", "0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=cli_env(DATABASE_PATH=str(database), LOG_LEVEL="WARNING"),
+    )
+    try:
+        assert process.stdout is not None
+        found = None
+        deadline = time.monotonic() + 30
+        while found is None and time.monotonic() < deadline:
+            found = re.search(r"http://127\.0\.0\.1:\d+", process.stdout.readline())
+        assert found is not None, "python -m bot web printed no address within 30 s"
+        yield f"{found.group(0)}/t/{slug}"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_before_any_round_has_finished_the_standings_list_the_entrants(
+    browser: Any, nothing_finished: str
+) -> None:
+    # No 「第 0 回戦終了時点」: nothing has finished, so the page says so and lists who entered.
+    sized(browser, 390)
+    browser.get(f"{nothing_finished}/standings")
+    wait_for(lambda: browser.find_elements("css selector", "table.standings tbody tr"), 10, "rows")
+    text = browser.find_element("id", "pm-main").text
+    assert "まだ終了した回戦はありません" in text
+    assert "第 0 回戦" not in text
+    header = [th.text for th in browser.find_elements("css selector", "table.standings th")]
+    assert header == ["プレイヤー"]  # no ranks and no points yet
+    assert len(browser.find_elements("css selector", "table.standings tbody tr")) == 32

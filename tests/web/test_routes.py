@@ -107,6 +107,9 @@ async def test_the_finished_event_shows_final_placings_lists_and_titles(finished
     champion = final["seats"][final["winner"]]["name"]
     assert standings["rows"][0]["name"] == champion
     assert standings["rows"][0]["rank"] == 1
+    # The order of the final placings is explained on the page as on Discord: each top-cut
+    # player's place (優勝, 準優勝, ベスト4, ベスト8).
+    assert [row["top_cut"] for row in standings["rows"][:9]] == [1, 2, 4, 4, 8, 8, 8, 8, None]
     # The top cut's rounds are named as people name them on the page (issue 19.2).
     overview = await (await finished.client.get(f"/t/{slug}/api/overview.json")).json()
     names = [key for _, _, key, _ in overview["rounds"]]
@@ -401,3 +404,14 @@ async def test_the_font_slices_cover_japanese_and_are_small(running: Site) -> No
     assert response.status == 200
     assert body[:4] == b"wOFF"
     assert len(body) < 200_000
+
+
+async def test_before_any_round_has_finished_the_standings_are_the_entrants(running: Site) -> None:
+    # Round 1 is paired and nothing is in: no ranks yet ("after round 0" means nothing), and
+    # the page lists the entrants (the page script draws them without ranks).
+    slug = await running.slug()
+    standings = await (await running.client.get(f"/t/{slug}/api/standings.json")).json()
+    assert standings["after_round"] == 0
+    assert standings["final"] is False
+    assert standings["total"] == 32
+    assert all(row["top_cut"] is None and row["seed"] is None for row in standings["rows"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from fractions import Fraction
@@ -13,8 +14,10 @@ from typing import Any
 from bot.services import live
 from bot.web.render import json_bytes
 from domain.engine.results import MatchResult
+from domain.event import EventFormat
 from domain.tournament.rounds import RoundKind
-from domain.tournament.views import standings_lines
+from domain.tournament.views import Views, standings_lines
+from tests.domain.tournament.test_play import pair, play_round, started
 from tests.web.conftest import Site
 
 
@@ -85,3 +88,26 @@ async def test_the_points_of_a_round_follow_a_changed_earlier_round(finished: Si
         before = replace(event, rounds=event.rounds[:1])
         assert shown == {names[line.user_id]: line.points for line in standings_lines(before)}
     assert live.pairings(tournament, 2) != live.pairings(corrected, 2)
+
+
+def test_during_the_top_cut_the_page_shows_the_seed_where_ranks_are_shared_r_fmt_5() -> None:
+    # R-FMT-5: seeded players sharing a Swiss rank were ordered by the draw from the
+    # recorded seed; the page's standings carry the seed the bracket used, as Discord's do.
+    for game in range(12):
+        clock = started(9, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
+        rng = random.Random(game)
+        swiss = clock.tournament.state.planned_rounds
+        for number in range(1, swiss + 1):
+            pair(clock, number)
+            play_round(clock, rng)
+        pair(clock, swiss + 1)
+        views = Views(clock.tournament)
+        if any(line.seed for line in views.placings):
+            break
+    else:
+        raise AssertionError("no game of the twelve had seeded players sharing a rank")
+    shown = json.loads(json_bytes(live.standings(clock.tournament)))
+    assert {row["name"]: row["seed"] for row in shown["rows"] if row["seed"]} == {
+        views.names[line.user_id]: line.seed for line in views.placings if line.seed
+    }
+    assert sorted(row["seed"] for row in shown["rows"] if row["seed"]) == [1, 2, 3, 4]

@@ -346,33 +346,52 @@
     return el("div", { class: "pager" }, previous, el("span", { text: tr("page_of", { page: page, pages: pages }) }), next);
   }
 
+  function topCutLabel(best) {
+    if (!best) return "";
+    if (best === 1) return tr("top_cut_winner");
+    if (best === 2) return tr("top_cut_runner_up");
+    return tr("top_cut_best", { best: best });
+  }
+
+  const standingCells = {
+    col_rank: (row) => el("td", { class: "col_rank", text: String(row.rank) }),
+    col_top_cut: (row) => el("td", { class: "col_top_cut", text: topCutLabel(row.top_cut) }),
+    col_seed: (row) => el("td", { class: "col_seed", text: row.seed ? String(row.seed) : "" }),
+    col_name: (row) => el("td", { class: "col_name" }, el("span", { text: row.name }), row.status !== "active" ? el("span", { class: "tag", text: tr(row.status) }) : null),
+    col_points: (row) => el("td", { class: "col_points", text: String(row.points) }),
+    col_opponents: (row) => el("td", { class: "col_opponents", text: formatPoints(row.opponents_points) }),
+    col_record: (row) => el("td", { class: "col_record", text: row.record }),
+  };
+
   function drawStandings() {
     const s = parts.standings;
     if (!s || !s.rows.length) {
       main.replaceChildren(el("p", { class: "note", text: tr("standings_none") }));
       return;
     }
-    const caption = s.final ? tr("standings_final") : tr("standings_after", { round: s.after_round });
-    const head = el("tr", {}, ...["col_rank", "col_name", "col_points", "col_opponents", "col_record"].map((key) => el("th", { scope: "col", class: key, text: tr(key) })));
-    const rows = s.rows.map((row) =>
-      el(
-        "tr",
-        { class: row.status },
-        el("td", { class: "col_rank", text: String(row.rank) }),
-        el("td", { class: "col_name" }, el("span", { text: row.name }), row.status !== "active" ? el("span", { class: "tag", text: tr(row.status) }) : null),
-        el("td", { class: "col_points", text: String(row.points) }),
-        el("td", { class: "col_opponents", text: formatPoints(row.opponents_points) }),
-        el("td", { class: "col_record", text: row.record }),
-      ),
-    );
+    // Before any round has finished there are no ranks ("after round 0"): the entrants.
+    const ranked = s.final || s.after_round > 0;
+    const caption = s.final ? tr("standings_final") : ranked ? tr("standings_after", { round: s.after_round }) : tr("standings_no_round", { players: s.total });
+    const withTopCut = s.rows.some((row) => row.top_cut);
+    const withSeed = s.rows.some((row) => row.seed);
+    const columns = ranked
+      ? ["col_rank", withTopCut && "col_top_cut", withSeed && "col_seed", "col_name", "col_points", "col_opponents", "col_record"].filter(Boolean)
+      : ["col_name"];
+    const head = el("tr", {}, ...columns.map((key) => el("th", { scope: "col", class: key, text: tr(key) })));
+    const rows = s.rows.map((row) => el("tr", { class: row.status }, ...columns.map((key) => standingCells[key](row))));
     const go = async (page) => {
       standingsPage = page;
       await load("standings");
       drawStandings();
     };
+    const notes = [
+      ranked && withTopCut ? el("p", { class: "note", text: tr("standings_top_cut_note") }) : null,
+      ranked && withSeed ? el("p", { class: "note", text: tr("standings_seed_note") }) : null,
+    ].filter(Boolean);
     main.replaceChildren(
       el("h2", { text: caption }),
       el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, ...rows)),
+      ...notes,
       pager(s.page, s.pages, go),
     );
   }

@@ -319,3 +319,5 @@ def test_where_seeded_players_share_a_rank_the_standings_show_the_brackets_seeds
             if first.seed is not None and second.seed is not None and first.rank == second.rank:
                 assert first.seed != second.seed
     assert seen == {True, False}  # both cases were tried
+    # After the finish the placings say where each top-cut player finished (R-FMT-1).
+    assert all(line.seed is None for line in Views(top_four_event(3).tournament).placings)
