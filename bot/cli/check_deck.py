@@ -17,7 +17,7 @@ from typing import TypeVar
 from bot.cli import Subcommands
 from bot.errors import StartupError
 from bot.i18n import LANGUAGES, Lang, describe_error, t
-from bot.ui.text import violation_text
+from bot.ui.text import unchecked_lines, violation_text
 from domain.decks import (
     DEFAULT_MIX_TWO_MINIMUM,
     CardDatabase,
@@ -175,6 +175,7 @@ def as_json(result: DeckCheck, lang: Lang) -> str:
                 }
                 for violation in result.violations
             ],
+            "unchecked": [missing.value for missing in result.unchecked],
         },
         ensure_ascii=False,
     )
@@ -196,6 +197,7 @@ def as_text(result: DeckCheck, rules: DeckRules, lang: Lang) -> str:
         t("decks.cli.titles", lang, titles=_titles(result.titles.items())),
     ]
     lines.extend(f"- {violation_text(v, lang)}" for v in result.violations)
+    lines.extend(unchecked_lines(result.unchecked, lang))
     return "\n".join(lines)
 
 

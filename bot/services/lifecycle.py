@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
+from domain.decks import Unchecked
 from domain.tournament import events as ev
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import StartTournament
@@ -30,6 +31,7 @@ class StartPreview:
     without_deck: list[Entry]
     not_checked_in: list[Entry]
     dropped: list[Entry]
+    unchecked: tuple[Unchecked, ...] = ()  # what the lists were checked against no file for
 
 
 class LifecycleService(Service):
@@ -51,6 +53,7 @@ class LifecycleService(Service):
             entries(started.without_deck),
             entries(started.not_checked_in),
             entries(started.dropped),
+            tournament.deck_rules().unchecked,
         )
 
     async def start(self, actor: Actor, reference: TournamentRef) -> StartReport:

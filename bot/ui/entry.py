@@ -9,6 +9,7 @@ import discord
 
 from bot.i18n import Lang, show_date, t
 from bot.ui.render import format_name, regulation_name, safe
+from bot.ui.text import unchecked_lines
 from domain.event import EventFormat
 
 if TYPE_CHECKING:
@@ -87,5 +88,8 @@ def start_preview_text(preview: StartPreview, lang: Lang) -> str:
             lines.append(t(key, lang, names=[safe(p.display_name) for p in players]))
     if not preview.dropped:
         lines.append(t("ui.start_preview.nobody_dropped", lang))
+    if preview.unchecked:  # the organizer can still attach the files before the start
+        lines.extend(unchecked_lines(preview.unchecked, lang))
+        lines.append(t("ui.start_preview.unchecked_how", lang))
     lines.append(t("ui.start_preview.confirm", lang))
     return "\n".join(lines)

@@ -12,7 +12,7 @@ import discord
 from bot.i18n import LANGUAGES, Lang, show_date, t
 from bot.ui.buttons import PASTE_BOX
 from bot.ui.pagination import Page, page_of
-from bot.ui.text import code_block, violation_text
+from bot.ui.text import code_block, unchecked_lines, violation_text
 from domain.decks import Violation
 from domain.event import EventFormat
 from domain.tournament.operations import Repeat
@@ -203,7 +203,7 @@ def deck_report(
             fingerprint=submission.fingerprint,
             tournament=safe(submission.tournament.name),
         )
-        return content, None, None
+        return "\n".join([content, *unchecked_lines(check.unchecked, lang)]), None, None
     lines = [violation_line(v, lang) for v in check.violations]
     body = "\n".join(lines)
     # The attached file is plain text: no markdown escapes there.
@@ -219,7 +219,8 @@ def deck_report(
             _fit(lines, EMBED_DESCRIPTION_LIMIT - 100) + "\n…\n" + t("ui.deck.report_file", lang)
         )
         file = discord.File(io.BytesIO(plain.encode("utf-8")), filename="deck-report.txt")
-    return t("ui.deck.illegal", lang), embed, file
+    content = "\n".join([t("ui.deck.illegal", lang), *unchecked_lines(check.unchecked, lang)])
+    return content, embed, file
 
 
 def _fit(lines: Sequence[str], limit: int) -> str:

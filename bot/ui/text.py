@@ -5,11 +5,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import date
 
 from bot.i18n import Lang, deck_rule_label, t
-from domain.decks import Violation
+from domain.decks import Unchecked, Violation
 
 _ZERO_WIDTH_SPACE = "\u200b"
 
@@ -39,6 +39,12 @@ def _dated(param: tuple[str, object]) -> tuple[str, object]:
         except ValueError:
             return param
     return param
+
+
+def unchecked_lines(unchecked: Iterable[Unchecked], lang: Lang) -> list[str]:
+    """A line for each thing a deck check could not look at (no card database, no
+    restricted list): every answer of a check says so, never a bare 「使用できます」."""
+    return [t(f"decks.unchecked.{missing.value}", lang) for missing in unchecked]
 
 
 def code_block(text: str) -> str:

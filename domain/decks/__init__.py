@@ -19,6 +19,7 @@ from domain.decks.checks import (
     DEFAULT_MIX_TWO_MINIMUM,
     DeckCheck,
     DeckRules,
+    Unchecked,
     check_deck,
 )
 from domain.decks.decklist import DeckEntry, DeckLine, Decklist, fingerprint
@@ -54,6 +55,7 @@ __all__ = [
     "RestrictedList",
     "Title",
     "TitleCatalogue",
+    "Unchecked",
     "Violation",
     "base_number",
     "card_number",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 
 from domain.decks.carddb import CardDatabase
@@ -75,6 +76,17 @@ class DeckRules:
             title_key(text) for text in self.designated_titles
         )
 
+    @property
+    def unchecked(self) -> tuple[Unchecked, ...]:
+        """What a deck checked against these rules is not checked for: the card numbers
+        without a card database, the restricted cards without a restricted list."""
+        missing = []
+        if self.cards is None:
+            missing.append(Unchecked.CARD_NUMBERS)
+        if self.restricted is None:
+            missing.append(Unchecked.RESTRICTED_LIST)
+        return tuple(missing)
+
     def designated(self) -> tuple[str, ...]:
         """R-REG-4: the designated titles as catalogue names.
 
@@ -102,6 +114,14 @@ class DeckRules:
         return tuple(names)
 
 
+class Unchecked(StrEnum):
+    """What a check could not look at, because the organizer supplied no file for it (none
+    ships with the bot): the answer says so rather than a plain 「使用できます」."""
+
+    CARD_NUMBERS = "card_numbers"  # no card database: numbers against no card list (R-REG-8)
+    RESTRICTED_LIST = "restricted_list"  # no restricted list: 制限カード unchecked (R-REG-5)
+
+
 @dataclass(frozen=True)
 class DeckCheck:
     """The outcome of `check_deck`. `decklist` has its titles resolved to catalogue names."""
@@ -112,6 +132,7 @@ class DeckCheck:
     violations: tuple[Violation, ...] = ()
     unknown_titles: tuple[str, ...] = field(default=())
     ex_total: int = 0
+    unchecked: tuple[Unchecked, ...] = ()  # what the rules had no file to check against
 
     @property
     def legal(self) -> bool:
@@ -221,6 +242,7 @@ def check_deck(decklist: Decklist, rules: DeckRules) -> DeckCheck:
         violations=tuple(violations),
         unknown_titles=tuple(unknown),
         ex_total=resolved.ex_total,
+        unchecked=rules.unchecked,
     )
 
 

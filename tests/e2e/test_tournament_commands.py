@@ -152,6 +152,22 @@ async def test_deck_check_validates_without_storing(fake: FakeDiscord) -> None:
     )
     assert "legal" in reply.text
     assert "Nothing was stored" in reply.text
+    # No card database or restricted list ships: numbers nobody printed pass the
+    # construction rules, and the answer says they were checked against no card list.
+    made_up = "# けいおん！\n" + "".join(f"4 99-{900 + n}\n" for n in range(15))
+    for locale, said in (
+        ("ja", "カード番号は、どのカードリストとも照合していません"),
+        ("en-US", "not checked against any card list"),
+    ):
+        checked = await fake.slash(
+            "deck check",
+            user="judge",
+            locale=locale,
+            options={"file": Upload("made-up.txt", made_up.encode())},
+        )
+        assert said in checked.text, checked.text
+    restricted = "制限カードは確認していません"
+    assert restricted in checked.text or "restricted cards were not checked" in checked.text
 
 
 async def test_decklists_are_private_until_published(fake: FakeDiscord) -> None:
@@ -170,6 +186,7 @@ async def test_start_closes_registration_locks_decks_and_records_the_seed(
 ) -> None:
     preview = await fake.slash("tournament start", user="organizer", locale="en-US")
     assert "nothing has changed yet" in preview.text
+    assert "not checked against any card list" in preview.text  # no card database
     assert "Players: 8" in preview.text
     assert "Rounds: 3 rounds" in preview.text
     reply = await fake.click(preview, "Start", user="organizer", locale="en-US")

@@ -55,6 +55,8 @@ def test_an_illegal_deck_exits_1_with_the_issue_json(tmp_path: Path) -> None:
                 "cards": [],
             }
         ],
+        # Neither file was given: the numbers and the restricted cards went unchecked.
+        "unchecked": ["card_numbers", "restricted_list"],
     }
 
 
@@ -90,6 +92,27 @@ def test_every_option_together(tmp_path: Path) -> None:
     assert [violation["rule"] for violation in report["violations"]] == ["R-REG-5", "R-REG-8"]
     assert report["violations"][0]["cards"] == [{"title": "ゆるゆり", "number": "01-046"}]
     assert "メモリーズカード" in report["violations"][0]["message"]
+
+
+def test_made_up_numbers_are_legal_and_the_answer_says_they_went_unchecked(
+    tmp_path: Path,
+) -> None:
+    # R-REG-8 needs a card database, R-REG-5 a restricted list; none ships. A list of
+    # numbers nobody printed passes the construction rules, and the answer says what it
+    # could not check, in Japanese as in English.
+    deck = tmp_path / "deck.txt"
+    deck.write_text(text_deck({"けいおん！": [(4, f"99-{900 + n}") for n in range(15)]}), "utf-8")
+    japanese = run(str(deck), "--regulation", "mix", "--lang", "ja", cwd=tmp_path)
+    assert japanese.returncode == 0, japanese.stderr
+    assert "カード番号は、どのカードリストとも照合していません" in japanese.stdout
+    assert "制限カードは確認していません" in japanese.stdout
+    english = run(str(deck), "--regulation", "mix", "--lang", "en", cwd=tmp_path)
+    assert "not checked against any card list" in english.stdout
+    restricted = tmp_path / "restricted.toml"
+    restricted.write_text(ISSUE_EXAMPLE, encoding="utf-8")
+    with_list = run(str(deck), "--regulation", "mix", "--restricted", str(restricted), cwd=tmp_path)
+    assert "制限カードは確認していません" not in with_list.stdout
+    assert "どのカードリストとも照合していません" in with_list.stdout
 
 
 def test_unparseable_lines_exit_2_listing_every_line(tmp_path: Path) -> None:

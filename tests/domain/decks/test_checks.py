@@ -8,7 +8,10 @@ from domain.decks import (
     CardKey,
     DeckRules,
     Regulation,
+    Unchecked,
     check_deck,
+    load_card_database,
+    load_restricted_list,
     parse_decklist,
     parse_regulation,
 )
@@ -16,6 +19,7 @@ from domain.errors import InvalidInput
 from tests.domain.decks.helpers import (
     EVENT_DATE,
     EXAMPLES,
+    ISSUE_EXAMPLE,
     KEION,
     YURUYURI,
     check,
@@ -250,3 +254,21 @@ def test_rules_default_to_the_shipped_titles() -> None:
     rules = DeckRules(regulation=Regulation.SINGLE, date=EVENT_DATE)
     assert len(rules.catalogue) == 36
     assert check_deck(legal_keion(), rules).legal
+
+
+def test_a_check_says_what_it_could_not_check_r_reg_5_r_reg_8() -> None:
+    # No card database and no restricted list ship: a list of made-up numbers is legal by
+    # the construction rules alone, and the check says the numbers were checked against no
+    # card list (R-REG-8) and no restricted list was applied (R-REG-5).
+    made_up = deck({KEION: [(4, f"99-{900 + n}") for n in range(15)]})
+    result = check(made_up)
+    assert result.legal
+    assert result.unchecked == (Unchecked.CARD_NUMBERS, Unchecked.RESTRICTED_LIST)
+    cards = load_card_database(
+        "title,number,name,type,release_date\n"
+        + "".join(f"{KEION},99-{900 + n},x,キャラ,2013-01-01\n" for n in range(15))
+    )
+    restricted = load_restricted_list(ISSUE_EXAMPLE)
+    both = check(made_up, cards=cards, restricted=restricted)
+    assert both.unchecked == ()
+    assert check(made_up, cards=cards).unchecked == (Unchecked.RESTRICTED_LIST,)
