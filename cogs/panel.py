@@ -1,7 +1,9 @@
 """The organizer's panel: its buttons run the same steps as the commands (the service decides
 who may: a player pressing one is refused), so an event runs without typing a command. Beside
-the steps, its tools: the event's series (/series add and remove, /series create) and, during
-registration, the entry import (/tournament import)."""
+the steps, its tools: before the start the restricted list (/tournament settings
+restricted_list) and during registration the entry import (/tournament import), each a form
+with a file upload; after the start 公開 (/deck publish, asked first); and the event's series
+(/series add and remove, /series create)."""
 
 from __future__ import annotations
 
@@ -11,21 +13,28 @@ from typing import Any
 import discord
 
 from bot.app import ButtonHandler, TournamentBot
-from bot.i18n import t
+from bot.i18n import show_date, t
 from bot.services.base import TournamentRef
 from bot.ui.buttons import (
     IMPORT_FILE_FIELD,
     IMPORT_FORM,
     PANEL_STEP,
     PANEL_TOOL,
+    PUBLISH,
+    RESTRICTED_FILE_FIELD,
+    RESTRICTED_FORM,
     CustomId,
+    Labels,
     Tool,
     import_form,
+    publish_view,
+    restricted_form,
 )
 from bot.ui.messages import interaction_lang, reply
+from bot.ui.render import safe
 from bot.ui.rounds import round_name
 from bot.ui.stateless import ModalHandler, send_stateless_modal, submitted_files
-from cogs.common import RoutedCog, actor_of
+from cogs.common import SETTINGS_FILE_LIMIT, RoutedCog, actor_of, read_attachment
 from cogs.event_steps import (
     finish_event,
     import_entries,
@@ -34,15 +43,23 @@ from cogs.event_steps import (
     show_start_preview,
 )
 from cogs.rounds.pairing import pair_next_round, start_round_clock
+from domain.errors import InvalidInput
 from domain.tournament.steps import Step
 
 
 class Panel(RoutedCog):
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
-        return [(PANEL_STEP, self.step_pressed), (PANEL_TOOL, self.tool_pressed)]
+        return [
+            (PANEL_STEP, self.step_pressed),
+            (PANEL_TOOL, self.tool_pressed),
+            (PUBLISH, self.publish_pressed),
+        ]
 
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
-        return [(IMPORT_FORM, self.import_submitted)]
+        return [
+            (IMPORT_FORM, self.import_submitted),
+            (RESTRICTED_FORM, self.restricted_submitted),
+        ]
 
     async def step_pressed(
         self, interaction: discord.Interaction[Any], step: str, tournament: int
@@ -69,16 +86,68 @@ class Panel(RoutedCog):
     async def tool_pressed(
         self, interaction: discord.Interaction[Any], tool: str, tournament: int
     ) -> None:
-        await self.services.tournaments.may_use_panel(actor_of(interaction))
-        if Tool(tool) is Tool.SERIES:
+        actor = actor_of(interaction)
+        lang = interaction_lang(interaction)
+        await self.services.tournaments.may_use_panel(actor)
+        chosen = Tool(tool)
+        if chosen is Tool.SERIES:
             await show_series_menu(self.services, interaction, tournament)
+        elif chosen is Tool.PUBLISH:
+            found, count = await self.services.decks.may_publish(actor, tournament)
+            text = t("ui.deck.publish_confirm", lang, name=safe(found.name), count=count)
+            await reply(interaction, text, view=publish_view(tournament, Labels(lang)))
+        elif chosen is Tool.RESTRICTED:
+            # The organizer's check before the form opens, as /tournament settings' before
+            # the file is read; the lists must not be locked yet (R-DECK-4).
+            await self.services.tournaments.may_change_deck_rules(actor, tournament)
+            await send_stateless_modal(interaction, restricted_form(tournament, lang))
+        else:  # 参加者の取り込み, checked as /tournament import is before the file is read
+            await self.services.registration.may_import(actor, tournament)
+            await send_stateless_modal(interaction, import_form(tournament, lang))
+
+    async def publish_pressed(
+        self, interaction: discord.Interaction[Any], choice: str, tournament: int
+    ) -> None:
+        """公開する / やめる under the question: the lists made public (organizers only: the
+        service decides), or nothing."""
+        lang = interaction_lang(interaction)
+        actor = actor_of(interaction)
+        if choice == "no":
+            await interaction.response.edit_message(
+                content=t("ui.deck.publish_kept", lang), view=None
+            )
             return
-        # 参加者の取り込み: the organizer's check before the form opens, as /tournament
-        # import's before the file is read.
-        await self.services.registration.may_import(actor_of(interaction), tournament)
-        await send_stateless_modal(
-            interaction, import_form(tournament, interaction_lang(interaction))
+        await self.services.decks.may_publish(actor, tournament)  # a refusal is a new reply
+        await interaction.response.defer()
+        published, count = await self.services.decks.publish(actor, tournament)
+        text = t("ui.deck.published", lang, name=safe(published.name), count=count)
+        await interaction.edit_original_response(content=text, view=None)
+
+    async def restricted_submitted(
+        self, interaction: discord.Interaction[Any], values: dict[str, str], tournament: int
+    ) -> None:
+        """The 制限カードリスト form: the file is read only once the actor is known to be an
+        organizer, then saved as /tournament settings saves it (all or nothing)."""
+        lang = interaction_lang(interaction)
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        services = self.services.tournaments
+        await services.may_change_settings(actor)
+        files = submitted_files(interaction, RESTRICTED_FILE_FIELD)
+        if not files:  # a form sent without its file: Discord requires one
+            raise InvalidInput("files.missing")
+        data = await read_attachment(files[0], SETTINGS_FILE_LIMIT)
+        updated = await services.update_settings(
+            actor, tournament, restricted_list=(files[0].filename, data)
         )
+        text = t(
+            "ui.restricted.saved",
+            lang,
+            name=safe(updated.name),
+            file=safe(files[0].filename),
+            date=show_date(updated.event_date),
+        )
+        await reply(interaction, text)
 
     async def import_submitted(
         self, interaction: discord.Interaction[Any], values: dict[str, str], tournament: int

@@ -93,6 +93,15 @@ class DeckService(Service):
             raise NotFound("submission.no_deck", tournament=tournament.name)
         return DeckView(tournament, owner, entry.display_name, stored_decklist(deck), deck)
 
+    async def may_publish(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, int]:
+        """Before the panel's 公開 asks to confirm: an organizer, and lists the rules would
+        publish now (after the start, not yet public); the event and how many lists."""
+        async with self.reader_as(actor) as tx:
+            tx.authorize(PublishDecks)
+            tournament = await tx.tournament(reference)
+            await tx.outcome(tournament, PublishDecks())  # the rules' answer, nothing written
+        return tournament, len(tournament.decks)
+
     async def publish(self, actor: Actor, reference: TournamentRef) -> tuple[Tournament, int]:
         """Make every list of the event public. Only after the event has started."""
         async with self.uow(actor) as tx:

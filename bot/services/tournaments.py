@@ -44,6 +44,7 @@ from domain.tournament.operations import (
     SettingsChange,
 )
 from domain.tournament.permissions import require_role
+from domain.tournament.registration import check_deck_rules_changeable
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
 CHOICE_LABEL_LIMIT = 100  # Discord's limit of a choice's name
@@ -426,6 +427,14 @@ class TournamentService(Service):
         """Refuse a non-organizer before their uploads are even downloaded."""
         async with self.reader_as(actor) as tx:
             tx.authorize(ChangeSettings)
+
+    async def may_change_deck_rules(self, actor: Actor, reference: TournamentRef) -> None:
+        """Before the panel's 制限カードリスト form opens: an organizer, and lists not yet
+        locked (R-DECK-4), so nobody uploads a file the rules would refuse anyway."""
+        async with self.reader_as(actor) as tx:
+            tx.authorize(ChangeSettings)
+            tournament = await tx.tournament(reference)
+        check_deck_rules_changeable(tournament)
 
     def _parse_start(self, text: str) -> datetime | None:
         """`2026/12/01 13:00`, `今日 21時`, `21:00` as people type them (Japan time unless a

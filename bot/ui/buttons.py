@@ -93,8 +93,10 @@ class Tool(StrEnum):
     """The panel's buttons beside the event's steps: what an organizer does to the event
     that is not a step of its play (domain.tournament.steps)."""
 
-    SERIES = "series"  # which series the event is in
+    RESTRICTED = "restricted"  # its restricted list from a TOML file (before the start)
     IMPORT = "import"  # its entries from a CSV (during registration)
+    PUBLISH = "publish"  # its decklists made public (after the start, once)
+    SERIES = "series"  # which series the event is in
 
 
 # -- the ids ------------------------------------------------------------------------------
@@ -144,6 +146,8 @@ SERIES_NEW = CustomId.of("sn", tournament=NUMBER)
 SERIES_FORM = CustomId.of("sc", tournament=NUMBER)
 POINTS_BUTTON = CustomId.of("sb", series=NUMBER)
 IMPORT_FORM = CustomId.of("ic", tournament=NUMBER)
+RESTRICTED_FORM = CustomId.of("rl", tournament=NUMBER)
+PUBLISH = CustomId.of("pb", choice=_choice("go", "no"), tournament=NUMBER)
 
 
 # -- their labels -------------------------------------------------------------------------
@@ -248,6 +252,18 @@ def start_view(tournament_id: int, labels: Labels) -> discord.ui.View:
             Style.danger,
         ),
         button(START(choice="no", tournament=tournament_id), labels("ui.cancel_button")),
+    )
+
+
+def publish_view(tournament_id: int, labels: Labels) -> discord.ui.View:
+    """The panel's 公開, asked first: public lists cannot be made private again."""
+    return stateless_view(
+        button(
+            PUBLISH(choice="go", tournament=tournament_id),
+            labels("ui.deck.publish_button"),
+            Style.danger,
+        ),
+        button(PUBLISH(choice="no", tournament=tournament_id), labels("ui.cancel_button")),
     )
 
 
@@ -539,6 +555,7 @@ def points_form(series_id: int, current: str, lang: Lang) -> discord.ui.Modal:
 
 SERIES_NAME_FIELD = "name"
 IMPORT_FILE_FIELD = "file"
+RESTRICTED_FILE_FIELD = "file"
 MAX_OPTIONS = 25  # Discord's most options in a select
 # Two selects take two rows of five; the new-series button and these fill the other three.
 MAX_POINTS_BUTTONS = 14
@@ -628,6 +645,26 @@ def import_form(tournament_id: int, lang: Lang) -> discord.ui.Modal:
         discord.ui.Label(
             text=t("ui.import.file_label", lang),
             description=t("ui.import.file_hint", lang),
+            component=upload,
+        )
+    )
+    return modal
+
+
+def restricted_form(tournament_id: int, lang: Lang) -> discord.ui.Modal:
+    """制限カードリスト: the TOML file, uploaded in the form (what /tournament settings'
+    restricted_list option takes)."""
+    modal = discord.ui.Modal(
+        title=t("ui.restricted.form_title", lang),
+        custom_id=RESTRICTED_FORM(tournament=tournament_id),
+    )
+    upload = discord.ui.FileUpload[Any](
+        custom_id=RESTRICTED_FILE_FIELD, min_values=1, max_values=1, required=True
+    )
+    modal.add_item(
+        discord.ui.Label(
+            text=t("ui.restricted.file_label", lang),
+            description=t("ui.restricted.file_hint", lang),
             component=upload,
         )
     )

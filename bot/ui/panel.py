@@ -19,7 +19,11 @@ from domain.engine.state import Phase
 from domain.entry_import import import_allowed
 from domain.event import EventFormat
 from domain.tournament.model import Tournament
-from domain.tournament.registration import without_legal_deck
+from domain.tournament.registration import (
+    deck_rules_changeable,
+    publish_allowed,
+    without_legal_deck,
+)
 from domain.tournament.steps import Step, next_steps
 
 # The buttons a phase shows (greyed out while the rules do not allow them yet).
@@ -43,12 +47,16 @@ TOOLS_ROW = 2  # below the steps (at most two rows of five)
 
 
 def tools(tournament: Tournament) -> list[Tool]:
-    """The tools shown after the steps: the import while the rules allow it; the series
-    whenever the event counts (a cancelled one has nothing left to do)."""
-    shown = [Tool.IMPORT] if import_allowed(tournament) else []
-    if tournament.phase is not Phase.CANCELLED:
-        shown.append(Tool.SERIES)
-    return shown
+    """The tools shown after the steps, each while the rules allow it: the restricted list
+    until the lists are locked, the import while registration is open, 公開 once after the
+    start; the series whenever the event counts (a cancelled one has nothing left to do)."""
+    allowed = {
+        Tool.RESTRICTED: deck_rules_changeable(tournament),
+        Tool.IMPORT: import_allowed(tournament),
+        Tool.PUBLISH: publish_allowed(tournament),
+        Tool.SERIES: tournament.phase is not Phase.CANCELLED,
+    }
+    return [tool for tool in Tool if allowed[tool]]
 
 
 def _step_items(

@@ -264,6 +264,27 @@ def _submit_deck(tournament: Tournament, op: SubmitDeck, at: datetime, actor: Ac
     return updated, (ev.DeckStored(op.player_id, deck.fingerprint, deck.total),)
 
 
+def deck_rules_changeable(tournament: Tournament) -> bool:
+    """R-DECK-4: the settings that decide which lists are legal (the restricted list, the
+    card database …) change only before the start, when the lists are locked."""
+    return tournament.phase is Phase.REGISTRATION
+
+
+def check_deck_rules_changeable(tournament: Tournament) -> None:
+    """`deck_rules_changeable`, or the refusal that says the lists are locked (R-DECK-4)."""
+    if not deck_rules_changeable(tournament):
+        raise IllegalTransition("tournament.deck_rules_locked", rule="R-DECK-4")
+
+
+def publish_allowed(tournament: Tournament) -> bool:
+    """The lists are made public once, after the start (an event called off has none to
+    show)."""
+    return (
+        tournament.phase not in (Phase.REGISTRATION, Phase.CANCELLED)
+        and not tournament.decks_published
+    )
+
+
 def _publish(tournament: Tournament, op: PublishDecks, at: datetime, actor: Actor) -> Applied:
     if tournament.phase is Phase.REGISTRATION:
         raise IllegalTransition("submission.publish_too_early", name=tournament.name)
@@ -301,9 +322,8 @@ def _change_settings(
         raise IllegalTransition("tournament.cancelled", name=tournament.name)
     if not given:
         raise InvalidInput("tournament.no_settings_given")
-    if tournament.phase is not Phase.REGISTRATION and set(given) & DECK_RULE_SETTINGS:
-        # R-DECK-4: lists are locked from the start, so their rules are too.
-        raise IllegalTransition("tournament.deck_rules_locked", rule="R-DECK-4")
+    if set(given) & DECK_RULE_SETTINGS:
+        check_deck_rules_changeable(tournament)  # R-DECK-4: locked lists, locked rules
     _check_setting_ranges(given)
     for name in FILE_SETTINGS:
         text = given.get(name)

@@ -41,7 +41,12 @@ from bot.ui.series import series_menu, series_page
 from bot.ui.stateless import submitted_files, submitted_values
 from domain.series import DEFAULT_POINTS, Series, SeriesStanding
 from domain.tournament.model import Tournament
-from domain.tournament.operations import CancelTournament, Register, StartTournament
+from domain.tournament.operations import (
+    CancelTournament,
+    PublishDecks,
+    Register,
+    StartTournament,
+)
 from tests.bot.test_button_labels import JAPANESE, LATIN
 from tests.domain.tournament.support import T0, Clock, new_tournament, player, submit
 
@@ -132,8 +137,10 @@ def test_the_panels_tools_carry_the_tournament_and_follow_its_phase() -> None:
         assert all(PANEL_STEP.matches(i) or PANEL_TOOL.matches(i) for i in ids)
         return [PANEL_TOOL.parse(i) for i in ids if PANEL_TOOL.matches(i)]
 
-    # Before the start: the entries, then the series.
+    # Before the start: the restricted list (the deck rules are not locked yet, R-DECK-4),
+    # the entries, then the series.
     assert tools(clock.tournament) == [
+        {"tool": "restricted", "tournament": CUP_ID},
         {"tool": "import", "tournament": CUP_ID},
         {"tool": "series", "tournament": CUP_ID},
     ]
@@ -141,7 +148,13 @@ def test_the_panels_tools_carry_the_tournament_and_follow_its_phase() -> None:
         clock.apply(Register(player(number).user_id, f"P{number}"), player(number))
         clock.apply(submit(player(number).user_id), player(number))
     running = clock.apply(StartTournament(seed=1))
-    assert tools(running) == [{"tool": "series", "tournament": CUP_ID}]
+    # After it: 公開 until the lists are public, and the series.
+    assert tools(running) == [
+        {"tool": "publish", "tournament": CUP_ID},
+        {"tool": "series", "tournament": CUP_ID},
+    ]
+    published = clock.apply(PublishDecks())
+    assert tools(published) == [{"tool": "series", "tournament": CUP_ID}]
     assert tools(Clock(new_tournament()).apply(CancelTournament())) == []
 
 
@@ -149,6 +162,7 @@ def test_the_panels_tools_sit_on_their_own_row_below_the_steps() -> None:
     _, view = panel(new_tournament(), T0, "ja")
     rows = view.to_components()
     assert [c["custom_id"] for c in rows[-1]["components"]] == [
+        PANEL_TOOL(tool=Tool.RESTRICTED.value, tournament=CUP_ID),
         PANEL_TOOL(tool=Tool.IMPORT.value, tournament=CUP_ID),
         PANEL_TOOL(tool=Tool.SERIES.value, tournament=CUP_ID),
     ]

@@ -28,8 +28,9 @@ from bot.store.database import Database
 from bot.store.uow import Store
 from domain.timeparse import JST
 from domain.tournament.steps import Step
+from tests.conftest import REPO_ROOT
 from tests.e2e.conftest import bot_fixture
-from tests.e2e.fake_discord import FakeDiscord, Reply, text_of
+from tests.e2e.fake_discord import FakeDiscord, Reply, Upload, text_of
 from tests.e2e.fake_discord.harness import walk_components
 from tests.e2e.story import (
     JSON,
@@ -56,6 +57,7 @@ PUBLIC = ("announcements", "pairings", "standings", "judge-calls", "log")
 PANEL_REFUSAL = (
     "運営パネルのボタンは大会運営とジャッジだけが使えます。運営かジャッジに依頼してください。"
 )
+ORGANIZERS_ONLY = "この操作は大会運営（オーガナイザーロール）だけができます。"
 
 
 # -- reading the bot's posts -----------------------------------------------------------------
@@ -250,7 +252,7 @@ async def test_the_organizer_creates_the_event_and_sets_its_start_time(fake: Fak
     assert "設定を保存しました" in saved.text
     shown = await eventually(lambda: enabled(panel(fake)) == [] and panel(fake), "panel")
     assert "開始" in buttons(shown)  # shown, greyed out until two players take part
-    assert tools(shown) == ["参加者の取り込み", "シリーズ"]
+    assert tools(shown) == ["制限カードリスト", "参加者の取り込み", "シリーズ"]
 
 
 async def test_the_players_take_part_with_the_registration_posts_buttons(
@@ -268,17 +270,85 @@ async def test_the_players_take_part_with_the_registration_posts_buttons(
     await eventually(lambda: "開始" in enabled(panel(fake)), "開始 enabled")
 
 
+async def test_the_restricted_list_is_attached_by_the_panels_file_form(fake: FakeDiscord) -> None:
+    # /tournament settings restricted_list without a command: 制限カードリスト opens a form
+    # with a file upload, as 参加者の取り込み does. The service decides who may: a player is
+    # refused at the panel, a judge (who may use the panel) by the organizers' rule, and a
+    # form sent by anyone but an organizer is refused before its file is read.
+    shown = panel(fake)
+    await refused_to_a_player(fake, shown, "制限カードリスト", saying=PANEL_REFUSAL)
+    before = await stored(fake)
+    judged = await fake.click(shown, "制限カードリスト", user="judge", locale="ja")
+    assert judged.ephemeral
+    assert ORGANIZERS_ONLY in judged.text
+    form = await fake.click(shown, "制限カードリスト", user="organizer", locale="ja")
+    assert form.type == 9
+    assert form.modal["title"] == "制限カードリストの添付"
+    (upload,) = form.modal["components"]
+    assert (upload["type"], upload["component"]["type"]) == (18, 19)  # a label, a file upload
+    example = (REPO_ROOT / "data" / "restricted" / "example.toml").read_bytes()
+    good = Upload("制限カード.toml", example)
+    for user in ("alice", "judge"):
+        sent = await fake.submit_modal(form, {"file": good}, user=user, locale="ja")
+        assert sent.ephemeral
+        assert ORGANIZERS_ONLY in sent.text
+    assert await stored(fake) == before
+    # A file with a mistake is refused naming the entry and the field; nothing is saved.
+    bad = Upload("制限カード.toml", b'[[limit]]\nregulations = ["single"]\n')
+    refused = await fake.submit_modal(form, {"file": bad}, user="organizer", locale="ja")
+    assert refused.ephemeral
+    assert "[[limit]] #1" in refused.text
+    assert "何も保存していません" in refused.text, refused.text
+    assert await stored(fake) == before
+    saved = await fake.submit_modal(form, {"file": good}, user="organizer", locale="ja")
+    assert "に制限カードリスト（制限カード.toml）を添付しました" in saved.text, saved.text
+    info = await fake.slash("tournament info", user="dave", locale="ja")
+    assert "制限カード" in info.text
+    assert "アップロード済み" in info.text, info.text
+
+
 async def test_開始_on_the_panel_starts_after_its_preview(fake: FakeDiscord) -> None:
     preview = await press_step(fake, panel(fake), "開始")
     assert preview.ephemeral
     assert "参加者: 8 人" in preview.text
+    # The restricted list is attached; the numbers are still checked against no card list.
+    assert "制限カードは確認していません" not in preview.text
+    assert "どのカードリストとも照合していません" in preview.text
     started = await fake.click(preview, "開始する", user="organizer", locale="ja")
     assert "開始しました" in started.text
     shown = await eventually(
         lambda: "組み合わせ" in enabled(panel(fake)) and panel(fake), "the running panel"
     )
     assert enabled(shown) == ["組み合わせ", "次の回戦", "書き出し"]
-    assert tools(shown) == ["シリーズ"]  # the entries are in
+    # The entries are in and the deck rules locked (R-DECK-4): the lists can be published.
+    assert tools(shown) == ["公開", "シリーズ"]
+
+
+async def test_公開_on_the_panel_publishes_the_lists_after_asking(fake: FakeDiscord) -> None:
+    # /deck publish without a command. Lists stay private until then: a player is refused at
+    # the panel, a judge by the organizers' rule, and the organizer is asked first.
+    peek = await fake.slash("deck show", user="bob", locale="ja", options={"player": "alice"})
+    assert "01-001" not in peek.text
+    await refused_to_a_player(fake, panel(fake), "公開", saying=PANEL_REFUSAL)
+    asked = await fake.click(panel(fake), "公開", user="organizer", locale="ja")
+    assert asked.ephemeral
+    assert "公開しますか" in asked.text
+    before, posts = await stored(fake), public_posts(fake)
+    for user in ("alice", "judge"):
+        refused = await fake.click(asked, "公開する", user=user, locale="ja")
+        assert refused.ephemeral
+        assert ORGANIZERS_ONLY in refused.text, refused.text
+    kept = await fake.click(asked, "やめる", user="organizer", locale="ja")
+    assert "公開していません" in kept.text
+    assert await stored(fake) == before
+    assert public_posts(fake) == posts
+    asked = await fake.click(panel(fake), "公開", user="organizer", locale="ja")
+    published = await fake.click(asked, "公開する", user="organizer", locale="ja")
+    assert f"「{CUP}」のデッキリスト 8 件を公開しました" in published.text, published.text
+    assert fake.messages("announcements")[-1]["attachments"], "the lists are posted as a file"
+    peek = await fake.slash("deck show", user="bob", locale="ja", options={"player": "alice"})
+    assert "01-001" in peek.text
+    await eventually(lambda: tools(panel(fake)) == ["シリーズ"], "the panel without 公開")
 
 
 async def test_round_1_paired_and_started_by_the_panel_a_dispute_settled_in_one_press(
@@ -459,4 +529,6 @@ def test_nobody_typed_a_round_or_result_command(fake: FakeDiscord) -> None:
         options = data.get("options") or []
         sub = options[0]["name"] if options and options[0].get("type") == 1 else ""
         typed.add(f"{data['name']} {sub}".strip())
-    assert typed == {"setup server", "tournament create", "tournament settings"}
+    # Besides the set-up, only players' reads: the event's settings and a published list.
+    reads = {"tournament info", "deck show"}
+    assert typed == {"setup server", "tournament create", "tournament settings", *reads}

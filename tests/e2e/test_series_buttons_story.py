@@ -135,9 +135,13 @@ async def test_two_events_open_for_entries_each_with_its_panel(fake: FakeDiscord
     for name in (FIRST, SECOND):
         shown = panel(fake, name)
         # The step (開始, greyed out until two take part), then the tools on their own row.
-        assert labels(shown) == ["開始", "参加者の取り込み", "シリーズ"]
+        assert labels(shown) == ["開始", "制限カードリスト", "参加者の取り込み", "シリーズ"]
         *_, tools = shown["components"]
-        assert [c["label"] for c in tools["components"]] == ["参加者の取り込み", "シリーズ"]
+        assert [c["label"] for c in tools["components"]] == [
+            "制限カードリスト",
+            "参加者の取り込み",
+            "シリーズ",
+        ]
 
 
 async def test_a_series_made_by_its_form_from_the_first_events_panel(fake: FakeDiscord) -> None:
