@@ -54,6 +54,9 @@ DECK = "\n".join(
 )
 PROMPT = r"PS C:\pm-bot> .venv\Scripts\python -m bot"  # how the guide starts the bot
 DECK_CSV = (REPO / "data" / "examples" / "keion.csv").read_bytes()
+# The filled restricted list the guide shows, attached as the guide says (no list ships).
+_GUIDE = (HERE / "ja" / "運営ガイド.md").read_text(encoding="utf-8")
+RESTRICTED = re.findall(r"```toml\n(.*?)```", _GUIDE, flags=re.S)[0].encode()
 
 # The fake's default server, named as a Japanese community names it.
 CHANNELS = {
@@ -299,7 +302,7 @@ class Event:
 
     async def prepare(self) -> None:
         """/setup, /tournament create and /tournament settings; the panel and the
-        registration post appear."""
+        registration post appear; the restricted list is attached by the panel's form."""
         reply = await self.slash(
             "setup server",
             "owner",
@@ -335,6 +338,15 @@ class Event:
         self.album.take("settings", STAFF, answer(settings))
         panel = await until(lambda: self.latest(STAFF, "運営パネル"), "the panel")
         self.album.take("panel-created", STAFF, seen(panel))
+        # The official restricted list does not ship: the organizer attaches it by the form.
+        form = await self.press_on_panel("制限カードリスト")
+        upload = Upload("制限カード.toml", RESTRICTED)
+        typed = answer(form, {"file": upload.filename})
+        attached = await self.fake.submit_modal(
+            form, {"file": upload}, user="organizer", locale="ja"
+        )
+        self.album.take("restricted-form", STAFF, seen(self.panel()), typed)
+        self.album.take("restricted", STAFF, answer(attached))
 
     async def entries(self) -> None:
         """The players register, submit and check in with the registration post's buttons

@@ -88,8 +88,10 @@ def start_preview_text(preview: StartPreview, lang: Lang) -> str:
             lines.append(t(key, lang, names=[safe(p.display_name) for p in players]))
     if not preview.dropped:
         lines.append(t("ui.start_preview.nobody_dropped", lang))
-    if preview.unchecked:  # the organizer can still attach the files before the start
-        lines.extend(unchecked_lines(preview.unchecked, lang))
-        lines.append(t("ui.start_preview.unchecked_how", lang))
+    # What the lists were checked against no file for, and how to attach it before the start.
+    for missing, note in zip(
+        preview.unchecked, unchecked_lines(preview.unchecked, lang), strict=True
+    ):
+        lines += [note, t(f"ui.start_preview.attach.{missing.value}", lang)]
     lines.append(t("ui.start_preview.confirm", lang))
     return "\n".join(lines)

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from domain.decks import load_restricted_list
+from domain.decks.event_files import read_uploaded_files
 from tests.conftest import PYTHON, REPO_ROOT, cli_env
 
 GUIDE = REPO_ROOT / "docs" / "ja" / "運営ガイド.md"
@@ -136,3 +138,20 @@ def test_no_copy_in_the_readme_overwrites_an_existing_env() -> None:
     assert copies
     for line in copies:
         assert "if not exist .env" in line or "Test-Path .env" in line or "cp -n" in line, line
+
+
+def test_the_guides_restricted_list_example_is_a_list_the_bot_accepts() -> None:
+    # R-REG-5: no restricted list ships, so the guide shows a filled one; it must be a file
+    # the panel's 制限カードリスト form takes, and it must say it is not the official list.
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text.split("### 制限カードリストを添付する", 1)[1].split("\n## ", 1)[0]
+    assert "ボットには、公式の制限カードリストは入っていません" in section
+    assert "公式のリストではありません" in section
+    assert "[制限カードリスト]" in section
+    assert "images/restricted-form.png" in section
+    assert "images/restricted.png" in section
+    (example,) = re.findall(r"```toml\n(.*?)```", section, flags=re.S)
+    read = read_uploaded_files({"restricted_list": ("制限カード.toml", example.encode())})
+    restricted = load_restricted_list(read["restricted_list"])
+    assert restricted.limits
+    assert restricted.groups
