@@ -7,18 +7,13 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from bot.cli import COMMAND_MODULES
+from bot.cli import COMMAND_MODULES, text
+from bot.cli.parser import CliParser
 from bot.errors import StartupError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot",
-        description=(
-            "プレシャスメモリーズ大会ボット / Precious Memories tournament bot. "
-            "Without a subcommand, runs the bot."
-        ),
-    )
+    parser = CliParser(prog="python -m bot", description=text("cli.bot"))
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(subcommands)

@@ -62,7 +62,8 @@ def demo_deck(rng: random.Random) -> str:
 class DemoEvent:
     services: Services
     speed: float = 1.0
-    say: Callable[[str], None] = lambda text: None
+    # Each step as it happens: the catalog key of its line (`cli.demo.…`) and its values.
+    say: Callable[..., None] = lambda key, **params: None
     seed: int = 22
     players: int = 32
 
@@ -118,20 +119,20 @@ class DemoEvent:
         while True:
             paired = await services.rounds.pair(self.admin, self.ref)
             number = paired.round.number
-            label = "top cut" if paired.round.kind.value == "elimination" else "Swiss"
-            self.say(f"round {number} paired ({label}, {len(paired.round.matches)} tables)")
+            kind = "top_cut" if paired.round.kind.value == "elimination" else "swiss"
+            self.say(f"cli.demo.paired_{kind}", round=number, tables=len(paired.round.matches))
             await self.pause()
             _, current = await services.rounds.start_clock(self.admin, self.ref)
-            self.say(f"round {number} started")
+            self.say("cli.demo.started", round=number)
             await self.pause()
             await self.play_round(current)
             if paired.round.kind.value == "elimination" and len(paired.round.matches) == 1:
                 break
         await services.decks.publish(self.admin, self.ref)
-        self.say("decklists published")
+        self.say("cli.demo.published")
         await self.pause()
         final = await services.rounds.finish(self.admin, self.ref)
-        self.say("tournament finished")
+        self.say("cli.demo.finished")
         return final.tournament
 
     async def play_round(self, current: Round) -> None:
@@ -141,7 +142,7 @@ class DemoEvent:
         self.rng.shuffle(tables)
         if number == 2 and tables:  # a judge gives a table more time (R-MATCH-7)
             await services.rounds.extend(self.judge, self.ref, tables[-1].table, 5)
-            self.say(f"round {number}: table {tables[-1].table} extended by 5 minutes")
+            self.say("cli.demo.extended", round=number, table=tables[-1].table)
         batch = max(1, len(tables) // 4)
         for start in range(0, len(tables), batch):
             for match in tables[start : start + batch]:
@@ -151,7 +152,7 @@ class DemoEvent:
             standings = await services.rounds.standings(GUILD, self.ref)
             leaving = standings.lines[-1].user_id
             await services.rounds.drop(self.by_id[leaving], self.ref)
-            self.say(f"{self.by_id[leaving].display_name} dropped")
+            self.say("cli.demo.dropped", name=self.by_id[leaving].display_name)
 
     async def finish_table(self, number: int, table: int, players: tuple[int, ...]) -> None:
         services = self.services
@@ -160,7 +161,7 @@ class DemoEvent:
             # Time ran out: both report the point zones, fewer cards wins (R-MATCH-2).
             await services.rounds.report(first, self.ref, "time", 2, 4)
             await services.rounds.report(second, self.ref, "time", 4, 2)
-            self.say(f"round {number}, table {table}: time; decided on point zones")
+            self.say("cli.demo.time", round=number, table=table)
             return
         if number == 4 and table == 2:
             # A judge's game loss decides the table (R-PEN-3).
@@ -168,7 +169,7 @@ class DemoEvent:
                 self.judge, self.ref, second.user_id, "game_loss", "extra_cards", "demo"
             )
             await services.judges.confirm(self.judge, preview.pending_id)
-            self.say(f"round {number}, table {table}: game loss for {second.display_name}")
+            self.say("cli.demo.game_loss", round=number, table=table, name=second.display_name)
             return
         winner_first = self.rng.random() < 0.5
         claim = "win" if winner_first else "lose"

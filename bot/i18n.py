@@ -18,8 +18,12 @@ builds lists, plurals or command names by hand:
 
 from __future__ import annotations
 
+import errno
+import locale
+import os
 import re
 import string
+import sys
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
@@ -216,9 +220,63 @@ def _pieces(template: str) -> tuple[tuple[str, str | None, str], ...] | None:
     return tuple(pieces)
 
 
+def _system_language() -> str | None:
+    """The system's own language where the environment names none: Windows sets no LANG,
+    so its display language (0x11: Japanese); elsewhere the C library's locale."""
+    if sys.platform == "win32":
+        import ctypes
+
+        ui = ctypes.windll.kernel32.GetUserDefaultUILanguage()
+        if ui:
+            return "ja" if ui & 0x3FF == 0x11 else "en"
+    return locale.getlocale()[0]
+
+
+def terminal_language(
+    environ: Mapping[str, str] | None = None,
+    system: Callable[[], str | None] = _system_language,
+) -> Lang | None:
+    """The language of the terminal the command line and the bot's start-up lines are read
+    in: the first of LC_ALL, LC_MESSAGES and LANG that is set, as POSIX reads them (C and
+    POSIX read English), else the system's (`_system_language`); None when nothing says."""
+    found = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if found.get(name):
+            return normalise_locale(found[name])
+    named = system()
+    return normalise_locale(named) if named else None
+
+
+def cli_language() -> Lang:
+    """What the command line speaks: the terminal's language, Japanese when nothing says
+    (the bot's own default, as DEFAULT_LOCALE's)."""
+    return terminal_language() or "ja"
+
+
+def terminal_languages() -> tuple[Lang, ...]:
+    """What text read in the terminal is written in where the reader's language is not
+    known for sure (the command line's refusals, the bot's start-up): Japanese, then
+    English, except in a Japanese terminal, which reads Japanese only."""
+    return ("ja",) if terminal_language() == "ja" else LANGUAGES
+
+
 def both(key: str, /, **params: object) -> str:
-    """Japanese then English, for text read before we know the reader's language (CLI, logs)."""
-    return f"{t(key, 'ja', **params)}\n{t(key, 'en', **params)}"
+    """`key` in each of `terminal_languages()`, one after the other."""
+    return "\n".join(t(key, lang, **params) for lang in terminal_languages())
+
+
+def system_error(error: BaseException, lang: Lang) -> str:
+    """The system's words for a failed read or write, in `lang`: 「No such file or
+    directory」 is 「ファイルが見つかりません」; what the catalog does not know stays as the
+    system said it."""
+    if isinstance(error, UnicodeDecodeError):
+        return t("cli.not_utf8", lang)
+    if isinstance(error, OSError) and error.errno is not None:
+        key = f"cli.os_error.{errno.errorcode.get(error.errno, '')}"
+        if key in catalog(lang):
+            return t(key, lang)
+    detail = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return t("cli.os_error.other", lang, detail=detail)
 
 
 def rule_name(rule: str, lang: Lang) -> str:

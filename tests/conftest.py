@@ -92,6 +92,11 @@ BYTECODE_CACHE = Path(tempfile.gettempdir()) / "pmbot-test-pycache"
 def cli_env(**overrides: str) -> dict[str, str]:
     """The environment for `python -m bot` in a subprocess: ours minus the bot's settings."""
     env = {k: v for k, v in os.environ.items() if k not in _SETTINGS_VARIABLES}
+    # The command line speaks the terminal's language: the tests' terminal is not Japanese
+    # unless a test says so (LANG=ja_JP.UTF-8), whatever the machine's.
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        env.pop(name, None)
+    env["LANG"] = "C.UTF-8"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
     env["PYTHONIOENCODING"] = "utf-8"
     if env.pop("PYTHONDONTWRITEBYTECODE", None):

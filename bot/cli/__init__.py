@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Protocol
 
+from bot.i18n import cli_language, t
+
 
 class Subcommands(Protocol):
     def add_parser(self, name: str, **kwargs: object) -> argparse.ArgumentParser: ...
@@ -31,3 +33,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bot.cli.web",
     "bot.cli.demo",
 )
+
+
+def text(key: str, /, **params: object) -> str:
+    """A line of the command line (its help, answers and progress), in the terminal's
+    language (`bot.i18n.cli_language`)."""
+    return t(key, cli_language(), **params)

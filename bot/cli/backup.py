@@ -18,7 +18,7 @@ import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.cli.common import load_settings
 from bot.config import Settings
 from bot.errors import StartupError, StorageCorrupt
@@ -30,15 +30,11 @@ from bot.store.database import is_postgres_url, storage_error, unusable_database
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "backup",
-        help="back up the database, even while the bot runs / データベースをバックアップする",
-        description=(
-            "Copy the database to PATH: SQLite (DATABASE_PATH) with its online backup API, "
-            "PostgreSQL (DATABASE_URL) with pg_dump --format=custom. Safe while the bot "
-            "runs. Refuses to overwrite PATH unless --force."
-        ),
+        help=text("cli.backup.help"),
+        description=text("cli.backup.description"),
     )
-    parser.add_argument("path", type=Path, metavar="PATH", help="the backup file to write")
-    parser.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+    parser.add_argument("path", type=Path, metavar="PATH", help=text("cli.backup.path"))
+    parser.add_argument("--force", action="store_true", help=text("cli.backup.force"))
     parser.set_defaults(handler=handle)
 
 
@@ -56,7 +52,7 @@ def handle(args: argparse.Namespace) -> int:
         raise StartupError(both("backup.exists", path=target), exit_code=2)
     version = backup_database(source, target)
     size = target.stat().st_size
-    print(f"backed up {source} to {target}: {size} bytes, schema version {version}")
+    print(text("cli.backup.done", source=source, target=target, size=size, version=version))
     return 0
 
 
@@ -106,8 +102,9 @@ def _backup_postgres(settings: Settings, target: Path, *, force: bool) -> int:
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
-    print(f"backed up {label} to {target}: {target.stat().st_size} bytes (pg_dump, custom format)")
-    print(f"restore: createdb NEW && pg_restore --dbname=NEW {target}")
+    size = target.stat().st_size
+    print(text("cli.backup.done_postgres", source=label, target=target, size=size))
+    print(text("cli.backup.restore_postgres", target=target))
     return 0
 
 

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.errors import StartupError
-from bot.i18n import LANGUAGES, Lang, describe_error, t
+from bot.i18n import LANGUAGES, Lang, cli_language, describe_error, system_error, t
 from bot.ui.text import unchecked_lines, violation_text
 from domain.decks import (
     DEFAULT_MIX_TWO_MINIMUM,
@@ -36,6 +36,7 @@ from domain.decks import (
 )
 from domain.errors import DomainError, InvalidInput
 from domain.event import split_titles
+from domain.timeparse import parse_date
 
 T = TypeVar("T")
 
@@ -50,69 +51,58 @@ def today_in_japan(now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.U
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "check-deck",
-        help="check a decklist against a regulation / デッキリストをチェックする",
-        description=(
-            "Check a decklist (CSV/TSV or the text format, see docs/decklists.md) against a "
-            "regulation. Exit 0 legal, 1 illegal, 2 unusable input."
-        ),
+        help=text("cli.check_deck.help"),
+        description=text("cli.check_deck.description"),
     )
-    parser.add_argument("file", metavar="FILE", help="the decklist; - reads standard input")
+    parser.add_argument("file", metavar="FILE", help=text("cli.check_deck.file"))
     parser.add_argument(
         "--regulation",
         required=True,
         type=_regulation,
         metavar="{mix,single,mix-two,event}",
-        help="the regulation (mix_two is accepted too)",
+        help=text("cli.check_deck.regulation"),
+    )
+    parser.add_argument("--titles", default="", metavar='"A,B"', help=text("cli.check_deck.titles"))
+    parser.add_argument(
+        "--restricted", type=Path, metavar="FILE", help=text("cli.check_deck.restricted")
+    )
+    parser.add_argument("--cards", type=Path, metavar="FILE", help=text("cli.check_deck.cards"))
+    parser.add_argument(
+        "--date", type=_date, default=None, metavar="DATE", help=text("cli.check_deck.date")
     )
     parser.add_argument(
-        "--titles",
-        default="",
-        metavar='"A,B"',
-        help="the designated titles of a release event (comma-separated)",
-    )
-    parser.add_argument("--restricted", type=Path, metavar="FILE", help="restricted list (TOML)")
-    parser.add_argument("--cards", type=Path, metavar="FILE", help="card database (CSV)")
-    parser.add_argument(
-        "--date",
-        type=_date,
-        default=None,
-        metavar="YYYY-MM-DD",
-        help="the event date (default: today in Japan, JST)",
-    )
-    parser.add_argument(
-        "--titles-file",
-        type=Path,
-        metavar="FILE",
-        help="titles file (TOML) instead of the shipped one",
+        "--titles-file", type=Path, metavar="FILE", help=text("cli.check_deck.titles_file")
     )
     parser.add_argument(
         "--mix-two-minimum",
         type=int,
         default=DEFAULT_MIX_TWO_MINIMUM,
         metavar="N",
-        help=f"MIX-Two limited: minimum cards per title (default {DEFAULT_MIX_TWO_MINIMUM})",
+        help=text("cli.check_deck.mix_two_minimum", default=DEFAULT_MIX_TWO_MINIMUM),
     )
-    parser.add_argument("--lang", choices=LANGUAGES, default="ja", help="message language")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=text("cli.check_deck.lang"))
+    parser.add_argument("--json", action="store_true", help=text("cli.check_deck.json"))
     parser.set_defaults(handler=handle)
 
 
-def _regulation(text: str) -> Regulation:
+def _regulation(written: str) -> Regulation:
     try:
-        return parse_regulation(text)
+        return parse_regulation(written)
     except InvalidInput as error:
-        raise argparse.ArgumentTypeError(t(error.key, "en", **error.params)) from None
+        raise argparse.ArgumentTypeError(text(error.key, **error.params)) from None
 
 
-def _date(text: str) -> dt.date:
+def _date(written: str) -> dt.date:
+    """The event's day as people write it, as the slash commands read it: 2026/12/24,
+    2026-12-24, 2026年12月24日, full-width digits too."""
     try:
-        return dt.date.fromisoformat(text.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(t("decks.cli.bad_date", "en", value=text)) from None
+        return parse_date(written)
+    except InvalidInput:
+        raise argparse.ArgumentTypeError(text("decks.cli.bad_date", value=written)) from None
 
 
 def handle(args: argparse.Namespace) -> int:
-    lang: Lang = args.lang
+    lang: Lang = args.lang or cli_language()
     titles = _load(args.titles_file, load_titles, lang) if args.titles_file else default_titles()
     restricted: RestrictedList | None = (
         _load(args.restricted, load_restricted_list, lang) if args.restricted else None
@@ -146,7 +136,7 @@ def _read(path: str, lang: Lang) -> bytes:
             return sys.stdin.buffer.read()
         return Path(path).read_bytes()
     except OSError as error:
-        detail = error.strerror or type(error).__name__
+        detail = system_error(error, lang)
         raise StartupError(t("decks.cli.unreadable", lang, path=path, detail=detail)) from None
 
 
@@ -189,7 +179,7 @@ def as_text(result: DeckCheck, rules: DeckRules, lang: Lang) -> str:
         t(
             "decks.cli.summary",
             lang,
-            regulation=rules.regulation.value,
+            regulation=t(f"ui.regulation.{rules.regulation.value}", lang),
             date=rules.date,
             total=result.total,
             fingerprint=result.fingerprint,

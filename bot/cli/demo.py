@@ -13,10 +13,10 @@ import logging
 import tempfile
 from pathlib import Path
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.cli.run import install_stop_handlers
 from bot.errors import StartupError
-from bot.i18n import both, t
+from bot.i18n import both
 from bot.logging_setup import configure_logging
 
 DEFAULT_PORT = 8765
@@ -25,27 +25,20 @@ DEFAULT_PORT = 8765
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "demo",
-        help="watch a simulated event on the live page, no token needed / デモ大会",
-        description=(
-            "Play a simulated 32-player event (5 Swiss rounds and a top 8) through the real "
-            "services on a temporary database, and serve its live page on 127.0.0.1."
-        ),
+        help=text("cli.demo.help"),
+        description=text("cli.demo.description"),
     )
+    parser.add_argument("--speed", type=float, default=1.0, help=text("cli.demo.speed"))
     parser.add_argument(
-        "--speed", type=float, default=1.0, help="how much faster than the default pace (1)"
+        "--port", type=int, default=DEFAULT_PORT, help=text("cli.demo.port", default=DEFAULT_PORT)
     )
-    parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
-    )
-    parser.add_argument(
-        "--exit", action="store_true", help="stop when the event is over instead of waiting"
-    )
+    parser.add_argument("--exit", action="store_true", help=text("cli.demo.exit"))
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     if not 0.05 <= args.speed <= 1000:
-        raise StartupError("--speed: 0.05–1000", exit_code=2)
+        raise StartupError(text("cli.demo.bad_speed", value=args.speed), exit_code=2)
     configure_logging("WARNING")
     asyncio.run(demo(args.speed, args.port, wait=not args.exit))
     return 0
@@ -73,7 +66,7 @@ async def demo(speed: float, port: int, *, wait: bool) -> None:
                 await server.start()
             try:
                 print(both("web.cli.demo_start", speed=speed), flush=True)
-                event = DemoEvent(services, speed=speed, say=lambda text: say(text))
+                event = DemoEvent(services, speed=speed, say=say)
                 started = await event.set_up()
                 url = f"http://127.0.0.1:{server.port}/t/{started.page_slug}"
                 print(both("web.cli.demo_url", url=url), flush=True)
@@ -94,6 +87,8 @@ async def demo(speed: float, port: int, *, wait: bool) -> None:
             await database.close()
 
 
-def say(text: str) -> None:
-    print(t("web.cli.demo_step", "en", text=text), flush=True)
-    logging.getLogger("bot.demo").info(text)
+def say(key: str, **params: object) -> None:
+    """A step of the demo, as a line in the terminal's language."""
+    line = text(key, **params)
+    print(text("web.cli.demo_step", text=line), flush=True)
+    logging.getLogger("bot.demo").info(line)

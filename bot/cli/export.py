@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.cli.common import load_settings, reading
 from bot.config import Settings
 from bot.errors import StartupError
@@ -21,26 +21,22 @@ from domain.tournament.views import export_json
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "export",
-        help="write a tournament's record as JSON / 大会記録を JSON で書き出す",
-        description=(
-            "Write the tournament record (the format `python -m bot replay` reads) of one "
-            "tournament of the database (DATABASE_URL or DATABASE_PATH), to standard output "
-            "or a file."
-        ),
+        help=text("cli.export.help"),
+        description=text("cli.export.description"),
     )
-    parser.add_argument("tournament", type=int, help="the tournament id (see /tournament info)")
-    parser.add_argument("--output", type=Path, help="write here instead of standard output")
+    parser.add_argument("tournament", type=int, help=text("cli.export.tournament"))
+    parser.add_argument("--output", type=Path, help=text("cli.export.output"))
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     record = asyncio.run(_record(load_settings(), args.tournament))
-    text = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
+    written = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
     if args.output is None:
-        sys.stdout.write(text)
+        sys.stdout.write(written)
     else:
-        args.output.write_text(text, encoding="utf-8")
-        print(f"wrote {args.output}")
+        args.output.write_text(written, encoding="utf-8")
+        print(text("cli.export.wrote", path=args.output))
     return 0
 
 

@@ -15,7 +15,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.cli.common import load_settings
 from bot.errors import StartupError
 from bot.i18n import both
@@ -27,14 +27,13 @@ from bot.store.postgres import safe_url
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "migrate-to-postgres",
-        help="copy the SQLite database into PostgreSQL / SQLite から PostgreSQL へ移す",
-        description=(
-            "Copy every table of the SQLite database (the action log included) into an empty "
-            "PostgreSQL database, in one transaction. Stop the bot first."
-        ),
+        help=text("cli.migrate_to_postgres.help"),
+        description=text("cli.migrate_to_postgres.description"),
     )
-    parser.add_argument("--from", dest="source", type=Path, help="SQLite file (DATABASE_PATH)")
-    parser.add_argument("--to", dest="target", help="postgresql:// URL (DATABASE_URL)")
+    parser.add_argument(
+        "--from", dest="source", type=Path, help=text("cli.migrate_to_postgres.source")
+    )
+    parser.add_argument("--to", dest="target", help=text("cli.migrate_to_postgres.target"))
     parser.set_defaults(handler=handle)
 
 
@@ -48,6 +47,6 @@ def handle(args: argparse.Namespace) -> int:
         raise StartupError(both("verify.no_database", path=source), exit_code=2)
     copied = asyncio.run(copy_database(source, target))
     for table, count in copied.items():
-        print(f"{table}: {count} rows")
-    print(f"copied {source} to {safe_url(target)}; check it with: python -m bot verify")
+        print(text("cli.migrate_to_postgres.rows", table=table, count=count))
+    print(text("cli.migrate_to_postgres.done", source=source, target=safe_url(target)))
     return 0

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.errors import StartupError
-from bot.i18n import LANGUAGES, Lang, normalise_locale, t
+from bot.i18n import Lang, cli_language, system_error, t, terminal_languages
 from domain.engine import PlayerStatus, Standing, TournamentRecord
 from domain.engine.placings import Placing, TopCutPlace
 from domain.engine.record import placing_rows, read_record
@@ -27,14 +26,11 @@ from domain.errors import DomainError
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "replay",
-        help="大会記録から順位を再計算 / recompute standings from a tournament record",
-        description=(
-            "大会記録 (JSON) を読み、順位表を表示します。 / "
-            "Read a tournament record (JSON) and print its standings."
-        ),
+        help=text("cli.replay.help"),
+        description=text("cli.replay.description"),
     )
-    parser.add_argument("file", type=Path, help="tournament record (JSON)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("file", type=Path, help=text("cli.replay.file"))
+    parser.add_argument("--json", action="store_true", help=text("cli.replay.json"))
     parser.set_defaults(handler=run)
 
 
@@ -49,10 +45,11 @@ def load_record(path: Path) -> TournamentRecord:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        details = getattr(error, "strerror", None) or str(error)
-        raise StartupError(
-            _both("engine.cli.file_unreadable", path=path, details=details)
-        ) from None
+        lines = [
+            t("engine.cli.file_unreadable", lang, path=path, details=system_error(error, lang))
+            for lang in terminal_languages()
+        ]
+        raise StartupError("\n".join(lines)) from None
     try:
         return read_record(text)
     except DomainError as error:
@@ -62,7 +59,7 @@ def load_record(path: Path) -> TournamentRecord:
 def domain_message(key: str, error: DomainError, /, **params: object) -> str:
     """`key` filled with the domain error's own message, in Japanese then English."""
     lines = []
-    for lang in LANGUAGES:
+    for lang in terminal_languages():
         details = t(error.key, lang, **error.params)
         if error.rule:
             details += t("engine.cli.rule_suffix", lang, rule=error.rule)
@@ -77,7 +74,7 @@ def standings_json(standings: Sequence[Standing | Placing]) -> str:
 def standings_table(standings: Sequence[Standing | Placing], lang: Lang | None = None) -> str:
     """A plain-text table, in the terminal's language (LANG), aligned for wide characters;
     with a column for the top cut's placings when the record has them."""
-    lang = lang or output_language()
+    lang = lang or cli_language()
     lines = [_placing(line) for line in standings]
     with_top_cut = any(line.top_cut is not None for line in lines)
     names = ("rank", "player", "points", "opponents_points", "status")
@@ -117,14 +114,6 @@ def _top_cut(place: TopCutPlace | None, lang: Lang) -> str:
     if place is None:
         return ""
     return t(f"engine.cli.place_{place.kind.value}", lang, best=place.best)
-
-
-def output_language() -> Lang:
-    return normalise_locale(os.environ.get("LC_ALL") or os.environ.get("LANG"), default="en")
-
-
-def _both(key: str, /, **params: object) -> str:
-    return "\n".join(t(key, lang, **params) for lang in LANGUAGES)
 
 
 def _status(status: PlayerStatus, lang: Lang) -> str:

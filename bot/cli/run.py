@@ -14,7 +14,7 @@ import signal
 from collections.abc import Callable
 from types import FrameType
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.cli.common import load_settings, log_in, require_token
 from bot.config import Settings
 from bot.logging_setup import configure_logging
@@ -28,8 +28,8 @@ STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "run",
-        help="run the bot (the default) / ボットを起動する(既定)",
-        description="Connect to Discord and serve slash commands until Ctrl-C or SIGTERM.",
+        help=text("cli.run.help"),
+        description=text("cli.run.description"),
     )
     parser.set_defaults(handler=handle)
 

@@ -11,10 +11,10 @@ import argparse
 import json
 import time
 
-from bot.cli import Subcommands
-from bot.cli.replay import domain_message, output_language, standings_table
+from bot.cli import Subcommands, text
+from bot.cli.replay import domain_message, standings_table
 from bot.errors import StartupError
-from bot.i18n import both, t
+from bot.i18n import both, cli_language, t
 from domain.engine import Simulation, simulate
 from domain.engine.record import placing_rows
 from domain.errors import DomainError
@@ -23,20 +23,13 @@ from domain.errors import DomainError
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "simulate",
-        help="乱数の結果でスイスドローを試す / run a Swiss event with random results",
-        description=(
-            "乱数の結果でスイスドロー大会を実行し、組み合わせと順位を表示します。 / "
-            "Run a Swiss event with random results through the pairing engine."
-        ),
+        help=text("cli.simulate.help"),
+        description=text("cli.simulate.description"),
     )
-    parser.add_argument("--players", type=int, required=True, help="number of players (≥ 2)")
-    parser.add_argument(
-        "--rounds", type=int, default=None, help="Swiss rounds (default: ceil(log2 N))"
-    )
-    parser.add_argument(
-        "--seed", type=int, default=0, help="random seed (default 0, so runs repeat)"
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument("--players", type=int, required=True, help=text("cli.simulate.players"))
+    parser.add_argument("--rounds", type=int, default=None, help=text("cli.simulate.rounds"))
+    parser.add_argument("--seed", type=int, default=0, help=text("cli.simulate.seed"))
+    parser.add_argument("--json", action="store_true", help=text("cli.simulate.json"))
     parser.set_defaults(handler=run)
 
 
@@ -83,7 +76,7 @@ def simulation_json(result: Simulation) -> str:
 
 
 def simulation_text(result: Simulation, seed: int) -> str:
-    lang = output_language()
+    lang = cli_language()
     lines = [
         t(
             "engine.cli.simulate_header",

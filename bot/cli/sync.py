@@ -11,7 +11,7 @@ import argparse
 import asyncio
 import logging
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.cli.common import load_settings, log_in, require_token
 from bot.config import Settings
 from bot.logging_setup import configure_logging
@@ -23,15 +23,14 @@ log = logging.getLogger("bot")
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "sync",
-        help="register slash commands with Discord / スラッシュコマンドを登録する",
-        description=(
-            "Sync the command tree to one server (--guild, or DEV_GUILD_ID) instantly, "
-            "or globally with --global."
-        ),
+        help=text("cli.sync.help"),
+        description=text("cli.sync.description"),
     )
     target = parser.add_mutually_exclusive_group()
-    target.add_argument("--guild", type=int, metavar="ID", help="server id to sync to")
-    target.add_argument("--global", dest="sync_global", action="store_true", help="sync globally")
+    target.add_argument("--guild", type=int, metavar="ID", help=text("cli.sync.guild"))
+    target.add_argument(
+        "--global", dest="sync_global", action="store_true", help=text("cli.sync.global")
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -41,8 +40,10 @@ def handle(args: argparse.Namespace) -> int:
     configure_logging(settings.log_level, secrets=[token, *settings.database_secrets])
     guild_id = None if args.sync_global else (args.guild or settings.dev_guild_id)
     count = asyncio.run(_sync(settings, token, guild_id))
-    where = f"guild {guild_id}" if guild_id else "global"
-    print(f"synced {count} commands ({where})")
+    if guild_id:
+        print(text("cli.sync.done_guild", count=count, guild=guild_id))
+    else:
+        print(text("cli.sync.done_global", count=count))
     return 0
 
 

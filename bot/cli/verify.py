@@ -10,11 +10,11 @@ import argparse
 import asyncio
 import gc
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.cli.common import load_settings, reading
 from bot.config import Settings
 from bot.errors import StartupError
-from bot.i18n import both, describe_error
+from bot.i18n import both, cli_language, describe_error
 from bot.store.database import discover_migrations, schema_version
 from bot.store.verify import Verdict, verify_all
 
@@ -22,15 +22,10 @@ from bot.store.verify import Verdict, verify_all
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "verify",
-        help="check the tables against the action log / 操作ログとデータの一致を確認する",
-        description=(
-            "Replay every tournament's action log through the rules and compare the result "
-            "with the stored players, decks, settings and state, on DATABASE_URL (SQLite or "
-            "PostgreSQL) or DATABASE_PATH. Exit 0: all agree; "
-            "1: differences (listed); 2: no usable database."
-        ),
+        help=text("cli.verify.help"),
+        description=text("cli.verify.description"),
     )
-    parser.add_argument("--tournament", type=int, help="only this tournament id")
+    parser.add_argument("--tournament", type=int, help=text("cli.verify.tournament"))
     parser.set_defaults(handler=handle)
 
 
@@ -57,19 +52,21 @@ async def _verify(settings: Settings, tournament_id: int | None) -> int:
         verdicts = await verify_all(connection, tournament_id)
     if tournament_id is not None and not verdicts:
         raise StartupError(both("verify.no_such_tournament", id=tournament_id), exit_code=2)
+    if not verdicts:  # an empty database: say so, rather than nothing at all
+        print(text("cli.verify.nothing", path=settings.database_label))
     for verdict in verdicts:
         print(_line(verdict))
     return 0 if all(v.agrees or not v.replayable for v in verdicts) else 1
 
 
 def _line(verdict: Verdict) -> str:
-    head = f"tournament {verdict.tournament_id} ({verdict.name}): "
+    named = {"id": verdict.tournament_id, "name": verdict.name}
     if not verdict.replayable:
-        return head + "not checked: its log predates whole operations (schema 3)"
+        return text("cli.verify.not_checked", **named)
     if verdict.error is not None:
-        problem = describe_error(verdict.error, "en", rule_ids=True)
-        return head + "the log does not replay: " + problem
+        problem = describe_error(verdict.error, cli_language(), rule_ids=True)
+        return text("cli.verify.does_not_replay", problem=problem, **named)
     if not verdict.differences:
-        return head + f"agrees ({verdict.operations} operations)"
-    listed = "\n".join(f"  - {difference}" for difference in verdict.differences)
-    return head + f"{len(verdict.differences)} differences\n{listed}"
+        return text("cli.verify.agrees", operations=verdict.operations, **named)
+    listed = "".join(f"\n  - {difference}" for difference in verdict.differences)
+    return text("cli.verify.differences", count=len(verdict.differences), **named) + listed

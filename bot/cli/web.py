@@ -11,7 +11,7 @@ import argparse
 import asyncio
 import logging
 
-from bot.cli import Subcommands
+from bot.cli import Subcommands, text
 from bot.cli.common import load_settings
 from bot.cli.run import install_stop_handlers
 from bot.errors import StartupError
@@ -24,14 +24,11 @@ log = logging.getLogger("bot")
 def register(subcommands: Subcommands) -> None:
     parser = subcommands.add_parser(
         "web",
-        help="serve the live pages without Discord / ライブページだけを配信する",
-        description=(
-            "Serve the tournaments' live pages from DATABASE_PATH, without connecting to "
-            "Discord. WEB_HOST, WEB_PORT and WEB_BASE_URL apply as for the bot."
-        ),
+        help=text("cli.web.help"),
+        description=text("cli.web.description"),
     )
-    parser.add_argument("--host", help="address to listen on (default WEB_HOST, 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="port to listen on (default WEB_PORT)")
+    parser.add_argument("--host", help=text("cli.web.host"))
+    parser.add_argument("--port", type=int, help=text("cli.web.port"))
     parser.set_defaults(handler=handle)
 
 

@@ -104,6 +104,8 @@ _NAME_BEFORE_NUMBER_RE = re.compile(rf"{_NAME_THEN_NUMBER}(?:\s.*)?", re.IGNOREC
 _COUNT_FIELD_RE = re.compile(_COUNT, re.IGNORECASE)
 _STARTS_WITH_COUNT_RE = re.compile(r"(?:[x×*]\s*)?\d+\s*(?:[x×*]|枚)?(?:\s|$)", re.IGNORECASE)
 _STARTS_WITH_NUMBER_RE = re.compile(rf"{_NUMBER}(?:\s|$)", re.IGNORECASE)
+# `01-003 律 4`: the count at the end, but without the mark a count there needs.
+_UNMARKED_COUNT_AT_END_RE = re.compile(rf"{_NUMBER}(?:\s+(?P<name>.*?))?\s+(?P<count>\d{{1,2}})")
 
 _COMMENT_RE = re.compile(r"(?:^|\s)(?://|;).*$")
 _TOTAL_RE = re.compile(r"(?:合計|計|total|sum)(?:[\s:=(（]|\d).*|合計|total", re.IGNORECASE)
@@ -359,6 +361,15 @@ def _parse_text(
 def _explain(index: int, line: str) -> LineProblem:
     """The most helpful reading of a line that is neither a card, a section nor a comment."""
     text = {"text": _snippet(line)}
+    unmarked = _UNMARKED_COUNT_AT_END_RE.fullmatch(line)
+    if unmarked is not None:
+        count, number = unmarked["count"], normalise_number(unmarked["number"])
+        example = f"{count} {number} {unmarked['name'] or ''}".strip()
+        return LineProblem(
+            index,
+            "decks.parse.count_without_mark",
+            {**text, "count": count, "example": _snippet(example)},
+        )
     if _STARTS_WITH_NUMBER_RE.match(line):
         return LineProblem(index, "decks.parse.missing_count", text)
     named = _NAME_BEFORE_NUMBER_RE.fullmatch(line)

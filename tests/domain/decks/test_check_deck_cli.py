@@ -110,7 +110,16 @@ def test_made_up_numbers_are_legal_and_the_answer_says_they_went_unchecked(
     assert "not checked against any card list" in english.stdout
     restricted = tmp_path / "restricted.toml"
     restricted.write_text(ISSUE_EXAMPLE, encoding="utf-8")
-    with_list = run(str(deck), "--regulation", "mix", "--restricted", str(restricted), cwd=tmp_path)
+    with_list = run(
+        str(deck),
+        "--regulation",
+        "mix",
+        "--restricted",
+        str(restricted),
+        "--lang",
+        "ja",
+        cwd=tmp_path,
+    )
     assert "制限カードは確認していません" not in with_list.stdout
     assert "どのカードリストとも照合していません" in with_list.stdout
 
@@ -126,7 +135,9 @@ def test_unparseable_lines_exit_2_listing_every_line(tmp_path: Path) -> None:
 
 
 def test_a_shift_jis_csv_file(tmp_path: Path) -> None:
-    result = run(str(EXAMPLES / "keion-sjis.csv"), "--regulation", "single", cwd=tmp_path)
+    result = run(
+        str(EXAMPLES / "keion-sjis.csv"), "--regulation", "single", "--lang", "ja", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert "OK" in result.stdout
 
@@ -171,7 +182,7 @@ def test_the_default_date_is_today_in_japan(tmp_path: Path) -> None:
         result = subprocess.run(
             [sys.executable, "-m", "bot", "check-deck", KEION_TXT, "--regulation", "mix"],
             cwd=tmp_path,
-            env=cli_env(TZ=zone),
+            env=cli_env(TZ=zone, LANG="ja_JP.UTF-8"),
             capture_output=True,
             text=True,
             encoding="utf-8",
@@ -187,7 +198,9 @@ def test_text_output_names_each_rule_once(tmp_path: Path) -> None:
     # Issue 14 item 2: the rule once, in words.
     deck = tmp_path / "deck.txt"
     deck.write_text(text_deck({"けいおん！": spread(59)}), encoding="utf-8")
-    result = run(str(deck), "--regulation", "mix", "--date", "2014-06-01", cwd=tmp_path)
+    result = run(
+        str(deck), "--regulation", "mix", "--date", "2014-06-01", "--lang", "ja", cwd=tmp_path
+    )
     assert result.returncode == 1
     (line,) = [line for line in result.stdout.splitlines() if line.startswith("- ")]
     assert line.count("R-DECK-1") == 1

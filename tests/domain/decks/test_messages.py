@@ -256,6 +256,13 @@ PARSE_CASES: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = [
         ("Line 2", "has no count"),
     ),
     (
+        # The count is there at the end, without the × or 枚 a count there needs.
+        "# けいおん！\n01-003 律 4\n",
+        "decks.parse.count_without_mark",
+        ("2行目", "「×4」か「4枚」", "「4 01-003 律」"),
+        ("Line 2", "“×4” or “4枚”", "“4 01-003 律”"),
+    ),
+    (
         "# けいおん！\n西住みほ 02-001\n",
         "decks.parse.name_before_number",
         ("2行目", "カード番号より前", "「4 02-001 西住みほ」"),

@@ -1,0 +1,186 @@
+"""The command line on the Japanese path: a terminal in Japanese (LANG=ja_JP.UTF-8, as a
+Japanese Mac or Linux sets it; Windows sets no LANG, and its display language counts) reads
+every line in Japanese: the help, each command's answers and progress, its refusals (also
+argparse's own), and the system's words inside them (「No such file or directory」).
+Elsewhere (LANG=C.UTF-8, the tests' own) the refusals stay in Japanese then English."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import terminal_language
+from tests.conftest import PYTHON, REPO_ROOT, cli_env
+
+JAPANESE = {"LANG": "ja_JP.UTF-8"}
+KEION = str(REPO_ROOT / "data" / "examples" / "keion.txt")
+# What may stay in Latin letters inside a Japanese line: commands, options, settings,
+# addresses, file names, the rule ids, formats.
+NOT_WORDS = re.compile(
+    r"https?://\S+|python -m bot[\w -]*|--?[\w-]+|\b[A-Z][A-Z0-9_]+\b|\S*[/\\.]\S+"
+    r"|\{[^}]*\}|\"[^\"]*\""  # a usage line's choices and metavars
+    r"|「[ -~]+」"  # a label on someone else's screen, as it reads there (「Reset Token」)
+    r"|\b(?:R-[A-Z]+-\d+|TOML|CSV|JSON|UTF-8|Shift_JIS|SQLite|PostgreSQL|pg_dump|Ctrl"
+    r"|Discord(?: Developer Portal)?|MIX-Two limited|mix|single|mix-two|event)\b"
+)
+
+
+def english_lines(text: str) -> list[str]:
+    """Lines with two English words in a row once commands, options, names of settings,
+    addresses and file names are left out."""
+    return [
+        line
+        for line in text.splitlines()
+        if re.search(r"[A-Za-z]{2,}[ ,:;]+[A-Za-z]{2,}", NOT_WORDS.sub(" ", line))
+    ]
+
+
+def run(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PYTHON, "-m", "bot", *args],
+        cwd=cwd,
+        env=cli_env(**(JAPANESE | env)),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_terminals_language_is_lc_all_lc_messages_or_lang_else_the_systems() -> None:
+    assert terminal_language({"LANG": "ja_JP.UTF-8"}, lambda: None) == "ja"
+    assert terminal_language({"LC_ALL": "C.UTF-8", "LANG": "ja_JP.UTF-8"}, lambda: "ja") == "en"
+    assert terminal_language({"LC_MESSAGES": "ja_JP", "LANG": "en_US"}, lambda: None) == "ja"
+    # Windows sets none of them: its display language (Japanese_Japan, 0x0411) counts.
+    assert terminal_language({}, lambda: "Japanese_Japan") == "ja"
+    assert terminal_language({}, lambda: "English_United States") == "en"
+    assert terminal_language({}, lambda: None) is None
+
+
+def test_english_lines_are_found_and_commands_are_not_words() -> None:
+    assert english_lines("No such file or directory") == ["No such file or directory"]
+    assert english_lines("「x.txt」を読めません: ファイルが見つかりません") == []
+    assert english_lines("python -m bot backup backups/a.sqlite3 --force を実行します") == []
+
+
+def test_the_help_is_in_japanese(tmp_path: Path) -> None:
+    for args in (("--help",), ("check-deck", "--help"), ("backup", "--help"), ("demo", "-h")):
+        shown = run(*args, cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        assert english_lines(shown.stdout) == [], (args, shown.stdout)
+        assert "使い方:" in shown.stdout
+
+
+def test_check_deck_takes_dates_as_people_write_them(tmp_path: Path) -> None:
+    # The slash commands accept 2026/12/24 and ２０２６年１２月２４日; so does --date.
+    for written in ("2026/12/24", "２０２６年１２月２４日", "2026-12-24"):
+        checked = run(
+            "check-deck", KEION, "--regulation", "single", "--date", written, cwd=tmp_path
+        )
+        assert checked.returncode == 0, checked.stderr
+        assert "2026/12/24" in checked.stdout
+        assert "シングルレギュレーション" in checked.stdout  # the regulation's own words
+        assert english_lines(checked.stdout) == [], checked.stdout
+    refused = run("check-deck", KEION, "--regulation", "mix", "--date", "12月", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert "--date" in refused.stderr
+    assert "「12月」" in refused.stderr
+    assert english_lines(refused.stderr) == [], refused.stderr
+
+
+def test_check_deck_without_a_regulation_or_with_a_wrong_one_says_so_in_japanese(
+    tmp_path: Path,
+) -> None:
+    missing = run("check-deck", KEION, cwd=tmp_path)
+    assert missing.returncode == 2
+    assert "--regulation" in missing.stderr
+    assert "mix" in missing.stderr  # the choices
+    assert english_lines(missing.stderr) == [], missing.stderr
+    wrong = run("check-deck", KEION, "--regulation", "standard", cwd=tmp_path)
+    assert wrong.returncode == 2
+    assert "「standard」" in wrong.stderr
+    assert english_lines(wrong.stderr) == [], wrong.stderr
+    unknown = run("check-deck", KEION, "--regulation", "mix", "--colour", cwd=tmp_path)
+    assert unknown.returncode == 2
+    assert "--colour" in unknown.stderr
+    assert english_lines(unknown.stderr) == [], unknown.stderr
+
+
+def test_check_deck_in_the_pages_words(tmp_path: Path) -> None:
+    checked = run("check-deck", KEION, "--regulation", "mix", cwd=tmp_path)
+    assert "ミックスレギュレーション" in checked.stdout
+    assert "mixレギュレーション" not in checked.stdout
+    # A count written after the name without its × or 枚 mark: the message says how.
+    deck = tmp_path / "deck.txt"
+    deck.write_text("# けいおん！\n01-003 律 4\n", encoding="utf-8")
+    unmarked = run("check-deck", str(deck), "--regulation", "mix", cwd=tmp_path)
+    assert unmarked.returncode == 2
+    assert "枚数がありません" not in unmarked.stderr
+    assert "×4" in unmarked.stderr
+    assert "4枚" in unmarked.stderr
+
+
+def test_the_systems_words_are_translated(tmp_path: Path) -> None:
+    gone = run("check-deck", str(tmp_path / "nothing.txt"), "--regulation", "mix", cwd=tmp_path)
+    assert gone.returncode == 2
+    assert "ファイルが見つかりません" in gone.stderr
+    assert english_lines(gone.stderr) == [], gone.stderr
+    folder = run("replay", str(tmp_path), cwd=tmp_path)
+    assert folder.returncode == 2
+    assert english_lines(folder.stderr) == [], folder.stderr
+
+
+def test_backup_and_verify_answer_in_japanese(tmp_path: Path) -> None:
+    made = run("migrate", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert english_lines(made.stdout) == [], made.stdout
+    checked = run("verify", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    # An empty database: it says there is nothing to check, rather than nothing at all.
+    assert "確認する大会はありません" in checked.stdout, checked.stdout
+    assert english_lines(checked.stdout) == []
+    saved = run("backup", "backups/大会前.sqlite3", cwd=tmp_path)
+    assert saved.returncode == 0, saved.stderr
+    assert "バックアップしました" in saved.stdout
+    assert english_lines(saved.stdout) == [], saved.stdout
+    with sqlite3.connect(tmp_path / "backups" / "大会前.sqlite3") as copy:
+        assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    again = run("backup", "backups/大会前.sqlite3", cwd=tmp_path)
+    assert again.returncode == 2
+    assert english_lines(again.stderr) == [], again.stderr
+    english = run("verify", cwd=tmp_path, LANG="C.UTF-8")
+    assert "nothing to check" in english.stdout, english.stdout
+
+
+def test_a_missing_token_is_told_in_japanese_only(tmp_path: Path) -> None:
+    result = run(cwd=tmp_path)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr
+    assert "が設定されていません" in result.stderr
+    assert english_lines(result.stderr) == [], result.stderr
+
+
+def test_simulate_speaks_japanese(tmp_path: Path) -> None:
+    shown = run("simulate", "--players", "8", "--rounds", "3", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert english_lines(shown.stdout) == [], shown.stdout
+    refused = run("simulate", "--players", "1", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert english_lines(refused.stderr) == [], refused.stderr
+
+
+@pytest.mark.e2e
+def test_the_demos_lines_are_japanese(tmp_path: Path) -> None:
+    shown = run("demo", "--speed", "1000", "--exit", "--port", "0", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert any("第 1 回戦" in line for line in lines), shown.stdout
+    assert english_lines(shown.stdout) == [], shown.stdout
+    slow = run("demo", "--speed", "0", cwd=tmp_path)
+    assert slow.returncode == 2
+    assert english_lines(slow.stderr) == [], slow.stderr
