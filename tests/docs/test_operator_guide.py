@@ -116,7 +116,7 @@ def test_the_readme_setup_links_the_guide_and_lists_every_setting() -> None:
     setup = readme.split("## セットアップ手順", 1)[1].split("\n## ", 1)[0]
     assert "](docs/ja/運営ガイド.md)" in setup
     assert "Python 3.11 以降" in setup
-    table = setup.split("### 8. 設定の一覧", 1)[1].split("\n### ", 1)[0]
+    table = setup.split("### 9. 設定の一覧", 1)[1].split("\n### ", 1)[0]
     example = (REPO_ROOT / ".env.example").read_text(encoding="utf-8")
     names = re.findall(r"^([A-Z_]+)=", example, flags=re.M)
     assert len(names) > 20
