@@ -56,9 +56,11 @@ from bot.ui.buttons import (
     PASTE_BOX,
     POINTS_BUTTON,
     POINTS_FORM,
+    PUBLISH,
     REGISTER,
     REPORT,
     RESOLVE_CALL,
+    RESTRICTED_FORM,
     SERIES_ADD,
     SERIES_FORM,
     SERIES_NEW,
@@ -68,6 +70,7 @@ from bot.ui.buttons import (
     TIME_FORM,
     CustomId,
 )
+from tests.conftest import REPO_ROOT
 from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, Reply, Upload
 from tests.e2e.fake_discord.state import CREATE_PUBLIC_THREADS, Guild
@@ -372,6 +375,9 @@ def rows(story: Ids) -> list[Row]:
     league = {"series": story.league}
     other_series = {"series": story.other_series}
     entries = {"file": Upload("entries.csv", f"Discord ID\n{story.first_id}\n".encode())}
+    rules_locked = "大会開始後はデッキの規定"
+    example = (REPO_ROOT / "data" / "restricted" / "example.toml").read_bytes()
+    restricted = {"file": Upload("restricted.toml", example)}
     return [
         Row(REGISTER, "grace", cup, "参加受付は終了しています", other, "tournament"),
         Row(CHECK_IN, "grace", cup, "チェックインは終了しました", other, "tournament"),
@@ -612,6 +618,33 @@ def rows(story: Ids) -> list[Row]:
             "tournament",
         ),
         Row(IMPORT_FORM, "organizer", cup, closed, other, "tournament", form=entries),
+        # The restricted list only before the start (R-DECK-4); 公開 of a tournament that is
+        # gone, or of another server's, is never asked.
+        Row(
+            PANEL_TOOL,
+            "organizer",
+            {"tool": "restricted", **cup},
+            rules_locked,
+            {"tool": "publish", **other},
+            "tournament",
+        ),
+        Row(
+            PANEL_TOOL,
+            "organizer",
+            {"tool": "publish", **gone},
+            out_of_date,
+            {"tool": "restricted", **other},
+            "tournament",
+        ),
+        Row(RESTRICTED_FORM, "organizer", cup, rules_locked, other, "tournament", form=restricted),
+        Row(
+            PUBLISH,
+            "organizer",
+            {"choice": "go", **gone},
+            out_of_date,
+            {"choice": "go", **other},
+            "tournament",
+        ),
         # The series menu: its options carry the series (`chosen`), its ids the tournament.
         Row(
             SERIES_ADD,
