@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from bot.services import Services
 from bot.services.actors import Actor
+from domain.engine.placings import stage
 from domain.tournament.model import Tournament
 from domain.tournament.rounds import Round
 
@@ -119,11 +120,17 @@ class DemoEvent:
         while True:
             paired = await services.rounds.pair(self.admin, self.ref)
             number = paired.round.number
-            kind = "top_cut" if paired.round.kind.value == "elimination" else "swiss"
-            self.say(f"cli.demo.paired_{kind}", round=number, tables=len(paired.round.matches))
+            tables = len(paired.round.matches)
+            # A top-cut round is named by its stage, as people name it: 準々決勝, 準決勝, 決勝.
+            kind = "swiss"
+            seats = 0
+            if paired.round.kind.value == "elimination":
+                reached = stage(max(tables * 2, 2))
+                kind, seats = reached.kind.value, reached.players
+            self.say(f"cli.demo.paired_{kind}", round=number, tables=tables, players=seats)
             await self.pause()
             _, current = await services.rounds.start_clock(self.admin, self.ref)
-            self.say("cli.demo.started", round=number)
+            self.say(f"cli.demo.started_{kind}", round=number, players=seats)
             await self.pause()
             await self.play_round(current)
             if paired.round.kind.value == "elimination" and len(paired.round.matches) == 1:
