@@ -157,10 +157,13 @@ class OutboxStore:
         async with self.database.write() as connection:
             # The condition is repeated outside the subquery: PostgreSQL re-checks it on a
             # row another claimer just updated (READ COMMITTED), so that one is skipped.
+            # Rows another transaction holds (a notice being marked sent) are skipped, not
+            # waited for: waiting on them in another order than theirs is a deadlock.
             rows = await connection.execute_fetchall(
                 f"UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id IN"
                 f" (SELECT id FROM outbox WHERE state = 'pending' AND id > ?{shards} AND {free}"
-                f" ORDER BY id LIMIT ?) AND state = 'pending' AND {free} RETURNING *",
+                f" ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED) AND state = 'pending'"
+                f" AND {free} RETURNING *",
                 (
                     self.owner,
                     until.isoformat(),
