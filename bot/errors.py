@@ -1,9 +1,11 @@
 """Errors of the bot's own plumbing (settings, database).
 
 `StartupError` stops the CLI with a bilingual message and no traceback. `StorageError` and
-its kinds are what the store raises when SQLite itself fails (busy, disk full, I/O, a
-damaged file) rather than the statement: `bot/store/database.py` converts SQLite's result
-codes into them in one place, and `bot.app.answer_error` turns them into one reply.
+its kinds are what the store raises when the database itself fails rather than the
+statement: SQLite busy, its disk full, an I/O error, a damaged file
+(`bot/store/database.py` converts SQLite's result codes), or PostgreSQL out of reach, its
+pool exhausted, a transaction that lost a race (`bot/store/postgres.py` converts asyncpg's
+errors); `bot.app.answer_error` turns every kind into one reply.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ class StartupError(Exception):
 class StorageError(Exception):
     """The database could not complete a transaction; it was rolled back whole.
 
-    Nothing of it was written, so the same command can simply be tried again. `cause`
-    names the kind for the log; `detail` is SQLite's own code and message
-    (`SQLITE_BUSY: database is locked`). `transient` kinds go away by themselves (a lock
-    released, space freed); the others need staff (the file is damaged).
+    Nothing of it was written, so the same command can simply be tried again (a
+    connection lost during the COMMIT itself leaves it unknown whether the commit arrived:
+    a command tried again is then refused as done, or, for a report, answered "already
+    received"). `cause` names the kind for the log; `detail` is the database's own code and
+    message (`SQLITE_BUSY: database is locked`, `57P01: terminating connection due to
+    administrator command`). `transient` kinds go away by themselves (a lock released,
+    space freed, the server back); the others need staff (the file is damaged).
     """
 
     cause: ClassVar[str] = "storage error"
@@ -60,3 +65,24 @@ class StorageCorrupt(StorageError):
 
     cause = "database file damaged"
     transient = False
+
+
+class StorageUnavailable(StorageError):
+    """PostgreSQL cannot be reached: the connection was lost, the server is restarting or
+    shutting down, or it refuses connections. It comes back by itself."""
+
+    cause = "database unreachable (connection lost, or the server restarting or stopped)"
+
+
+class StoragePoolExhausted(StorageBusy):
+    """Every pooled connection stayed in use past the pool's wait, or the server has no
+    connection left to give (`max_connections`)."""
+
+    cause = "database busy (no free connection in the pool in time, or the server's limit reached)"
+
+
+class StorageConflict(StorageError):
+    """PostgreSQL broke a deadlock or refused a serialization (another transaction was
+    first): this one was rolled back whole."""
+
+    cause = "database conflict (a deadlock or a serialization failure: another transaction won)"

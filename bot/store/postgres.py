@@ -28,14 +28,21 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.errors import StartupError
+from bot.errors import (
+    StartupError,
+    StorageConflict,
+    StorageError,
+    StorageFull,
+    StoragePoolExhausted,
+    StorageUnavailable,
+)
 from bot.i18n import both
+from bot.outage import Outage
 from bot.store.database import (
     POSTGRES,
     Announced,
     Database,
     Publish,
-    WriteConflict,
     migrate_postgres,
 )
 from bot.store.shards import process_token
@@ -155,8 +162,11 @@ class PgConnection:
 
 
 async def create_pool(url: str, *, size: int) -> asyncpg.Pool:
+    """Connections are made when first wanted, and again after a restart of the server: no
+    floor of open ones (`min_size=0`), which asyncpg restores by itself, logging a
+    traceback at every attempt while the server is away."""
     pool = await asyncpg.create_pool(
-        url, min_size=1, max_size=size, server_settings={"application_name": "pmbot"}
+        url, min_size=0, max_size=size, server_settings={"application_name": "pmbot"}
     )
     assert pool is not None
     return pool
@@ -171,20 +181,140 @@ async def identity_tables(connection: RawConnection) -> frozenset[str]:
     return frozenset(str(row["table_name"]) for row in rows)
 
 
+# How long a transaction waits for a pooled connection before it is refused as busy, as
+# SQLite's busy timeout (5 s) refuses a write held up by another writer; longer, as reads
+# wait too. Bursts of one server's writes queue in the process, not here (`Store.write`).
+POOL_WAIT_SECONDS = 10.0
+
+# The server's answers that say it is going away or not there yet (not the statement's
+# fault): 57P01 admin shutdown (a fast stop or restart), 57P02 crash shutdown, 57P03
+# cannot connect now (starting up or shutting down).
+_SERVER_AWAY = (
+    asyncpg.AdminShutdownError | asyncpg.CrashShutdownError | asyncpg.CannotConnectNowError
+)
+
+
+def storage_error(
+    error: BaseException, connection: RawConnection | None = None
+) -> StorageError | None:
+    """The typed error for a failure of PostgreSQL itself (its connection, its server, a
+    race another transaction won), or None for any other error (a bug in a statement stays
+    unexpected). `connection`: the connection the error came from, when there was one."""
+    detail = _detail(error)
+    if isinstance(error, asyncpg.TransactionRollbackError):  # 40001, 40P01
+        return StorageConflict(detail)
+    if isinstance(error, asyncpg.PostgresConnectionError | _SERVER_AWAY):  # 08…, 57P0x
+        return StorageUnavailable(detail)
+    if isinstance(error, asyncpg.TooManyConnectionsError):  # 53300
+        return StoragePoolExhausted(detail)
+    if isinstance(error, asyncpg.DiskFullError):  # 53100
+        return StorageFull(detail)
+    if isinstance(error, asyncpg.InterfaceError) and (connection is None or _gone(connection)):
+        return StorageUnavailable(detail)  # "the underlying connection is closed"
+    return None
+
+
+def _gone(connection: RawConnection) -> bool:
+    """Whether the server closed the connection. The pool takes back, by itself, a lent
+    connection that the server closed: its proxy then refuses every call."""
+    try:
+        return connection.is_closed()
+    except asyncpg.InterfaceError:
+        return True  # "connection has been released back to the pool"
+
+
+def _detail(error: BaseException) -> str:
+    code = getattr(error, "sqlstate", None)
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return f"{code}: {text}" if code else f"{type(error).__name__}: {text}"
+
+
+async def acquire(pool: asyncpg.Pool) -> asyncpg.pool.PoolConnectionProxy:
+    """A pooled connection, connected: a server that cannot be reached, or a pool that has
+    none free within `POOL_WAIT_SECONDS`, is a `StorageError`."""
+    try:
+        return await pool.acquire(timeout=POOL_WAIT_SECONDS)
+    except TimeoutError as error:
+        raise StoragePoolExhausted(
+            f"no pooled connection free within {POOL_WAIT_SECONDS:.0f} s"
+        ) from error
+    except OSError as error:  # refused, reset, unreachable
+        raise StorageUnavailable(_detail(error)) from error
+    except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        typed = storage_error(error) or StorageUnavailable(_detail(error))
+        raise typed from error
+
+
+async def _release(pool: asyncpg.Pool, raw: asyncpg.pool.PoolConnectionProxy) -> None:
+    """Back to the pool. A connection that went away meanwhile cannot be reset: asyncpg
+    closes it (the pool makes a new one when wanted), and that is no failure of the
+    transaction, which ended before."""
+    try:
+        await pool.release(raw)
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
+        log.debug("a pooled connection was lost on its way back: %s", error)
+
+
 @asynccontextmanager
 async def transaction(
     pool: asyncpg.Pool, id_tables: frozenset[str], *, readonly: bool = False
 ) -> AsyncIterator[PgConnection]:
     """One transaction on a pooled connection: READ COMMITTED for writes (each statement
     sees what committed before it, so what a writer reads after taking a tournament's
-    lock is the newest), REPEATABLE READ for reads (one snapshot for every query)."""
-    async with (
-        pool.acquire() as raw,
-        raw.transaction(
+    lock is the newest), REPEATABLE READ for reads (one snapshot for every query).
+
+    A failure of PostgreSQL itself leaves as its `StorageError` (`storage_error`). A pooled
+    connection that the server closed while it was idle (a restart) fails at its BEGIN,
+    before anything was sent: the transaction begins once more on a fresh connection."""
+    raw, transacting = await _begin(pool, readonly)
+    try:
+        try:
+            yield PgConnection(raw, id_tables)
+        except BaseException as failure:
+            try:
+                await transacting.rollback()
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
+                # The connection is gone, and the transaction with it: say why it failed.
+                typed = storage_error(failure, raw) or storage_error(error, raw)
+                if typed is None:
+                    raise
+                raise typed from failure
+            typed = storage_error(failure, raw)
+            if typed is None:
+                raise
+            raise typed from failure
+        try:
+            await transacting.commit()
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            typed = storage_error(error, raw)
+            if typed is None:
+                raise
+            raise typed from error
+    finally:
+        await _release(pool, raw)
+
+
+async def _begin(
+    pool: asyncpg.Pool, readonly: bool
+) -> tuple[asyncpg.pool.PoolConnectionProxy, asyncpg.transaction.Transaction]:
+    for attempt in (1, 2):
+        raw = await acquire(pool)
+        transacting = raw.transaction(
             isolation="repeatable_read" if readonly else "read_committed", readonly=readonly
-        ),
-    ):
-        yield PgConnection(raw, id_tables)
+        )
+        try:
+            await transacting.start()
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            typed = storage_error(error, raw)
+            await _release(pool, raw)
+            if typed is None:
+                raise
+            if attempt == 2 or not isinstance(typed, StorageUnavailable):
+                raise typed from error
+            log.debug("a pooled connection was stale (%s): beginning on a fresh one", error)
+            continue
+        return raw, transacting
+    raise AssertionError("unreachable")
 
 
 # -- telling other processes ---------------------------------------------------------------
@@ -247,27 +377,36 @@ class Listener:
 
     async def _run(self) -> None:
         first = True
+        # The server away (stopped, restarting): said once, and once that it is back, not
+        # at every attempt to connect again.
+        outage = Outage(
+            "the commits listener's connection",
+            log,
+            meanwhile="other processes' commits are not heard until it is back, then all is"
+            " re-read",
+        )
         while True:
             lost = asyncio.Event()
             on_lost = functools.partial(_set_event, lost)
             try:
                 connection = await asyncpg.connect(self.url)
-            except (OSError, asyncpg.PostgresError) as error:
-                log.warning("cannot listen for other processes' commits yet: %s", error)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                outage.failed(error)
                 await asyncio.sleep(self.retry_seconds)
                 continue
             try:
                 connection.add_termination_listener(on_lost)
                 await connection.add_listener(COMMITS_CHANNEL, self._notified)
                 self.connected.set()
+                outage.succeeded()
                 if not first:
                     log.info("listening again for other processes' commits: re-reading all")
                     self.resync()
                 first = False
                 await lost.wait()
-                log.warning("the commits listener lost its connection; reconnecting")
-            except (OSError, asyncpg.PostgresError) as error:
-                log.warning("the commits listener failed: %s; reconnecting", error)
+                outage.failed(ConnectionError("connection lost"))
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                outage.failed(error)
             finally:
                 self.connected.clear()
                 with contextlib.suppress(Exception):
@@ -295,11 +434,6 @@ class Listener:
 # -- the database --------------------------------------------------------------------------
 
 
-# PostgreSQL's answers that mean "another writer was there first": the unit of work is
-# refused as a whole (rolled back) with WriteConflict, and the person tries again.
-_CONFLICTS = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
-
-
 class PostgresDatabase(Database):
     """A pool of connections to one PostgreSQL database, shared by many processes."""
 
@@ -323,22 +457,28 @@ class PostgresDatabase(Database):
                 both("startup.database_unusable", path=label, details=error)
             ) from None
         try:
-            async with pool.acquire() as raw:
-                await migrate_postgres(raw, database_label=label)
-                id_tables = await identity_tables(raw)
+            raw = await pool.acquire()  # the first connection: the server is there
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            pool.terminate()
+            raise StartupError(
+                both("startup.database_unusable", path=label, details=error)
+            ) from None
+        try:
+            await migrate_postgres(raw, database_label=label)
+            id_tables = await identity_tables(raw)
         except BaseException:
+            await pool.release(raw)
             await pool.close()
             raise
+        await pool.release(raw)
         return cls(pool, url, id_tables)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[PgConnection]:
-        try:
-            async with transaction(self.pool, self.id_tables) as connection:
-                yield connection
-        except _CONFLICTS as error:
-            log.info("a write was refused, another writer was first: %s", error)
-            raise WriteConflict() from error
+        """A failure of PostgreSQL itself (out of reach, the pool exhausted, a deadlock or
+        a serialization failure) leaves as a `StorageError`, rolled back whole."""
+        async with transaction(self.pool, self.id_tables) as connection:
+            yield connection
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[PgConnection]:

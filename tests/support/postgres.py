@@ -67,6 +67,7 @@ class PostgresServer:
     port: int
     bin: Path
     user: str = "postgres"
+    options: str = ""  # what `pg_ctl start -o` passes to the server
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
@@ -97,6 +98,40 @@ class PostgresServer:
             asyncio.run(migrate())
             self._template = url.rsplit("/", 1)[1]
         return self._template
+
+    @property
+    def data(self) -> Path:
+        return self.folder / "data"
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server for real, as its administrator would: `fast` ends every session
+        with 57P01 (admin shutdown) and waits; `immediate` kills them at once, as a crash
+        does. Clients see their connections go, and new ones refused, until `start()`."""
+        stop = [str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"]
+        subprocess.run(_as_server_user(stop), check=True, capture_output=True)
+
+    def start(self) -> None:
+        """Start it again on the same port and data (`-w`: returns once it takes
+        connections)."""
+        start = [
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            self.options,
+            "-l",
+            str(self.folder / "log"),
+            "-w",
+            "start",
+        ]
+        subprocess.run(_as_server_user(start), check=True, capture_output=True)
+
+    def restart(self, mode: str = "fast") -> float:
+        """Stop and start again; the seconds it was away."""
+        began = time.monotonic()
+        self.stop(mode)
+        self.start()
+        return time.monotonic() - began
 
     def psql(self, sql: str, database: str = "postgres") -> str:
         psql = self.bin / "psql"
@@ -161,9 +196,8 @@ def running_server() -> Iterator[PostgresServer]:
         f"-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={folder}"
         " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
     )
-    start = [str(binaries / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log")]
-    subprocess.run(_as_server_user([*start, "-w", "start"]), check=True, capture_output=True)
-    server = PostgresServer(folder, port, binaries, user)
+    server = PostgresServer(folder, port, binaries, user, options)
+    server.start()
     try:
         deadline = time.monotonic() + 20
         while True:
