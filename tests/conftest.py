@@ -59,6 +59,14 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield server
 
 
+@pytest.fixture(scope="module")
+def own_postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of the module's own, which its tests may stop, restart and crash
+    for real: the session's shared one never stops under other tests."""
+    with running_server() as server:
+        yield server
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)

@@ -29,6 +29,7 @@ from bot.delivery.sending import ANYONE, Outcome, Queued, Sender
 from bot.errors import StorageError
 from bot.i18n import Lang, normalise_locale
 from bot.notify.plan import TRAITS, Say, notice_dropped, refusals_warning
+from bot.outage import Outage
 from bot.store.commits import Committed
 from bot.store.outbox import FAILED, SKIPPED, Outgoing, Sending
 from bot.store.uow import Store
@@ -58,6 +59,7 @@ class Delivery:
         default_lang: Lang = "ja",
         pace: Pace | None = None,
         refusals: Refusals | None = None,
+        outage: Outage | None = None,
     ) -> None:
         self.client = client
         self.store = store
@@ -93,7 +95,18 @@ class Delivery:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._unsubscribe: Callable[[], None] | None = None
-        self._storage_away = False
+        # The database away (PostgreSQL restarted or stopped, SQLite's lock held by another
+        # program): said once, and once that it is back, not at every tick and lane.
+        self.outage = outage or Outage(
+            "the database",
+            log,
+            meanwhile="notices and timed jobs wait (nothing is lost) and go on by themselves"
+            " once it is back",
+        )
+        # The database failed while notices read from the outbox were let go or marked:
+        # the next whole read works the order out again from what the outbox still holds,
+        # so none stays read and never sent.
+        self._read_again_after_outage = False
         self._background: set[asyncio.Task[None]] = set()
         self.sent = 0  # notices delivered since the start (for the logs and tests)
 
@@ -147,20 +160,27 @@ class Delivery:
             full = time.monotonic() >= next_jobs
             if full:
                 next_jobs = time.monotonic() + self.tick_seconds
-                await self._run_jobs()
-            try:
-                await self._read(full=full)
-            except asyncio.CancelledError:
-                raise
-            except StorageError as error:  # nothing is lost: the notices wait in the outbox
-                self._storage_lost(error)
-            except Exception:
-                log.exception("sending notices failed; trying again at the next tick")
+            await self.tick(full=full)
             wait = max(0.0, next_jobs - time.monotonic())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
             await asyncio.sleep(GATHER_WAKES_SECONDS)
             self._wake.clear()
+
+    async def tick(self, *, full: bool = True) -> None:
+        """One pass of the loop: the timed jobs and the whole outbox (`full`: they are
+        due), else what is new in the outbox. The database away pauses both, said once."""
+        if full:
+            await self._run_jobs()
+        try:
+            await self._read(full=full)
+        except asyncio.CancelledError:
+            raise
+        except StorageError as error:  # nothing is lost: the notices wait in the outbox
+            self._storage_lost(error)
+            self._read_again_after_outage = True
+        except Exception:
+            log.exception("sending notices failed; trying again at the next tick")
 
     async def _until_storage(self, step: Callable[[], Awaitable[None]]) -> None:
         while True:
@@ -198,31 +218,30 @@ class Delivery:
     def _doubtful(self, notice_id: int) -> bool:
         return any(notice_id in sending.notice_ids for sending in self._in_doubt.values())
 
-    def _storage_lost(self, error: StorageError, what: str = "sending notices") -> None:
-        """Said once per outage: every tick and every lane meets it until it is over."""
-        if not self._storage_away:
-            self._storage_away = True
-            log.warning("%s paused: %s; nothing is lost, it goes on by itself", what, error)
+    def _storage_lost(self, error: StorageError) -> None:
+        """Said once per outage (`outage`): every tick and every lane meets it until it is
+        over."""
+        self.outage.failed(error)
 
     def _storage_back(self) -> None:
-        """A write went through: the outage, if there was one, is over."""
-        if self._storage_away:
-            self._storage_away = False
-            log.info("the database answers again: timed jobs and notices go on")
+        """A write went through: the outage, if there was one, is over (said once)."""
+        self.outage.succeeded()
 
     async def _run_jobs(self) -> None:
-        wrote = True
+        """Each timed job once. The jobs pause at the first the database fails: those after
+        it run at the next tick (each would wait for the database too: SQLite's 5 s busy
+        timeout, in turn)."""
         for job in self.jobs:
             try:
                 await job()
             except asyncio.CancelledError:
                 raise
             except StorageError as error:
-                wrote = False
-                self._storage_lost(error, "a timed job")
+                self._storage_lost(error)
+                return
             except Exception:
                 log.exception("a timed job failed; it runs again at the next tick")
-        if wrote and self.jobs:
+        if self.jobs:
             self._storage_back()
 
     # -- reading and letting go -----------------------------------------------------------
@@ -233,6 +252,10 @@ class Delivery:
         if full and self._in_doubt:
             await self._resume()
         found = await self.store.outbox.pending(after=0 if full else self._seen)
+        if full and self._read_again_after_outage:
+            self._read_again_after_outage = False
+            await self._read_again(found)
+            return
         if full:
             ids = {notice.id for notice in found}
             for gone in [known for known in self.order.known if known not in ids]:
@@ -300,7 +323,15 @@ class Delivery:
         await self._done_with(notice.id)
 
     async def _finished(self, queued: Queued, outcome: Outcome | None, error: str | None) -> None:
+        try:
+            await self._finish(queued, outcome, error)
+        except StorageError as lost:  # marked at the next whole read, once the outbox answers
+            self._storage_lost(lost)
+            self._read_again_after_outage = True
+            return
         self._storage_back()  # a lane's batch is written down: the database answers
+
+    async def _finish(self, queued: Queued, outcome: Outcome | None, error: str | None) -> None:
         notice = queued.notice
         self._on_the_way.pop(notice.id, None)
         if outcome is Outcome.MOVED:

@@ -27,7 +27,7 @@ from tests.e2e.story import setup_server
 
 pytestmark = pytest.mark.e2e
 
-PAUSED = "a timed job paused: database busy"
+PAUSED = "the database is unavailable: database busy"
 
 
 @pytest.fixture(scope="module")

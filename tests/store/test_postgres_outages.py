@@ -30,23 +30,16 @@ from bot.store.database import Database
 from bot.store.postgres import PostgresDatabase
 from domain.tournament.operations import Actor as TournamentActor
 from tests.services.conftest import GUILD, NOW, admin, organizer, player
-from tests.support.postgres import PostgresServer, running_server
+from tests.support.postgres import PostgresServer
 
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture(scope="module")
-def own_server() -> Iterator[PostgresServer]:
-    """A server these tests may stop, restart and crash."""
-    with running_server() as server:
-        yield server
-
-
 @pytest.fixture
-def server(own_server: PostgresServer) -> Iterator[PostgresServer]:
-    yield own_server
+def server(own_postgres_server: PostgresServer) -> Iterator[PostgresServer]:
+    yield own_postgres_server
     with contextlib.suppress(Exception):  # a test that failed with the server stopped
-        own_server.start()
+        own_postgres_server.start()
 
 
 @pytest.fixture
