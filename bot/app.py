@@ -27,7 +27,7 @@ from bot.services.clock import scaled_clock
 from bot.store.database import Database
 from bot.store.shards import Shards
 from bot.ui.buttons import PAGE, CustomId
-from bot.ui.messages import interaction_lang, render_error, reply_ephemeral
+from bot.ui.messages import NotAcknowledged, interaction_lang, render_error, reply_ephemeral
 from bot.ui.pagination import PageRenderer, page_view
 from bot.ui.stateless import ModalRoutes, submitted_values
 from bot.ui.translator import CatalogTranslator
@@ -74,6 +74,12 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     lang = interaction_lang(interaction)
     if isinstance(error, app_commands.CommandInvokeError) and error.__cause__ is not None:
         error = error.__cause__
+    if isinstance(error, NotAcknowledged):
+        # Discord refused the acknowledgement (its 5xx, its 3 s past): the person saw the
+        # interaction fail, and nothing of it was written; an answer would be refused too.
+        what = _described(interaction)
+        log.warning("%s not acknowledged, so nothing was written: %s", what, error.error)
+        return
     if isinstance(error, discord.HTTPException) and error.code in INTERACTION_GONE:
         # The same interaction delivered twice (its first delivery answered it), or one
         # that expired: there is nobody left to tell, and nothing was done twice.

@@ -7,6 +7,7 @@ Not an extension: imported by the cogs.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from pathlib import PurePath
 from typing import Any
 
@@ -18,6 +19,7 @@ from bot.app import ButtonHandler, RoutedItem, TournamentBot, route, route_selec
 from bot.i18n import Lang, normalise_locale
 from bot.services.actors import Actor
 from bot.ui.buttons import CustomId, Labels, server_labels
+from bot.ui.messages import acknowledge
 from bot.ui.stateless import ModalHandler
 from domain.errors import InvalidInput
 
@@ -35,7 +37,11 @@ TEXT_SUFFIXES = (".txt", ".csv", ".tsv", ".toml", ".text")
 SETTINGS_FILE_LIMIT = 1024 * 1024  # a card database of a few thousand cards fits easily
 
 
-def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+def actor_of(interaction: discord.Interaction[Any], *, updates_message: bool = False) -> Actor:
+    """The member behind the interaction, for the services. The interaction is
+    acknowledged before the services write anything of it (`Actor.acknowledge`); a cog that
+    answers by editing the message its button, menu or form was on says so
+    (`updates_message`), and answers with `edit_answer`."""
     user = interaction.user
     roles: frozenset[int] = frozenset()
     if isinstance(user, discord.Member):
@@ -51,6 +57,7 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         ),
         request_id=interaction.id,
         channel_id=interaction.channel_id,
+        acknowledge=partial(acknowledge, interaction, update=updates_message),
     )
 
 

@@ -20,7 +20,7 @@ from bot.services.registration import MemberDirectory
 from bot.ui.buttons import Labels, start_view
 from bot.ui.entry import start_preview_text
 from bot.ui.export import matches_csv
-from bot.ui.messages import fit_or_attach, interaction_lang, render_error, reply
+from bot.ui.messages import edit_answer, fit_or_attach, interaction_lang, render_error, reply
 from bot.ui.render import safe
 from bot.ui.rounds import standing_rows
 from bot.ui.series import import_report_text, series_menu
@@ -161,4 +161,4 @@ async def show_series_menu(
     if said is None or interaction.message is None:
         await reply(interaction, said, embed=embed, view=view)
     else:
-        await interaction.response.edit_message(content=said, embed=embed, view=view)
+        await edit_answer(interaction, content=said, embed=embed, view=view)

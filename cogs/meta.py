@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.app import TournamentBot
 from bot.i18n import Lang, catalog, command_ref, localized_command, normalise_locale, t
-from bot.ui.messages import interaction_lang, load_command_ids
+from bot.ui.messages import interaction_lang, load_command_ids, reply
 from bot.ui.pagination import Page, page_of, page_view
 
 HELP_PER_PAGE = 12
@@ -64,11 +64,7 @@ class Meta(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         lang = interaction_lang(interaction)
         page = await self.render_help_page(interaction, lang, 0)
-        view = page_view("help", lang, page)
-        if view is None:
-            await interaction.response.send_message(embed=page.embed, ephemeral=True)
-        else:
-            await interaction.response.send_message(embed=page.embed, view=view, ephemeral=True)
+        await reply(interaction, embed=page.embed, view=page_view("help", lang, page))
 
 
 async def setup(bot: TournamentBot) -> None:

@@ -178,7 +178,7 @@ class SeriesCog(
         self, interaction: discord.Interaction[Any], values: list[str], tournament: int
     ) -> None:
         """The series menu's シリーズに追加: the tournament joins the series chosen."""
-        actor, series = actor_of(interaction), chosen_series(values)
+        actor, series = actor_of(interaction, updates_message=True), chosen_series(values)
         change = await self.services.series.add(actor, series, tournament)
         said = membership_text("ui.series.added", change, interaction_lang(interaction))
         await show_series_menu(self.services, interaction, tournament, said=said)
@@ -187,7 +187,7 @@ class SeriesCog(
         self, interaction: discord.Interaction[Any], values: list[str], tournament: int
     ) -> None:
         """The series menu's シリーズから外す."""
-        actor, series = actor_of(interaction), chosen_series(values)
+        actor, series = actor_of(interaction, updates_message=True), chosen_series(values)
         change = await self.services.series.remove(actor, series, tournament)
         said = membership_text("ui.series.removed", change, interaction_lang(interaction))
         await show_series_menu(self.services, interaction, tournament, said=said)
@@ -205,7 +205,8 @@ class SeriesCog(
     ) -> None:
         """The new series, made with the tournament whose menu it came from in it."""
         name = values.get(SERIES_NAME_FIELD, "")
-        change = await self.services.series.create_with(actor_of(interaction), name, tournament)
+        actor = actor_of(interaction, updates_message=True)  # the menu it came from
+        change = await self.services.series.create_with(actor, name, tournament)
         lang = interaction_lang(interaction)
         said = t(
             "ui.series.created_with",

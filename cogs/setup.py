@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.app import TournamentBot
 from bot.i18n import t
-from bot.ui.messages import interaction_lang
+from bot.ui.messages import interaction_lang, reply
 from bot.ui.render import setup_embed
 from cogs.common import actor_of
 
@@ -79,15 +79,13 @@ class Setup(
             bilingual_buttons=bilingual_buttons,
             ratings=ratings.value.removeprefix("ratings_") if ratings else None,
         )
-        await interaction.response.send_message(
-            t("ui.setup.saved", lang), embed=setup_embed(config, lang), ephemeral=True
-        )
+        await reply(interaction, t("ui.setup.saved", lang), embed=setup_embed(config, lang))
 
     @app_commands.command(name="show", description="Show this server's tournament settings")
     async def show(self, interaction: discord.Interaction) -> None:
         lang = interaction_lang(interaction)
         config = await self.bot.services.guilds.show(actor_of(interaction))
-        await interaction.response.send_message(embed=setup_embed(config, lang), ephemeral=True)
+        await reply(interaction, embed=setup_embed(config, lang))
 
 
 async def setup(bot: TournamentBot) -> None:

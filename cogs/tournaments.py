@@ -18,7 +18,7 @@ from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
 from bot.services.live import public_url
 from bot.ui.buttons import START, CustomId
-from bot.ui.messages import fit_or_attach, interaction_lang, reply
+from bot.ui.messages import edit_answer, fit_or_attach, interaction_lang, reply
 from bot.ui.options import (
     TOURNAMENT,
     CheckinMinutes,
@@ -255,7 +255,8 @@ class Tournaments(
         lang = interaction_lang(interaction)
         if choice == "no":
             summary = await self.services.tournaments.info(actor_of(interaction), tournament)
-            await interaction.response.edit_message(
+            await edit_answer(
+                interaction,
                 content=t("ui.start_preview.cancelled", lang, name=safe(summary.tournament.name)),
                 attachments=[],
                 view=None,
@@ -296,9 +297,7 @@ class Tournaments(
             key = "web.reply.on_no_server"
         else:
             key = "web.reply.on" if switch.changed else "web.reply.already_on"
-        await interaction.response.send_message(
-            t(key, lang, name=safe(found.name), url=url or ""), ephemeral=True
-        )
+        await reply(interaction, t(key, lang, name=safe(found.name), url=url or ""))
 
     @app_commands.command(
         name="cancel", description="Call off a tournament that has not started (organizers)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.store.guilds import GuildConfig
@@ -23,6 +24,13 @@ class Actor:
     # redelivery) applies once.
     request_id: int | None = None
     channel_id: int | None = None  # where the command was used (a post's last fallback)
+    # Tells the person that the request arrived (a Discord interaction's acknowledgement),
+    # awaited before anything of the request is written (`Service.uow`): an acknowledgement
+    # that fails stops the request with nothing stored, so a change is never stored while
+    # the person is told that the request failed.
+    acknowledge: Callable[[], Awaitable[None]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
 
 def require_guild(actor: Actor) -> int:

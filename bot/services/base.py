@@ -47,8 +47,12 @@ class Service:
 
     @asynccontextmanager
     async def uow(self, actor: Actor) -> AsyncIterator[Transaction]:
-        """One write transaction in the actor's guild, as the actor's tournament role."""
+        """One write transaction in the actor's guild, as the actor's tournament role. The
+        request is acknowledged first (`Actor.acknowledge`), then written: the one way a
+        person's change reaches the database, so none is ever written unacknowledged."""
         guild_id = require_guild(actor)
+        if actor.acknowledge is not None:
+            await actor.acknowledge()
         resolve = partial(tournament_actor, actor)
         origin = Origin(actor.display_name, actor.channel_id)
         async with self.store.write(

@@ -71,6 +71,46 @@ async def reply(
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
 
 
+async def edit_answer(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """Answer by editing the message the button, the menu or the form was on, whether or
+    not the interaction was acknowledged first (then as a deferred update: `acknowledge`
+    with `update`)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**fields)
+    else:
+        await interaction.response.edit_message(**fields)
+
+
+class NotAcknowledged(Exception):
+    """Discord refused the interaction's acknowledgement (its 5xx, or its 3 s past): the
+    request stopped before anything of it was written, and the person saw it fail."""
+
+    def __init__(self, interaction_id: int, error: discord.HTTPException) -> None:
+        super().__init__(f"interaction {interaction_id} not acknowledged: {error}")
+        self.error = error
+
+
+async def acknowledge(interaction: discord.Interaction[Any], *, update: bool = False) -> None:
+    """Acknowledge the interaction now, unless it is already: before its change is written,
+    so that a callback Discord refuses never hides a stored change (the person saw "This
+    interaction failed", and nothing happened). The answer follows as a private message
+    ("thinking…" until then), or, with `update`, as an edit of the message the component
+    is on (a deferred update; answer with `edit_answer`)."""
+    if interaction.response.is_done():
+        return
+    on_a_message = interaction.type in (
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    )
+    try:
+        if update and on_a_message and interaction.message is not None:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException as error:
+        raise NotAcknowledged(interaction.id, error) from error
+
+
 # An answer not ready within this long is acknowledged first (Discord waits 3 s for the
 # first response; a burst at the end of a round may queue the work behind others').
 ACKNOWLEDGE_AFTER = 0.1

@@ -24,7 +24,7 @@ from bot.ui.buttons import (
     resolve_call_view,
 )
 from bot.ui.judges import claimed_text, resolved_text
-from bot.ui.messages import interaction_lang, reply
+from bot.ui.messages import edit_answer, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, ExtensionMinutes, TableNumber
 from bot.ui.rounds import name_of
 from bot.ui.stateless import ModalHandler, send_stateless_modal
@@ -88,7 +88,8 @@ class Calls(RoutedCog):
         self, interaction: discord.Interaction[Any], tournament: int, call: int
     ) -> None:
         """対応する: the call's post shows who took it, with the buttons to resolve it."""
-        outcome = await self.services.judges.claim(actor_of(interaction), tournament, call)
+        actor = actor_of(interaction, updates_message=True)
+        outcome = await self.services.judges.claim(actor, tournament, call)
         labels = await guild_labels(interaction)  # the call's post is the server's
         claimed = outcome.call
         suggested = claimed.suggested_extension(self.services.judges.now())
@@ -97,8 +98,8 @@ class Calls(RoutedCog):
         )
         judge = interaction.user.display_name
         text = claimed_text(outcome.tournament, claimed, judge, labels.lang)
-        await interaction.response.edit_message(
-            content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+        await edit_answer(
+            interaction, content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def resolve_pressed(
@@ -129,17 +130,21 @@ class Calls(RoutedCog):
     async def resolve(
         self, interaction: discord.Interaction[Any], tournament: int, call: int, minutes: int
     ) -> None:
-        outcome = await self.services.judges.resolve(
-            actor_of(interaction), tournament, call, minutes
-        )
+        # Pressed on the call's post, the post says it is resolved; a form answers the judge.
+        on_the_post = interaction.type is not discord.InteractionType.modal_submit
+        actor = actor_of(interaction, updates_message=on_the_post)
+        outcome = await self.services.judges.resolve(actor, tournament, call, minutes)
         lang = await guild_lang(interaction)
         text = resolved_text(outcome.tournament, outcome.call, interaction.user.display_name, lang)
-        if interaction.type is discord.InteractionType.modal_submit:
-            await reply(interaction, text)
-        else:
-            await interaction.response.edit_message(
-                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+        if on_the_post:
+            await edit_answer(
+                interaction,
+                content=text,
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
+        else:
+            await reply(interaction, text)
 
     @judge.command(name="extend", description="Extend one table's time (judges)")
     @app_commands.describe(table="Table number", minutes="Extra minutes", tournament=TOURNAMENT)

@@ -21,7 +21,7 @@ from bot.ui.judges import (
     penalty_type,
     preview_embed,
 )
-from bot.ui.messages import interaction_lang, reply
+from bot.ui.messages import edit_answer, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PenaltyNumber
 from bot.ui.render import safe
 from bot.ui.rounds import name_of
@@ -81,20 +81,24 @@ class Penalties(RoutedCog):
     async def confirm_pending(self, interaction: discord.Interaction[Any], pending: int) -> None:
         """Give the penalty, or take back the operation, that waits under `pending`."""
         lang = interaction_lang(interaction)
-        outcome = await self.services.judges.confirm(actor_of(interaction), pending)
+        actor = actor_of(interaction, updates_message=True)
+        outcome = await self.services.judges.confirm(actor, pending)
         if isinstance(outcome, UndoOutcome):
             what = action_what(outcome.tournament, outcome.action, lang)
             text = t("ui.undo.done", lang, id=outcome.action.id, what=what)
-            await interaction.response.edit_message(content=text, view=None)
+            await edit_answer(interaction, content=text, view=None)
             return
-        await interaction.response.edit_message(
-            content=penalty_given_text(outcome, lang), embed=None, view=None
+        await edit_answer(
+            interaction, content=penalty_given_text(outcome, lang), embed=None, view=None
         )
 
     async def cancel_pending(self, interaction: discord.Interaction[Any], pending: int) -> None:
-        await self.services.judges.cancel(actor_of(interaction), pending)
-        await interaction.response.edit_message(
-            content=t("ui.penalty.cancelled", interaction_lang(interaction)), view=None, embed=None
+        await self.services.judges.cancel(actor_of(interaction, updates_message=True), pending)
+        await edit_answer(
+            interaction,
+            content=t("ui.penalty.cancelled", interaction_lang(interaction)),
+            view=None,
+            embed=None,
         )
 
     @penalty.command(name="list", description="Penalties given in the tournament")

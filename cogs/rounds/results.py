@@ -25,7 +25,7 @@ from bot.ui.buttons import (
     decide_time_form,
     drop_view,
 )
-from bot.ui.messages import Acknowledgement, interaction_lang, reply
+from bot.ui.messages import Acknowledgement, edit_answer, interaction_lang, reply
 from bot.ui.options import (
     TOURNAMENT,
     PointZoneCount,
@@ -186,15 +186,15 @@ class Results(RoutedCog):
         the notice was posted is refused, not decided twice. The notice then shows the
         decision and who made it, without its buttons; the players are told by the
         notifier."""
+        notice = interaction.message
         change = await self.services.rounds.set_result(
-            actor_of(interaction),
+            actor_of(interaction, updates_message=notice is not None),
             tournament,
             table=table,
             number=number,
             unsettled_only=True,
             **decision,
         )
-        notice = interaction.message
         if notice is None:  # a form opened from elsewhere: answer the judge alone
             await reply(interaction, set_reply(change, interaction_lang(interaction)))
             return
@@ -206,8 +206,8 @@ class Results(RoutedCog):
             interaction.user.display_name,
             await guild_lang(interaction),  # the notice is the server's post
         )
-        await interaction.response.edit_message(
-            content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+        await edit_answer(
+            interaction, content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
         )
 
     @app_commands.command(
