@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.notify.plan import Say, standings_now
 from bot.services.actors import Actor
@@ -41,6 +41,7 @@ from domain.tournament.play import (
     judged_result,
     own_open_match,
     propose_round,
+    repeats_own_report,
     require_round_in_play,
     table_to_judge,
 )
@@ -81,6 +82,9 @@ class ReportOutcome:
     events: tuple[ev.Event, ...]
     reporter: int
     opponent: int | None
+    # The same report again, already filed and still waiting: nothing was done, nobody
+    # told again (`domain.tournament.play.repeats_own_report`).
+    repeated: bool = False
 
     @property
     def confirmed(self) -> bool:
@@ -279,6 +283,8 @@ class RoundService(Service):
             tournament = await tx.tournament(reference)
             number = tournament.current_round if number is None else number
             operation = ReportResult(actor.user_id, number, parsed, my_points, opponent_points)
+            if repeats_own_report(tournament, operation) is not None:
+                return replace(self._outcome(tournament, number, actor.user_id, ()), repeated=True)
             tournament, events = await tx.apply(tournament, operation)
         return self._outcome(tournament, number, actor.user_id, events)
 

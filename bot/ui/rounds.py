@@ -722,6 +722,13 @@ def pairing_reply(paired: Paired, lang: Lang) -> str:
 def report_reply(outcome: ReportOutcome, lang: Lang) -> str:
     """What a player reads after reporting, confirming or disputing."""
     tournament, match = outcome.tournament, outcome.match
+    if outcome.repeated:
+        own = [r.result for r in match.reports if r.player_id == outcome.reporter]
+        result = describe_result(tournament, match, own[-1] if own else None, lang)
+        if match.disputed:
+            return t("ui.report.already_received_judged", lang, result=result)
+        opponent = name_of(tournament, outcome.opponent)
+        return t("ui.report.already_received", lang, result=result, opponent=opponent)
     if outcome.confirmed:
         result = describe_result(tournament, match, match.result, lang)
         return t("ui.report.confirmed", lang, result=result)

@@ -427,6 +427,23 @@ def _report(tournament: Tournament, op: ReportResult, at: datetime, actor: Actor
     return tournament.with_match(current.number, updated), (event,)
 
 
+def repeats_own_report(tournament: Tournament, op: ReportResult) -> Report | None:
+    """The reporter's report still waiting at their table when `op` says exactly the same
+    again (the same result: 負け and 投了 differ, and so do a time-out's counts): a second
+    press of the same button after its first answer was lost. An identical repeat changes
+    nothing, so it is not applied and nobody is told again; any other report is applied as
+    ever (a changed claim replaces the earlier one). Refused, as the report would be, when
+    the match cannot be reported (already final, another round, not the player's)."""
+    _, match = own_open_match(tournament, op.player_id, op.round)
+    result = claim_result(
+        tournament, match, op.player_id, op.claim, op.my_points, op.opponent_points
+    )
+    for report in match.reports:
+        if report.player_id == op.player_id and report.result == result:
+            return report
+    return None
+
+
 def _same_outcome(a: MatchResult, b: MatchResult, match: Match) -> bool:
     return a.outcomes(match.ids) == b.outcomes(match.ids) and a.point_zone == b.point_zone
 
