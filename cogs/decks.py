@@ -14,7 +14,7 @@ from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import t
 from bot.services.base import TournamentRef
 from bot.ui.buttons import PASTE_BOX, SUBMIT_DECK, CustomId
-from bot.ui.messages import interaction_lang, reply
+from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.render import DECK_FIELD, deck_embed, paste_box, safe, send_deck_report
 from bot.ui.stateless import ModalHandler, send_stateless_modal
@@ -78,7 +78,7 @@ class Decks(RoutedCog, commands.GroupCog, group_name="deck", group_description="
         if file is None:
             await self.open_paste_box(interaction, tournament, store=store)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         data = await read_attachment(file, MAX_BYTES)
         decks = self.services.decks
         action = decks.submit if store else decks.check
@@ -142,7 +142,7 @@ class Decks(RoutedCog, commands.GroupCog, group_name="deck", group_description="
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
         lang = interaction_lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         published, count = await self.services.decks.publish(actor_of(interaction), tournament)
         await reply(
             interaction, t("ui.deck.published", lang, name=safe(published.name), count=count)

@@ -20,7 +20,14 @@ from bot.services.registration import MemberDirectory
 from bot.ui.buttons import Labels, start_view
 from bot.ui.entry import start_preview_text
 from bot.ui.export import matches_csv
-from bot.ui.messages import edit_answer, fit_or_attach, interaction_lang, render_error, reply
+from bot.ui.messages import (
+    acknowledge,
+    edit_answer,
+    fit_or_attach,
+    interaction_lang,
+    render_error,
+    reply,
+)
 from bot.ui.render import safe
 from bot.ui.rounds import standing_rows
 from bot.ui.series import import_report_text, series_menu
@@ -38,7 +45,7 @@ async def show_start_preview(
 ) -> None:
     """/tournament start and the panel's 開始: what the start would do, before it does."""
     lang = interaction_lang(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     preview = await services.lifecycle.preview(actor_of(interaction), reference)
     content, file = fit_or_attach(start_preview_text(preview, lang), "start.txt", lang)
     view = start_view(preview.tournament.id, Labels(lang))
@@ -50,7 +57,7 @@ async def finish_event(
 ) -> None:
     """/tournament finish and the panel's 終了; the final standings post is the notifier's."""
     lang = interaction_lang(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     final = await services.rounds.finish(actor_of(interaction), reference)
     text = t("ui.finish.reply", lang, tournament=safe(final.tournament.name))
     if final.next_event is not None:
@@ -106,7 +113,7 @@ async def import_entries(
     """/tournament import and the panel's 参加者の取り込み form: the CSV's entries, all or
     none (the organizer's check comes before the file is read or the members listed)."""
     lang = interaction_lang(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     actor = actor_of(interaction)
     await services.registration.may_import(actor, reference)
     if file is None:  # a form sent without its file: Discord requires one
@@ -124,7 +131,7 @@ async def send_export(
 ) -> None:
     """/tournament export and the panel's 書き出し: the files, to the person who asked."""
     lang = interaction_lang(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     exported = await services.rounds.export(actor_of(interaction), reference)
     found = exported.standings.tournament
     # Every player's line and every match: written off the event loop.

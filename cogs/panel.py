@@ -30,7 +30,7 @@ from bot.ui.buttons import (
     publish_view,
     restricted_form,
 )
-from bot.ui.messages import interaction_lang, reply
+from bot.ui.messages import acknowledge, edit_answer, interaction_lang, reply
 from bot.ui.render import safe
 from bot.ui.rounds import round_name
 from bot.ui.stateless import ModalHandler, send_stateless_modal, submitted_files
@@ -113,15 +113,13 @@ class Panel(RoutedCog):
         lang = interaction_lang(interaction)
         actor = actor_of(interaction)
         if choice == "no":
-            await interaction.response.edit_message(
-                content=t("ui.deck.publish_kept", lang), view=None
-            )
+            await edit_answer(interaction, content=t("ui.deck.publish_kept", lang), view=None)
             return
         await self.services.decks.may_publish(actor, tournament)  # a refusal is a new reply
-        await interaction.response.defer()
+        await acknowledge(interaction, update=True)
         published, count = await self.services.decks.publish(actor, tournament)
         text = t("ui.deck.published", lang, name=safe(published.name), count=count)
-        await interaction.edit_original_response(content=text, view=None)
+        await edit_answer(interaction, content=text, view=None)
 
     async def restricted_submitted(
         self, interaction: discord.Interaction[Any], values: dict[str, str], tournament: int
@@ -130,7 +128,7 @@ class Panel(RoutedCog):
         organizer, then saved as /tournament settings saves it (all or nothing)."""
         lang = interaction_lang(interaction)
         actor = actor_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         services = self.services.tournaments
         await services.may_change_settings(actor)
         files = submitted_files(interaction, RESTRICTED_FILE_FIELD)
@@ -160,7 +158,7 @@ class Panel(RoutedCog):
     ) -> None:
         """次の回戦: the next round paired and its clock started, in one press."""
         lang = interaction_lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         paired = await self.services.rounds.next_round(actor_of(interaction), reference)
         assert paired.round.ends_at is not None
         end = int(paired.round.ends_at.timestamp())

@@ -17,7 +17,7 @@ from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import Lang, join_list, t
 from bot.services.profiles import HandleChange
 from bot.ui.buttons import HANDLE_BUTTON, HANDLE_FIELD, HANDLE_FORM, CustomId, handle_form
-from bot.ui.messages import interaction_lang, reply
+from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
 from bot.ui.series import profile_page
@@ -65,7 +65,7 @@ class Profiles(
         target = player or interaction.user
         arg = f"{target.id}.{lang}"
         # A server's whole history is read (and its ratings folded): answer within 3 s first.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         page = await self._page(interaction, target.id, target.display_name, lang, 0)
         await reply(interaction, embed=page.embed, view=page_view("profile", arg, page))
 

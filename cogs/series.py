@@ -35,7 +35,7 @@ from bot.ui.buttons import (
     points_form,
     series_form,
 )
-from bot.ui.messages import interaction_lang, reply
+from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
@@ -139,7 +139,7 @@ class SeriesCog(
         actor = actor_of(interaction)
         await self.services.series.may_change(actor)
         found = await self.services.series.points_of(actor, series)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         data = await read_attachment(file, SETTINGS_FILE_LIMIT)
         await self.save_points(interaction, found.id, data)
 
@@ -226,7 +226,7 @@ class SeriesCog(
         self, interaction: discord.Interaction, series: str | None = None, public: bool = False
     ) -> None:
         lang = await guild_lang(interaction) if public else interaction_lang(interaction)
-        await interaction.response.defer(ephemeral=not public, thinking=True)
+        await acknowledge(interaction, private=not public)
         view = await self.services.series.standings(interaction.guild_id, series)
         arg = f"{view.series.id}.{lang}"
         page = series_page(view, lang, 0)

@@ -18,7 +18,7 @@ from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
 from bot.services.live import public_url
 from bot.ui.buttons import START, CustomId
-from bot.ui.messages import edit_answer, fit_or_attach, interaction_lang, reply
+from bot.ui.messages import acknowledge, edit_answer, fit_or_attach, interaction_lang, reply
 from bot.ui.options import (
     TOURNAMENT,
     CheckinMinutes,
@@ -202,7 +202,7 @@ class Tournaments(
         reminders: bool | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         services = self.services.tournaments
         if restricted_list or titles_file or card_database:
             await services.may_change_settings(actor_of(interaction))
@@ -262,7 +262,7 @@ class Tournaments(
                 view=None,
             )
             return
-        await interaction.response.defer()
+        await acknowledge(interaction, update=True)
         report = await self.services.lifecycle.start(actor_of(interaction), tournament)
         content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
         await interaction.edit_original_response(

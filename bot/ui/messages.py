@@ -90,12 +90,15 @@ class NotAcknowledged(Exception):
         self.error = error
 
 
-async def acknowledge(interaction: discord.Interaction[Any], *, update: bool = False) -> None:
+async def acknowledge(
+    interaction: discord.Interaction[Any], *, update: bool = False, private: bool = True
+) -> None:
     """Acknowledge the interaction now, unless it is already: before its change is written,
     so that a callback Discord refuses never hides a stored change (the person saw "This
     interaction failed", and nothing happened). The answer follows as a private message
-    ("thinking…" until then), or, with `update`, as an edit of the message the component
-    is on (a deferred update; answer with `edit_answer`)."""
+    ("thinking…" until then; `private=False`: for the whole channel), or, with `update`, as
+    an edit of the message the component is on (a deferred update; answer with
+    `edit_answer`)."""
     if interaction.response.is_done():
         return
     on_a_message = interaction.type in (
@@ -106,7 +109,7 @@ async def acknowledge(interaction: discord.Interaction[Any], *, update: bool = F
         if update and on_a_message and interaction.message is not None:
             await interaction.response.defer()
         else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.response.defer(ephemeral=private, thinking=True)
     except discord.HTTPException as error:
         raise NotAcknowledged(interaction.id, error) from error
 

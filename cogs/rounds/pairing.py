@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.services import Services
 from bot.services.base import TournamentRef
-from bot.ui.messages import Acknowledgement, fit_or_attach, interaction_lang, reply
+from bot.ui.messages import Acknowledgement, acknowledge, fit_or_attach, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.rounds import my_match_text, pairing_reply, round_name, status_embed
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
@@ -79,7 +79,7 @@ async def pair_next_round(
     """/round pair and the panel's 組み合わせ: the organizer reads the engine's explanation;
     the pairings post is the notifier's."""
     lang = interaction_lang(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction)
     paired = await services.rounds.pair(actor_of(interaction), reference)
     text, file = fit_or_attach(pairing_reply(paired, lang), "pairing-explanation.txt", lang)
     await reply(interaction, text, file=file)

@@ -30,7 +30,7 @@ from bot.ui.buttons import (
     dispute_form,
     time_modal,
 )
-from bot.ui.messages import interaction_lang, reply
+from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PointZoneCount, optional_count, point_zone_count
 from bot.ui.rounds import name_of, report_reply, round_name
 from bot.ui.stateless import ModalHandler, send_stateless_modal
@@ -79,7 +79,7 @@ class Reporting(RoutedCog):
     ) -> None:
         # At the end of a round everyone reports at once and the reports queue for the one
         # database writer: acknowledge first, so none nears Discord's 3-second limit.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction)
         outcome = await self.services.rounds.report(
             actor_of(interaction), tournament, result.value, my_points, opponent_points
         )
@@ -140,7 +140,7 @@ class Reporting(RoutedCog):
         table: int | None = None,
     ) -> None:
         """確認 under one report (its table), or under several tables' (the presser's)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)  # as /report result
+        await acknowledge(interaction)  # as /report result
         outcome = await self.services.rounds.confirm(
             actor_of(interaction), tournament, round, table
         )
@@ -173,7 +173,7 @@ class Reporting(RoutedCog):
         table: int,
     ) -> None:
         mine, theirs = (optional_count(values.get(key, "")) for key in ("mine", "theirs"))
-        await interaction.response.defer(ephemeral=True, thinking=True)  # as /report result
+        await acknowledge(interaction)  # as /report result
         outcome = await self.services.rounds.dispute(
             actor_of(interaction),
             tournament,

@@ -78,13 +78,14 @@ def test_the_cogs_make_every_actor_with_actor_of() -> None:
     assert built == [("cogs/common.py", "actor_of")]
 
 
-def test_the_cogs_answer_only_in_ways_that_follow_an_acknowledgement() -> None:
+def test_the_cogs_acknowledge_and_answer_only_through_the_helpers() -> None:
     """`interaction.response.send_message` / `edit_message` fail once the interaction is
-    acknowledged: `reply` and `edit_answer` choose the response or the follow-up."""
+    acknowledged: `reply` and `edit_answer` choose the response or the follow-up. And the
+    cogs acknowledge with `acknowledge` (a refusal is then told apart: NotAcknowledged)."""
     direct = [
         f"{path.relative_to(REPO_ROOT)}:{node.lineno} {name}"
         for path, node, name in calls_in("cogs")
-        if name.endswith(("response.send_message", "response.edit_message"))
+        if name.endswith(("response.send_message", "response.edit_message", "response.defer"))
     ]
     assert direct == []
 

@@ -916,6 +916,19 @@ class FakeDiscord:
         with self.world.lock:
             return list(self.world.requests)
 
+    def refuse_callbacks(self, seconds: float) -> None:
+        """Answer every interaction callback with 503 for `seconds` from now, as Discord
+        failing for a while does: the person sees "This interaction failed" (discord.py
+        tries again after 1 s and 3 s; an acknowledgement later than 3 s is 404 10062)."""
+        with self.world.lock:
+            self.world.callbacks_refused_until = time.monotonic() + seconds
+
+    @property
+    def refused_callbacks(self) -> int:
+        """How many callbacks `refuse_callbacks` refused."""
+        with self.world.lock:
+            return self.world.refused_callbacks
+
     def requests_to(self, method: str, path_prefix: str) -> list[Any]:
         return [r for r in self.requests if r.method == method and r.path.startswith(path_prefix)]
 

@@ -364,6 +364,9 @@ class Rest:
         world = self.world
         payload, files = await self.body(request)
         with world.lock:
+            if time.monotonic() < world.callbacks_refused_until:
+                world.refused_callbacks += 1  # Discord failing: nothing is acknowledged
+                return error(503, "Service Unavailable")
             record = world.interactions.get(int(request.match_info["interaction_id"]))
             if record is None or record.token != request.match_info["token"]:
                 return error(404, "Unknown interaction", 10062)

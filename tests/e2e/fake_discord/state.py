@@ -487,6 +487,10 @@ class World:
         # `enforce_nonce` is the same message, as on Discord.
         self.nonces: dict[tuple[int, str], int] = {}
         self.request_hooks: list[RequestHook] = []
+        # Interaction callbacks answer 503 until this moment (`time.monotonic()`), as when
+        # Discord fails for a few seconds; how many were refused.
+        self.callbacks_refused_until = 0.0
+        self.refused_callbacks = 0
 
     # -- users, guilds -------------------------------------------------------------------
 
