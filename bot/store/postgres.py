@@ -185,6 +185,8 @@ async def identity_tables(connection: RawConnection) -> frozenset[str]:
 # SQLite's busy timeout (5 s) refuses a write held up by another writer; longer, as reads
 # wait too. Bursts of one server's writes queue in the process, not here (`Store.write`).
 POOL_WAIT_SECONDS = 10.0
+# How long closing the pool at the bot's stop may take (its shutdown has its own budget).
+CLOSE_SECONDS = 5.0
 
 # The server's answers that say it is going away or not there yet (not the statement's
 # fault): 57P01 admin shutdown (a fast stop or restart), 57P02 crash shutdown, 57P03
@@ -297,21 +299,37 @@ async def transaction(
 async def _begin(
     pool: asyncpg.Pool, readonly: bool
 ) -> tuple[asyncpg.pool.PoolConnectionProxy, asyncpg.transaction.Transaction]:
-    for attempt in (1, 2):
+    """A pooled connection with its transaction begun. After a restart every idle pooled
+    connection is stale (the server closed it; the message saying so may have arrived while
+    it was idle, which leaves asyncpg's protocol waiting for an answer that never comes):
+    its BEGIN fails before anything was sent, so it is closed and the next one tried, until
+    a fresh one is made."""
+    for attempt in range(pool.get_max_size() + 1):
         raw = await acquire(pool)
         transacting = raw.transaction(
             isolation="repeatable_read" if readonly else "read_committed", readonly=readonly
         )
         try:
             await transacting.start()
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            typed = storage_error(error, raw)
+        except (
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+            asyncpg.InternalClientError,
+        ) as error:
+            if isinstance(error, asyncpg.InternalClientError):
+                # "another operation is in progress": the protocol is stuck on a message
+                # the server sent as it closed the connection.
+                typed: StorageError | None = StorageUnavailable(_detail(error))
+                with contextlib.suppress(asyncpg.InterfaceError):
+                    raw.terminate()
+            else:
+                typed = storage_error(error, raw)
             await _release(pool, raw)
             if typed is None:
                 raise
-            if attempt == 2 or not isinstance(typed, StorageUnavailable):
+            if attempt == pool.get_max_size() or not isinstance(typed, StorageUnavailable):
                 raise typed from error
-            log.debug("a pooled connection was stale (%s): beginning on a fresh one", error)
+            log.debug("a pooled connection was stale (%s): beginning on another", error)
             continue
         return raw, transacting
     raise AssertionError("unreachable")
@@ -486,7 +504,14 @@ class PostgresDatabase(Database):
             yield connection
 
     async def close(self) -> None:
-        await self.pool.close()
+        """Close every connection, waiting for none longer than `CLOSE_SECONDS`: one the
+        server dropped uncleanly (a restart) is ended at once instead, never holding up the
+        bot's exit."""
+        try:
+            await asyncio.wait_for(self.pool.close(), CLOSE_SECONDS)
+        except TimeoutError:
+            log.warning("the database's connections did not close in time: ended at once")
+            self.pool.terminate()
 
     async def lock_tournament(self, connection: Any, tournament_id: int) -> None:
         assert isinstance(connection, PgConnection)
