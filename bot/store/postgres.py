@@ -331,6 +331,9 @@ async def _begin(
                 raise typed from error
             log.debug("a pooled connection was stale (%s): beginning on another", error)
             continue
+        except BaseException:  # cancelled, or anything else: the connection goes back
+            await _release(pool, raw)
+            raise
         return raw, transacting
     raise AssertionError("unreachable")
 
