@@ -135,6 +135,17 @@ class Lane:
 
     async def _run(self) -> None:
         while self.queue:
+            try:
+                await self._step()
+            except StorageError as error:
+                # Writing down what was sent failed: the notices wait in the outbox, read
+                # again once the database answers; the outage is the loop's to tell (once).
+                log.debug("lane %s paused: %s", self.key, error)
+                await asyncio.sleep(1.0)
+
+    async def _step(self) -> None:
+        """One batch sent, and what came of it written down."""
+        if self.queue:
             batch = self.sending = batch_of(self.queue)
             try:
                 outcomes = await self.sender.send(batch)
@@ -143,19 +154,15 @@ class Lane:
             except Interrupted as interrupted:
                 await self._done(batch, interrupted.done)
                 await self._wait(batch, str(interrupted.cause))
-                continue
-            except StorageError as error:
-                # Nothing is lost: the notices wait in the outbox; the storage's outage is
-                # the loop's to tell (once).
-                log.debug("lane %s paused: %s", self.key, error)
-                await asyncio.sleep(1.0)
-                continue
+                return
+            except StorageError:
+                raise  # paused by `_run`
             except Exception as error:  # a bug in a renderer: never retried in a loop
                 log.exception("notices %s could not be rendered", [q.notice.id for q in batch])
                 for queued in batch:
                     self.queue.remove(queued)
                     await self.finished(queued, None, repr(error))
-                continue
+                return
             self.recovery.succeeded()
             self.waiting_since = None
             await self._done(batch, outcomes)
