@@ -28,12 +28,12 @@ from discord import app_commands
 
 from tests.e2e.fake_discord import FakeDiscord, Upload
 from tests.e2e.fake_discord.gateway import shard_of
-from tests.e2e.fake_discord.state import (
+from tests.e2e.fake_discord.permissions import (
     CREATE_EVENTS,
     CREATE_PUBLIC_THREADS,
     MANAGE_EVENTS,
-    World,
 )
+from tests.e2e.fake_discord.state import World
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
