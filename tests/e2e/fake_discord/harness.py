@@ -975,12 +975,13 @@ class FakeDiscord:
     def assert_within_discord_limits(self, *, since: int = 0) -> None:
         """What a bot that reads the headers gets from Discord: no 429 (discord.py plans its
         waits from the headers, so a 429 means the bot outran them, e.g. past the global
-        limit that has no header) and at most 1 invalid answer per 1,000 requests."""
-        traffic = self.traffic(since)
+        limit that has no header) and at most 1 invalid answer per 1,000 requests. Counts
+        the bot's requests (discord.py's), not those a test sent with its own client."""
         with self.world.lock:
-            requests = self.world.requests[since:]
-            limited = [f"{r.method} {r.path} ({r.scope})" for r in requests if r.status == 429]
-            invalid = [f"{r.status} {r.code} {r.method} {r.path}" for r in requests if r.invalid]
+            requests = [r for r in self.world.requests[since:] if r.from_library]
+            traffic = summarise(self.world, requests)
+        limited = [f"{r.method} {r.path} ({r.scope})" for r in requests if r.status == 429]
+        invalid = [f"{r.status} {r.code} {r.method} {r.path}" for r in requests if r.invalid]
         assert not limited, f"Discord answered {len(limited)} 429s: {limited[:10]}\n{traffic}"
         assert len(invalid) * 1000 <= traffic.total, (
             f"{len(invalid)} invalid answers in {traffic.total} requests (Discord allows 1 in "
@@ -992,6 +993,12 @@ class FakeDiscord:
         record = reply._record if isinstance(reply, Reply) else reply
         with self.world.lock:
             record.token_aged += minutes * 60
+
+    def age_nonces(self, *, minutes: float) -> None:
+        """Make every remembered nonce `minutes` older (Discord keeps one a few minutes)."""
+        with self.world.lock:
+            for key, (message_id, at) in self.world.nonces.items():
+                self.world.nonces[key] = (message_id, at - minutes * 60)
 
     def dm_attempts(self, user: UserRef) -> int:
         """How many posts the bot tried in a user's DMs (refused ones too)."""

@@ -231,6 +231,7 @@ class Rest:
             None,
             route=template.removeprefix(API),
             channel_id=int(match["channel_id"]) if match.get("channel_id", "").isdigit() else None,
+            from_library=request.headers.get("User-Agent", "").startswith("DiscordBot"),
         )
         request[RECORD] = record
         with world.lock:

@@ -425,6 +425,8 @@ class RecordedRequest:
     # Reset-After of an exhausted bucket, or a 429's retry_after); 0 when it need not.
     wait: float = 0.0
     channel_id: int | None = None  # the route's channel, if it has one
+    # Sent by discord.py ("DiscordBot (…)"), not by a test's own HTTP client.
+    from_library: bool = True
 
     @property
     def invalid(self) -> bool:
