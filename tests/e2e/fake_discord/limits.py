@@ -200,6 +200,13 @@ ROUTE_LIMITS: dict[tuple[str, str], RouteLimit] = {
         10.0,
         "assumed: shares the member roles bucket",
     ),
+    ("PATCH", "/guilds/{guild_id}/members/{user_id}"): _limit(
+        "members.edit",
+        10,
+        10.0,
+        "assumed: 10 per 10 s per guild, e.g. moving members between voice channels "
+        "(warlof/seat-discord-connector#4 and #24 got 429s editing many members; no figure)",
+    ),
     ("POST", "/guilds/{guild_id}/scheduled-events"): _limit(
         "events.write",
         5,
@@ -220,16 +227,16 @@ ROUTE_LIMITS: dict[tuple[str, str], RouteLimit] = {
     ),
     ("PUT", "/applications/{app_id}/commands"): _limit(
         "commands.sync",
-        2,
-        60.0,
-        "observed: discord-jda/JDA#2544 (429s on PUT /applications/{id}/commands); "
-        "MatteZ02/discord-interactions#21 (429 after 5 command writes, retry_after ~20 s); "
-        "2 per minute assumed. Documented besides: 200 command creates a day per guild",
+        5,
+        20.0,
+        "observed: MatteZ02/discord-interactions#21 (429 after 5 command writes, "
+        "retry_after 19.9 s: 5 per 20 s); discord-jda/JDA#2544 (429s on PUT "
+        "/applications/{id}/commands). Documented besides: 200 command creates a day per guild",
     ),
     ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands"): _limit(
         "commands.sync",
-        2,
-        60.0,
+        5,
+        20.0,
         "observed as the global sync (bwmarrin/discordgo#1173: the sync has its own "
         "bucket), per guild",
     ),
