@@ -22,10 +22,12 @@ response (p50, p99, max; Discord allows 3 s) and to the answer the user sees; th
 lag (how late a 10 ms timer in the bot fires: a hook started with the bot's event loop
 records it, `--lag-hook`) during the burst; the time from the `/round pair` click to the
 last message of the round's pairings; the bot's peak RSS; for the finish, the CPU time of
-the bot's loop thread from the click to the last message of the final standings post. The
-machine's load average is printed with each run (the figures mean little on a busy
-machine). `--trace DIR` also prints where the burst's time went, traced inside the bot
-(bench/trace.py); `--spy FILE` samples it with py-spy.
+the bot's loop thread from the click to the last message of the final standings post; the
+burst's traffic (requests by route, messages per place, 429s, invalid answers, the longest
+wait for a bucket). The fake enforces Discord's rate limits unless `--no-limits` (to
+compare: the bot alone). The machine's load average is printed with each run (the figures
+mean little on a busy machine). `--trace DIR` also prints where the burst's time went,
+traced inside the bot (bench/trace.py); `--spy FILE` samples it with py-spy.
 """
 
 from __future__ import annotations
@@ -194,8 +196,15 @@ def times(replies: list[Reply]) -> tuple[list[float], list[float]]:
     return [t for t in first if t is not None], [t for t in shown if t is not None]
 
 
-async def start_fake(folder: Path, source: Path, members: list[int]) -> FakeDiscord:
-    fake = FakeDiscord(log_level="INFO", timeout=60.0, guild_id=GUILD)
+async def start_fake(
+    folder: Path, source: Path, members: list[int], *, rate_limits: bool = True
+) -> FakeDiscord:
+    # `--no-limits` measures the bot alone, against a Discord without rate limits, to
+    # compare with the default (Discord's limits): the difference is Discord's waits.
+    fake = FakeDiscord(
+        log_level="INFO", timeout=300.0 if rate_limits else 60.0, guild_id=GUILD,
+        rate_limits=rate_limits,
+    )  # fmt: skip
     fake.start()
     fake.workdir = folder
     fake.database = folder / "bot.sqlite3"
@@ -234,11 +243,17 @@ def table_lines(message: dict[str, Any]) -> int:
 
 
 async def burst_run(
-    source: Path, players: int, samples: int, spy: Path | None = None, trace: Path | None = None
+    source: Path,
+    players: int,
+    samples: int,
+    spy: Path | None = None,
+    trace: Path | None = None,
+    *,
+    rate_limits: bool = True,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="pm-burst-") as name:
         folder = Path(name)
-        probe = await start_fake(folder, source, [])
+        probe = await start_fake(folder, source, [], rate_limits=rate_limits)
         prepared = await prepare(probe, probe.database or folder / "bot.sqlite3")
         probe.close()
         reporters = [(m.players[0], m.players[1]) for m in prepared["open"]]
@@ -251,10 +266,11 @@ async def burst_run(
             {p for pair in reporters for p in pair}
             | set(standing_users + turning_users + pairing_users)
         )
-        fake = await start_fake(folder, source, everyone)
+        fake = await start_fake(folder, source, everyone, rate_limits=rate_limits)
         fake.database = folder / "bot.sqlite3"
         await prepare(fake, fake.database)
         result: dict[str, Any] = {"load": load_average()}
+        requests_before = 0
         try:
             bot = await fake.start_bot(**hook_env(folder, trace=trace is not None))
             pid = bot.process.pid
@@ -281,6 +297,7 @@ async def burst_run(
                 )  # fmt: skip
                 await asyncio.sleep(1.0)
             started_wall = time.time()
+            requests_before = len(fake.requests)
             reports = []
             for first, second in reporters:
                 reports.append(
@@ -343,6 +360,12 @@ async def burst_run(
             )
             await fake.settled()
             ended_wall = time.time()
+            traffic = fake.traffic(requests_before)
+            result["traffic"] = str(traffic)
+            result["too_many"] = traffic.too_many
+            result["invalid"] = traffic.invalid
+            result["busiest_place"] = traffic.messages.most_common(1)
+            result["longest_wait"] = traffic.longest_wait
             if spying is not None:
                 spying.send_signal(2)  # SIGINT: py-spy writes what it sampled
                 await spying.wait()
@@ -385,7 +408,7 @@ async def burst_run(
             result["standings_cached"] = cached
             await fake.settled()
             result["peak_rss_mb"] = peak_rss_mb(pid)
-            await fake.stop_bot(within=30)
+            await fake.stop_bot(within=60)
         finally:
             fake.close()
     return result
@@ -397,10 +420,10 @@ def finished_swiss(players: int) -> Path:
     return event_database(players, ROUNDS, played=ROUNDS + 3, left=None, top_cut=8)
 
 
-async def finish_run(source: Path) -> dict[str, Any]:
+async def finish_run(source: Path, *, rate_limits: bool = True) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="pm-finish-") as name:
         folder = Path(name)
-        fake = await start_fake(folder, source, [])
+        fake = await start_fake(folder, source, [], rate_limits=rate_limits)
         fake.database = folder / "bot.sqlite3"
         await prepare(fake, fake.database)
         result: dict[str, Any] = {"load": load_average()}
@@ -465,6 +488,11 @@ def summary(runs: list[dict[str, Any]]) -> None:
     row("/standings cold (shown), median", [median(r["standings_cold"]) for r in runs])
     row("/standings cached (shown), median", [median(r["standings_cached"]) for r in runs])
     row("peak RSS", [r["peak_rss_mb"] for r in runs], lambda v: f"{v:.0f} MB")
+    row("longest wait for a bucket", [r["longest_wait"] for r in runs])
+    for label, key in (("429s", "too_many"), ("invalid answers", "invalid")):
+        print(f"| {label} | " + " | ".join(str(r[key]) for r in runs) + " | |")
+    busiest = [f"{p} {n}" for r in runs for p, n in r["busiest_place"]]
+    print("| busiest place (messages) | " + " | ".join(busiest) + " | |")
 
 
 def main() -> None:
@@ -477,11 +505,18 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--spy", type=Path, help="py-spy's samples of the bot in the burst")
     parser.add_argument("--trace", type=Path, help="trace the bot (bench/trace.py) into DIR")
+    parser.add_argument(
+        "--no-limits", action="store_true", help="a Discord without rate limits, to compare"
+    )
     args = parser.parse_args()
+    limits = not args.no_limits
+    print(f"Discord's rate limits: {'on' if limits else 'off'}", flush=True)
     runs = []
     source = event_database(args.players, ROUNDS, played=PLAYED, left=args.left)
     for run in range(args.runs):
-        result = asyncio.run(burst_run(source, args.players, args.samples, args.spy, args.trace))
+        result = asyncio.run(
+            burst_run(source, args.players, args.samples, args.spy, args.trace, rate_limits=limits)
+        )
         runs.append(result)
         every = [
             t
@@ -497,12 +532,13 @@ def main() -> None:
             f" peak RSS {result['peak_rss_mb']:.0f} MB",
             flush=True,
         )
+        print(f"the burst's traffic (run {run + 1}):\n{result['traffic']}", flush=True)
     summary(runs)
     finishes = []
     if args.finish:
         finished = finished_swiss(args.players)
         for run in range(args.runs):
-            result = asyncio.run(finish_run(finished))
+            result = asyncio.run(finish_run(finished, rate_limits=limits))
             finishes.append(result)
             print(
                 f"finish run {run + 1} (load {result['load']}): first {ms(result['first'])},"

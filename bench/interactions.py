@@ -17,6 +17,9 @@ callback request arrives at the fake (Discord allows 3 s). The fake's server sha
 2 cores with the bot, as it must. A reference workload timed in the same process at the
 start and the end shows how busy the machine was.
 
+Each run prints its traffic: requests by route, messages per place, 429s, invalid answers.
+The fake enforces Discord's rate limits unless `--no-limits` (the bot alone, to compare).
+
 Target (issue 13): p99 ≤ 250 ms.
 """
 
@@ -136,7 +139,7 @@ async def burst(fake: FakeDiscord, users: list[str], claim: str, shown: list[flo
     )
     # One waiting loop for all (100 polling loops would starve the fake's own thread).
     await until(lambda: all(reply.type is not None for reply in replies))
-    await quiet(fake, 0.5)  # the bot's posts after answering
+    await fake.settled()  # the bot's posts after answering (its outbox empty)
     latencies = []
     for reply in replies:
         assert reply.type in (4, 5), f"{reply.type}: {reply.text}"
@@ -154,10 +157,16 @@ def profiled_env(folder: Path, output: Path) -> dict[str, str]:
     return {"PYTHONPATH": os.pathsep.join([str(hook), str(REPO)]), "BENCH_PROFILE": str(output)}
 
 
-async def run_once(players: int, rounds: int, profile: Path | None = None) -> dict[str, Any]:
+async def run_once(
+    players: int, rounds: int, profile: Path | None = None, *, rate_limits: bool = True
+) -> dict[str, Any]:
     results: dict[str, Any] = {"reports": [], "confirms": [], "pair": [], "shown": []}
     with tempfile.TemporaryDirectory(prefix="bench-interactions-") as folder:
-        fake = FakeDiscord(log_level="INFO", timeout=30.0)
+        # `--no-limits` measures the bot alone, against a Discord without rate limits, to
+        # compare with the default (Discord's limits).
+        # Under the limits a round's posts into its thread take minutes to go out.
+        timeout = 900.0 if rate_limits else 30.0
+        fake = FakeDiscord(log_level="INFO", timeout=timeout, rate_limits=rate_limits)
         fake.start()
         try:
             fake.workdir = Path(folder)
@@ -179,6 +188,7 @@ async def run_once(players: int, rounds: int, profile: Path | None = None) -> di
                 results["confirms"] += await burst(fake, seconds, "lose", results["shown"])
             await quiet(fake, 1.0)  # let the bot finish its posts before SIGTERM
             fake.assert_no_unknown_routes()
+            results["traffic"] = fake.traffic()
             await fake.stop_bot(within=60 if profile else 5)
         finally:
             fake.close()
@@ -197,12 +207,17 @@ def main() -> None:
     parser.add_argument(
         "--profile", type=Path, help="profile the bot (pyinstrument) into this file"
     )
+    parser.add_argument(
+        "--no-limits", action="store_true", help="a Discord without rate limits, to compare"
+    )
     args = parser.parse_args()
+    limits = not args.no_limits
+    print(f"Discord's rate limits: {'on' if limits else 'off'}", flush=True)
     rows = []
     for run in range(args.runs):
         before = reference_workload()
         profile = args.profile.resolve() if args.profile else None
-        result = asyncio.run(run_once(args.players, args.rounds, profile))
+        result = asyncio.run(run_once(args.players, args.rounds, profile, rate_limits=limits))
         after = reference_workload()
         both = result["reports"] + result["confirms"]
         row = {
@@ -227,6 +242,7 @@ def main() -> None:
             ),
             flush=True,
         )
+        print(f"traffic (run {run + 1}):\n{result['traffic']}", flush=True)
     print(
         f"\n{args.players // 2} interactions at once × 2 bursts × {args.rounds} rounds per run;"
         f" medians of {args.runs} runs (Python {sys.version.split()[0]})\n"

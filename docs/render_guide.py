@@ -145,8 +145,9 @@ def labels(message: JSON | None) -> list[str]:
     return [str(c.get("label")) for c in components if c.get("type") == 2]
 
 
-async def until(found: Callable[[], Any], what: str, seconds: float = 10.0) -> Any:
-    """`found()` once it is truthy (the bot posts after its commit, on its own time)."""
+async def until(found: Callable[[], Any], what: str, seconds: float = 30.0) -> Any:
+    """`found()` once it is truthy (the bot posts after its commit, on its own time, and
+    at the pace Discord's rate limits allow)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         value = found()
@@ -211,14 +212,19 @@ class Event:
         return found[-1] if found else None
 
     def panel(self, name: str = CUP) -> JSON:
+        found = self.posted_panel(name)
+        assert found, f"no panel of {name} in the staff channel"
+        return found
+
+    def posted_panel(self, name: str = CUP) -> JSON | None:
+        """The newest panel of `name`, or None before the bot has posted it."""
         title = f"運営パネル: {name}"
         found = [
             m
             for m in self.fake.messages(STAFF)
             if any(e.get("title") == title for e in m.get("embeds") or [])
         ]
-        assert found, f"no panel of {name} in the staff channel"
-        return found[-1]
+        return found[-1] if found else None
 
     async def panel_shows(self, label: str) -> JSON:
         """The panel once its button `label` can be pressed (it is edited after commits)."""
@@ -513,7 +519,7 @@ class Event:
         await self.slash(
             "tournament create", "organizer", name=NEXT, format="swiss", regulation="mix"
         )
-        panel = await until(lambda: self.panel(NEXT), "the next event's panel")
+        panel = await until(lambda: self.posted_panel(NEXT), "the next event's panel")
         form = await self.click(panel, "参加者の取り込み", "organizer")
         ids = "\n".join(str(self.fake.member(player).id) for player in PLAYERS)
         csv = Upload("参加者.csv", f"Discord ID\n{ids}\n".encode())

@@ -44,6 +44,7 @@ def running_fake(
     before_start: Callable[[FakeDiscord], None] | None = None,
     options: Mapping[str, Any] | None = None,
     database_url: str | None = None,
+    check_limits: bool = True,
     **env: str,
 ) -> Iterator[FakeDiscord]:
     """A started fake Discord (`FakeDiscord(**options)`) with the real bot logged in, run in
@@ -52,7 +53,8 @@ def running_fake(
 
     `before_start(fake)` runs before the bot starts (add members, fill the database). On
     the way out the bot is stopped, and no unknown route may have been hit nor the token
-    logged.
+    logged; with `check_limits`, the bot must have kept to Discord's limits (no 429, at
+    most 1 invalid answer per 1,000 requests: `assert_within_discord_limits`).
     """
     discord = FakeDiscord(**(options or {}))
     discord.start()
@@ -71,6 +73,8 @@ def running_fake(
             asyncio.run(discord.stop_bot())
         discord.assert_no_unknown_routes()
         discord.assert_token_not_logged()
+        if check_limits and discord.rate_limits:
+            discord.assert_within_discord_limits()
     finally:
         discord.close()
 
@@ -81,10 +85,13 @@ def bot_fixture(
     before_start: Callable[[FakeDiscord], None] | None = None,
     options: Mapping[str, Any] | None = None,
     backends: tuple[Any, ...] = BACKENDS,
+    check_limits: bool = True,
     **env: str,
 ) -> Any:
     """A module-scoped fixture: `running_fake` in a fresh folder named after `folder_name`,
     once per backend of `backends` (both by default; a fresh PostgreSQL database each).
+    `check_limits=False` skips the teardown's check of Discord's limits for the module: say
+    which behaviour of the bot breaks them.
 
     Assign it to the fixture's name in the module: `fake = bot_fixture("judges", ...)`.
     """
@@ -106,6 +113,7 @@ def bot_fixture(
             before_start=before_start,
             options=options,
             database_url=database_url,
+            check_limits=check_limits,
             **env,
         ) as discord:
             yield discord

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
+import math
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -28,10 +30,29 @@ from discord import app_commands
 
 from tests.e2e.fake_discord import FakeDiscord, Upload
 from tests.e2e.fake_discord.gateway import shard_of
-from tests.e2e.fake_discord.state import (
+from tests.e2e.fake_discord.permissions import (
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    ATTACH_FILES,
     CREATE_EVENTS,
     CREATE_PUBLIC_THREADS,
+    EMBED_LINKS,
+    EVERYONE_PERMISSIONS,
     MANAGE_EVENTS,
+    MEMBER,
+    ROLE,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    base_permissions,
+    effective_permissions,
+    overwrite,
+)
+from tests.e2e.fake_discord.state import (
+    GUILD_TEXT,
+    PUBLIC_THREAD,
+    Channel,
+    RecordedRequest,
     World,
 )
 
@@ -683,3 +704,374 @@ async def test_a_guild_can_be_made_on_a_chosen_shard() -> None:
     guilds = [world.add_guild(f"Server {n}", shard=(n % 4, 4)) for n in range(40)]
     assert [shard_of(guild.id, 4) for guild in guilds] == [n % 4 for n in range(40)]
     assert len({guild.id for guild in guilds}) == 40
+
+
+# -- Discord's rate limits ------------------------------------------------------------------
+
+POSTS = "/channels/{channel_id}/messages"
+
+
+def fresh_channels(fake: FakeDiscord, count: int, prefix: str) -> list[Channel]:
+    """Text channels no request has touched yet (their buckets are full), made as a
+    server's owner makes them: the client addresses them by id."""
+    made = []
+    with fake.world.lock:
+        for n in range(count):
+            channel = Channel(fake.world.ids.next(), f"{prefix}-{n}", GUILD_TEXT, fake.guild.id)
+            fake.guild.channels[channel.id] = channel
+            made.append(channel)
+    return made
+
+
+def posts_since(fake: FakeDiscord, before: int) -> list[RecordedRequest]:
+    return [r for r in fake.requests[before:] if (r.method, r.route) == ("POST", POSTS)]
+
+
+async def test_a_burst_of_12_posts_into_one_channel_is_paced_by_the_headers(
+    probed: Probed,
+) -> None:
+    """About 5 posts per 5 s per channel: discord.py reads the headers and spreads 12 posts
+    over two waits (5 + 5 + 2), and Discord never has to answer 429."""
+    fake = probed.fake
+    (channel,) = fresh_channels(fake, 1, "burst")
+    target = probed.client.get_partial_messageable(channel.id)
+    before = len(fake.requests)
+    started = time.monotonic()
+    await asyncio.gather(*(target.send(f"post {n}") for n in range(12)))
+    elapsed = time.monotonic() - started
+    posts = posts_since(fake, before)
+    assert [r.status for r in posts] == [200] * 12
+    assert 9.5 <= elapsed <= 14, elapsed
+    assert fake.traffic(before).messages == {"#burst-0": 12}
+    assert fake.traffic(before).longest_wait == pytest.approx(5.0, abs=0.5)
+    assert {r.wait > 4 for r in posts[4::5]} == {True}  # the 5th and 10th emptied the bucket
+
+
+async def test_two_channels_do_not_wait_for_each_other(probed: Probed) -> None:
+    """4 posts into each of two channels, the channels side by side: 8 in one bucket would
+    wait 5 s. (One after another in each: discord.py sleeps out the window in a post that
+    leaves its bucket with no token to spare, as concurrent posts into one channel do.)"""
+    fake = probed.fake
+    targets = [probed.client.get_partial_messageable(c.id) for c in fresh_channels(fake, 2, "two")]
+
+    async def four_posts(target: discord.PartialMessageable) -> None:
+        for n in range(4):
+            await target.send(f"post {n}")
+
+    before = len(fake.requests)
+    started = time.monotonic()
+    await asyncio.gather(*(four_posts(target) for target in targets))
+    assert time.monotonic() - started < 3.0
+    assert [r.status for r in posts_since(fake, before)] == [200] * 8
+
+
+def most_in_one_second(times: list[float]) -> int:
+    times = sorted(times)
+    return max((sum(1 for t in times[i:] if t - start < 1.0) for i, start in enumerate(times)))
+
+
+async def test_the_global_limit_holds_across_60_channels(probed: Probed) -> None:
+    """50 requests a second in all, whatever the buckets: one post into each of 60 channels
+    at once gets global 429s for what is over, which discord.py waits out and sends again."""
+    fake = probed.fake
+    channels = fresh_channels(fake, 60, "wide")
+    await asyncio.sleep(1.0)  # the last second's requests of the tests before
+    before = len(fake.requests)
+    await asyncio.gather(
+        *(probed.client.get_partial_messageable(c.id).send("hello") for c in channels)
+    )
+    posts = posts_since(fake, before)
+    refused = [r for r in posts if r.status == 429]
+    assert refused, "60 posts at once passed the global limit of 50 a second"
+    assert {r.scope for r in refused} == {"global"}
+    assert sum(1 for r in posts if r.status == 200) == 60  # every one made it in the end
+    passed = [r.at for r in fake.requests[before:] if r.status != 429]
+    assert most_in_one_second(passed) <= 50
+    assert fake.traffic(before).rate_limited == {"global": len(refused)}
+
+
+async def raw(
+    fake: FakeDiscord, method: str, path: str, body: Any = None, *, token: bool = True
+) -> tuple[int, Any, Any]:
+    """One request as a client that ignores the rate-limit headers sends it."""
+    headers = {"Authorization": f"Bot {fake.token}"} if token else {}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.request(method, fake.api_url + path, json=body, headers=headers) as response,
+    ):
+        text = await response.text()
+        return response.status, response.headers, json.loads(text) if text else None
+
+
+async def test_a_client_ignoring_the_headers_gets_429s_counted_as_invalid(
+    probed: Probed,
+) -> None:
+    fake = probed.fake
+    (channel,) = fresh_channels(fake, 1, "rude")
+    invalid = fake.invalid_requests()
+    answers = [
+        await raw(fake, "POST", f"/channels/{channel.id}/messages", {"content": "x"})
+        for _ in range(6)
+    ]
+    assert [status for status, _, _ in answers] == [200] * 5 + [429]
+    _, first, _ = answers[0]
+    _, headers, body = answers[5]
+    assert body == {
+        "message": "You are being rate limited.",
+        "retry_after": body["retry_after"],
+        "global": False,
+        "code": 0,
+    }
+    assert isinstance(body["retry_after"], float)
+    assert 0 < body["retry_after"] <= 5
+    assert headers["Content-Type"] == "application/json"
+    assert int(headers["Retry-After"]) == math.ceil(body["retry_after"])
+    assert headers["X-RateLimit-Scope"] == "user"
+    assert "X-RateLimit-Global" not in headers
+    assert (headers["X-RateLimit-Limit"], headers["X-RateLimit-Remaining"]) == ("5", "0")
+    assert headers["X-RateLimit-Bucket"] == first["X-RateLimit-Bucket"]
+    assert [first["X-RateLimit-Remaining"]] == ["4"]
+    assert float(first["X-RateLimit-Reset-After"]) == pytest.approx(5.0, abs=0.1)
+    assert float(first["X-RateLimit-Reset"]) == pytest.approx(time.time() + 5.0, abs=1.0)
+    assert len(fake.messages(channel.id)) == 5
+    assert fake.invalid_requests() == invalid + 1
+    assert (fake.invalid_history()[-1].status, fake.invalid_history()[-1].scope) == (429, "user")
+
+
+async def test_a_burst_past_50_a_second_gets_a_global_429(probed: Probed) -> None:
+    fake = probed.fake
+    channels = fresh_channels(fake, 60, "look")
+    await asyncio.sleep(1.0)
+    answers = await asyncio.gather(*(raw(fake, "GET", f"/channels/{c.id}") for c in channels))
+    refused = [(headers, body) for status, headers, body in answers if status == 429]
+    assert len(refused) == 10
+    headers, body = refused[0]
+    assert headers["X-RateLimit-Global"] == "true"
+    assert headers["X-RateLimit-Scope"] == "global"
+    assert body["global"] is True
+    assert body["message"] == "You are being rate limited."
+    await asyncio.sleep(1.0)  # the global second spent, for the tests after
+
+
+async def test_a_shared_429_is_not_counted_against_the_bot(probed: Probed) -> None:
+    fake = probed.fake
+    (channel,) = fresh_channels(fake, 1, "busy")
+    fake.hold_shared(channel.id, 2.0)
+    invalid = fake.invalid_requests()
+    status, headers, body = await raw(
+        fake, "POST", f"/channels/{channel.id}/messages", {"content": "x"}
+    )
+    assert (status, headers["X-RateLimit-Scope"]) == (429, "shared")
+    assert body["message"] == "The resource is being rate limited."
+    assert fake.invalid_requests() == invalid
+    assert fake.messages(channel.id) == []
+
+
+async def test_the_interaction_endpoints_are_exempt_from_the_global_limit(
+    probed: Probed,
+) -> None:
+    fake = probed.fake
+    channels = fresh_channels(fake, 50, "full")
+    await asyncio.sleep(1.0)
+    await asyncio.gather(*(raw(fake, "GET", f"/channels/{c.id}") for c in channels))
+    # The bot's 50 of this second are spent; a user's command is still answered.
+    reply = await fake.slash("probe pick", options={"name": "alpha"})
+    assert reply.content == "chose alpha"
+    (status, _, _) = await raw(fake, "GET", f"/channels/{channels[0].id}")
+    assert status == 429
+    await asyncio.sleep(1.0)  # the global second spent, for the tests after
+
+
+async def test_an_interaction_token_expires_after_15_minutes(probed: Probed) -> None:
+    fake = probed.fake
+    reply = await fake.slash("probe pick", options={"name": "beta"})
+    token = reply.interaction["token"]
+    original = f"/webhooks/{fake.world.app_id}/{token}/messages/@original"
+    fake.age_interaction(reply, minutes=14.5)
+    status, _, _ = await raw(fake, "PATCH", original, {"content": "still mine"}, token=False)
+    assert status == 200
+    fake.age_interaction(reply, minutes=0.6)
+    invalid = fake.invalid_requests()
+    for method, path, body in (
+        ("PATCH", original, {"content": "too late"}),
+        ("POST", f"/webhooks/{fake.world.app_id}/{token}", {"content": "too late"}),
+    ):
+        status, _, answer = await raw(fake, method, path, body, token=False)
+        assert (status, answer) == (401, {"message": "Invalid Webhook Token", "code": 50027})
+    assert reply.content == "still mine"
+    assert fake.invalid_requests() == invalid + 2
+    # An answer to an interaction whose token has expired: the same.
+    data = fake._command_data("probe pick", {"name": "al"}, fake.guild, focused="name")
+    record = fake._interaction(4, data, "alice", fake.guild, "general", "en-US", None)
+    fake.age_interaction(record, minutes=16)
+    status, _, answer = await raw(
+        fake, "POST", f"/interactions/{record.id}/{record.token}/callback", {"type": 8}
+    )
+    assert (status, answer["code"]) == (401, 50027)
+
+
+async def test_a_nonce_is_kept_a_few_minutes(probed: Probed) -> None:
+    fake = probed.fake
+    (channel,) = fresh_channels(fake, 1, "nonce")
+    path = f"/channels/{channel.id}/messages"
+    repeats = fake.traffic().nonce_repeats
+    body = {"content": "once", "nonce": "42.0", "enforce_nonce": True}
+    (_, _, first), (_, _, again) = [await raw(fake, "POST", path, body) for _ in range(2)]
+    assert first["id"] == again["id"]
+    assert fake.traffic().nonce_repeats == repeats + 1
+    fake.age_nonces(minutes=3)  # past what Discord keeps
+    _, _, later = await raw(fake, "POST", path, body)
+    assert later["id"] != first["id"]
+    assert [m["content"] for m in fake.messages(channel.id)] == ["once", "once"]
+
+
+async def test_the_limits_can_be_turned_off_for_a_bench_of_the_bot_alone() -> None:
+    with FakeDiscord(rate_limits=False) as fake:  # the switch itself is under test
+        (channel,) = fresh_channels(fake, 1, "open")
+        answers = [
+            await raw(fake, "POST", f"/channels/{channel.id}/messages", {"content": "x"})
+            for _ in range(12)
+        ]
+        assert [status for status, _, _ in answers] == [200] * 12
+        assert {headers["X-RateLimit-Reset-After"] for _, headers, _ in answers} == {"0.000"}
+
+
+# -- faults on command ----------------------------------------------------------------------
+
+
+async def test_discord_failing_for_a_time_spares_callbacks_when_told(probed: Probed) -> None:
+    fake = probed.fake
+    (channel,) = fresh_channels(fake, 1, "outage")
+    path = f"/channels/{channel.id}/messages"
+    fault = fake.fail_discord(502, spare_callbacks=True)
+    status, headers, _ = await raw(fake, "POST", path, {"content": "lost"})
+    assert status == 502
+    assert "X-RateLimit-Bucket" not in headers
+    reply = await fake.slash("probe pick", options={"name": "gamma"})
+    assert reply.content == "chose gamma"  # the callback went through
+    fault.end()
+    assert (await raw(fake, "POST", path, {"content": "back"}))[0] == 200
+    timed = fake.fail_discord(500, seconds=0.3, method="POST", path=path)
+    assert (await raw(fake, "POST", path, {"content": "lost"}))[0] == 500
+    assert (await raw(fake, "GET", f"/channels/{channel.id}"))[0] == 200  # only POSTs there
+    await asyncio.sleep(0.35)
+    assert (await raw(fake, "POST", path, {"content": "back again"}))[0] == 200
+    assert [m["content"] for m in fake.messages(channel.id)] == ["back", "back again"]
+    assert (fault.hits, timed.hits) == (1, 1)
+
+
+async def test_refused_callbacks_fail_the_interaction(probe_fake: FakeDiscord) -> None:
+    fake = probe_fake
+    fault = fake.refuse_callbacks()
+    failed = await fake.slash("probe pick", options={"name": "alpha"}, expect_response=False)
+    path = f"/interactions/{failed.id}/"
+    (first, *_) = await fake.wait_for(lambda: fake.requests_to("POST", path), "the callback")
+    assert first.status == 503
+    assert failed.type is None
+    fault.end()
+    assert (await fake.slash("probe pick", options={"name": "alpha"})).type == 4
+
+
+async def test_a_channel_refuses_the_bot_through_its_overwrites(probed: Probed) -> None:
+    fake = probed.fake
+    channel = await probed.guild.create_text_channel("closed")
+    made = fake.channel(channel.id)
+    thread_post = await channel.send("a post with a thread")
+    thread = await thread_post.create_thread(name="reports")
+    in_thread = probed.client.get_partial_messageable(thread.id)
+    try:
+        await fake.set_overwrite(made.id, "bot", deny=SEND_MESSAGES)
+        with pytest.raises(discord.Forbidden) as refused:
+            await channel.send("refused")
+        assert refused.value.code == 50013
+        await in_thread.send("a thread takes Send Messages in Threads, not Send Messages")
+        await fake.set_overwrite(made.id, "PM Bot", deny=SEND_MESSAGES_IN_THREADS)
+        with pytest.raises(discord.Forbidden) as in_threads:
+            await in_thread.send("refused")
+        assert in_threads.value.code == 50013
+        # Hidden from @everyone, the bot's role included, until its role may see it.
+        await fake.set_overwrite(made.id, "bot")
+        await fake.set_overwrite(made.id, "PM Bot")
+        await fake.set_overwrite(made.id, "@everyone", deny=VIEW_CHANNEL)
+        for target in (channel, in_thread):
+            with pytest.raises(discord.Forbidden) as unseen:
+                await target.send("unseen")
+            assert unseen.value.code == 50001
+        await fake.set_overwrite(made.id, "PM Bot", allow=VIEW_CHANNEL)
+        await channel.send("seen again")
+    finally:
+        made.permission_overwrites = []
+    assert [m["content"] for m in fake.messages(made.id)] == ["a post with a thread", "seen again"]
+
+
+async def test_a_deleted_channel_takes_its_threads_with_it(probed: Probed) -> None:
+    fake = probed.fake
+    guild = probed.guild
+    made = await guild.create_text_channel("doomed")
+    post = await made.send("before")
+    thread = await post.create_thread(name="round 1")
+    await fake.wait_for(lambda: guild.get_thread(thread.id), "the client to see the thread")
+    await fake.delete_channel("doomed")
+    await fake.wait_for(lambda: guild.get_channel(made.id) is None, "the CHANNEL_DELETE")
+    assert guild.get_thread(thread.id) is None
+    for send in (made.send, thread.send, post.edit):
+        with pytest.raises(discord.NotFound) as gone:
+            await send(content="after")
+        assert gone.value.code == 10003
+    assert fake.message(post.id) is not None  # what was said stays readable by id
+
+
+async def test_dm_attempts_are_counted_per_user(probed: Probed) -> None:
+    fake = probed.fake
+    closed = await fake.add_member("closed", accepts_dms=False)
+    user = await probed.client.fetch_user(closed.id)
+    for _ in range(2):
+        with pytest.raises(discord.Forbidden):
+            await user.send("hello")
+    assert fake.dm_attempts("closed") == 2
+    assert fake.traffic().dm_attempts["closed"] == 2
+
+
+# -- the permission arithmetic --------------------------------------------------------------
+
+
+async def test_permissions_follow_discords_order_of_overwrites() -> None:
+    world = World(token="t")
+    guild = world.add_guild("Perms")
+    member = world.add_member(guild, "ann", ("Judge",))
+    judge = guild.role("Judge")
+    channel = guild.channel("pairings")
+    base = base_permissions(guild, member)
+    assert base == EVERYONE_PERMISSIONS
+    assert effective_permissions(guild, member, channel) == base
+    # @everyone's deny, then a role's allow: the role wins.
+    channel.permission_overwrites = [
+        overwrite(guild.id, ROLE, deny=SEND_MESSAGES),
+        overwrite(judge.id, ROLE, allow=SEND_MESSAGES),
+    ]
+    assert effective_permissions(guild, member, channel) & SEND_MESSAGES
+    # Among roles, allow beats deny; the member's own overwrite beats every role.
+    moderator = guild.role("Moderator")
+    member.role_ids.append(moderator.id)
+    channel.permission_overwrites.append(overwrite(moderator.id, ROLE, deny=SEND_MESSAGES))
+    assert effective_permissions(guild, member, channel) & SEND_MESSAGES
+    channel.permission_overwrites.append(overwrite(member.id, MEMBER, deny=SEND_MESSAGES))
+    sending = effective_permissions(guild, member, channel)
+    assert not sending & SEND_MESSAGES
+    assert not sending & (ATTACH_FILES | EMBED_LINKS)  # implicitly denied with sending
+    # A thread inherits its parent's overwrites, but not Send Messages.
+    thread = Channel(world.ids.next(), "t", PUBLIC_THREAD, guild.id, channel.id)
+    guild.channels[thread.id] = thread
+    assert effective_permissions(guild, member, thread) & SEND_MESSAGES_IN_THREADS
+    assert effective_permissions(guild, member, thread) & ATTACH_FILES  # sending there works
+    channel.permission_overwrites[-1] = overwrite(member.id, MEMBER, deny=VIEW_CHANNEL)
+    assert effective_permissions(guild, member, channel) == 0  # unseen: nothing counts
+    assert effective_permissions(guild, member, thread) == 0
+    # The owner and administrators are above overwrites.
+    owner = guild.members[guild.owner_id]
+    channel.permission_overwrites.append(overwrite(owner.id, MEMBER, deny=VIEW_CHANNEL))
+    assert effective_permissions(guild, owner, channel) == ALL_PERMISSIONS
+    admin = world.add_member(guild, "root")
+    guild.roles[moderator.id].permissions |= ADMINISTRATOR
+    admin.role_ids.append(moderator.id)
+    assert effective_permissions(guild, admin, channel) == ALL_PERMISSIONS

@@ -128,8 +128,8 @@ async def while_refused(fake: FakeDiscord, *presses: Callable[[], Awaitable[Repl
     """Refuse callbacks, make `presses` together, and wait until the bot is done with each:
     none was acknowledged or answered, and nothing of any of them was stored."""
     assert fake.bot is not None
-    before, refused = counts(fake), fake.refused_callbacks
-    fake.refuse_callbacks(REFUSED_FOR)
+    before = counts(fake)
+    fault = fake.refuse_callbacks(seconds=REFUSED_FOR)
     began = time.monotonic()
     replies = await asyncio.gather(*(press() for press in presses))
     for reply in replies:
@@ -139,7 +139,7 @@ async def while_refused(fake: FakeDiscord, *presses: Callable[[], Awaitable[Repl
         )
         assert reply.type is None, reply  # never acknowledged: "This interaction failed"
         assert reply.messages == []  # and never answered
-    assert fake.refused_callbacks >= refused + 2 * len(replies)  # tried again, refused again
+    assert fault.hits >= 2 * len(replies)  # tried again, refused again
     await asyncio.sleep(max(0.0, REFUSED_FOR - (time.monotonic() - began)))
     await fake.settled()
     assert counts(fake) == before, "a refused interaction stored something"

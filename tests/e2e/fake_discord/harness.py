@@ -13,6 +13,7 @@ import atexit
 import concurrent.futures
 import contextlib
 import copy
+import math
 import re
 import signal
 import sqlite3
@@ -33,7 +34,12 @@ from aiohttp import web
 from bot.config import Settings
 from tests.conftest import cli_env
 
+from .faults import CALLBACKS, Fault
 from .gateway import Gateway
+from .limits import INVALID_WINDOW, MESSAGES_PER_CHANNEL
+from .permissions import MEMBER as MEMBER_OVERWRITE
+from .permissions import ROLE as ROLE_OVERWRITE
+from .permissions import base_permissions, effective_permissions, overwrite
 from .rest import Rest
 from .scheduled_events import automation
 from .state import (
@@ -43,12 +49,14 @@ from .state import (
     Guild,
     InteractionRecord,
     Member,
+    RecordedRequest,
     RequestHook,
     Role,
     StoredFile,
     User,
     World,
 )
+from .traffic import Traffic, summarise
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -445,7 +453,10 @@ class FakeDiscord:
         timeout: float = 30.0,
         log_level: str = "DEBUG",
         guild_id: int | None = None,
+        rate_limits: bool = True,
     ) -> None:
+        """`rate_limits=False` turns Discord's rate limits off (buckets, the global limit):
+        only for a test or bench that measures the bot alone, and the caller says why."""
         self.token = token
         self.settle = settle
         self.timeout = timeout
@@ -453,6 +464,7 @@ class FakeDiscord:
         # Settings every start of this fake uses unless a start overrides them.
         self.default_env: dict[str, str] = {}
         self.world = World(token=token)
+        self.world.limiter.enabled = rate_limits
         self.guild = self.world.add_guild(
             guild_name, preferred_locale=preferred_locale, guild_id=guild_id
         )
@@ -916,19 +928,6 @@ class FakeDiscord:
         with self.world.lock:
             return list(self.world.requests)
 
-    def refuse_callbacks(self, seconds: float) -> None:
-        """Answer every interaction callback with 503 for `seconds` from now, as Discord
-        failing for a while does: the person sees "This interaction failed" (discord.py
-        tries again after 1 s and 3 s; an acknowledgement later than 3 s is 404 10062)."""
-        with self.world.lock:
-            self.world.callbacks_refused_until = time.monotonic() + seconds
-
-    @property
-    def refused_callbacks(self) -> int:
-        """How many callbacks `refuse_callbacks` refused."""
-        with self.world.lock:
-            return self.world.refused_callbacks
-
     def requests_to(self, method: str, path_prefix: str) -> list[Any]:
         return [r for r in self.requests if r.method == method and r.path.startswith(path_prefix)]
 
@@ -949,6 +948,159 @@ class FakeDiscord:
                 line for line in process.stderr_lines if "Traceback" in line or " ERROR " in line
             ]
             assert not bad, f"the bot logged errors: {bad[:5]}\n{process.tail()}"
+
+    # -- Discord's limits ----------------------------------------------------------------
+
+    @property
+    def rate_limits(self) -> bool:
+        """Whether Discord's rate limits are enforced (on unless the fake was made without)."""
+        return self.world.limiter.enabled
+
+    def traffic(self, since: int = 0) -> Traffic:
+        """What the bot asked of Discord (from the `since`-th request on): requests by route
+        and status, messages per place, 429s by scope, invalid answers, the longest wait."""
+        with self.world.lock:
+            return summarise(self.world, self.world.requests[since:])
+
+    def invalid_history(self) -> list[RecordedRequest]:
+        """Every answer Discord counts toward its ban (401, 403, 429 but shared), oldest
+        first; each has `at` (time.monotonic()), `method`, `path`, `status`, `code`."""
+        with self.world.lock:
+            return [r for r in self.world.requests if r.invalid]
+
+    def invalid_requests(self, within: float = INVALID_WINDOW) -> int:
+        """Invalid answers in the last `within` seconds (Discord: 10 minutes, ban at 10,000)."""
+        since = time.monotonic() - within
+        return sum(1 for r in self.invalid_history() if r.at >= since)
+
+    def assert_within_discord_limits(self, *, since: int = 0) -> None:
+        """What a bot that reads the headers gets from Discord: no 429 (discord.py plans its
+        waits from the headers, so a 429 means the bot outran them, e.g. past the global
+        limit that has no header) and at most 1 invalid answer per 1,000 requests or part of
+        1,000 (a closed DM is found out only by trying once). Counts the bot's requests
+        (discord.py's), not those a test sent with its own client."""
+        with self.world.lock:
+            requests = [r for r in self.world.requests[since:] if r.from_library]
+            traffic = summarise(self.world, requests)
+        limited = [f"{r.method} {r.path} ({r.scope})" for r in requests if r.status == 429]
+        invalid = [f"{r.status} {r.code} {r.method} {r.path}" for r in requests if r.invalid]
+        assert not limited, f"Discord answered {len(limited)} 429s: {limited[:10]}\n{traffic}"
+        allowed = math.ceil(traffic.total / 1000)
+        assert len(invalid) <= allowed, (
+            f"{len(invalid)} invalid answers in {traffic.total} requests (at most {allowed} "
+            f"here: 1 per 1,000): {invalid[:10]}\n{traffic}"
+        )
+
+    def age_interaction(self, reply: Reply | InteractionRecord, *, minutes: float) -> None:
+        """Make an interaction's token `minutes` older (it expires at 15), without waiting."""
+        record = reply._record if isinstance(reply, Reply) else reply
+        with self.world.lock:
+            record.token_aged += minutes * 60
+
+    def age_nonces(self, *, minutes: float) -> None:
+        """Make every remembered nonce `minutes` older (Discord keeps one a few minutes)."""
+        with self.world.lock:
+            for key, (message_id, at) in self.world.nonces.items():
+                self.world.nonces[key] = (message_id, at - minutes * 60)
+
+    def dm_attempts(self, user: UserRef) -> int:
+        """How many posts the bot tried in a user's DMs (refused ones too)."""
+        target = self.member(user).user
+        with self.world.lock:
+            return self.world.dm_attempts[target.id]
+
+    def hold_shared(self, channel: str | int, seconds: float, guild: Guild | None = None) -> None:
+        """Others keep the channel's posting busy for `seconds`: posting there answers 429 of
+        scope shared, which Discord does not count against the bot."""
+        found = self.channel(channel, guild)
+        self.world.limiter.hold_shared(MESSAGES_PER_CHANNEL, str(found.id), seconds)
+
+    # -- faults on command ---------------------------------------------------------------
+
+    def fail_discord(
+        self,
+        status: int = 503,
+        *,
+        seconds: float | None = None,
+        method: str | None = None,
+        path: str | None = None,
+        channel: str | int | None = None,
+        spare_callbacks: bool = False,
+        guild: Guild | None = None,
+    ) -> Fault:
+        """Discord answers `status` (500, 502 or 503) for `seconds` (None: until
+        `fault.end()`), to every request or those of `method` and a path starting with
+        `path` (without /api/v10) or of `channel` (`/channels/{its id}`); with
+        `spare_callbacks`, interaction callbacks still work. Returns the fault."""
+        if channel is not None:
+            path = f"/channels/{self.channel(channel, guild).id}"
+        until = time.monotonic() + seconds if seconds is not None else None
+        fault = Fault(status, method, path, until, spare_callbacks)
+        with self.world.lock:
+            self.world.faults.append(fault)
+        return fault
+
+    def refuse_callbacks(self, *, seconds: float | None = None, status: int = 503) -> Fault:
+        """Interaction callbacks answer `status` (the user sees "This interaction failed")
+        for `seconds`, or until `fault.end()`."""
+        return self.fail_discord(status, seconds=seconds, method="POST", path=CALLBACKS)
+
+    def recover(self) -> None:
+        """Every fault ends: Discord works again."""
+        with self.world.lock:
+            for fault in self.world.faults:
+                fault.end()
+
+    async def set_overwrite(
+        self,
+        channel: str | int,
+        target: str | int,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+        guild: Guild | None = None,
+    ) -> None:
+        """A permission overwrite on `channel` for `target` (a role's name, "@everyone", a
+        member's name, or "bot"), as a server's owner sets it; the bot hears CHANNEL_UPDATE.
+        `deny=SEND_MESSAGES` for the bot: its posts there answer 403 50013; `deny=
+        VIEW_CHANNEL`: every request on the channel answers 403 50001. Replaces the target's
+        overwrite; allow=deny=0 removes it."""
+        guild = guild or self.guild
+        with self.world.lock:
+            found = self.channel(channel, guild)
+            assert not found.is_thread, "a thread has no overwrites: set them on its parent"
+            if target == "bot":
+                target = self.world.app_id
+            role = next(
+                (r for r in guild.roles.values() if target in (r.name, r.id, str(r.id))), None
+            )
+            if role is not None:
+                key, kind = role.id, ROLE_OVERWRITE
+            else:
+                key, kind = self.member(target, guild).id, MEMBER_OVERWRITE
+            kept = [o for o in found.permission_overwrites if int(o["id"]) != key]
+            if allow or deny:
+                kept.append(overwrite(key, kind, allow=allow, deny=deny))
+            found.permission_overwrites = kept
+            data = found.payload()
+        await self._server.call(self.gateway.dispatch("CHANNEL_UPDATE", data))
+
+    async def delete_channel(self, channel: str | int, guild: Guild | None = None) -> Channel:
+        """The channel is deleted (by a moderator) with its threads: every request on them
+        answers 404 10003 from now on, and the bot hears CHANNEL_DELETE (discord.py drops
+        the threads itself, as with Discord). Its messages stay readable by id."""
+        guild = guild or self.guild
+        with self.world.lock:
+            found = self.channel(channel, guild)
+            gone = [found] + [c for c in guild.channels.values() if c.parent_id == found.id]
+            gone = [c for c in gone if c is found or c.is_thread]
+            for each in gone:
+                del guild.channels[each.id]
+                self.world.deleted_channels[each.id] = each
+            data = found.payload()
+        event = "THREAD_DELETE" if found.is_thread else "CHANNEL_DELETE"
+        await self._server.call(self.gateway.dispatch(event, data))
+        return found
 
     def log_tail(self, lines: int = 80) -> str:
         return "\n".join(p.tail(lines) for p in self.processes[-2:])
@@ -1552,7 +1704,9 @@ class FakeDiscord:
         if kind == CHANNEL:
             assert guild is not None, "channel options need a guild"
             channel = value if isinstance(value, Channel) else guild.channel(value)
-            member_perms = str(guild.permissions_of(guild.members[self.world.app_id]))
+            member_perms = str(
+                effective_permissions(guild, guild.members[self.world.app_id], channel)
+            )
             data = channel.payload()
             data["permissions"] = member_perms
             resolved.setdefault("channels", {})[str(channel.id)] = data
@@ -1575,7 +1729,7 @@ class FakeDiscord:
         if guild is not None and user.id in guild.members:
             member = guild.members[user.id]
             resolved.setdefault("members", {})[str(user.id)] = member.payload(
-                with_user=False, permissions=guild.permissions_of(member)
+                with_user=False, permissions=base_permissions(guild, member)
             )
         return str(user.id)
 

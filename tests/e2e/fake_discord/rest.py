@@ -1,14 +1,15 @@
 """The REST half of the fake Discord: the routes discord.py calls, under `/api/v10`.
 
 Every response is JSON with `Content-Type: application/json` exactly (discord.py parses
-nothing else), carries rate-limit headers shaped like Discord's, and is recorded in
-`World.requests`. A route the fake does not know answers 404 and lands in
-`World.unknown_routes`, so a test notices the bot called something unmodelled.
+nothing else), passes Discord's rate limits (`limits.py`: a 429 when over them) and carries
+their headers, and is recorded in `World.requests`. A request on a channel first needs the
+channel to exist and the bot to see it (`permissions.py`). A route the fake does not know
+answers 404 and lands in `World.unknown_routes`, so a test notices the bot called something
+unmodelled.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -17,15 +18,23 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import scheduled_events as events
-from .state import (
-    ADMINISTRATOR,
+from .faults import Fault
+from .limits import CHANNEL_RENAMES, RouteLimit, Verdict
+from .permissions import (
+    ATTACH_FILES,
     CREATE_EVENTS,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    MANAGE_EVENTS,
+    VIEW_CHANNEL,
+    effective_permissions,
+    sending_permission,
+)
+from .state import (
     DM,
     EPHEMERAL,
     LOADING,
-    MANAGE_EVENTS,
+    NONCE_LIFETIME,
     PUBLIC_THREAD,
     Callback,
     Channel,
@@ -71,6 +80,19 @@ def json_response(data: Any, status: int = 200) -> web.Response:
 
 def error(status: int, message: str, code: int = 0) -> web.Response:
     return json_response({"message": message, "code": code}, status)
+
+
+def expired_token() -> web.Response:
+    return error(401, "Invalid Webhook Token", 50027)
+
+
+def _error_code(response: web.Response) -> int | None:
+    """The `code` of a JSON error answer, if it has one."""
+    try:
+        body = json.loads(bytes(response.body or b""))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return body.get("code") if isinstance(body, dict) else None
 
 
 def no_content() -> web.Response:
@@ -199,41 +221,100 @@ class Rest:
         if request.path == "/gateway":  # the websocket
             return await handler(request)
         path = request.path.removeprefix(API)
-        record = RecordedRequest(request.method, path, dict(request.query), None)
+        match = dict(request.match_info)
+        resource = request.match_info.route.resource
+        template = resource.canonical if resource is not None else ""
+        record = RecordedRequest(
+            request.method,
+            path,
+            dict(request.query),
+            None,
+            route=template.removeprefix(API),
+            channel_id=int(match["channel_id"]) if match.get("channel_id", "").isdigit() else None,
+            from_library=request.headers.get("User-Agent", "").startswith("DiscordBot"),
+        )
         request[RECORD] = record
         with world.lock:
             world.requests.append(record)
-        needs_auth = request.path.startswith(API) and not path.startswith(
-            ("/interactions/", "/webhooks/", "/gateway")
-        )
+        api = request.path.startswith(API)
+        interaction_route = path.startswith(("/interactions/", "/webhooks/"))
+        needs_auth = api and not interaction_route and not path.startswith("/gateway")
         trap = self._trap(request.method, path)
+        fault = self._fault(request.method, path) if api else None
+        verdict: Verdict | None = None
         if trap is not None and not trap.after:
             trap.action()  # the request never reaches Discord
             response: web.StreamResponse = error(503, "Service Unavailable")
+        elif fault is not None:
+            response = error(fault.status, f"{fault.status}: {fault.reason}")
         elif needs_auth and request.headers.get("Authorization") != f"Bot {world.token}":
             response = error(401, "401: Unauthorized")
         else:
-            try:
-                response = await handler(request)
-            except web.HTTPException as exc:  # aiohttp's own 405 and friends
-                response = error(exc.status, f"{exc.status}: {exc.reason}")
-            if trap is not None:
-                trap.action()  # Discord did it; the bot never hears back
+            if api:
+                verdict = world.limiter.check(
+                    request.method,
+                    record.route,
+                    match,
+                    exempt_from_global=interaction_route,
+                    extra=await self._sub_limit(request, record.route),
+                )
+            if verdict is not None and verdict.limited:
+                response = json_response(verdict.body(), 429)
+                record.scope = verdict.scope
+                record.wait = verdict.retry_after
+            else:
+                try:
+                    refused = self._channel_refusal(request)
+                    response = refused if refused is not None else await handler(request)
+                except web.HTTPException as exc:  # aiohttp's own 405 and friends
+                    response = error(exc.status, f"{exc.status}: {exc.reason}")
+                if trap is not None:
+                    trap.action()  # Discord did it; the bot never hears back
         record.status = response.status
-        if request.path.startswith(API):
-            bucket = hashlib.sha1(f"{request.method} {path}".encode()).hexdigest()[:16]
-            response.headers.update(
-                {
-                    "X-RateLimit-Limit": "50",
-                    "X-RateLimit-Remaining": "49",
-                    "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
-                    "X-RateLimit-Reset-After": "1.000",
-                    "X-RateLimit-Bucket": bucket,
-                    "X-RateLimit-Scope": "user",
-                }
-            )
+        if response.status >= 400 and isinstance(response, web.Response):
+            record.code = _error_code(response)
+        if verdict is not None:
+            response.headers.update(verdict.headers)
+            if not verdict.limited and verdict.headers.get("X-RateLimit-Remaining") == "0":
+                record.wait = float(verdict.headers["X-RateLimit-Reset-After"])
+        if api:
+            # Discord's answers come through Google's load balancer; discord.py takes a 429
+            # without this header for a Cloudflare ban and gives up.
+            response.headers["Via"] = "1.1 google"
         world.last_activity = time.monotonic()
         return response
+
+    async def _sub_limit(self, request: web.Request, route: str) -> RouteLimit | None:
+        """A limit on top of the route's bucket: a channel's name or topic changes."""
+        if request.method != "PATCH" or route != "/channels/{channel_id}":
+            return None
+        if not request.content_type.endswith("json") or not request.can_read_body:
+            return None
+        text = await request.text()  # aiohttp keeps the body: the handler reads it again
+        body = json.loads(text) if text else {}
+        return CHANNEL_RENAMES if "name" in body or "topic" in body else None
+
+    def _fault(self, method: str, path: str) -> Fault | None:
+        with self.world.lock:
+            for fault in self.world.faults:
+                if fault.matches(method, path):
+                    fault.hits += 1
+                    return fault
+        return None
+
+    def _channel_refusal(self, request: web.Request) -> web.Response | None:
+        """What Discord answers before looking further at a request on a channel: 404 for a
+        channel that does not exist (or was deleted), 403 50001 when the bot cannot see it."""
+        raw = request.match_info.get("channel_id")
+        if raw is None or not request.path.startswith(API):
+            return None
+        with self.world.lock:
+            channel = self.world.channel_by_id(int(raw)) if raw.isdigit() else None
+            if channel is None:
+                return error(404, "Unknown Channel", 10003)
+            if channel.type != DM and not self._bot_granted(channel, VIEW_CHANNEL):
+                return error(403, "Missing Access", 50001)
+        return None
 
     def _trap(self, method: str, path: str) -> RequestHook | None:
         with self.world.lock:
@@ -364,12 +445,11 @@ class Rest:
         world = self.world
         payload, files = await self.body(request)
         with world.lock:
-            if time.monotonic() < world.callbacks_refused_until:
-                world.refused_callbacks += 1  # Discord failing: nothing is acknowledged
-                return error(503, "Service Unavailable")
             record = world.interactions.get(int(request.match_info["interaction_id"]))
             if record is None or record.token != request.match_info["token"]:
                 return error(404, "Unknown interaction", 10062)
+            if record.token_expired:
+                return expired_token()
             if record.callbacks:
                 return error(400, "Interaction has already been acknowledged.", 40060)
             # Counted from when the fake wrote INTERACTION_CREATE to the socket, as Discord
@@ -425,6 +505,15 @@ class Rest:
             return None
         return record
 
+    def _expired(self, request: web.Request) -> web.Response | None:
+        """A follow-up or an `@original` read, edit or delete with a token past its 15
+        minutes: Discord answers 401 50027."""
+        with self.world.lock:
+            record = self.world.interaction_by_token(request.match_info["token"])
+            if record is not None and record.token_expired:
+                return expired_token()
+        return None
+
     def _webhook_message(self, request: web.Request, record: InteractionRecord) -> JSON | None:
         wanted = request.match_info["message_id"]
         if wanted == "@original":
@@ -436,6 +525,8 @@ class Rest:
         return None
 
     async def followup(self, request: web.Request) -> web.Response:
+        if (expired := self._expired(request)) is not None:
+            return expired
         payload, files = await self.body(request)
         with self.world.lock:
             record = self._webhook_interaction(request)
@@ -456,6 +547,8 @@ class Rest:
             return json_response(message)
 
     async def webhook_get(self, request: web.Request) -> web.Response:
+        if (expired := self._expired(request)) is not None:
+            return expired
         with self.world.lock:
             record = self._webhook_interaction(request)
             message = self._webhook_message(request, record) if record else None
@@ -464,6 +557,8 @@ class Rest:
             return json_response(message)
 
     async def webhook_edit(self, request: web.Request) -> web.Response:
+        if (expired := self._expired(request)) is not None:
+            return expired
         payload, files = await self.body(request)
         with self.world.lock:
             record = self._webhook_interaction(request)
@@ -478,6 +573,8 @@ class Rest:
             return json_response(message)
 
     async def webhook_delete(self, request: web.Request) -> web.Response:
+        if (expired := self._expired(request)) is not None:
+            return expired
         with self.world.lock:
             record = self._webhook_interaction(request)
             message = self._webhook_message(request, record) if record else None
@@ -549,12 +646,19 @@ class Rest:
 
     async def create_message(self, request: web.Request) -> web.Response:
         payload, files = await self.body(request)
-        with self.world.lock:
+        world = self.world
+        with world.lock:
             channel = self._channel(request)
             if channel is None:
                 return error(404, "Unknown Channel", 10003)
-            if channel.type == DM and channel.recipient and not channel.recipient.accepts_dms:
-                return error(403, "Cannot send messages to this user", 50007)
+            if channel.type == DM and channel.recipient is not None:
+                world.dm_attempts[channel.recipient.id] += 1
+                if not channel.recipient.accepts_dms:
+                    return error(403, "Cannot send messages to this user", 50007)
+            if channel.type != DM:
+                needed = sending_permission(channel) | (ATTACH_FILES if files else 0)
+                if not self._bot_granted(channel, needed):
+                    return error(403, "Missing Permissions", 50013)
             if channel.is_thread and channel.archived:
                 return error(400, "Thread is archived", 50083)
             if not (payload.get("content") or payload.get("embeds") or files) and not (
@@ -564,14 +668,17 @@ class Rest:
             nonce = payload.get("nonce")
             if nonce is not None and len(str(nonce)) > 25:
                 return error(400, "Invalid Form Body: nonce is over 25 characters", 50035)
+            key = (channel.id, world.app_id, str(nonce))
             if nonce is not None and payload.get("enforce_nonce"):
-                earlier = self.world.nonces.get((channel.id, str(nonce)))
-                if earlier is not None and earlier in self.world.messages:
+                earlier, at = world.nonces.get(key, (0, 0.0))
+                fresh = time.monotonic() - at < NONCE_LIFETIME
+                if fresh and earlier in world.messages:
                     # Discord answers a repeated nonce with the message it already made.
-                    return json_response(self.world.messages[earlier])
-            message = self.world.new_message(channel.id, payload, files)
+                    world.nonce_repeats += 1
+                    return json_response(world.messages[earlier])
+            message = world.new_message(channel.id, payload, files)
             if nonce is not None:
-                self.world.nonces[(channel.id, str(nonce))] = int(message["id"])
+                world.nonces[key] = (int(message["id"]), time.monotonic())
         return json_response(message)
 
     async def typing(self, request: web.Request) -> web.Response:
@@ -627,15 +734,15 @@ class Rest:
             return no_content()
 
     def _bot_granted(self, channel: Channel, permission: int) -> bool:
-        """Whether the bot's roles in the channel's guild grant `permission` (the fake has no
-        channel overwrites)."""
+        """Whether the bot has every bit of `permission` in `channel` (its roles, the
+        channel's overwrites, a thread's parent's), by Discord's arithmetic."""
         with self.world.lock:
             guild = self.world.guild_of_channel(channel)
             bot = guild.members.get(self.world.app_id) if guild else None
             if guild is None or bot is None:
                 return False
-            granted = guild.permissions_of(bot)
-        return bool(granted & (ADMINISTRATOR | permission))
+            granted = effective_permissions(guild, bot, channel)
+        return granted & permission == permission
 
     async def _new_thread(self, parent: Channel, payload: JSON, thread_id: int | None) -> Channel:
         with self.world.lock:
@@ -844,9 +951,7 @@ class Rest:
         bot = guild.members.get(self.world.app_id)
         if bot is None:
             return False
-        granted = guild.permissions_of(bot)
-        if granted & ADMINISTRATOR:
-            return True
+        granted = effective_permissions(guild, bot, None)
         if create:
             return bool(granted & CREATE_EVENTS)
         own = event is not None and event.creator_id == self.world.app_id

@@ -12,56 +12,27 @@ import itertools
 import secrets
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from .faults import Fault
+from .limits import Limiter
+from .permissions import (
+    CREATE_EVENTS,
+    CREATE_PUBLIC_THREADS,  # noqa: F401 (older tests import it from here)
+    EVERYONE_PERMISSIONS,
+    MANAGE_GUILD,
+    effective_permissions,
+)
 from .scheduled_events import ScheduledEvent
 
 JSON = dict[str, Any]
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
-# Permission bits (https://discord.com/developers/docs/topics/permissions).
-CREATE_INSTANT_INVITE = 1 << 0
-ADMINISTRATOR = 1 << 3
-MANAGE_CHANNELS = 1 << 4
-MANAGE_GUILD = 1 << 5
-ADD_REACTIONS = 1 << 6
-VIEW_CHANNEL = 1 << 10
-SEND_MESSAGES = 1 << 11
-MANAGE_MESSAGES = 1 << 13
-EMBED_LINKS = 1 << 14
-ATTACH_FILES = 1 << 15
-READ_MESSAGE_HISTORY = 1 << 16
-USE_EXTERNAL_EMOJIS = 1 << 18
-CHANGE_NICKNAME = 1 << 26
-MANAGE_ROLES = 1 << 28
-USE_APPLICATION_COMMANDS = 1 << 31
-MANAGE_EVENTS = 1 << 33  # edit and delete anyone's scheduled events
-MANAGE_THREADS = 1 << 34
-CREATE_PUBLIC_THREADS = 1 << 35
-CREATE_PRIVATE_THREADS = 1 << 36
-SEND_MESSAGES_IN_THREADS = 1 << 38
-CREATE_EVENTS = 1 << 44  # create scheduled events, and edit and delete one's own
-ALL_PERMISSIONS = (1 << 51) - 1
-
-EVERYONE_PERMISSIONS = (
-    CREATE_INSTANT_INVITE
-    | ADD_REACTIONS
-    | VIEW_CHANNEL
-    | SEND_MESSAGES
-    | EMBED_LINKS
-    | ATTACH_FILES
-    | READ_MESSAGE_HISTORY
-    | USE_EXTERNAL_EMOJIS
-    | CHANGE_NICKNAME
-    | USE_APPLICATION_COMMANDS
-    | CREATE_PUBLIC_THREADS
-    | CREATE_PRIVATE_THREADS
-    | SEND_MESSAGES_IN_THREADS
-)
 # The invite permissions of the README: view, send, embed, attach, history, threads, and
 # Create Events (issue 24: the bot keeps a tournament's scheduled event, its own only).
 BOT_ROLE_PERMISSIONS = 309_237_763_072 | CREATE_EVENTS
@@ -76,6 +47,14 @@ PRIVATE_THREAD = 12
 # Message flags.
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+
+# Interaction tokens live 15 minutes (discord-api-docs
+# developers/interactions/receiving-and-responding.mdx: "valid for 15 minutes").
+TOKEN_LIFETIME = 15 * 60.0
+# A repeated nonce with enforce_nonce is the same message "in the past few minutes"
+# (discord-api-docs developers/resources/message.mdx, Create Message): read as 3 minutes,
+# the short end, so that the bot does not lean on it for longer than Discord may keep it.
+NONCE_LIFETIME = 3 * 60.0
 
 DEFAULT_CHANNELS = ("general", "announcements", "pairings", "standings", "judge-calls", "log")
 DEFAULT_PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
@@ -313,17 +292,6 @@ class Guild:
     def _role_names(self) -> list[str]:
         return sorted(r.name for r in self.roles.values())
 
-    def permissions_of(self, member: Member) -> int:
-        """Guild-level permissions: the owner and administrators have all of them."""
-        if member.id == self.owner_id:
-            return ALL_PERMISSIONS
-        value = self.everyone.permissions
-        for role_id in member.role_ids:
-            role = self.roles.get(role_id)
-            if role is not None:
-                value |= role.permissions
-        return ALL_PERMISSIONS if value & ADMINISTRATOR else value
-
     def payload(self, *, full: bool) -> JSON:
         data: JSON = {
             "id": str(self.id),
@@ -427,6 +395,17 @@ class InteractionRecord:
     original_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     original_edited: bool = False
+    # Seconds added to the token's age: a test ages a token without waiting 15 minutes.
+    token_aged: float = 0.0
+
+    @property
+    def token_age(self) -> float:
+        """Seconds since Discord issued the token (it expires at TOKEN_LIFETIME)."""
+        return time.monotonic() - self.created + self.token_aged
+
+    @property
+    def token_expired(self) -> bool:
+        return self.token_age >= TOKEN_LIFETIME
 
 
 @dataclass
@@ -437,6 +416,23 @@ class RecordedRequest:
     json: Any
     status: int = 0
     files: list[StoredFile] = field(default_factory=list)
+    # The route's template ("/channels/{channel_id}/messages"), when the fake knows it.
+    route: str = ""
+    at: float = field(default_factory=time.monotonic)
+    code: int | None = None  # the JSON error code of an error answer
+    scope: str | None = None  # a 429's X-RateLimit-Scope
+    # Seconds a client reading the headers waits before its bucket's next request (the
+    # Reset-After of an exhausted bucket, or a 429's retry_after); 0 when it need not.
+    wait: float = 0.0
+    channel_id: int | None = None  # the route's channel, if it has one
+    # Sent by discord.py ("DiscordBot (…)"), not by a test's own HTTP client.
+    from_library: bool = True
+
+    @property
+    def invalid(self) -> bool:
+        """Discord counts it toward the ban at 10,000 in 10 minutes: a 401, 403 or 429,
+        except a 429 of scope shared (another user's use of the resource)."""
+        return self.status in (401, 403) or (self.status == 429 and self.scope != "shared")
 
 
 @dataclass
@@ -483,14 +479,17 @@ class World:
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[str] = []
         self.last_activity = time.monotonic()
-        # (channel id, nonce) → message id: a message sent again with the same nonce and
-        # `enforce_nonce` is the same message, as on Discord.
-        self.nonces: dict[tuple[int, str], int] = {}
+        # (channel id, author id, nonce) → (message id, when): a message sent again with
+        # the same nonce and `enforce_nonce` within NONCE_LIFETIME is the same message.
+        self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
+        self.nonce_repeats = 0  # how often a repeated nonce answered the first message
         self.request_hooks: list[RequestHook] = []
-        # Interaction callbacks answer 503 until this moment (`time.monotonic()`), as when
-        # Discord fails for a few seconds; how many were refused.
-        self.callbacks_refused_until = 0.0
-        self.refused_callbacks = 0
+        self.faults: list[Fault] = []
+        self.limiter = Limiter()
+        # User id → message creates the bot tried in their DMs (refused ones too).
+        self.dm_attempts: Counter[int] = Counter()
+        # Channels (and their threads) deleted while the fake ran, by id.
+        self.deleted_channels: dict[int, Channel] = {}
 
     # -- users, guilds -------------------------------------------------------------------
 
@@ -709,15 +708,18 @@ class World:
             member = guild.members[user.id]
             bot_member = guild.members[self.bot_user.id]
             channel_payload = channel.payload()
-            channel_payload["permissions"] = str(guild.permissions_of(member))
+            # As Discord sends them: in this channel, overwrites included.
+            channel_payload["permissions"] = str(effective_permissions(guild, member, channel))
             payload.update(
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
                 guild_locale=guild.preferred_locale,
-                member=member.payload(permissions=guild.permissions_of(member)),
+                member=member.payload(permissions=effective_permissions(guild, member, channel)),
                 channel=channel_payload,
                 app_permissions=str(
-                    guild.permissions_of(bot_member) if app_permissions is None else app_permissions
+                    effective_permissions(guild, bot_member, channel)
+                    if app_permissions is None
+                    else app_permissions
                 ),
                 authorizing_integration_owners={"0": str(guild.id)},
                 context=0,
