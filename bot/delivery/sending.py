@@ -455,6 +455,14 @@ class Sender:
             self.places.round_posted(tournament.id, number, known)
             return
         thread_id: int | None = None
+        if not self._may_open_threads(tournament.guild_id, channel.id):
+            # The server does not let the bot (its cache says): asked, Discord would refuse,
+            # and each refusal counts toward its ban. Players are told by DM instead.
+            log.info("round %s has no reports thread: the bot may not open one", number)
+            place = RoundPlace(channel.id, None)
+            await self.store.posts.save_round_place(tournament.id, number, place)
+            self.places.round_posted(tournament.id, number, place)
+            return
         try:
             thread = await self._request(
                 channel.get_partial_message(first).create_thread(name=name), STAFF
@@ -468,6 +476,15 @@ class Sender:
         place = RoundPlace(channel.id, thread_id)
         await self.store.posts.save_round_place(tournament.id, number, place)
         self.places.round_posted(tournament.id, number, place)
+
+    def _may_open_threads(self, guild_id: int, channel_id: int) -> bool:
+        """Whether the bot may open a public thread in the channel, by its cache of the
+        server (True when the cache cannot tell: Discord decides)."""
+        guild = self.client.get_guild(guild_id)
+        channel = guild.get_channel(channel_id) if guild else None
+        if guild is None or channel is None or guild.me is None:
+            return True
+        return channel.permissions_for(guild.me).create_public_threads
 
     async def _final_standings_link(self, tournament: Tournament) -> str | None:
         """Where the final standings were posted, for the closed registration post."""

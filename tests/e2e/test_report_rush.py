@@ -30,17 +30,16 @@ def members_and_a_running_event(fake: FakeDiscord) -> None:
     for number in range(1, PLAYERS + 1):
         fake.world.add_member(fake.guild, f"p{number:03d}")
     players = [f"p{n:03d}" for n in range(1, PLAYERS + 1)]
-    asyncio.run(prepare_running_event(fake, players, name="Rush Cup", seed=12))
+    channels = {
+        f"{kind}_channel_id": fake.channel(kind).id for kind in ("pairings", "standings", "log")
+    }
+    asyncio.run(prepare_running_event(fake, players, name="Rush Cup", seed=12, **channels))
 
 
 rush = bot_fixture(
     "rush",
     before_start=members_and_a_running_event,
-    # Discord's rate limits off: this measures the bot's answers alone. Under them the
-    # bot's delivery posts every table's result into the round's one reports thread, one
-    # after another (about 1 a second: 200 reports take minutes to tell). Back on once the
-    # delivery gathers per-table notices.
-    options={"log_level": "INFO", "timeout": 60.0, "rate_limits": False},
+    options={"log_level": "INFO", "timeout": 60.0},
 )
 
 

@@ -77,10 +77,11 @@ def overlap(
         synced_commands,
         tmp_path_factory.mktemp("overlap"),
         before_start=players_and_an_event,
-        # Discord's rate limits off: this measures two processes racing on one store. Under
-        # them the bot's delivery posts every table's result into the round's one reports
-        # thread, one after another (about 1 a second: minutes for 200 reports). Back on
-        # once the delivery gathers per-table notices.
+        # Discord's rate limits off: this measures two processes racing on one store, both
+        # serving the same server (as during a restart's overlap). Two clients of one token
+        # keep no shared view of Discord's buckets, so under the limits both post into the
+        # round's thread each on its own count and draw 429s: a property of any two
+        # processes, not of how either tells.
         options={"log_level": "INFO", "timeout": 90.0, "rate_limits": False},
         database_url=postgres_server.create_database("overlap"),
     ) as fake:

@@ -811,12 +811,21 @@ class FakeDiscord:
             granted = [role.permissions for role in roles]
             for role in roles:
                 role.permissions &= ~permission
+        self._roles_changed(guild, roles)
         try:
             yield
         finally:
             with self.world.lock:
                 for role, permissions in zip(roles, granted, strict=True):
                     role.permissions = permissions
+            self._roles_changed(guild, roles)
+
+    def _roles_changed(self, guild: Guild, roles: Iterable[Role]) -> None:
+        """The bot hears each role's new permissions (GUILD_ROLE_UPDATE), as from Discord."""
+        for role in roles:
+            with self.world.lock:
+                data = {"guild_id": str(guild.id), "role": role.payload()}
+            self._server.call_sync(self.gateway.dispatch("GUILD_ROLE_UPDATE", data))
 
     def plant_buttons(
         self, channel: str | int, custom_ids: Iterable[str], *, guild: Guild | None = None
