@@ -349,6 +349,22 @@ class TournamentBot(commands.AutoShardedBot):
             except discord.HTTPException:
                 log.info("could not show a pending notice to %s", interaction.user.id)
 
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        await self._permissions_may_have_changed(after.guild.id)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        await self._permissions_may_have_changed(after.guild.id)
+
+    async def _permissions_may_have_changed(self, guild_id: int) -> None:
+        """A permission granted again, a channel's overwrites changed: the channels that
+        refused the bot there are tried again."""
+        try:
+            await self.delivery.places.settings_changed(guild_id)
+        except StorageError as error:
+            log.warning("server %s changed, not written down: %s", guild_id, error)
+
     async def on_ready(self) -> None:
         user = self.user
         log.info("bot ready: logged in as %s (%s)", user, user.id if user else "?")

@@ -24,7 +24,7 @@ import discord
 from bot.delivery.lanes import Lane, Recovery
 from bot.delivery.order import Order
 from bot.delivery.pace import Pace, Refusals
-from bot.delivery.places import Places
+from bot.delivery.places import Places, wall_clock
 from bot.delivery.sending import ANYONE, Outcome, Queued, Sender
 from bot.errors import StorageError
 from bot.i18n import Lang, normalise_locale
@@ -297,7 +297,7 @@ class Delivery:
             await self._supersede(notice)
             return
         config = await self._config(notice.guild_id)
-        found = await self.places.resolve(notice, config, self.clock(), start)
+        found = await self.places.resolve(notice, config, wall_clock(), start)
         if found is None:
             tournament = await self._tournament(notice)
             await self.sender.nowhere(notice, tournament)

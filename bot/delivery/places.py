@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Hashable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import discord
 
@@ -29,6 +29,14 @@ log = logging.getLogger(__name__)
 
 RETRY_REFUSING = timedelta(minutes=10)
 CLOSED_DMS_FOR = timedelta(days=1)
+
+
+def wall_clock() -> datetime:
+    """What refusals are remembered by: Discord's time, not the bot's (which tests speed
+    up)."""
+    return datetime.now(UTC)
+
+
 DIRECT = (Place.PLAYER, Place.PLAYER_WITHOUT_THREAD)
 # The staff's places: notices there never wait behind the players' (`bot.delivery.pace`).
 STAFF_PLACES = frozenset({Place.LOG, Place.JUDGES, Place.STAFF, Place.PANEL})
@@ -224,6 +232,16 @@ class Places:
         if self.refusing.pop(channel_id, None) is not None:
             await self.store.refusing.accept([channel_id])
             log.info("channel %s takes the bot's posts again", channel_id)
+
+    async def settings_changed(self, guild_id: int) -> None:
+        """A server's channels or roles changed (a permission granted, a channel chosen
+        anew): its channels remembered as refusing are tried again at their next notice."""
+        found = [c for c, refusing in self.refusing.items() if refusing.guild_id == guild_id]
+        for channel_id in found:
+            del self.refusing[channel_id]
+        if found:
+            await self.store.refusing.accept(found)
+            log.info("server %s changed: its channels are tried again", guild_id)
 
     async def dm_opened(self, user_id: int, channel_id: int) -> None:
         self.dm_channels[user_id] = channel_id

@@ -31,6 +31,7 @@ from bot.delivery.places import (
     UNKNOWN_CHANNEL,
     Places,
     Target,
+    wall_clock,
 )
 from bot.i18n import Lang, normalise_locale
 from bot.notify.plan import TRAITS, After, Notice, Place, Say, place_refused, tables_by_dm
@@ -206,11 +207,13 @@ class Sender:
         )
         if target.channel_id is not None and error.code in REFUSING_CODES:
             found = await self.places.refused(
-                tournament.guild_id, target.channel_id, error, self.clock()
+                tournament.guild_id, target.channel_id, error, wall_clock()
             )
             if found is not None:
                 missing = self._missing(tournament.guild_id, target.channel_id, notice)
-                told = place_refused(target.channel_id, target.place, found.reason, missing)
+                told = place_refused(
+                    target.channel_id, target.place, found.reason, missing, found.since
+                )
                 await self._write(tournament, config, [told])
         return Outcome.MOVED
 
@@ -223,8 +226,14 @@ class Sender:
             return []
         has = channel.permissions_for(guild.me)
         thread = isinstance(channel, discord.Thread)
-        needed = ["view_channel", "send_messages_in_threads" if thread else "send_messages"]
-        needed += ["embed_links", "attach_files", "read_message_history"]
+        # What Discord takes away with another is left out: without View Channel nothing
+        # else counts, without Send Messages neither do links nor files.
+        if not has.view_channel:
+            return ["view_channel"]
+        send = "send_messages_in_threads" if thread else "send_messages"
+        if not getattr(has, send):
+            return [send]
+        needed = ["embed_links", "attach_files", "read_message_history"]
         if TRAITS[notice.say].after is After.OPEN_THREAD:
             needed.append("create_public_threads")
         return [name for name in needed if not getattr(has, name)]
@@ -539,7 +548,7 @@ class Sender:
             await self._post(notice, tournament, channel_id, said, {}, direct=True, target=target)
         except (discord.Forbidden, discord.NotFound) as error:
             if isinstance(error, discord.Forbidden) and error.code == CANNOT_DM:
-                await self.places.dm_refused(target.user_id, self.clock())
+                await self.places.dm_refused(target.user_id, wall_clock())
             await self._keep_for_later(notice, tournament, target, said)
 
     async def _dm_channel(self, user_id: int) -> int:

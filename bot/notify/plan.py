@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -215,6 +216,11 @@ class Context:
 
 Row = Callable[[Any, Context], list[Notice]]
 
+# A round's post, and its clock's notices: where players read, falling back to the
+# announcements when the pairings channel refuses the bot (a permission taken, deleted).
+ROUND_POST = (Place.PAIRINGS, Place.ANNOUNCEMENTS, Place.ORIGIN)
+ROUND_CLOCK = (Place.ROUND_CHANNEL, Place.PAIRINGS, Place.ANNOUNCEMENTS)
+
 
 def nobody(why: str) -> Row:
     """A row that tells nobody: `why` documents the decision where the table is read."""
@@ -349,7 +355,9 @@ def _published(event: ev.DecksPublished, context: Context) -> list[Notice]:
 
 
 def _paired(event: ev.RoundPaired, context: Context) -> list[Notice]:
-    told = [Notice(Say.PAIRINGS, (Place.PAIRINGS, Place.ORIGIN), {"round": event.round})]
+    # Where players read: the pairings channel, else the announcements; the channel the
+    # organizer pressed in only if every member can read it (bot/delivery/places.py).
+    told = [Notice(Say.PAIRINGS, ROUND_POST, {"round": event.round})]
     if context.after.late_registration_rounds:  # the post's 途中参加 may close now
         told.append(Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)))
     return told
@@ -366,9 +374,7 @@ def _round_completed(event: ev.RoundCompleted, context: Context) -> list[Notice]
 
 
 def _clock_started(event: ev.ClockStarted, context: Context) -> list[Notice]:
-    return [
-        Notice(Say.CLOCK_STARTED, (Place.ROUND_CHANNEL, Place.PAIRINGS), {"round": event.round})
-    ]
+    return [Notice(Say.CLOCK_STARTED, ROUND_CLOCK, {"round": event.round})]
 
 
 def _report_filed(event: ev.ReportFiled, context: Context) -> list[Notice]:
@@ -411,12 +417,9 @@ def _dispute(
 
 
 def _confirmed(event: ev.ResultConfirmed, context: Context) -> list[Notice]:
-    told = Notice(
-        Say.RESULT_CONFIRMED,
-        (Place.ROUND_THREAD, Place.ROUND_CHANNEL, Place.PAIRINGS),
-        {"round": event.round, "table": event.table},
-    )
-    return [told]
+    """Both players hear the result: in the round's thread, or each by DM where there is
+    none (or it is gone, the channel deleted)."""
+    return _to_table(Say.RESULT_CONFIRMED, {}, context, event.round, event.table)
 
 
 def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
@@ -615,9 +618,9 @@ def plan_clock(notice: ClockNotice, tournament: Tournament, unconfirmed_minutes:
     data: dict[str, Any] = {"round": notice.round, "tables": list(notice.tables)}
     if notice.kind is NoticeKind.REMINDER:
         data["minutes"] = notice.minutes_left
-        return Notice(Say.REMINDER, (Place.ROUND_CHANNEL, Place.PAIRINGS), data, key=key)
+        return Notice(Say.REMINDER, ROUND_CLOCK, data, key=key)
     if notice.kind is NoticeKind.TIME_UP:
-        return Notice(Say.TIME_UP, (Place.ROUND_CHANNEL, Place.PAIRINGS), data, key=key)
+        return Notice(Say.TIME_UP, ROUND_CLOCK, data, key=key)
     if notice.kind is NoticeKind.CALL_REPING:
         data["call"] = notice.call_id
         return Notice(Say.CALL_REPING, (Place.JUDGES,), data, key=key)
@@ -665,11 +668,15 @@ def plan_reminder(reminder: Reminder) -> Notice:
 # -- what the delivery says of Discord itself --------------------------------------------------
 
 
-def place_refused(channel_id: int, place: Place, reason: str, missing: Sequence[str]) -> Notice:
+def place_refused(
+    channel_id: int, place: Place, reason: str, missing: Sequence[str], since: datetime
+) -> Notice:
     """The staff hear once that a channel refuses the bot: which, what is missing (the
-    permissions by name), and where its notices go meanwhile. Planned once per refusal."""
+    permissions by name), and where its notices go meanwhile. Planned once per refusal
+    (`since`: when it began; a channel that works again and then refuses is told again)."""
     data = {"channel": channel_id, "place": place.value, "reason": reason, "missing": [*missing]}
-    return Notice(Say.PLACE_REFUSED, (Place.STAFF,), data, key=f"refused:{channel_id}")
+    key = f"refused:{channel_id}:{int(since.timestamp())}"
+    return Notice(Say.PLACE_REFUSED, (Place.STAFF,), data, key=key)
 
 
 def notice_dropped(notice_id: int, say: Say, error: str) -> Notice:

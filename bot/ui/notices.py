@@ -768,13 +768,13 @@ def place_refused(telling: Telling) -> Said:
     data, lang = telling.data, telling.lang
     place = t(f"ui.delivery.place.{data['place']}", lang)
     if data["reason"] == "unknown_channel":
-        text = t("ui.delivery.refused_unknown", lang, place=place, channel_id=data["channel"])
+        # A round's thread is not chosen in /setup: it goes with its round.
+        key = "refused_thread" if data["place"] == "round_thread" else "refused_unknown"
+        text = t(f"ui.delivery.{key}", lang, place=place, channel_id=data["channel"])
     else:
         names = [t(f"ui.delivery.permission.{name}", lang) for name in data["missing"]]
         permissions = (
-            t("ui.delivery.permission_separator", lang).join(
-                f"「{n}」" if lang == "ja" else n for n in names
-            )
+            t("ui.delivery.permission_separator", lang).join(names)
             if names
             else t("ui.delivery.permissions_unknown", lang)
         )

@@ -96,11 +96,13 @@ def told(clock: Clock, context: Context) -> list[Notice]:
     return notices[:-1]
 
 
-def test_a_pairing_goes_to_the_pairings_channel_or_where_the_command_was_used() -> None:
+def test_a_pairing_goes_where_players_read() -> None:
+    """The pairings channel; when it refuses the bot, the announcements; where the command
+    was used only if every member can read it (the delivery checks that)."""
     clock = running()
     (told_,) = told(clock, context(clock, None, PairRound.kind))
     assert told_.say is Say.PAIRINGS
-    assert told_.places == (Place.PAIRINGS, Place.ORIGIN)
+    assert told_.places == (Place.PAIRINGS, Place.ANNOUNCEMENTS, Place.ORIGIN)
     assert told_.data == {"round": 1}
 
 
@@ -126,10 +128,12 @@ def test_the_result_that_completes_the_round_prompts_the_staff_and_posts_the_sta
         before = clock.tournament
         clock.apply(ConfirmResult(second, 1, match.table), player(second - 100))
         said.append([n.say for n in told(clock, context(clock, before, "confirm"))])
-    # Each confirmation also marks its table on the pairings post.
-    assert said[:-1] == [[Say.RESULT_CONFIRMED, Say.PAIRINGS_REFRESH]] * (len(said) - 1)
+    # Both players hear it (in the thread, named there once; by DM where there is none),
+    # and each confirmation marks its table on the pairings post.
+    confirmed = [Say.RESULT_CONFIRMED, Say.RESULT_CONFIRMED]
+    assert said[:-1] == [[*confirmed, Say.PAIRINGS_REFRESH]] * (len(said) - 1)
     assert said[-1] == [
-        Say.RESULT_CONFIRMED,
+        *confirmed,
         Say.ROUND_COMPLETE,
         Say.STANDINGS,
         Say.PAIRINGS_REFRESH,

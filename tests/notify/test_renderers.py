@@ -176,9 +176,10 @@ def delivery_said(tournament: Tournament) -> list[tuple[Notice, Tournament]]:
     played = tournament.rounds[0]
     players = [player for match in played.matches for player in match.players]
     notices = [
-        place_refused(900, Place.PAIRINGS, "missing_permissions", ["send_messages"]),
-        place_refused(901, Place.PAIRINGS, "missing_permissions", []),
-        place_refused(902, Place.ANNOUNCEMENTS, "unknown_channel", []),
+        place_refused(900, Place.PAIRINGS, "missing_permissions", ["send_messages"], CLOCK.at),
+        place_refused(901, Place.PAIRINGS, "missing_permissions", [], CLOCK.at),
+        place_refused(902, Place.ANNOUNCEMENTS, "unknown_channel", [], CLOCK.at),
+        place_refused(903, Place.ROUND_THREAD, "unknown_channel", [], CLOCK.at),
         notice_dropped(12, Say.PAIRINGS, "Discord 503"),
         refusals_warning(1000, 1),
         *tables_by_dm(played.number, players, tournament.id),
