@@ -113,6 +113,7 @@ class Delivery:
     # -- running --------------------------------------------------------------------------
 
     def start(self) -> None:
+        self.store.outbox.delivering = True
         self._unsubscribe = self.store.commits.subscribe(self._committed)
         self._task = asyncio.create_task(self._run(), name="notice delivery")
 
@@ -131,6 +132,7 @@ class Delivery:
         else sends beside them."""
         if self._unsubscribe is not None:
             self._unsubscribe()
+        self.store.outbox.delivering = False
         if self._task is None:
             return
         if flush_seconds > 0 and self.client.is_ready():

@@ -139,6 +139,9 @@ class OutboxStore:
         self.claim_seconds = claim_seconds
         self.owner = self.shards.claimant
         self.claims = database.dialect != SQLITE
+        # A delivery sends this outbox in this process (the bot; not a command-line tool,
+        # not a test of the services): only then is waiting for a notice to be sent useful.
+        self.delivering = False
 
     async def pending(self, limit: int = 5000, *, after: int = 0) -> list[Outgoing]:
         """This process's shards' notices waiting to be sent, oldest first, from the one
@@ -203,8 +206,8 @@ class OutboxStore:
 
     async def told(self, tournament_id: int, say: Say, number: int, *, within: float) -> bool:
         """Whether the newest `say` notice of round `number` is done (sent, or nothing left
-        to send), waiting up to `within` seconds for the delivery."""
-        deadline = time.monotonic() + within
+        to send), waiting up to `within` seconds for the delivery (none without one)."""
+        deadline = time.monotonic() + (within if self.delivering else 0.0)
         while True:
             async with self.database.read() as connection:
                 rows = await fetch_rows(
