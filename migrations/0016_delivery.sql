@@ -2,13 +2,15 @@
 
 -- A message about to be posted: written before the request, removed with the record of
 -- the message it made. Found at a start, it means the bot stopped between the two: the
--- message is posted again with the same nonce, which Discord answers with the first one,
--- and with the same notices in it (several tables' lines may share one message).
+-- channel's newest messages are looked at for it (by `digest`, of its text), and if it is
+-- not there it is posted again with the same nonce (which Discord, for a few minutes,
+-- answers with the first message) and the same notices in it.
 CREATE TABLE outbox_sending (
     notice_id       INTEGER PRIMARY KEY REFERENCES outbox (id),
     part            INTEGER NOT NULL,
     channel_id      INTEGER NOT NULL,
     nonce           TEXT    NOT NULL,
+    digest          TEXT    NOT NULL,
     started_at      TEXT    NOT NULL
 );
 CREATE INDEX outbox_sending_by_nonce ON outbox_sending (nonce);

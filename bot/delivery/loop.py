@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from datetime import datetime
 
@@ -42,6 +43,8 @@ Job = Callable[[], Awaitable[object]]
 Clock = Callable[[], datetime]
 # Server settings are read again this often: a /setup change shows within it.
 CONFIG_SECONDS = 2.0
+# How many of the notices done lately are remembered, against reads older than their end.
+REMEMBERED_DONE = 20_000
 # A burst of commits is looked at once: each report commits, and wakes the loop.
 GATHER_WAKES_SECONDS = 0.02
 
@@ -86,6 +89,9 @@ class Delivery:
         self.lanes: dict[Hashable, Lane] = {}
         self._on_the_way: dict[int, Queued] = {}
         self._seen = 0  # the newest notice read
+        # The notices done most recently, oldest first: a read that began before one was
+        # marked sent may still hold it as pending.
+        self._done_lately: OrderedDict[int, None] = OrderedDict()
         # The newest notice that brings each post up to date: older ones are stale.
         self._newest_refresh: dict[tuple[object, ...], int] = {}
         # Messages being posted when the bot stopped, to post again before their notices
@@ -254,6 +260,8 @@ class Delivery:
         if full and self._in_doubt:
             await self._resume()
         found = await self.store.outbox.pending(after=0 if full else self._seen)
+        # A read may answer from before a lane marked a notice sent: never again what is done.
+        found = [notice for notice in found if notice.id not in self._done_lately]
         if full and self._read_again_after_outage:
             self._read_again_after_outage = False
             await self._read_again(found)
@@ -350,6 +358,9 @@ class Delivery:
         await self._done_with(notice.id)
 
     async def _done_with(self, notice_id: int) -> None:
+        self._done_lately[notice_id] = None
+        while len(self._done_lately) > REMEMBERED_DONE:
+            self._done_lately.popitem(last=False)
         for freed in self.order.done(notice_id):
             if not self._doubtful(freed.id):
                 await self._let_go(freed)

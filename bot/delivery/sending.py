@@ -11,6 +11,7 @@ message. A thread already opened on a post is found again (Discord answers 16000
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
@@ -278,9 +279,16 @@ class Sender:
         self, batch: Sequence[Queued], tournament: Tournament, config: GuildConfig
     ) -> dict[int, Outcome]:
         done: dict[int, Outcome] = {}
+        # A notice that made its message before a stop goes on alone, where it was.
+        partly = await self.store.outbox.partly_sent([queued.notice.id for queued in batch])
+        for queued in [queued for queued in batch if queued.notice.id in partly]:
+            try:
+                done[queued.notice.id] = await self._one(queued, tournament, config)
+            except Transient as error:
+                raise Interrupted(done, error) from error
         lines: list[Line] = []
         carried: list[Queued] = []
-        for queued in batch:
+        for queued in [queued for queued in batch if queued.notice.id not in partly]:
             line = LINES[queued.notice.say](self._telling(queued.notice, tournament, config))
             if line is None:
                 done[queued.notice.id] = Outcome.SKIPPED
@@ -307,7 +315,7 @@ class Sender:
             assert target.channel_id is not None
             try:
                 await self.store.outbox.begin_sending(
-                    ids, 0, target.channel_id, nonce, self.clock()
+                    ids, 0, target.channel_id, nonce, digest_of(message, target), self.clock()
                 )
                 sent = await self._send_message(channel, message, target, nonce, priority)
             except Transient as error:
@@ -327,49 +335,70 @@ class Sender:
     # -- after a stop --------------------------------------------------------------------
 
     async def resume(self, sending: Sending) -> None:
-        """A message that was being posted when the bot stopped: posted again, the same
-        notices in it with the same nonce (Discord answers with the first message if it was
-        made), and recorded."""
+        """A message that was being posted when the bot stopped: found among the channel's
+        newest messages if Discord made it (by what it says), else posted again, the same
+        notices in it with the same nonce; then recorded."""
         notices = await self.store.outbox.by_ids(sending.notice_ids)
         if len(notices) != len(sending.notice_ids):
             return  # done meanwhile (another process)
-        first = notices[0]
-        async with self.store.read(first.guild_id, self.clock(), lambda _: ANYONE) as tx:
-            tournament = (
-                await tx.load(first.tournament_id) if first.tournament_id is not None else None
-            )
-            config = await tx.guild_config()
-        if tournament is None:
-            return
         channel = self.client.get_partial_messageable(sending.channel_id)
-        target = Target(Place.ORIGIN, sending.channel_id)
-        if len(notices) == 1 and "g" not in sending.nonce:
-            said = await self._render(first, self._telling(first, tournament, config))
-            if sending.part >= len(said.messages):
+        made = await self._made(channel, sending.digest)
+        single = len(notices) == 1 and "g" not in sending.nonce
+        first = notices[0]
+        if made is None:
+            async with self.store.read(first.guild_id, self.clock(), lambda _: ANYONE) as tx:
+                tournament = (
+                    await tx.load(first.tournament_id) if first.tournament_id is not None else None
+                )
+                config = await tx.guild_config()
+            if tournament is None:
                 return
-            message = said.messages[sending.part]
-            last = sending.part == len(said.messages) - 1
-            done = last and TRAITS[first.say].after is After.NOTHING
-        else:
-            lines = [LINES[n.say](self._telling(n, tournament, config)) for n in notices]
-            shown = [line for line in lines if line is not None]
-            if not shown:  # nothing left to say: as it would be now
-                await self.store.outbox.finish_all(sending.notice_ids, SKIPPED, self.clock())
+            target = Target(Place.ORIGIN, sending.channel_id)
+            if single:
+                said = await self._render(first, self._telling(first, tournament, config))
+                if sending.part >= len(said.messages):
+                    return
+                message = said.messages[sending.part]
+            else:
+                lines = [LINES[n.say](self._telling(n, tournament, config)) for n in notices]
+                shown = [line for line in lines if line is not None]
+                if not shown:  # nothing left to say: as it would be now
+                    await self.store.outbox.finish_all(sending.notice_ids, SKIPPED, self.clock())
+                    return
+                message = gathered(shown, self._telling(first, tournament, config))[0][0]
+            try:
+                made = await self._send_message(channel, message, target, sending.nonce, PLAYERS)
+            except (discord.Forbidden, discord.NotFound):
+                await self.store.outbox.finish_all(
+                    sending.notice_ids, SKIPPED, self.clock(), "gone"
+                )
                 return
-            message = gathered(shown, self._telling(first, tournament, config))[0][0]
-            done = True
-        try:
-            sent = await self._send_message(channel, message, target, sending.nonce, PLAYERS)
-        except (discord.Forbidden, discord.NotFound):
-            await self.store.outbox.finish_all(sending.notice_ids, SKIPPED, self.clock(), "gone")
-            return
+        # One notice's post: its other parts, and what follows it, go the usual way (which
+        # finds this part made, and marks the notice sent once all is done).
+        done = not single
         await self.store.outbox.record_message(
             sending.notice_ids,
             sending.part,
             sending.channel_id,
-            sent.id,
+            made.id,
             done_at=self.clock() if done else None,
         )
+
+    async def _made(self, channel: discord.PartialMessageable, digest: str) -> Any:
+        """The bot's message among the channel's newest that says what `digest` digests, if
+        Discord made it before the bot stopped (its nonce may be forgotten by now)."""
+        me = self.client.user.id if self.client.user else None
+
+        async def newest() -> list[discord.Message]:
+            return [message async for message in channel.history(limit=HISTORY_LOOKED_AT)]
+
+        try:
+            for message in await self._request(newest(), PLAYERS):
+                if message.author.id == me and digest_of_posted(message) == digest:
+                    return message
+        except (discord.Forbidden, discord.NotFound):
+            return None
+        return None
 
     # -- talking to Discord --------------------------------------------------------------
 
@@ -429,7 +458,7 @@ class Sender:
                 continue
             nonce = f"{notice.id}.{index}"
             await self.store.outbox.begin_sending(
-                [notice.id], index, channel_id, nonce, self.clock()
+                [notice.id], index, channel_id, nonce, digest_of(message, target), self.clock()
             )
             sent = await self._send_message(channel, message, target, nonce, priority)
             made[index] = (channel_id, sent.id)
@@ -597,3 +626,21 @@ def _pings(message: Message, target: Target) -> discord.AllowedMentions:
         users=[discord.Object(id=user) for user in message.pings] if message.pings else False,
         roles=[discord.Object(id=target.ping_role)] if target.ping_role else False,
     )
+
+
+# Looked at after a stop, for a message Discord may have made before it: the bot stops
+# between a request and its record for a moment only, so its message is among the last.
+HISTORY_LOOKED_AT = 25
+
+
+def digest_of(message: Message, target: Target) -> str:
+    """What a message says, as Discord will keep it: its text and its embeds' texts."""
+    return _digest(_content(message, target) or "", [e.description or "" for e in message.embeds])
+
+
+def digest_of_posted(message: discord.Message) -> str:
+    return _digest(message.content or "", [e.description or "" for e in message.embeds])
+
+
+def _digest(content: str, embeds: Sequence[str]) -> str:
+    return hashlib.sha256("\x1f".join([content, *embeds]).encode()).hexdigest()[:32]

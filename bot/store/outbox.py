@@ -37,6 +37,7 @@ class Sending:
     part: int
     channel_id: int
     nonce: str
+    digest: str  # of what it says (`bot.delivery.sending.digest`)
 
 
 @dataclass(frozen=True)
@@ -235,16 +236,28 @@ class OutboxStore:
         return {int(row[0]): str(row[1]) for row in rows}
 
     async def begin_sending(
-        self, notice_ids: Sequence[int], part: int, channel_id: int, nonce: str, at: datetime
+        self,
+        notice_ids: Sequence[int],
+        part: int,
+        channel_id: int,
+        nonce: str,
+        digest: str,
+        at: datetime,
     ) -> None:
-        """Before a message is posted: which notices it tells, where, and its nonce."""
+        """Before a message is posted: which notices it tells, where, its nonce and the
+        digest of what it says."""
         async with self.database.write() as connection:
             await connection.executemany(
-                "INSERT INTO outbox_sending (notice_id, part, channel_id, nonce, started_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (notice_id) DO UPDATE SET"
+                "INSERT INTO outbox_sending"
+                " (notice_id, part, channel_id, nonce, digest, started_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (notice_id) DO UPDATE SET"
                 " part = excluded.part, channel_id = excluded.channel_id,"
-                " nonce = excluded.nonce, started_at = excluded.started_at",
-                [(notice_id, part, channel_id, nonce, at.isoformat()) for notice_id in notice_ids],
+                " nonce = excluded.nonce, digest = excluded.digest,"
+                " started_at = excluded.started_at",
+                [
+                    (notice_id, part, channel_id, nonce, digest, at.isoformat())
+                    for notice_id in notice_ids
+                ],
             )
 
     async def by_ids(self, notice_ids: Sequence[int]) -> list[Outgoing]:
@@ -265,7 +278,7 @@ class OutboxStore:
         shards, shard_values = self.shards.where("o.guild_id")
         async with self.database.read() as connection:
             rows = await connection.execute_fetchall(
-                "SELECT s.notice_id, s.part, s.channel_id, s.nonce FROM outbox_sending s"
+                "SELECT s.notice_id, s.part, s.channel_id, s.nonce, s.digest FROM outbox_sending s"
                 " JOIN outbox o ON o.id = s.notice_id"
                 f" WHERE o.state = 'pending'{shards} ORDER BY s.notice_id",
                 shard_values,
@@ -275,7 +288,9 @@ class OutboxStore:
             nonce = str(row["nonce"])
             known = found.get(nonce)
             ids = (*known.notice_ids, int(row["notice_id"])) if known else (int(row["notice_id"]),)
-            found[nonce] = Sending(ids, int(row["part"]), int(row["channel_id"]), nonce)
+            found[nonce] = Sending(
+                ids, int(row["part"]), int(row["channel_id"]), nonce, str(row["digest"])
+            )
         return list(found.values())
 
     async def record_message(
@@ -418,6 +433,18 @@ class OutboxStore:
                 (notice_id,),
             )
         return {row[0]: (row[1], row[2]) for row in rows}
+
+    async def partly_sent(self, notice_ids: Sequence[int]) -> set[int]:
+        """Those of the notices that already made a message (before a stop)."""
+        if not notice_ids:
+            return set()
+        marks = ", ".join("?" for _ in notice_ids)
+        async with self.database.read() as connection:
+            rows = await connection.execute_fetchall(
+                f"SELECT DISTINCT notice_id FROM outbox_messages WHERE notice_id IN ({marks})",
+                tuple(notice_ids),
+            )
+        return {int(row[0]) for row in rows}
 
     async def record_part(
         self,

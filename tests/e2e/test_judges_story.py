@@ -220,9 +220,16 @@ async def test_a_player_calls_a_judge_and_drops_by_buttons_only(fake: FakeDiscor
     post = [m for m in fake.messages("pairings") if m.get("components")][-1]
     opened = await fake.click(post, "ジャッジを呼ぶ", user=player, locale="ja")
     assert opened.type == 9  # a form for what happened
+    before = len(fake.messages("judge-calls"))
     called = await fake.submit_modal(opened, {"reason": "ボタンから"}, user=player, locale="ja")
     assert "ジャッジを呼びました" in called.text
-    assert "ボタンから" in fake.messages("judge-calls")[-1]["content"]
+    # The call's post; an earlier call's 3-minute reminder may come between.
+    await fake.wait_for_message(
+        "judge-calls",
+        after=before,
+        matching=lambda message: "ボタンから" in message["content"],
+        what="the call with its reason",
+    )
     asked = await fake.click(post, "ドロップ", user=player, locale="ja")
     assert "ドロップ（棄権）しますか" in asked.text  # asked first: a drop is for good
     dropped = await fake.click(asked, "ドロップする", user=player, locale="ja")
