@@ -235,6 +235,16 @@ def pairing_messages(fake: FakeDiscord, number: int) -> list[dict[str, Any]]:
     return [m for m in fake.messages("pairings") if title in (m.get("content") or "")[:200]]
 
 
+def pairings_posted(fake: FakeDiscord, number: int) -> bool:
+    """Round `number` is paired and its pairings post is made (every message of it: a big
+    round's post is a few messages with the full list attached as a file)."""
+    paired = fake.database_rows("SELECT COUNT(*) FROM rounds WHERE number = ?", number)
+    waiting = fake.database_rows(
+        "SELECT COUNT(*) FROM outbox WHERE say = 'pairings' AND state = 'pending'"
+    )
+    return paired[0][0] > 0 and waiting[0][0] == 0 and bool(pairing_messages(fake, number))
+
+
 def table_lines(message: dict[str, Any]) -> int:
     """The lines of a pairings message: its text's, and its embeds' (a large round's)."""
     texts = [message.get("content") or ""]
@@ -352,12 +362,7 @@ async def burst_run(
                     )
             everything = [*reports, pair, *standings, *turns, *lookups]
             await wait_answered(everything, 120.0)
-            expected_tables = players // 2
-            await until(
-                lambda: sum(table_lines(m) for m in pairing_messages(fake, 12)) >= expected_tables,
-                120.0,
-                "the pairings of round 12",
-            )
+            await until(lambda: pairings_posted(fake, 12), 120.0, "the pairings of round 12")
             await fake.settled()
             ended_wall = time.time()
             traffic = fake.traffic(requests_before)

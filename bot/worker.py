@@ -21,14 +21,16 @@ the worker computes (`bench/burst.py` measures the loop's lag).
 
 Work waits its turn by its `Priority`, then in order: what a writer does while it holds
 the database's write lock (pairing a round, applying a change to every player), then the
-round's pairings post, then everything read. At the end of a round, fifty `/standings`
-and the post's marks queued before the organizer's `/round pair` would otherwise hold up
-the pairing, and every report waiting for the write lock behind it.
+round's pairings post, then what the staff read, then everything else read. At the end
+of a round, fifty `/standings` and the post's marks queued before the organizer's `/round
+pair` would otherwise hold up the pairing, and every report waiting for the write lock
+behind it; a judge's decision would wait behind every player's answer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import queue
 import sys
@@ -50,7 +52,20 @@ class Priority(IntEnum):
 
     WRITE = 0  # under the write lock: everyone's writes wait for it
     POST = 1  # a post every player waits for (the round's pairings)
-    READ = 2
+    STAFF = 2  # what a judge or an organizer reads (`for_the_staff`)
+    READ = 3
+
+
+# Set for the rest of a request made by a judge or an organizer: their reads go before the
+# players' (a judge's decision answered in a rush of a round's reports, not after it).
+_staff_request: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "staff_request", default=False
+)
+
+
+def for_the_staff() -> None:
+    """The current request (its task) is the staff's: its reads in the worker go first."""
+    _staff_request.set(True)
 
 
 class _Worker:
@@ -96,7 +111,8 @@ def _the_worker() -> _Worker:
 async def off_loop(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """`function(*args, **kwargs)`, computed in the worker thread; its exception, if any,
     is raised here."""
-    return await off_loop_as(Priority.READ, partial(function, *args, **kwargs))
+    priority = Priority.STAFF if _staff_request.get() else Priority.READ
+    return await off_loop_as(priority, partial(function, *args, **kwargs))
 
 
 async def off_loop_as(priority: Priority, work: Callable[[], T]) -> T:

@@ -92,6 +92,10 @@ class Delivery:
         # The notices done most recently, oldest first: a read that began before one was
         # marked sent may still hold it as pending.
         self._done_lately: OrderedDict[int, None] = OrderedDict()
+        # Notices done without a message (no place here, or made stale by a newer one),
+        # written down together: a rush of reports makes thousands, and a write each would
+        # queue behind the reports' own writes. Id → why ("superseded", or None).
+        self._skips: dict[int, str | None] = {}
         # The newest notice that brings each post up to date: older ones are stale.
         self._newest_refresh: dict[tuple[object, ...], int] = {}
         # Messages being posted when the bot stopped, to post again before their notices
@@ -151,6 +155,8 @@ class Delivery:
         for lane in list(self.lanes.values()):
             await lane.cancel()
         self.pace.close()
+        with contextlib.suppress(Exception):
+            await self._write_skips()
         # Another process (this one, restarted) may send what is left at once.
         with contextlib.suppress(Exception):
             await self.store.outbox.release()
@@ -159,29 +165,49 @@ class Delivery:
         # Looked at, not awaited: the state is spread over the lanes and the order.
         while len(self.order) or any(not lane.idle for lane in self.lanes.values()):  # noqa: ASYNC110
             await asyncio.sleep(0.05)
+        await self._write_skips()
 
     async def _run(self) -> None:
         await self.client.wait_until_ready()
         await self._until_storage(self._begin)
-        next_jobs = 0.0
+        # The timed jobs beside the reading: a job that loads a 4,096-player event during a
+        # rush of reports must not hold up a judge's decision on its way to #log.
+        jobs = asyncio.create_task(self._run_jobs_forever(), name="timed jobs")
+        try:
+            next_whole = 0.0
+            while True:
+                whole = time.monotonic() >= next_whole
+                if whole:
+                    next_whole = time.monotonic() + self.tick_seconds
+                await self._look(full=whole)
+                wait = max(0.0, next_whole - time.monotonic())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), wait)
+                await asyncio.sleep(GATHER_WAKES_SECONDS)
+                self._wake.clear()
+        finally:
+            jobs.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await jobs
+
+    async def _run_jobs_forever(self) -> None:
         while True:
-            full = time.monotonic() >= next_jobs
-            if full:
-                next_jobs = time.monotonic() + self.tick_seconds
-            await self.tick(full=full)
-            wait = max(0.0, next_jobs - time.monotonic())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
-            await asyncio.sleep(GATHER_WAKES_SECONDS)
-            self._wake.clear()
+            await self._run_jobs()
+            await asyncio.sleep(self.tick_seconds)
 
     async def tick(self, *, full: bool = True) -> None:
-        """One pass of the loop: the timed jobs and the whole outbox (`full`: they are
-        due), else what is new in the outbox. The database away pauses both, said once."""
+        """One pass, as the loop and its jobs make them: the timed jobs and the whole
+        outbox (`full`), else what is new in the outbox. The database away pauses both,
+        said once."""
         if full:
             await self._run_jobs()
+        await self._look(full=full)
+
+    async def _look(self, *, full: bool) -> None:
+        """The outbox: all of it (`full`), else what is new."""
         try:
             await self._read(full=full)
+            await self._write_skips()
         except asyncio.CancelledError:
             raise
         except StorageError as error:  # nothing is lost: the notices wait in the outbox
@@ -309,10 +335,9 @@ class Delivery:
         config = await self._config(notice.guild_id)
         found = await self.places.resolve(notice, config, wall_clock(), start)
         if found is None:
-            tournament = await self._tournament(notice)
-            await self.sender.nowhere(notice, tournament)
-            await self.store.outbox.finish(notice.id, SKIPPED, self.clock())
-            await self._done_with(notice.id)
+            if notice.say is Say.PAIRINGS:
+                await self.sender.nowhere(notice, await self._tournament(notice))
+            await self._skip(notice.id)
             return
         index, target = found
         lane = self.lanes.get(target.lane)
@@ -329,8 +354,25 @@ class Delivery:
         lane.put(queued)
 
     async def _supersede(self, notice: Outgoing) -> None:
-        await self.store.outbox.supersede([notice.id], self.clock())
-        await self._done_with(notice.id)
+        await self._skip(notice.id, "superseded")
+
+    async def _skip(self, notice_id: int, why: str | None = None) -> None:
+        self._skips[notice_id] = why
+        await self._done_with(notice_id)
+
+    async def _write_skips(self) -> None:
+        """The skipped notices, marked in the outbox in one write or two."""
+        if not self._skips:
+            return
+        skips, self._skips = self._skips, {}
+        try:
+            superseded = [notice for notice, why in skips.items() if why == "superseded"]
+            await self.store.outbox.supersede(superseded, self.clock())
+            others = [notice for notice, why in skips.items() if why != "superseded"]
+            await self.store.outbox.finish_all(others, SKIPPED, self.clock())
+        except BaseException:
+            self._skips = skips | self._skips  # written at the next try
+            raise
 
     async def _finished(self, queued: Queued, outcome: Outcome | None, error: str | None) -> None:
         try:
@@ -340,6 +382,8 @@ class Delivery:
             self._read_again_after_outage = True
             return
         self._storage_back()  # a lane's batch is written down: the database answers
+        if self._skips:
+            self.wake()  # the loop writes them down, with the others of the moment
 
     async def _finish(self, queued: Queued, outcome: Outcome | None, error: str | None) -> None:
         notice = queued.notice
@@ -350,7 +394,8 @@ class Delivery:
         if outcome is Outcome.SENT:
             self.sent += 1
         elif outcome is Outcome.SKIPPED:
-            await self.store.outbox.finish(notice.id, SKIPPED, self.clock())
+            await self._skip(notice.id)
+            return
         else:  # given up (said in the log by the lane, and to the staff), or a bug
             await self.store.outbox.finish(notice.id, FAILED, self.clock(), error)
             if outcome is Outcome.GIVEN_UP:

@@ -10,11 +10,13 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
 
-from bot.services.actors import Actor, require_guild, tournament_actor
+from bot.services.actors import Actor, require_guild, role_of, tournament_actor
 from bot.store.uow import Origin, Store, Transaction
 from bot.store.uow import TournamentRef as TournamentRef  # the services' and cogs' name
+from bot.worker import for_the_staff
 from domain.errors import DomainError, IllegalTransition
 from domain.tournament.operations import Actor as TournamentActor
+from domain.tournament.operations import Role
 
 Clock = Callable[[], datetime]
 SeedSource = Callable[[], int]
@@ -55,8 +57,18 @@ class Service:
             await actor.acknowledge()
         resolve = partial(tournament_actor, actor)
         origin = Origin(actor.display_name, actor.channel_id)
+        # The staff's writes go first (from the settings as last read: only an order).
+        known = self.store.guild_configs.get(guild_id)
+        staff = known is not None and role_of(actor, known) >= Role.JUDGE
+        if staff:
+            for_the_staff()
         async with self.store.write(
-            guild_id, self.clock(), resolve, request_id=actor.request_id, origin=origin
+            guild_id,
+            self.clock(),
+            resolve,
+            request_id=actor.request_id,
+            origin=origin,
+            staff=staff,
         ) as tx:
             yield tx
 

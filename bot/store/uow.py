@@ -15,9 +15,10 @@ the services' only way to the database: they hold no SQL and no connection.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -127,26 +128,38 @@ class Cached:
     views: Views
 
 
+# Versions kept of each tournament besides the newest: a read that began just before a few
+# commits (a rush of reports commits every few milliseconds) finds its version here
+# instead of loading the whole tournament again.
+KEPT_VERSIONS = 4
+
+
 class TournamentCache:
-    """Loaded tournaments by id, with the version they were loaded at and their views. Only
-    the newest version of each is kept: nothing worked out for an older one is served once
-    a newer one is known."""
+    """Loaded tournaments by id, each with the version it was loaded at and its views: the
+    newest few versions of each, oldest first. A version older than those kept is not put
+    (its reader loads it for itself)."""
 
     def __init__(self) -> None:
-        self._entries: dict[int, Cached] = {}
+        self._entries: dict[int, list[Cached]] = {}
         # Loads under way, by (tournament, version): reads at the same time that find the
         # same version missing wait for one load (4,096 players: 0.35 s each) and share it.
         self._loading: dict[tuple[int, int], asyncio.Future[Tournament | None]] = {}
 
     def get(self, tournament_id: int, version: int) -> Tournament | None:
-        cached = self._entries.get(tournament_id)
-        return cached.tournament if cached and cached.version == version else None
+        for cached in self._entries.get(tournament_id, ()):
+            if cached.version == version:
+                return cached.tournament
+        return None
 
     def put(self, version: int, tournament: Tournament) -> None:
-        cached = self._entries.get(tournament.id)
-        if cached is not None and cached.version >= version:
-            return  # the same one, or a newer one put first (commits finishing out of order)
-        self._entries[tournament.id] = Cached(version, tournament, Views(tournament))
+        kept = self._entries.setdefault(tournament.id, [])
+        if any(cached.version == version for cached in kept):
+            return
+        if len(kept) == KEPT_VERSIONS and version < kept[0].version:
+            return  # older than every version kept
+        kept.append(Cached(version, tournament, Views(tournament)))
+        kept.sort(key=lambda cached: cached.version)  # commits may finish out of order
+        del kept[:-KEPT_VERSIONS]
 
     async def load_once(
         self,
@@ -181,13 +194,34 @@ class TournamentCache:
         future.set_result(loaded)
         return loaded
 
+    def promise(self, tournament_id: int, version: int) -> None:
+        """A writer is about to commit `version`: a read that sees it committed before the
+        writer has put it here waits for it instead of loading the tournament again (a rush
+        of reports commits a version every few milliseconds)."""
+        key = (tournament_id, version)
+        if key not in self._loading:
+            self._loading[key] = asyncio.get_running_loop().create_future()
+
+    def kept(self, version: int, tournament: Tournament) -> None:
+        """The promised version, committed: put, and handed to those who waited."""
+        self.put(version, tournament)
+        waiting = self._loading.pop((tournament.id, version), None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(tournament)
+
+    def broken(self, tournament_id: int, version: int) -> None:
+        """The promised version was not committed: those who waited load for themselves."""
+        waiting = self._loading.pop((tournament_id, version), None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+
     def views(self, tournament: Tournament) -> Views:
         """The views of `tournament`: the cached ones when it is the cached version (the
         very value), else new ones for this caller alone (a copy being changed in a
         transaction, or an older one someone still holds)."""
-        cached = self._entries.get(tournament.id)
-        if cached is not None and cached.tournament is tournament:
-            return cached.views
+        for cached in self._entries.get(tournament.id, ()):
+            if cached.tournament is tournament:
+                return cached.views
         return Views(tournament)
 
 
@@ -581,30 +615,67 @@ class Transaction:
             raise RuntimeError("a read-only unit of work cannot apply operations")
 
 
+@dataclass
+class _Turns:
+    """One guild's writers: who holds the turn, and who waits for it."""
+
+    held: bool = False
+    users: int = 0  # holding or waiting: the guild's entry goes when none is left
+    staff: deque[asyncio.Future[None]] = field(default_factory=deque)
+    others: deque[asyncio.Future[None]] = field(default_factory=deque)
+
+
 class GuildQueue:
-    """One holder per guild at a time, first come first served; a guild's lock is kept
-    only while someone holds it or waits for it."""
+    """One writer per guild at a time: the staff's first (a judge's decision must not wait
+    behind a round's thousand reports), then first come first served. A guild's entry is
+    kept only while someone holds the turn or waits for it."""
 
     def __init__(self) -> None:
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        self._guilds: dict[int, _Turns] = {}
 
     @asynccontextmanager
-    async def turn(self, guild_id: int) -> AsyncIterator[None]:
-        lock, waiting = self._locks.get(guild_id, (None, 0))
-        lock = lock or asyncio.Lock()
-        self._locks[guild_id] = (lock, waiting + 1)
+    async def turn(self, guild_id: int, *, staff: bool = False) -> AsyncIterator[None]:
+        turns = self._guilds.setdefault(guild_id, _Turns())
+        turns.users += 1
         try:
-            async with lock:
+            await self._take(turns, staff)
+            try:
                 yield
+            finally:
+                self._hand_on(turns)
         finally:
-            lock, waiting = self._locks[guild_id]
-            if waiting == 1:
-                del self._locks[guild_id]
+            turns.users -= 1
+            if turns.users == 0:
+                del self._guilds[guild_id]
+
+    async def _take(self, turns: _Turns, staff: bool) -> None:
+        if not turns.held:
+            turns.held = True
+            return
+        waiting: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        line = turns.staff if staff else turns.others
+        line.append(waiting)
+        try:
+            await waiting  # handed the turn by the writer before
+        except asyncio.CancelledError:
+            if waiting.done() and not waiting.cancelled():
+                self._hand_on(turns)  # handed it just as it was cancelled: pass it on
             else:
-                self._locks[guild_id] = (lock, waiting - 1)
+                line.remove(waiting)
+            raise
+
+    @staticmethod
+    def _hand_on(turns: _Turns) -> None:
+        for line in (turns.staff, turns.others):
+            while line:
+                waiting = line.popleft()
+                if not waiting.done():
+                    waiting.set_result(None)
+                    return
+        turns.held = False
 
     def __len__(self) -> int:
-        return len(self._locks)
+        return len(self._guilds)
 
 
 class Store:
@@ -657,33 +728,65 @@ class Store:
         *,
         request_id: int | None = None,
         origin: Origin | None = None,
+        staff: bool = False,
     ) -> AsyncIterator[Transaction]:
         """One write transaction. `actor` gives the tournament actor from the guild's
-        configuration, read inside the same transaction."""
-        async with self._guild_writers.turn(guild_id), self.database.write() as connection:
-            config = await get_guild_config(connection, guild_id)
-            tx = Transaction(
-                connection,
-                self.cache,
-                database=self.database,
-                guild_id=guild_id,
-                at=at,
-                actor=actor(config),
-                writable=True,
-                config=config,
-                default_lang=self.default_lang,
-                request_id=request_id,
-                origin=origin,
-            )
-            yield tx
-            # Other processes hear of it if, and when, it commits (PostgreSQL's NOTIFY).
-            await self.database.announce(
-                connection,
-                [(t.guild_id, t.id, tx.versions[t.id], tx.notices) for t in tx.changed.values()],
-            )
+        configuration, read inside the same transaction. A `staff` writer goes before the
+        players waiting in this process (a hint: permissions are decided inside)."""
+        writers = self._guild_writers.turn(guild_id, staff=staff)
+        promised: list[tuple[int, int]] = []
+        try:
+            async with writers, self.database.write() as connection:
+                tx = await self._begin_write(connection, guild_id, at, actor, request_id, origin)
+                yield tx
+                # Other processes hear of it if, and when, it commits (PostgreSQL's NOTIFY).
+                await self.database.announce(
+                    connection,
+                    [
+                        (t.guild_id, t.id, tx.versions[t.id], tx.notices)
+                        for t in tx.changed.values()
+                    ],
+                )
+                for tournament_id in tx.changed:
+                    promised.append((tournament_id, tx.versions[tournament_id]))
+                    self.cache.promise(tournament_id, tx.versions[tournament_id])
+        except BaseException:
+            for tournament_id, version in promised:
+                self.cache.broken(tournament_id, version)
+            raise
         # Committed: what changed is now what the tables hold.
         for tournament_id, tournament in tx.changed.items():
-            self.cache.put(tx.versions[tournament_id], tournament)
+            self.cache.kept(tx.versions[tournament_id], tournament)
+        self._published(tx)
+
+    async def _begin_write(
+        self,
+        connection: Connection,
+        guild_id: int,
+        at: datetime,
+        actor: ActorResolver,
+        request_id: int | None,
+        origin: Origin | None,
+    ) -> Transaction:
+        config = await get_guild_config(connection, guild_id)
+        # Kept for what only needs it as a hint (whose write goes first) until /setup.
+        self.guild_configs.setdefault(guild_id, config)
+        return Transaction(
+            connection,
+            self.cache,
+            database=self.database,
+            guild_id=guild_id,
+            at=at,
+            actor=actor(config),
+            writable=True,
+            config=config,
+            default_lang=self.default_lang,
+            request_id=request_id,
+            origin=origin,
+        )
+
+    def _published(self, tx: Transaction) -> None:
+        """Every commit, told to those who listen (the delivery, the live page …)."""
         for tournament_id, tournament in tx.changed.items():
             self.commits.publish(
                 Committed(

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.delivery.order import Order, free_to_go
+from bot.delivery.order import Order, first_place, free_to_go, is_staff_line
 from bot.notify.plan import TRAITS, Place, Say
 from bot.store.outbox import Outgoing
 
@@ -31,12 +31,30 @@ def ids(notices: list[Outgoing]) -> list[int]:
 
 def test_a_tables_notices_go_in_order_and_other_tables_beside_them() -> None:
     ask = notice(1, Say.ASK_OPPONENT, round=3, table=5)
-    confirmed = notice(2, Say.RESULT_CONFIRMED, round=3, table=5)
-    elsewhere = notice(3, Say.RESULT_CONFIRMED, (Place.PAIRINGS,), round=3, table=6)
+    confirmed = notice(2, Say.RESULT_CONFIRMED, (Place.PAIRINGS,), round=3, table=5)
+    elsewhere = notice(3, Say.RESULT_CONFIRMED, round=3, table=6)
     assert ids(free_to_go([ask, confirmed, elsewhere])) == [1, 3]
-    # Once the request is on its way, its table's result still waits for it.
+    # Once the request is on its way, its table's result elsewhere still waits for it.
     assert ids(free_to_go([ask, confirmed, elsewhere], sending=[1, 3])) == []
     assert ids(free_to_go([confirmed, elsewhere], sending=[3])) == [2]
+
+
+def test_the_staffs_log_of_a_table_does_not_wait_behind_the_players_thread() -> None:
+    ask = notice(1, Say.ASK_OPPONENT, round=3, table=5)
+    decided = notice(2, Say.RESULT_DECIDED, round=3, table=5)
+    logged = notice(3, Say.RESULT_SET, (Place.LOG,), round=3, table=5)
+    assert ids(free_to_go([ask, decided, logged])) == [1, 3]
+
+
+def test_a_tables_notices_for_one_place_go_to_its_line_together() -> None:
+    """The place's lane keeps their order (and may gather them into one message): a round's
+    rush of reports is told in few messages, not one a table at a time."""
+    ask = notice(1, Say.ASK_OPPONENT, round=3, table=5)
+    confirmed = notice(2, Say.RESULT_CONFIRMED, round=3, table=5)
+    assert ids(free_to_go([ask, confirmed])) == [1, 2]
+    # A staff decision goes ahead in its lane: it waits for the table's earlier notices.
+    decided = notice(3, Say.RESULT_DECIDED, round=3, table=5)
+    assert ids(free_to_go([ask, confirmed, decided], sending=[1, 2])) == []
 
 
 def test_a_dispute_goes_before_the_judges_decision_of_its_table() -> None:
@@ -156,6 +174,16 @@ def test_nothing_overtakes_an_earlier_notice_of_its_table_or_what_leads_it(rows:
                 earlier.data["round"],
                 earlier.data["table"],
             ) == (later.data["round"], later.data.get("table"))
+            # In one line (a lane, which keeps their order), unless the later one goes ahead.
+            same_table = same_table and (
+                TRAITS[later.say].urgent or first_place(earlier) != first_place(later)
+            )
+            # The staff's places wait for nothing of the players'.
+            same_table = same_table and (
+                TRAITS[later.say].urgent
+                or not is_staff_line(first_place(later))
+                or is_staff_line(first_place(earlier))
+            )
             lead = TRAITS[earlier.say].lead.value
             led = lead == "tournament" or (
                 lead == "round" and earlier.data["round"] == later.data["round"]
