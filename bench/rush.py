@@ -92,6 +92,7 @@ async def rush_run(
         folder = Path(name)
         everyone = [PLAYER_BASE + number for number in range(players)]
         fake = await start_fake(folder, source, everyone, rate_limits=rate_limits)
+        fake.timeout = 300.0  # a 4,096-player round's telling, on a busy machine
         fake.database = folder / "bot.sqlite3"
         await prepare(fake, fake.database)
         result: dict[str, Any] = {"load": load_average()}
@@ -130,13 +131,15 @@ async def rush_run(
                     stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
                 )  # fmt: skip
                 await asyncio.sleep(1.0)
-            requests_before = len(fake.requests)
+            requests_before = seen = len(fake.requests)
             log_before = len(fake.messages("log"))
             reports: list[Reply] = []
             judge: Reply | None = None
             judge_clicked = 0.0
             for index, (first, second) in enumerate(reporting):
                 if index == len(reporting) // 2:
+                    seen = len(fake.requests)
+                    log_before = len(fake.messages("log"))
                     judge_clicked = time.monotonic()
                     judge = await fake.slash(
                         "result set",
@@ -157,7 +160,6 @@ async def rush_run(
                     )
             last_click = time.monotonic()
             assert judge is not None
-            seen = len(fake.requests)
 
             def told_at(request: RecordedRequest) -> float | None:
                 posted = request.method == "POST" and request.route.endswith("/messages")
@@ -177,7 +179,9 @@ async def rush_run(
                 spying.send_signal(2)  # SIGINT: py-spy writes what it sampled
                 await spying.wait()
             await fake.settled()
-            made = [r for r in fake.requests[seen:] if r.method != "GET" and r.status < 400]
+            made = [
+                r for r in fake.requests[requests_before:] if r.method != "GET" and r.status < 400
+            ]
             result["telling"] = max((r.at for r in made), default=last_click) - last_click
             traffic = fake.traffic(requests_before)
             result["traffic"] = str(traffic)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from bot.delivery.sending import Interrupted, Outcome, Queued, Sender
 from bot.errors import StorageError
 from bot.notify.plan import TRAITS
+from bot.store.outbox import Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,7 @@ LONGEST_WAIT = 300.0
 MOST_GATHERED = 400
 
 Finished = Callable[[Queued, Outcome | None, str | None], Awaitable[None]]
+Failing = Callable[[Outgoing], Awaitable[None]]
 
 
 def batch_of(queue: list[Queued]) -> list[Queued]:
@@ -92,12 +94,18 @@ class Recovery:
 
 class Lane:
     def __init__(
-        self, key: Hashable, sender: Sender, recovery: Recovery, finished: Finished
+        self,
+        key: Hashable,
+        sender: Sender,
+        recovery: Recovery,
+        finished: Finished,
+        failing: Failing | None = None,
     ) -> None:
         self.key = key
         self.sender = sender
         self.recovery = recovery
         self.finished = finished
+        self.failing = failing  # told of a notice's first failure (for the panel)
         self.queue: list[Queued] = []
         self.sending: list[Queued] = []  # the batch on its way now
         self.failures: dict[int, int] = {}
@@ -186,6 +194,8 @@ class Lane:
         attempts = self.failures.get(head.id, head.attempts) + 1
         self.failures[head.id] = attempts
         await self.sender.store.outbox.failed_attempt(head.id, error)
+        if attempts == 1 and self.failing is not None:
+            await self.failing(head)
         if attempts >= MAX_ATTEMPTS:
             log.warning("notice %s (%s) failed for good: %s", head.id, head.say, error)
             for queued in batch:

@@ -29,7 +29,7 @@ from bot.delivery.places import Places, wall_clock
 from bot.delivery.sending import ANYONE, Outcome, Queued, Sender
 from bot.errors import StorageError
 from bot.i18n import Lang, normalise_locale
-from bot.notify.plan import TRAITS, Say, notice_dropped, refusals_warning
+from bot.notify.plan import TRAITS, Notice, Place, Say, notice_dropped, refusals_warning
 from bot.outage import Outage
 from bot.store.commits import Committed
 from bot.store.outbox import FAILED, SKIPPED, Outgoing, Sending
@@ -96,6 +96,8 @@ class Delivery:
         # written down together: a rush of reports makes thousands, and a write each would
         # queue behind the reports' own writes. Id → why ("superseded", or None).
         self._skips: dict[int, str | None] = {}
+        # Tournaments whose panel was told that Discord fails some of their notices.
+        self._panel_told_failing: set[int] = set()
         # The newest notice that brings each post up to date: older ones are stale.
         self._newest_refresh: dict[tuple[object, ...], int] = {}
         # Messages being posted when the bot stopped, to post again before their notices
@@ -332,6 +334,8 @@ class Delivery:
         if TRAITS[notice.say].refresh and self._newest_refresh.get(_post_of(notice), 0) > notice.id:
             await self._supersede(notice)
             return
+        if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
+            await self._write_skips()  # the panel counts what waits in the outbox
         config = await self._config(notice.guild_id)
         found = await self.places.resolve(notice, config, wall_clock(), start)
         if found is None:
@@ -343,7 +347,7 @@ class Delivery:
         lane = self.lanes.get(target.lane)
         if lane is None:
             lane = self.lanes[target.lane] = Lane(
-                target.lane, self.sender, self.recovery, self._finished
+                target.lane, self.sender, self.recovery, self._finished, self._failing
             )
         if TRAITS[notice.say].refresh:
             for older in lane.waiting_refreshes(_post_of(notice)):
@@ -406,9 +410,43 @@ class Delivery:
         self._done_lately[notice_id] = None
         while len(self._done_lately) > REMEMBERED_DONE:
             self._done_lately.popitem(last=False)
-        for freed in self.order.done(notice_id):
+        done = self.order.known.get(notice_id)
+        freed_now = self.order.done(notice_id)
+        if done is not None and not self.order.waiting_of(done.tournament_id):
+            await self._none_waiting(done.guild_id, done.tournament_id)
+        for freed in freed_now:
             if not self._doubtful(freed.id):
                 await self._let_go(freed)
+
+    async def _failing(self, notice: Outgoing) -> None:
+        """A notice Discord failed for the first time: the panel says why it waits (once
+        until nothing of the tournament waits)."""
+        if notice.tournament_id is None or notice.tournament_id in self._panel_told_failing:
+            return
+        self._panel_told_failing.add(notice.tournament_id)
+        await self._refresh_panel(notice.guild_id, notice.tournament_id)
+
+    async def _none_waiting(self, guild_id: int, tournament_id: int | None) -> None:
+        """None of a tournament's notices waits: a panel that showed them waiting is
+        brought up to date."""
+        if tournament_id is None:
+            return
+        self._panel_told_failing.discard(tournament_id)
+        if tournament_id not in self.sender.backlog_shown:
+            return
+        self.sender.backlog_shown.discard(tournament_id)
+        await self._refresh_panel(guild_id, tournament_id)
+
+    async def _refresh_panel(self, guild_id: int, tournament_id: int) -> None:
+        config = await self._config(guild_id)
+        await self.store.outbox.add(
+            guild_id=guild_id,
+            tournament_id=tournament_id,
+            lang=normalise_locale(config.locale or self.default_lang),
+            notices=[Notice(Say.PANEL_REFRESH, (Place.PANEL,))],
+            at=self.clock(),
+        )
+        self.wake()
 
     async def _tell_dropped(self, notice: Outgoing, error: str) -> None:
         if notice.say in (Say.NOTICE_DROPPED, Say.PLACE_REFUSED) or notice.tournament_id is None:

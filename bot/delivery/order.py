@@ -21,6 +21,7 @@ Pure: a list of the waiting notices in, the ones free to go out.
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -153,6 +154,11 @@ class Order:
         self._held_rounds: dict[RoundKey, set[int]] = {}
         self._held_tournaments: dict[int | None, set[int]] = {}
         self._held_lines: dict[LineKey, list[int]] = {}
+        self._tournaments: Counter[int | None] = Counter()  # known notices of each
+
+    def waiting_of(self, tournament_id: int | None) -> int:
+        """How many of a tournament's notices are known (not done)."""
+        return self._tournaments[tournament_id]
 
     def __len__(self) -> int:
         return len(self.known)
@@ -166,6 +172,7 @@ class Order:
         assert notice.id > self.newest
         held = self._holds(notice)
         self.known[notice.id] = notice
+        self._tournaments[notice.tournament_id] += 1
         table, number, lead = table_of(notice), round_of(notice), TRAITS[notice.say].lead
         if table is not None:
             self._tables.setdefault((notice.tournament_id, *table), []).append(notice)
@@ -182,6 +189,9 @@ class Order:
         notice = self.known.pop(notice_id, None)
         if notice is None:
             return []
+        self._tournaments[notice.tournament_id] -= 1
+        if not self._tournaments[notice.tournament_id]:
+            del self._tournaments[notice.tournament_id]
         was_held = notice_id in self.held
         if was_held:
             self._let_go(notice)

@@ -41,6 +41,7 @@ from bot.store.posts import RoundPlace
 from bot.store.uow import Store
 from bot.ui.gathered import LINES, Line, gathered
 from bot.ui.notices import RENDERERS, Message, Said, Telling
+from bot.ui.panel import Backlog
 from bot.worker import Priority, off_loop_as
 from domain.guild import GuildConfig
 from domain.tournament.model import Tournament
@@ -105,6 +106,8 @@ class Sender:
         # What each pairings post's part shows, so that marking one table edits one message
         # of a long post, not all of them (forgotten at a restart: then all are edited once).
         self._shown: dict[int, str] = {}
+        # Tournaments whose panel shows notices waiting: brought up to date once none wait.
+        self.backlog_shown: set[int] = set()
         self._opening_dms = asyncio.Lock()
 
     # -- one batch -----------------------------------------------------------------------
@@ -154,6 +157,13 @@ class Sender:
         if notice.say is Say.REGISTRATION_REFRESH:
             link = await self._final_standings_link(tournament)
             telling = replace(telling, data={**notice.data, "final_standings": link})
+        if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
+            waiting = await self.store.outbox.waiting(tournament.id)
+            telling = replace(
+                telling, backlog=Backlog(waiting.count, waiting.since, waiting.last_error)
+            )
+            if waiting.count:
+                self.backlog_shown.add(tournament.id)
         said = await self._render(notice, telling)
         if not said.messages and said.calendar is None:
             return Outcome.SKIPPED

@@ -188,14 +188,15 @@ class OutboxStore:
         async with self.database.read() as connection:
             rows = await fetch_rows(
                 connection,
-                "SELECT COUNT(*), MIN(created_at) FROM outbox"
-                " WHERE tournament_id = ? AND state = 'pending'",
+                "SELECT COUNT(*), MIN(created_at) FROM outbox WHERE tournament_id = ?"
+                " AND state = 'pending' AND say NOT IN ('panel', 'panel_refresh')",
                 (tournament_id,),
             )
             errors = await fetch_rows(
                 connection,
                 "SELECT last_error FROM outbox WHERE tournament_id = ? AND state = 'pending'"
-                " AND last_error IS NOT NULL ORDER BY id LIMIT 1",
+                " AND say NOT IN ('panel', 'panel_refresh') AND last_error IS NOT NULL"
+                " ORDER BY id LIMIT 1",
                 (tournament_id,),
             )
         count, oldest = (rows[0][0], rows[0][1]) if rows else (0, None)

@@ -38,7 +38,7 @@ from bot.ui.judges import (
     penalty_type,
 )
 from bot.ui.pagination import page_view
-from bot.ui.panel import panel, round_complete
+from bot.ui.panel import Backlog, panel, round_complete
 from bot.ui.render import (
     announcement_created,
     format_name,
@@ -133,6 +133,8 @@ class Telling:
     # What is read about the tournament (standings, placings): the bot keeps one per
     # version, shared by every notice, command and page of that version.
     known: Views | None = None
+    # The organizer's panel: what still waits to be told (read by the delivery).
+    backlog: Backlog | None = None
 
     @property
     def views(self) -> Views:
@@ -749,7 +751,7 @@ def calendar(telling: Telling) -> Said:
 
 
 def organizer_panel(telling: Telling) -> Said:
-    embed, view = panel(telling.tournament, telling.now, telling.lang)
+    embed, view = panel(telling.tournament, telling.now, telling.lang, telling.backlog)
     with_link(embed, telling.page_url, telling.lang)
     return _said(Message(embeds=[embed], view=view))
 

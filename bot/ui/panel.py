@@ -5,6 +5,7 @@ enabled only when the rules allow it (domain.tournament.steps), then its tools (
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -98,13 +99,30 @@ def tool_buttons(tournament: Tournament, lang: Lang) -> list[discord.ui.Button[A
     ]
 
 
-def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Embed:
+@dataclass(frozen=True)
+class Backlog:
+    """The tournament's notices still to be sent (besides the panel's own), for the staff:
+    how many, since when, and the last error of the oldest that failed, if one did."""
+
+    count: int
+    since: datetime | None
+    error: str | None
+
+
+def panel_embed(
+    tournament: Tournament, now: datetime, lang: Lang, backlog: Backlog | None = None
+) -> discord.Embed:
     embed = discord.Embed(
         title=t("ui.panel.title", lang, tournament=safe(tournament.name)), timestamp=now
     )
 
     def field(key: str, value: str) -> None:
         embed.add_field(name=t(f"ui.panel.{key}", lang), value=value)
+
+    if backlog is not None and backlog.count:
+        embed.add_field(
+            name=t("ui.panel.waiting", lang), value=waiting_text(backlog, now, lang), inline=False
+        )
 
     field("state", t(f"ui.state.{tournament.phase.value}", lang))
     if tournament.phase is Phase.CANCELLED:
@@ -144,13 +162,23 @@ def panel_embed(tournament: Tournament, now: datetime, lang: Lang) -> discord.Em
     return embed
 
 
+def waiting_text(backlog: Backlog, now: datetime, lang: Lang) -> str:
+    """「送信待ちのお知らせ 12 件（最も古いもの 3 分前）」 and why they wait."""
+    since = int((backlog.since or now).timestamp())
+    counted = t("ui.panel.waiting_value", lang, count=backlog.count, since=since)
+    if backlog.error is None:
+        return counted + "\n" + t("ui.panel.waiting_in_turn", lang)
+    error = safe(backlog.error[:120])
+    return counted + "\n" + t("ui.panel.waiting_discord", lang, error=error)
+
+
 def panel(
-    tournament: Tournament, now: datetime, lang: Lang
+    tournament: Tournament, now: datetime, lang: Lang, backlog: Backlog | None = None
 ) -> tuple[discord.Embed, discord.ui.View]:
-    """The panel's embed and buttons, as they should be now."""
+    """The panel's embed and buttons, as they should be now (with what waits to be told)."""
     steps = _step_items(tournament, SHOWN[tournament.phase], lang)
     view = stateless_view(*steps, *tool_buttons(tournament, lang))
-    return panel_embed(tournament, now, lang), view
+    return panel_embed(tournament, now, lang, backlog), view
 
 
 def round_complete(tournament: Tournament, number: int, lang: Lang) -> tuple[str, discord.ui.View]:

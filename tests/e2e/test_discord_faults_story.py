@@ -292,6 +292,51 @@ async def test_closed_dms_are_tried_once_and_kept_for_the_next_command(fake: Fak
     assert sum("注意" in m.get("content", "") for m in shown.followups) >= 2
 
 
+def panel_waiting(fake: FakeDiscord) -> str | None:
+    """What the organizer's panel says of the notices waiting to be sent (None: nothing)."""
+    (panel,) = [m for m in fake.messages("log") if "運営パネル" in str(m.get("embeds"))]
+    for embed in panel.get("embeds") or []:
+        for field in embed.get("fields") or []:
+            if field["name"] == "送信待ちのお知らせ":
+                return str(field["value"])
+    return None
+
+
+async def test_the_panel_shows_what_waits_for_a_failing_channel_and_why(
+    fake: FakeDiscord,
+) -> None:
+    """Discord answers 503 in #standings only: the round's standings wait there, and the
+    organizer's panel (edited in #log, which works) says how many wait and why; once
+    #standings answers, they are posted and the panel says nothing waits."""
+    assert panel_waiting(fake) is None
+    failing = fake.fail_discord(503, channel="standings")
+    await finish_round_without_settling(fake, "announcements", 5)  # #pairings is gone
+    # Said as soon as Discord fails the first of them (the panel's own edits go through).
+    shown = await fake.wait_for(
+        lambda: "Discord が応答しないため" in (panel_waiting(fake) or "") and panel_waiting(fake),
+        "the panel to show the standings waiting, and why",
+    )
+    assert re.match(r"\d+ 件（最も古いもの <t:\d+:R>）", str(shown))
+    assert "503" in str(shown)
+    assert not any("第 5 回戦終了時点" in str(m.get("embeds")) for m in fake.messages("standings"))
+    failing.end()
+    await fake.settled()
+    assert any("第 5 回戦終了時点" in str(m.get("embeds")) for m in fake.messages("standings"))
+    assert panel_waiting(fake) is None  # brought up to date once nothing waits
+
+
+async def finish_round_without_settling(fake: FakeDiscord, channel: str, number: int) -> None:
+    for winner, loser in tables_in(fake, channel, number).values():
+        if not database_rows(
+            fake,
+            "SELECT 1 FROM matches WHERE round = ? AND ? IN (player1, player2)"
+            " AND result_kind IS NOT NULL",
+            number,
+            member_id(fake, winner),
+        ):
+            await report(fake, winner, loser, wait=False)  # the standings cannot go out
+
+
 async def test_the_log_agrees_and_discord_refused_only_what_the_faults_made(
     fake: FakeDiscord,
 ) -> None:
