@@ -171,6 +171,16 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     return response
 
 
+@web.middleware
+async def without_trailing_slash(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """`/t/SLUG/` (a link pasted with its slash, a browser's completion) is the same page as
+    `/t/SLUG`: sent on to it, query and all."""
+    path, mark, query = request.raw_path.partition("?")  # as sent: still percent-encoded
+    if path.startswith("/t/") and path.endswith("/") and path.rstrip("/") != "/t":
+        return web.Response(status=308, headers={"Location": path.rstrip("/") + mark + query})
+    return await handler(request)
+
+
 def not_found(request: web.Request) -> web.Response:
     lang = choose_lang(request.query.get("lang"), request.headers.get("Accept-Language"))
     if "/api/" in request.path:
@@ -494,7 +504,7 @@ async def nothing_here(request: web.Request) -> web.StreamResponse:
 
 def build_app(pages: LivePages, limits: WebLimits | None = None) -> web.Application:
     """The web application: read-only routes over `pages`."""
-    app = web.Application(middlewares=[guard])
+    app = web.Application(middlewares=[guard, without_trailing_slash])
     app[PAGES_KEY] = pages
     app[LIMITS_KEY] = Limits(limits or WebLimits())
     app.router.add_get("/", nothing_here)
