@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 import time
+from functools import partial
 from typing import Any
 
-from tests.web.test_browser import (  # noqa: F401 (fixtures)
-    api,
-    browser,
-    demo,
-    finished_demo,
-    nothing_finished,
-    sized,
-    wait_for,
-)
+from tests.web import test_browser as shared
+from tests.web.test_browser import api, sized, wait_for
+
+# The browser and the events it is pointed at, shared with the other browser tests.
+browser = shared.browser
+demo = shared.demo
+finished_demo = shared.finished_demo
+nothing_finished = shared.nothing_finished
 
 PHONE = 390
 MAIN = "#pm-main > *:not(noscript)"
@@ -91,9 +91,7 @@ def test_choosing_an_earlier_round_shows_that_rounds_header(
     assert len(tables) == 16
 
 
-def test_before_the_clock_starts_no_table_is_playing(
-    browser: Any, nothing_finished: str
-) -> None:
+def test_before_the_clock_starts_no_table_is_playing(browser: Any, nothing_finished: str) -> None:
     # Round 1 paired, its clock not started: the header waits for the start, and so do the
     # tables (開始前), instead of every table saying 対戦中 under 対戦開始を待っています.
     sized(browser, PHONE)
@@ -119,7 +117,8 @@ def test_the_overview_keeps_its_words_whole_on_a_phone(browser: Any, finished_de
     assert "上位 8 人" in facts["形式"]
     # The demo's one drop still counts among the 32 who entered.
     overview = api(finished_demo, "overview")
-    assert overview["registered"] == 31 and overview["dropped"] == 1
+    assert overview["registered"] == 31
+    assert overview["dropped"] == 1
     assert facts["参加者"] == "32 人（うち 1 人ドロップ）"
 
 
@@ -145,9 +144,7 @@ def test_the_record_heading_is_one_word(browser: Any, finished_demo: str) -> Non
         assert one_line(browser, "th.col_record") == []
 
 
-def test_an_address_with_a_trailing_slash_opens_the_page(
-    browser: Any, finished_demo: str
-) -> None:
+def test_an_address_with_a_trailing_slash_opens_the_page(browser: Any, finished_demo: str) -> None:
     sized(browser, PHONE)
     for path, tab in (("/", "概要"), ("/standings/", "順位")):
         opened(browser, f"{finished_demo}{path}", "#pm-nav .tab.current")
@@ -165,7 +162,16 @@ def tap(driver: Any, tab: str) -> None:
 
 
 def current_tab(driver: Any) -> str:
-    return str(driver.execute_script("return document.querySelector('#pm-nav .current').textContent"))
+    script = "return document.querySelector('#pm-nav .current').textContent"
+    return str(driver.execute_script(script))
+
+
+def is_current(driver: Any, tab: str) -> bool:
+    return current_tab(driver) == tab
+
+
+def is_past(driver: Any, version: int) -> bool:
+    return int(driver.execute_script("return Number(document.body.dataset.version)")) > version
 
 
 def live_state(driver: Any) -> str:
@@ -181,12 +187,7 @@ def test_tapping_through_the_tabs_keeps_the_page_live(browser: Any, demo: str) -
     browser.execute_script("window.__samePage = true")
     for tab in ("順位", "概要", "対戦表", "順位", "概要", "対戦表", "順位", "決勝トーナメント"):
         tap(browser, tab)
-        wait_for(
-            lambda tab=tab: current_tab(browser)
-            == tab,
-            10,
-            f"the {tab} tab",
-        )
+        wait_for(partial(is_current, browser, tab), 10, f"the {tab} tab")
     time.sleep(1.5)  # a refused stream says so within a second
     assert "自動更新中" in live_state(browser), live_state(browser)
     assert browser.execute_script("return window.__samePage") is True
@@ -228,14 +229,7 @@ def test_players_behind_one_address_all_get_the_updates(browser: Any, demo: str)
         states = []
         for handle, version in windows:
             browser.switch_to.window(handle)
-            wait_for(
-                lambda version=version: browser.execute_script(
-                    "return Number(document.body.dataset.version)"
-                )
-                > version,
-                40,
-                "an update in every window",
-            )
+            wait_for(partial(is_past, browser, version), 40, "an update in every window")
             states.append(live_state(browser))
         assert sum("自動更新中" in state for state in states) >= 3, states
     finally:
