@@ -8,11 +8,18 @@ The browser, the demo and `python -m bot web` are those of tests/web/test_browse
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 import time
 from functools import partial
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.conftest import PYTHON, cli_env
 from tests.web import test_browser as shared
 from tests.web.test_browser import api, sized, wait_for
 
@@ -238,3 +245,39 @@ def test_players_behind_one_address_all_get_the_updates(browser: Any, demo: str)
             browser.switch_to.window(handle)
             browser.close()
         browser.switch_to.window(first)
+
+
+def test_python_m_bot_web_prints_an_address_that_opens_the_page(
+    browser: Any, event_templates: dict[str, Path], tmp_path: Path
+) -> None:
+    # It printed http://127.0.0.1:PORT/t/, which is no page; now each public page's own
+    # address, and that it opens only on this PC (the guide says how to share it).
+    if shared.missing_browser() is not None and os.environ.get("REQUIRE_BROWSER") != "1":
+        pytest.skip(shared.missing_browser() or "")
+    database = tmp_path / "bot.sqlite3"
+    shutil.copy(event_templates["running"], database)
+    process = subprocess.Popen(
+        [str(PYTHON), "-m", "bot", "web", "--port", "0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=cli_env(DATABASE_PATH=str(database), LOG_LEVEL="WARNING"),
+    )
+    try:
+        assert process.stdout is not None
+        lines: list[str] = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any("this computer" in x for x in lines):
+            lines.append(process.stdout.readline())
+        printed = "".join(lines)
+        pages = re.findall(r"http://127\.0\.0\.1:\d+/t/[A-Za-z0-9_-]{22,}", printed)
+        assert pages, printed
+        assert "この PC でしか開けません" in printed
+        assert "運営ガイド" in printed
+        sized(browser, PHONE)
+        opened(browser, pages[0], ".facts")
+        assert browser.find_element("id", "pm-name").text == "プレメモ交流会（デモ）"
+    finally:
+        process.terminate()
+        process.wait(10)
