@@ -218,6 +218,18 @@ def test_tapping_through_the_tabs_keeps_the_page_live(browser: Any, demo: str) -
     assert "自動更新中" in live_state(browser)
 
 
+def test_opening_page_after_page_keeps_the_page_live(browser: Any, demo: str) -> None:
+    # A page left closes its stream, and the server frees its place at once (it waited for
+    # the next keep-alive to fail, 15 s): the sixth page opened in a row is live too.
+    sized(browser, PHONE)
+    for section in ("", "/pairings", "/standings", "/bracket", "", "/pairings", "/standings"):
+        opened(browser, f"{demo}{section}")
+        time.sleep(0.3)
+    wait_for(lambda: "自動更新中" in live_state(browser), 5, "the live stream")
+    time.sleep(1.5)  # a refused stream says so within a second
+    assert "自動更新中" in live_state(browser), live_state(browser)
+
+
 def test_players_behind_one_address_all_get_the_updates(browser: Any, demo: str) -> None:
     # Six phones behind one venue's Wi-Fi (one address, 4 streams): every page follows the
     # event, those without a stream by asking every 2 s.
