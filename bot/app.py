@@ -238,7 +238,7 @@ class TournamentBot(commands.AutoShardedBot):
             clock=clock.clock,
             jobs=(clock.tick, clock.refresh_entry_posts, self.services.reminders.tick),
             tick_seconds=settings.clock_tick_seconds,
-            page_base=settings.web_public_url,
+            page_base=settings.web_players_url,  # never a link only this PC opens
             default_lang=normalise_locale(settings.default_locale),
             refusals=refusals,
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from pathlib import Path
 from typing import Literal
@@ -14,6 +15,23 @@ DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 
 Locale = Literal["ja", "en"]
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def only_here(url: str) -> bool:
+    """Whether `url` opens only on the computer it is served from: 127.0.0.0/8, ::1,
+    localhost (and any name under .localhost), or 0.0.0.0 (an address to listen on, which no
+    browser elsewhere can open)."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if host in LOOPBACK_NAMES or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped  # ::ffff:127.0.0.1
+    return address.is_loopback or address.is_unspecified
 
 
 class Settings(BaseSettings):
@@ -187,6 +205,13 @@ class Settings(BaseSettings):
             return None
         host = f"[{self.web_host}]" if ":" in self.web_host else self.web_host
         return f"http://{host}:{self.web_port}"
+
+    @property
+    def web_players_url(self) -> str | None:
+        """The live pages' address as players are given it: `web_public_url`, unless that
+        opens only on this computer (loopback), which no player's phone can reach."""
+        url = self.web_public_url
+        return None if url is None or only_here(url) else url
 
     @property
     def api_base_url(self) -> str:

@@ -290,11 +290,14 @@ class Tournaments(
             actor_of(interaction), tournament, public
         )
         found = switch.tournament
-        url = public_url(found, self.bot.settings.web_public_url)
+        settings = self.bot.settings
+        url = public_url(found, settings.web_public_url)
         if not public:
             key = "web.reply.off" if switch.changed else "web.reply.already_off"
         elif url is None:
             key = "web.reply.on_no_server"
+        elif settings.web_players_url is None:  # a link only this PC opens: not for players
+            key = "web.reply.on_only_here"
         else:
             key = "web.reply.on" if switch.changed else "web.reply.already_on"
         await reply(interaction, t(key, lang, name=safe(found.name), url=url or ""))

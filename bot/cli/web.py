@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+from typing import Any
 
 from bot.cli import Subcommands, text
 from bot.cli.common import load_settings
 from bot.cli.run import install_stop_handlers
+from bot.config import only_here
 from bot.errors import StartupError
 from bot.i18n import both
 from bot.logging_setup import configure_logging
@@ -43,6 +45,19 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
+async def print_pages(services: Any, url: str) -> None:
+    """The address of each public page, which opens the page itself (`/t/` alone is no
+    page); or how a page becomes public."""
+    shown = []
+    for ref in await services.live.pages():
+        page = await services.live.open(ref.slug)
+        if page is not None:
+            shown.append(
+                both("web.cli.serving_page", name=page.tournament.name, url=f"{url}/t/{ref.slug}")
+            )
+    print("\n".join(shown) if shown else both("web.cli.serving_none", url=url), flush=True)
+
+
 async def serve(settings: object, host: str, port: int) -> None:
     from bot.config import Settings
     from bot.services import Services
@@ -60,8 +75,12 @@ async def serve(settings: object, host: str, port: int) -> None:
             raise StartupError(
                 both("web.cli.port_in_use", host=host, port=port, details=error), exit_code=2
             ) from None
-        url = settings.web_base_url or f"http://{host}:{server.port}"
-        print(both("web.cli.serving", url=f"{url}/t/"), flush=True)
+        shown_host = f"[{host}]" if ":" in host else host
+        url = settings.web_base_url or f"http://{shown_host}:{server.port}"
+        print(both("web.cli.serving", url=url), flush=True)
+        await print_pages(services, url)
+        if only_here(url):
+            print(both("web.cli.serving_only_here"), flush=True)
         stop = asyncio.Event()
         remove = install_stop_handlers(asyncio.get_running_loop(), lambda name: stop.set())
         try:

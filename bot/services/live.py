@@ -248,7 +248,9 @@ class Overview:
     time_limit_minutes: int
     planned_rounds: int | None
     top_cut: int | None
-    registered: int
+    registered: int  # still in the event
+    dropped: int  # left it (R-FMT-7); the page counts them among those who entered
+    disqualified: int
     waitlisted: int
     max_players: int | None
     current_round: int
@@ -288,6 +290,8 @@ def overview(tournament: Tournament) -> Overview:
         planned_rounds=tournament.round_count,
         top_cut=tournament.top_cut,
         registered=tournament.count(*IN_EVENT),
+        dropped=tournament.count(PlayerStatus.DROPPED),
+        disqualified=tournament.count(PlayerStatus.DISQUALIFIED),
         waitlisted=tournament.count(PlayerStatus.WAITLISTED),
         max_players=tournament.max_players,
         current_round=tournament.current_round,
@@ -335,7 +339,9 @@ class ShownResult:
 class Table:
     table: int
     seats: tuple[Seat, ...]  # two players, one for a bye, none for an empty bracket slot
-    state: str  # playing, waiting (reported, not confirmed), judge (disputed), finished
+    # ready (paired, the clock not started), playing, waiting (reported, not confirmed),
+    # judge (disputed), finished
+    state: str
     result: ShownResult | None
     extension_minutes: int
     ends_at: datetime | None
@@ -366,7 +372,9 @@ def _state(played: Round, match: Match) -> str:
         return "finished"
     if match.disputed:
         return "judge"
-    return "waiting" if match.reports else "playing"
+    if match.reports:
+        return "waiting"
+    return "playing" if played.started_at is not None else "ready"
 
 
 def pairings(

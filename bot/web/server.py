@@ -64,6 +64,7 @@ SECTIONS = ("overview", "pairings", "standings", "bracket", "decklists", "titles
 PRIVATE_UNTIL_PUBLISHED = frozenset({"decklists", "titles"})
 MAX_NUMBER = 1_000_000
 HEARTBEAT_SECONDS = 15.0
+LEFT_CHECK_SECONDS = 1.0
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
@@ -169,6 +170,16 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     if not response.prepared:
         response.headers.update(SECURITY_HEADERS)
     return response
+
+
+@web.middleware
+async def without_trailing_slash(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """`/t/SLUG/` (a link pasted with its slash, a browser's completion) is the same page as
+    `/t/SLUG`: sent on to it, query and all."""
+    path, mark, query = request.raw_path.partition("?")  # as sent: still percent-encoded
+    if path.startswith("/t/") and path.endswith("/") and path.rstrip("/") != "/t":
+        return web.Response(status=308, headers={"Location": path.rstrip("/") + mark + query})
+    return await handler(request)
 
 
 def not_found(request: web.Request) -> web.Response:
@@ -427,11 +438,19 @@ async def events(request: web.Request) -> web.StreamResponse:
         current = await pages.state(slug, pages.newest(state.tournament_id))
         hello = {**(current or state).notice(), "now": now_ms()}
         await response.write(b"retry: 2000\n" + event_message("version", hello))
+        quiet = 0.0
         while not reader.gone:
             try:
-                await asyncio.wait_for(reader.ready.wait(), HEARTBEAT_SECONDS)
+                await asyncio.wait_for(reader.ready.wait(), LEFT_CHECK_SECONDS)
             except TimeoutError:
-                await response.write(b": keep-alive\n\n")
+                # A reader who left (a page closed, another opened) frees its place in the
+                # address's streams now, not at the next keep-alive that fails.
+                if request.transport is None or request.transport.is_closing():
+                    break
+                quiet += LEFT_CHECK_SECONDS
+                if quiet >= HEARTBEAT_SECONDS:
+                    quiet = 0.0
+                    await response.write(b": keep-alive\n\n")
                 continue
             reader.ready.clear()
             if reader.gone:
@@ -494,7 +513,7 @@ async def nothing_here(request: web.Request) -> web.StreamResponse:
 
 def build_app(pages: LivePages, limits: WebLimits | None = None) -> web.Application:
     """The web application: read-only routes over `pages`."""
-    app = web.Application(middlewares=[guard])
+    app = web.Application(middlewares=[guard, without_trailing_slash])
     app[PAGES_KEY] = pages
     app[LIMITS_KEY] = Limits(limits or WebLimits())
     app.router.add_get("/", nothing_here)

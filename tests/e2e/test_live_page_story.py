@@ -18,7 +18,14 @@ import pytest
 
 from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, Upload
-from tests.e2e.story import LEGAL_CSV, confirm_in_thread, setup_server, start_event, tables_of
+from tests.e2e.story import (
+    LEGAL_CSV,
+    confirm_in_thread,
+    posted_to,
+    setup_server,
+    start_event,
+    tables_of,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -66,6 +73,10 @@ async def test_the_organizer_shows_the_page_and_a_result_reaches_it(fake: FakeDi
     found = re.search(rf"http://127\.0\.0\.1:{PORT}/t/([A-Za-z0-9_-]{{22}})", shown.text)
     assert found, shown.text
     url = found.group(0)
+    # A loopback link opens only on the bot's PC: the organizer is told what to set instead,
+    # and no player is handed it.
+    assert "この PC でしか開けない" in shown.text
+    assert "WEB_BASE_URL" in shown.text
     again = await fake.slash("tournament page", user="organizer", options={"state": "on"})
     assert url in again.text  # asking again gives the same link, and changes nothing
     for player in PLAYERS:
@@ -76,6 +87,9 @@ async def test_the_organizer_shows_the_page_and_a_result_reaches_it(fake: FakeDi
     await start_event(fake)
     await fake.slash("round pair", user="organizer", locale="ja")
     await fake.slash("round start", user="organizer", locale="ja")
+    told = posted_to(fake, "pairings") + posted_to(fake, "announcements")
+    assert told
+    assert not any("127.0.0.1" in content for content in told)
 
     async with aiohttp.ClientSession() as session:
         page = await session.get(url)

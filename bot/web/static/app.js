@@ -12,7 +12,9 @@
   const main = document.getElementById("pm-main");
   const live = document.getElementById("pm-live");
   const nav = document.getElementById("pm-nav");
-  const section = data.section;
+  let section = data.section;
+  // A published list's number on its own page (/decklists/N).
+  let deckNumber = section === "deck" ? Number(location.pathname.split("/").pop()) : null;
   const parts = data.parts;
   let notice = data.notice;
   let skew = 0; // server time minus this device's time, in ms
@@ -82,6 +84,7 @@
     bracket: () => ["/api/bracket.json", {}],
     decklists: () => ["/api/decklists.json", decksPage > 1 ? { page: decksPage } : {}],
     titles: () => ["/api/titles.json", {}],
+    deck: () => ["/api/decklists/" + deckNumber + ".json", {}],
   };
 
   async function load(part) {
@@ -97,6 +100,11 @@
     if (section === "overview" && localStorage.getItem(nameKey)) wanted.push("pairings");
     if (partPath[section]) wanted.push(section);
     return [...new Set(wanted)];
+  }
+
+  // A section's content; the parts it leaves out (null: a pager of one page) are not text.
+  function fill(...nodes) {
+    main.replaceChildren(...nodes.filter((node) => node !== null && node !== undefined && node !== false));
   }
 
   // -- the header -------------------------------------------------------------------------
@@ -163,7 +171,7 @@
         }),
       );
     }
-    if (overview.tables) {
+    if (overview.tables && !over) {
       box.append(
         el("div", {
           class: "progress",
@@ -171,6 +179,17 @@
         }),
       );
     }
+    return box;
+  }
+
+  // The header of a round other than the current one (chosen in the pairings): its name and
+  // whether it is over, never the current round's clock.
+  function roundBox(overview, pairing) {
+    const played = pairing.tables.filter((table) => table.seats.length === 2);
+    const done = played.filter((table) => table.state === "finished").length;
+    const box = el("div", { class: "clock past", id: "pm-clock" }, el("div", { class: "clock-round", text: roundName(overview, pairing.round) }));
+    if (done === played.length) box.append(el("div", { class: "clock-state", text: tr("state_finished") }));
+    else box.append(el("div", { class: "progress", text: tr("progress", { done: done, total: played.length }) }));
     return box;
   }
 
@@ -192,8 +211,9 @@
 
   // -- sections ---------------------------------------------------------------------------
 
-  function fact(label, value) {
-    return el("div", { class: "fact" }, el("dt", { text: label }), el("dd", { text: value }));
+  // A label and its value; the value's parts (a string, or a node kept on one line) in order.
+  function fact(label, ...value) {
+    return el("div", { class: "fact" }, el("dt", { text: label }), el("dd", {}, ...value));
   }
 
   function drawOverview() {
@@ -202,21 +222,30 @@
     facts.append(
       fact(tr("state"), tr("ui.state." + o.phase)),
       fact(tr("date"), o.event_date),
-      fact(tr("format"), tr("ui.format." + o.format) + (o.top_cut ? " · " + tr("top_cut", { count: o.top_cut }) : "")),
+      fact(tr("format"), tr("ui.format." + o.format), o.top_cut ? el("span", { class: "keep", text: tr("top_cut_size", { count: o.top_cut }) }) : null),
       fact(tr("regulation"), tr("ui.regulation." + o.regulation)),
       fact(tr("time_limit"), tr("minutes", { minutes: o.time_limit_minutes })),
       fact(tr("rounds"), o.planned_rounds ? tr("rounds_value", { rounds: o.planned_rounds }) : tr("rounds_auto")),
-      fact(
-        tr("players"),
-        (o.max_players ? tr("players_of", { count: o.registered, max: o.max_players }) : tr("players_value", { count: o.registered })) +
-          (o.waitlisted ? " · " + tr("waitlisted", { count: o.waitlisted }) : ""),
-      ),
+      fact(tr("players"), playersText(o)),
     );
     const content = [clockBox(o) || el("p", { class: "note", text: tr("before_start") })];
     const mine = myTables();
     if (mine) content.push(mine);
     content.push(facts);
-    main.replaceChildren(...content);
+    fill(...content);
+  }
+
+  // Everyone who took part, with those who left said beside: 32 人（うち 1 人ドロップ）.
+  function playersText(o) {
+    const count = o.registered + (o.dropped || 0) + (o.disqualified || 0);
+    let text = o.max_players ? tr("players_of", { count: count, max: o.max_players }) : tr("players_value", { count: count });
+    const left = [
+      o.dropped ? tr("players_dropped", { count: o.dropped }) : null,
+      o.disqualified ? tr("players_disqualified", { count: o.disqualified }) : null,
+    ].filter(Boolean);
+    if (left.length) text = tr("players_left", { players: text, left: left.join(lang === "ja" ? "、" : ", ") });
+    if (o.waitlisted) text += " · " + tr("waitlisted", { count: o.waitlisted });
+    return text;
   }
 
   function myTables() {
@@ -298,11 +327,11 @@
     const o = parts.overview;
     const pairing = parts.pairings;
     const content = [];
-    const clock = clockBox(o);
+    const clock = pairing && pairing.round !== o.current_round ? roundBox(o, pairing) : clockBox(o);
     if (clock) content.push(clock);
     if (!pairing) {
       content.push(el("p", { class: "note", text: tr("no_pairings") }));
-      main.replaceChildren(...content);
+      fill(...content);
       return;
     }
     const picker = el("select", { id: "pm-round", "aria-label": tr("choose_round") });
@@ -333,7 +362,7 @@
     };
     filterApply = apply;
     content.push(el("div", { class: "controls" }, picker, el("label", { class: "filter" }, el("span", { text: tr("filter") }), filter)), empty, list);
-    main.replaceChildren(...content);
+    fill(...content);
     apply();
   }
 
@@ -366,7 +395,7 @@
   function drawStandings() {
     const s = parts.standings;
     if (!s || !s.rows.length) {
-      main.replaceChildren(el("p", { class: "note", text: tr("standings_none") }));
+      fill(el("p", { class: "note", text: tr("standings_none") }));
       return;
     }
     // Before any round has finished there are no ranks ("after round 0"): the entrants.
@@ -388,7 +417,7 @@
       ranked && withTopCut ? el("p", { class: "note", text: tr("standings_top_cut_note") }) : null,
       ranked && withSeed ? el("p", { class: "note", text: tr("standings_seed_note") }) : null,
     ].filter(Boolean);
-    main.replaceChildren(
+    fill(
       el("h2", { text: caption }),
       el("table", { class: "standings" }, el("thead", {}, head), el("tbody", {}, ...rows)),
       ...notes,
@@ -405,7 +434,7 @@
   function drawBracket() {
     const b = parts.bracket;
     if (!b) {
-      main.replaceChildren(el("p", { class: "note", text: tr("bracket_none") }));
+      fill(el("p", { class: "note", text: tr("bracket_none") }));
       return;
     }
     const columns = b.rounds.map((matches, index) => {
@@ -430,13 +459,13 @@
       content.push(el("p", { class: "champion" }, el("span", { text: tr("champion") }), el("strong", { text: final.seats[final.winner].name })));
     }
     content.push(el("div", { class: "bracket" }, ...columns));
-    main.replaceChildren(...content);
+    fill(...content);
   }
 
   function drawDecklists() {
     const d = parts.decklists;
     if (!d) {
-      main.replaceChildren();
+      fill();
       return;
     }
     const items = d.decks.map((deck) =>
@@ -453,7 +482,7 @@
       await load("decklists");
       drawDecklists();
     };
-    main.replaceChildren(el("h2", { text: tr("decks_title") + " · " + tr("decks_count", { count: d.total }) }), el("ul", { class: "decks" }, ...items), pager(d.page, d.pages, go));
+    fill(el("h2", { text: tr("decks_title") + " · " + tr("decks_count", { count: d.total }) }), el("ul", { class: "decks" }, ...items), pager(d.page, d.pages, go));
   }
 
   function cardTable(cards) {
@@ -475,20 +504,19 @@
       cardTable(deck.cards),
     ];
     if (deck.ex_cards.length) content.push(el("h3", { text: tr("deck_ex") }), cardTable(deck.ex_cards));
-    main.replaceChildren(...content);
+    fill(...content);
   }
 
   function drawTitles() {
     const d = parts.titles;
     if (!d) {
-      main.replaceChildren();
+      fill();
       return;
     }
     const cut = parts.overview.top_cut || 8;
-    const widest = Math.max(1, ...d.titles.map((title) => title.decks));
     const rows = d.titles.map((title) => {
       const bar = el("span", { class: "bar" });
-      bar.style.width = (100 * title.decks) / widest + "%";
+      bar.style.width = 100 * title.share + "%"; // its share of the lists, as the text says
       const marks = el("span", { class: "marks" });
       for (const rank of title.placings.slice(0, 64)) {
         marks.append(el("span", { class: rank === 1 ? "mark first" : rank <= cut ? "mark cut" : "mark", title: String(rank), text: String(rank) }));
@@ -502,7 +530,7 @@
         marks,
       );
     });
-    main.replaceChildren(el("h2", { text: tr("titles_title") }), el("p", { class: "note", text: tr("titles_note", { count: d.decks }) }), el("ul", { class: "chart" }, ...rows));
+    fill(el("h2", { text: tr("titles_title") }), el("p", { class: "note", text: tr("titles_note", { count: d.decks }) }), el("ul", { class: "chart" }, ...rows));
   }
 
   const drawers = {
@@ -522,24 +550,101 @@
     tick();
   }
 
+  // -- moving between sections ------------------------------------------------------------
+  // A tab is drawn in this page, not loaded as a new one: the page keeps its one event
+  // stream, so tapping through the tabs never opens another (one address may keep only a
+  // few open, and players behind one Wi-Fi or mobile address share them).
+
+  function sectionAt(pathname) {
+    if (pathname !== base && !pathname.startsWith(base + "/")) return null;
+    const rest = pathname.slice(base.length).replace(/\/+$/, "");
+    if (rest === "") return ["overview", null];
+    const named = rest.match(/^\/(pairings|standings|bracket|decklists|titles)$/);
+    if (named) return [named[1], null];
+    const deck = rest.match(/^\/decklists\/([0-9]+)$/);
+    return deck ? ["deck", Number(deck[1])] : null;
+  }
+
+  const langLink = document.getElementById("pm-lang");
+
+  async function goTo(href, push) {
+    const url = new URL(href, location.href);
+    const found = url.origin === location.origin ? sectionAt(url.pathname) : null;
+    if (!found) {
+      location.assign(href);
+      return;
+    }
+    const [next, number] = found;
+    const before = [section, deckNumber];
+    [section, deckNumber] = [next, number];
+    pairingsRound = null;
+    standingsPage = 1;
+    decksPage = 1;
+    try {
+      for (const part of needed()) if (part !== "overview") await load(part);
+    } catch (error) {
+      [section, deckNumber] = before;
+      location.assign(href); // the server answers it, whatever went wrong here
+      return;
+    }
+    if (section === "deck" && !parts.deck) {
+      location.assign(href); // no such list: the server's page says so
+      return;
+    }
+    if (push) history.pushState(null, "", url.pathname + url.search);
+    document.body.dataset.section = section;
+    if (langLink) {
+      const query = new URLSearchParams(url.search);
+      query.set("lang", langLink.getAttribute("hreflang"));
+      langLink.href = url.pathname + "?" + query.toString();
+    }
+    draw();
+    window.scrollTo(0, 0);
+  }
+
+  document.addEventListener("click", (event) => {
+    const anchor = event.target.closest && event.target.closest("a[href]");
+    if (!anchor || anchor === langLink || anchor.target || event.defaultPrevented) return;
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const url = new URL(anchor.href, location.href);
+    if (url.origin !== location.origin || !sectionAt(url.pathname)) return;
+    event.preventDefault();
+    busy = busy.then(() => goTo(anchor.href, true)).catch(() => {});
+  });
+  window.addEventListener("popstate", () => {
+    busy = busy.then(() => goTo(location.href, false)).catch(() => {});
+  });
+
   // -- staying current --------------------------------------------------------------------
 
   let busy = Promise.resolve();
+  let latest = notice; // the newest version heard of
+  let retrying = false;
 
   function heard(next) {
     if (next.now) skew = next.now - Date.now();
-    busy = busy.then(() => update(next)).catch(() => {});
+    if (next.version > latest.version) latest = next;
+    busy = busy.then(() => update(latest)).catch(() => {
+      // A part could not be fetched (the server busy, the network away): the page stays at
+      // the version it has and tries again, so no update is lost in between.
+      if (retrying) return;
+      retrying = true;
+      setTimeout(() => {
+        retrying = false;
+        heard(latest);
+      }, 2000 + Math.random() * 1000);
+    });
   }
 
   async function update(next) {
     if (next.version <= notice.version) return;
     const roundBefore = parts.overview.current_round;
     const changed = needed().filter((part) => next.stamps[part] !== notice.stamps[part]);
-    notice = next;
     for (const part of changed) await load(part);
     if (section === "pairings" && parts.overview.current_round !== roundBefore && pairingsRound === null && !changed.includes("pairings")) {
       await load("pairings");
     }
+    notice = next; // only now: a part that failed to load is fetched again next time
     if (!parts.overview) {
       location.reload();
       return;
@@ -550,6 +655,8 @@
   }
 
   let poller = null;
+  let stream = null;
+  let streamAgain = null;
 
   function poll() {
     mode = "polling";
@@ -566,33 +673,57 @@
     }, 2000);
   }
 
+  function stopPolling() {
+    if (poller) clearInterval(poller);
+    poller = null;
+  }
+
+  // One event stream for the page's life. Refused (the address has as many open as it may)
+  // or lost, the page polls, and asks for a stream again a while later: a place frees as
+  // soon as another reader behind the same address leaves.
   function listen() {
     if (!window.EventSource) {
       poll();
       return;
     }
-    const stream = new EventSource(link("/events"));
+    if (stream) return;
+    const opened = new EventSource(link("/events"));
+    stream = opened;
     let failures = 0;
-    stream.addEventListener("version", (event) => {
+    opened.addEventListener("version", (event) => {
       failures = 0;
+      stopPolling();
       if (mode !== "live") {
         mode = "live";
         drawLive();
       }
       heard(JSON.parse(event.data));
     });
-    stream.addEventListener("gone", () => location.reload());
-    stream.addEventListener("error", () => {
+    opened.addEventListener("gone", () => location.reload());
+    opened.addEventListener("error", () => {
       failures += 1;
-      if (stream.readyState === EventSource.CLOSED || failures >= 3) {
-        stream.close();
+      if (opened.readyState === EventSource.CLOSED || failures >= 3) {
+        opened.close();
+        if (stream === opened) stream = null;
         poll();
+        clearTimeout(streamAgain);
+        streamAgain = setTimeout(listen, 20000 + Math.random() * 20000);
       } else {
         mode = "reconnecting";
         drawLive();
       }
     });
   }
+
+  // Leaving the page ends its stream at once, so the next page's stream has its place.
+  window.addEventListener("pagehide", () => {
+    clearTimeout(streamAgain);
+    if (stream) stream.close();
+    stream = null;
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) listen(); // back from the browser's page cache
+  });
 
   document.body.dataset.version = String(notice.version);
   draw();
