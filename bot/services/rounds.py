@@ -45,6 +45,7 @@ from domain.tournament.play import (
     require_round_in_play,
     table_to_judge,
 )
+from domain.tournament.rooms import check_rooms_fit
 from domain.tournament.rounds import Claim, Match, Report, Round
 from domain.tournament.views import (
     StandingLine,
@@ -166,14 +167,22 @@ POSTED_WITHIN = 3.0
 
 
 class RoundService(Service):
-    async def pair(self, actor: Actor, reference: TournamentRef) -> Paired:
-        return await self._pair(actor, reference, start=False)
+    async def pair(
+        self, actor: Actor, reference: TournamentRef, *, free_channels: int | None = None
+    ) -> Paired:
+        """Pair the next round. `free_channels`: how many channels the server can still
+        take (None: not known); a round whose match rooms would not fit is refused."""
+        return await self._pair(actor, reference, start=False, free_channels=free_channels)
 
-    async def next_round(self, actor: Actor, reference: TournamentRef) -> Paired:
+    async def next_round(
+        self, actor: Actor, reference: TournamentRef, *, free_channels: int | None = None
+    ) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
-        return await self._pair(actor, reference, start=True)
+        return await self._pair(actor, reference, start=True, free_channels=free_channels)
 
-    async def _pair(self, actor: Actor, reference: TournamentRef, *, start: bool) -> Paired:
+    async def _pair(
+        self, actor: Actor, reference: TournamentRef, *, start: bool, free_channels: int | None
+    ) -> Paired:
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
@@ -185,6 +194,8 @@ class RoundService(Service):
                 Priority.WRITE, lambda: propose_round(tournament, seed, views.tally)
             )
             tournament, _ = await tx.apply(tournament, proposal.operation())
+            if tournament.settings.rooms:  # refused whole, before anything is made
+                check_rooms_fit(tournament, free_channels, await tx.owned_rooms(tournament.id))
             if start:
                 tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current

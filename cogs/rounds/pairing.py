@@ -13,7 +13,7 @@ from bot.services.base import TournamentRef
 from bot.ui.messages import Acknowledgement, acknowledge, fit_or_attach, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.rounds import my_match_text, pairing_reply, round_name, status_embed
-from cogs.common import RoutedCog, actor_of, tournament_autocomplete
+from cogs.common import RoutedCog, actor_of, free_channels, tournament_autocomplete
 
 
 class Pairing(RoutedCog):
@@ -80,7 +80,9 @@ async def pair_next_round(
     the pairings post is the notifier's."""
     lang = interaction_lang(interaction)
     await acknowledge(interaction)
-    paired = await services.rounds.pair(actor_of(interaction), reference)
+    paired = await services.rounds.pair(
+        actor_of(interaction), reference, free_channels=free_channels(interaction)
+    )
     text, file = fit_or_attach(pairing_reply(paired, lang), "pairing-explanation.txt", lang)
     await reply(interaction, text, file=file)
 
