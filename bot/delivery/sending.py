@@ -34,6 +34,7 @@ from bot.delivery.places import (
     Target,
     wall_clock,
 )
+from bot.delivery.rooms import Rooms
 from bot.i18n import Lang, normalise_locale
 from bot.notify.plan import TRAITS, After, Notice, Place, Say, place_refused, tables_by_dm
 from bot.store.outbox import SENT, SKIPPED, Outgoing, Sending
@@ -102,6 +103,7 @@ class Sender:
         self.default_lang = default_lang
         self.wrote = wrote  # notices were written to the outbox here: look at it again
         self.calendar = Calendar(client, store, clock)
+        self.rooms = Rooms(client, store, clock)
         # What each pairings post's part shows, so that marking one table edits one message
         # of a long post, not all of them (forgotten at a restart: then all are edited once).
         self._shown: dict[int, str] = {}
@@ -155,7 +157,7 @@ class Sender:
             link = await self._final_standings_link(tournament)
             telling = replace(telling, data={**notice.data, "final_standings": link})
         said = await self._render(notice, telling)
-        if not said.messages and said.calendar is None:
+        if not said.messages and said.calendar is None and said.rooms is None:
             return Outcome.SKIPPED
         parts = await self.store.outbox.parts(notice.id)
         if parts:  # sent in part before a stop: go on where it was
@@ -169,6 +171,11 @@ class Sender:
             if target.place is Place.CALENDAR:
                 assert said.calendar is not None
                 if not await self.calendar.keep(tournament, said.calendar):
+                    return Outcome.SKIPPED
+                await self.store.outbox.finish(notice.id, SENT, self.clock())
+            elif target.place is Place.ROOMS:
+                assert said.rooms is not None
+                if not await self.rooms.keep(tournament, said.rooms, config):
                     return Outcome.SKIPPED
                 await self.store.outbox.finish(notice.id, SENT, self.clock())
             elif target.place is Place.PAIRINGS_POST:

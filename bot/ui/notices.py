@@ -105,6 +105,22 @@ class CalendarText:
 
 
 @dataclass(frozen=True)
+class RoomsText:
+    """The names of a tournament's match rooms and categories, in the server's language."""
+
+    tournament: str
+    lang: Lang
+
+    def category(self, number: int) -> str:
+        if number == 1:
+            return t("rooms.category", self.lang, tournament=self.tournament)[:100]
+        return t("rooms.category_more", self.lang, tournament=self.tournament, number=number)[:100]
+
+    def room(self, table: int) -> str:
+        return t("rooms.room", self.lang, table=table)
+
+
+@dataclass(frozen=True)
 class Said:
     """What a notice says: its messages, and the reports thread to open on the first; or the
     calendar entry to bring in step."""
@@ -112,6 +128,7 @@ class Said:
     messages: list[Message] = field(default_factory=list)
     thread_name: str | None = None
     calendar: CalendarText | None = None
+    rooms: RoomsText | None = None
 
 
 @dataclass(frozen=True)
@@ -745,6 +762,12 @@ def calendar(telling: Telling) -> Said:
     return Said(calendar=text)
 
 
+def rooms(telling: Telling) -> Said:
+    """The tournament's match rooms, as they should be now; the delivery changes only what
+    differs (names in the server's language)."""
+    return Said(rooms=RoomsText(telling.tournament.name, telling.lang))
+
+
 # -- the staff -----------------------------------------------------------------------------
 
 
@@ -857,6 +880,7 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.UNCONFIRMED: unconfirmed,
     Say.CALL_REPING: reping,
     Say.CALENDAR: calendar,
+    Say.ROOMS: rooms,
     Say.CANCELLED: cancelled,
     Say.CANCELLED_TO_PLAYER: cancelled_to_player,
     Say.ENTRY_REMINDER: entry_reminder,

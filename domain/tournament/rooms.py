@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from math import ceil
 
+from domain.engine.players import PlayerStatus
+from domain.engine.state import Phase
 from domain.errors import InvalidInput
 from domain.tournament.model import Tournament
 from domain.tournament.operations import RoomSpectators
@@ -52,10 +54,17 @@ class Room:
 
 def rooms_wanted(tournament: Tournament) -> tuple[Room, ...]:
     """The rooms the tournament should have now: one for each table of its newest round
-    with two players (a bye plays nowhere), while rooms are on and the event is not over."""
+    with two players (a bye plays nowhere), while rooms are on and the event is not over.
+    Started but not yet paired, a room for each table the first round will have, nobody's
+    yet: made before the pairing, so that the round's rooms are ready with its post."""
     current = tournament.current
-    if not tournament.settings.rooms or tournament.phase.over or current is None:
+    if not tournament.settings.rooms or tournament.phase.over:
         return ()
+    if current is None:
+        if tournament.phase is Phase.REGISTRATION:
+            return ()
+        tables = len(tournament.entries(PlayerStatus.ACTIVE)) // 2
+        return tuple(Room(number, (), 0) for number in range(1, tables + 1))
     return tuple(
         Room(match.table, match.players, current.number)
         for match in current.matches
