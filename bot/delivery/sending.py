@@ -153,6 +153,8 @@ class Sender:
     async def _one(self, queued: Queued, tournament: Tournament, config: GuildConfig) -> Outcome:
         notice, target = queued.notice, queued.target
         telling = self._telling(notice, tournament, config)
+        if tournament.settings.rooms:
+            telling = replace(telling, rooms=await self._rooms(notice, tournament))
         if notice.say is Say.REGISTRATION_REFRESH:
             link = await self._final_standings_link(tournament)
             telling = replace(telling, data={**notice.data, "final_standings": link})
@@ -195,6 +197,13 @@ class Sender:
         if target.channel_id is not None:
             await self.places.worked(target.channel_id)
         return Outcome.SENT
+
+    async def _rooms(self, notice: Outgoing, tournament: Tournament) -> dict[int, int]:
+        """Table → its match room in the notice's round (else the current one)."""
+        number = notice.data.get("round")
+        if not isinstance(number, int):
+            number = tournament.current_round
+        return await self.store.rooms.rooms(tournament.id, number) if number else {}
 
     async def _refused(
         self,

@@ -261,6 +261,14 @@ class RoundService(Service):
         views = mine.views
         return await at_hand(lambda: views.points, ready=self.points_ready(mine))
 
+    async def room_of(self, mine: MyMatch) -> int | None:
+        """The match room of the player's table this round (a voice channel), if it has
+        one: the rooms given to this round's tables."""
+        if not mine.tournament.settings.rooms or mine.match.is_bye:
+            return None
+        rooms = await self.store.rooms.rooms(mine.tournament.id, mine.round.number)
+        return rooms.get(mine.match.table)
+
     def _my_match(self, tournament: Tournament, views: Views, user_id: int) -> MyMatch:
         current = tournament.current
         match = current.match_of(user_id) if current else None

@@ -150,6 +150,13 @@ class Telling:
     # What is read about the tournament (standings, placings): the bot keeps one per
     # version, shared by every notice, command and page of that version.
     known: Views | None = None
+    # Table → its match room (a voice channel) in the notice's round, where it has rooms.
+    rooms: Mapping[int, int] = field(default_factory=dict)
+
+    def room_line(self, table: int | None) -> str:
+        """「対戦部屋: #卓3」 on a line of its own, for a table with a room; else nothing."""
+        room = self.rooms.get(table) if table is not None else None
+        return "\n" + room_mention(room, self.lang) if room is not None else ""
 
     @property
     def views(self) -> Views:
@@ -309,6 +316,10 @@ def decks_published(telling: Telling) -> Said:
 # -- rounds -------------------------------------------------------------------------------
 
 
+def room_mention(room: int, lang: Lang) -> str:
+    return t("rooms.in_post", lang, room=f"<#{room}>")
+
+
 def pairings(telling: Telling) -> Said:
     """The round's pairings in as many messages as Discord's limits need, each with the
     players' buttons; the bracket picture for a top-cut round; the reports thread."""
@@ -327,7 +338,9 @@ def pairings(telling: Telling) -> Said:
             pings=part.pinged,
             files=[(part.listing[0], part.listing[1].encode("utf-8"))] if part.listing else (),
         )
-        for part in pairings_posts(tournament, played, points, lang, page_url=telling.page_url)
+        for part in pairings_posts(
+            tournament, played, points, lang, page_url=telling.page_url, rooms=telling.rooms
+        )
     ]
     picture = bracket_picture(tournament, lang) if top_cut else None
     if picture is not None:
@@ -345,7 +358,15 @@ def pairings_refresh(telling: Telling) -> Said:
     points = telling.views.points_before(played.number)
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
-    parts = pairings_posts(tournament, played, points, lang, page_url=telling.page_url, marked=True)
+    parts = pairings_posts(
+        tournament,
+        played,
+        points,
+        lang,
+        page_url=telling.page_url,
+        marked=True,
+        rooms=telling.rooms,
+    )
     return Said([Message(part.content, embeds=_tables(part), view=view) for part in parts])
 
 
@@ -524,6 +545,7 @@ def table_extended(telling: Telling) -> Said:
         added=data["added"],
         end=data["ends"],
     )
+    text += telling.room_line(found[1].table)
     return _said(Message(text, pings=found[1].players))
 
 
@@ -613,7 +635,7 @@ def judge_call(telling: Telling) -> Said:
     if not found:
         return _said()
     call = found[0]
-    text = call_text(tournament, call, telling.lang)
+    text = call_text(tournament, call, telling.lang) + telling.room_line(call.table)
     return _said(Message(text, view=claim_call_view(tournament.id, call.id, telling.labels)))
 
 

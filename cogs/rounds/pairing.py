@@ -67,8 +67,9 @@ class Pairing(RoutedCog):
                 # Every player's points are worked out for this version first (off the loop).
                 await ack.now()
             points = await self.services.rounds.opponents_points(mine)
+            room = await self.services.rounds.room_of(mine)
             text = my_match_text(
-                mine.tournament, mine.round, mine.match, interaction.user.id, lang, points
+                mine.tournament, mine.round, mine.match, interaction.user.id, lang, points, room
             )
         await reply(interaction, text)
 

@@ -315,7 +315,7 @@ class Rest:
         """A limit on top of the route's bucket: a channel's name or topic changes."""
         if request.method != "PATCH" or route != "/channels/{channel_id}":
             return None
-        if not request.content_type.endswith("json") or not request.can_read_body:
+        if not request.content_type.endswith("json") or not request.body_exists:
             return None
         text = await request.text()  # aiohttp keeps the body: the handler reads it again
         body = json.loads(text) if text else {}
@@ -377,7 +377,7 @@ class Rest:
                     filename = getattr(part, "filename", None) or name
                     with self.world.lock:
                         files.append(self.world.store_file(filename, bytes(data), content_type))
-        elif request.can_read_body:
+        elif request.body_exists:  # read already by a sub-limit's look: aiohttp keeps it
             text = await request.text()
             payload = json.loads(text) if text else {}
         record.json = payload
