@@ -122,10 +122,19 @@ def _same_overwrites(channel: Payload, wanted: list[Payload]) -> bool:
 
 
 class Rooms:
-    def __init__(self, client: discord.Client, store: Store, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        store: Store,
+        clock: Callable[[], datetime],
+        later: Callable[[Tournament, GuildConfig, datetime], None] | None = None,
+    ) -> None:
         self.client = client
         self.store = store
         self.clock = clock
+        # Asks for the rooms to be brought in step again at a time of the bot's clock (an
+        # occupied room's grace period ends): a new notice then, written by the sender.
+        self.later = later
         # An occupied room that is no longer wanted: when it was first seen so (the grace
         # period counts from there; a restart begins it again).
         self._occupied_since: dict[int, datetime] = {}
@@ -165,7 +174,7 @@ class Rooms:
             else:
                 kept.append(found)
         if not wanted:
-            return await self._remove(tournament, kept)
+            return await self._remove(tournament, config, kept)
         categories = {c.number: c for c in kept if c.kind == CATEGORY}
         rooms = {r.number: r for r in kept if r.kind == ROOM}
         owned = {c.channel_id for c in kept if c.channel_id is not None}
@@ -302,11 +311,14 @@ class Rooms:
             tournament.guild_id, found, room.round, room.players, self.clock()
         )
 
-    async def _remove(self, tournament: Tournament, records: list[RoomChannel]) -> bool:
+    async def _remove(
+        self, tournament: Tournament, config: GuildConfig, records: list[RoomChannel]
+    ) -> bool:
         """Every room, then every category, of the tournament deleted; an occupied room
         only after the grace period (a later notice, or the next start, removes it)."""
         now = self.clock()
         waiting = False
+        left = GRACE
         for found in sorted(records, key=lambda r: (r.kind != ROOM, r.number)):
             if found.channel_id is None:  # asked for before a stop, never seen made
                 await self.store.rooms.removed(tournament.guild_id, found, now, lost=False)
@@ -317,11 +329,15 @@ class Rooms:
                 since = self._occupied_since.setdefault(found.channel_id, now)
                 if now - since < GRACE:
                     waiting = True
+                    left = min(left, GRACE - (now - since))
                     continue
             with contextlib.suppress(discord.NotFound):  # deleted by someone meanwhile
                 await call(self.client.http.delete_channel(found.channel_id))
             self._occupied_since.pop(found.channel_id, None)
             await self.store.rooms.removed(tournament.guild_id, found, now, lost=False)
+        if waiting and self.later is not None:
+            log.info("tournament %s: occupied rooms removed in %s", tournament.id, left)
+            self.later(tournament, config, now + left)
         return True
 
     def _occupied(self, guild_id: int, channel_id: int) -> bool:

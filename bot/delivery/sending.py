@@ -36,7 +36,16 @@ from bot.delivery.places import (
 )
 from bot.delivery.rooms import Rooms
 from bot.i18n import Lang, normalise_locale
-from bot.notify.plan import TRAITS, After, Notice, Place, Say, place_refused, tables_by_dm
+from bot.notify.plan import (
+    TRAITS,
+    After,
+    Notice,
+    Place,
+    Say,
+    place_refused,
+    rooms_now,
+    tables_by_dm,
+)
 from bot.store.outbox import SENT, SKIPPED, Outgoing, Sending
 from bot.store.posts import RoundPlace
 from bot.store.uow import Store
@@ -103,7 +112,8 @@ class Sender:
         self.default_lang = default_lang
         self.wrote = wrote  # notices were written to the outbox here: look at it again
         self.calendar = Calendar(client, store, clock)
-        self.rooms = Rooms(client, store, clock)
+        self.rooms = Rooms(client, store, clock, later=self._rooms_later)
+        self._later: set[asyncio.Task[None]] = set()
         # What each pairings post's part shows, so that marking one table edits one message
         # of a long post, not all of them (forgotten at a restart: then all are edited once).
         self._shown: dict[int, str] = {}
@@ -197,6 +207,30 @@ class Sender:
         if target.channel_id is not None:
             await self.places.worked(target.channel_id)
         return Outcome.SENT
+
+    def _rooms_later(self, tournament: Tournament, config: GuildConfig, due: datetime) -> None:
+        """The rooms brought in step again at `due`, by the bot's clock (occupied rooms
+        past their grace period)."""
+
+        async def again() -> None:
+            # The bot's clock, not the time: it runs faster in the tests (CLOCK_SPEED).
+            while self.clock() < due:  # noqa: ASYNC110
+                await asyncio.sleep(1.0)
+            await self._write(tournament, config, [rooms_now()])
+
+        task = asyncio.get_running_loop().create_task(again())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def rooms_left_over(self) -> None:
+        """At a start: the rooms of every tournament that is over (or has rooms off) and
+        still has some, removed (a stop during their grace period left them)."""
+        for guild_id, tournament_id in await self.store.rooms.leftover():
+            async with self.store.read(guild_id, self.clock(), lambda _: ANYONE) as tx:
+                tournament = await tx.load(tournament_id)
+                config = await tx.guild_config()
+            if tournament is not None and (tournament.phase.over or not tournament.settings.rooms):
+                await self._write(tournament, config, [rooms_now()])
 
     async def _rooms(self, notice: Outgoing, tournament: Tournament) -> dict[int, int]:
         """Table → its match room in the notice's round (else the current one)."""

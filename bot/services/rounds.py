@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from bot.notify.plan import Say, standings_now
+from bot.notify.plan import Say, rooms_now, standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
@@ -260,6 +260,20 @@ class RoundService(Service):
         per version, off the event loop."""
         views = mine.views
         return await at_hand(lambda: views.points, ready=self.points_ready(mine))
+
+    async def channel_deleted(self, guild_id: int, channel_id: int) -> bool:
+        """A channel was deleted on the server: when it was one of a tournament's match
+        rooms (or their category), the rooms are brought in step again at once, so the
+        table gets its room back. False for any other channel."""
+        tournament_id = await self.store.rooms.owner(channel_id)
+        if tournament_id is None:
+            return False
+        async with self.bookkeeping(guild_id) as tx:
+            tournament = await tx.load(tournament_id)
+            if tournament is None or tournament.phase.over:
+                return False
+            await tx.tell(tournament, [rooms_now(tournament.current_round or None)])
+        return True
 
     async def room_of(self, mine: MyMatch) -> int | None:
         """The match room of the player's table this round (a voice channel), if it has

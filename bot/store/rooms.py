@@ -75,6 +75,16 @@ class RoomChannels:
             if found.kind == ROOM and found.channel_id is not None and found.round == number
         }
 
+    async def owner(self, channel_id: int) -> int | None:
+        """The tournament whose rooms include this channel, if any."""
+        async with self.database.read() as connection:
+            rows = await fetch_rows(
+                connection,
+                "SELECT tournament_id FROM room_channels WHERE channel_id = ?",
+                (channel_id,),
+            )
+        return int(rows[0]["tournament_id"]) if rows else None
+
     async def leftover(self) -> list[tuple[int, int]]:
         """(guild, tournament) of every tournament that has rooms written down."""
         async with self.database.read() as connection:

@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.i18n import t
 from bot.services import Services
@@ -20,6 +21,12 @@ class Pairing(RoutedCog):
     round = app_commands.Group(
         name="round", description="Pairings and the round clock (organizers)", guild_only=True
     )
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A match room deleted by hand mid-round is made again for its table."""
+        if isinstance(channel, discord.VoiceChannel | discord.CategoryChannel):
+            await self.services.rounds.channel_deleted(channel.guild.id, channel.id)
 
     @round.command(name="pair", description="Pair the next round and post it (organizers)")
     @app_commands.describe(tournament=TOURNAMENT)

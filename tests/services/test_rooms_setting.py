@@ -98,3 +98,34 @@ async def test_a_copy_keeps_the_rooms(configured: Services) -> None:
 
 def test_room_changes_are_not_operations() -> None:
     assert all(kind.startswith("room_") for kind in ROOM_KINDS)
+
+
+async def started_with_rooms(services: Services, players: int) -> None:
+    await create(services)
+    await services.tournaments.update_settings(organizer(), None, decklist_required=False)
+    for number in range(1, players + 1):
+        await services.registration.register(player(number), None)
+    await services.tournaments.set_rooms(organizer(), None, on=True, granted=CAN_MAKE_ROOMS)
+    await services.lifecycle.start(organizer(), None)
+
+
+async def test_a_round_whose_rooms_would_not_fit_is_not_paired(configured: Services) -> None:
+    # 9 players: 4 rooms and their category, 5 channels; the server can take 4 more.
+    await started_with_rooms(configured, 9)
+    with pytest.raises(InvalidInput) as refused:
+        await configured.rounds.pair(organizer(), None, free_channels=4)
+    assert refused.value.key == "rooms.no_space"
+    assert refused.value.params == {
+        "rooms": 4,
+        "needed": 5,
+        "free": 4,
+        "limit": 500,
+    }
+    text = describe_error(refused.value, "ja")
+    assert "組み合わせは作っていません" in text
+    assert "Nothing" not in text
+    assert "was not paired" in describe_error(refused.value, "en")
+    found = await configured.tournaments.info(organizer(), None)
+    assert found.tournament.rounds == ()  # nothing half made: no round
+    paired = await configured.rounds.pair(organizer(), None, free_channels=5)
+    assert paired.round.number == 1
