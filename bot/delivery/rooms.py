@@ -16,8 +16,10 @@ room outlives the end by a grace period (`GRACE`), so nobody is cut off mid-sent
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -38,6 +40,9 @@ VOICE: Literal[2] = 2  # Discord's channel types
 CATEGORY_TYPE: Literal[4] = 4
 ROLE_TARGET, MEMBER_TARGET = 0, 1  # an overwrite's type
 GRACE = timedelta(minutes=5)  # an occupied room outlives the end by this much
+# Discord allows 50 requests a second in all, and discord.py does not wait for that: a
+# round's overwrites (one edit per room, 128 at 256 players) go at most this often.
+EDIT_GAP = 1 / 40
 
 Payload = dict[str, Any]
 
@@ -138,6 +143,7 @@ class Rooms:
         # An occupied room that is no longer wanted: when it was first seen so (the grace
         # period counts from there; a restart begins it again).
         self._occupied_since: dict[int, datetime] = {}
+        self._last_edit = 0.0
 
     async def keep(self, tournament: Tournament, text: RoomsText, config: GuildConfig) -> bool:
         """Bring the tournament's rooms in step with it. False when there was nothing to
@@ -339,6 +345,14 @@ class Rooms:
             log.info("tournament %s: occupied rooms removed in %s", tournament.id, left)
             self.later(tournament, config, now + left)
         return True
+
+    async def _paced(self) -> None:
+        """Wait until `EDIT_GAP` has passed since the last edit (other notices share the
+        global limit)."""
+        wait = self._last_edit + EDIT_GAP - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._last_edit = time.monotonic()
 
     def _occupied(self, guild_id: int, channel_id: int) -> bool:
         guild = self.client.get_guild(guild_id)
