@@ -310,6 +310,7 @@ class Rooms:
         if found.round == room.round and _same_overwrites(channel, wanted):
             return
         if not _same_overwrites(channel, wanted):
+            await self._paced()
             await call(
                 self.client.http.edit_channel(found.channel_id, permission_overwrites=wanted)
             )
