@@ -327,6 +327,7 @@ CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
     "tournament.settings_refused": {
         "setting": lambda option, lang: localized_option("tournament settings", option, lang)
     },
+    "rooms.missing_permissions": {"missing": _named_in("rooms.permission.")},
     "submission.not_legal": {
         "rules": lambda rule, lang: t(
             "submission.rule_item", lang, rule=rule, name=rule_name(rule, lang)

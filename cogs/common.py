@@ -22,6 +22,7 @@ from bot.ui.buttons import CustomId, Labels, server_labels
 from bot.ui.messages import acknowledge
 from bot.ui.stateless import ModalHandler
 from domain.errors import InvalidInput
+from domain.tournament.rooms import CHANNELS_PER_SERVER
 
 
 def per_member_cooldown(interaction: discord.Interaction[Any]) -> tuple[int | None, int]:
@@ -80,6 +81,21 @@ async def guild_labels(interaction: discord.Interaction[Any]) -> Labels:
 async def guild_lang(interaction: discord.Interaction[Any]) -> Lang:
     """The language of posts in this guild's channels: /setup's choice, else the default."""
     return (await guild_labels(interaction)).lang
+
+
+def free_channels(interaction: discord.Interaction[Any]) -> int | None:
+    """How many channels the server can still take (Discord: 500 in all, categories
+    included, threads not); None where the bot's cache has no server."""
+    guild = interaction.guild
+    return None if guild is None else CHANNELS_PER_SERVER - len(guild.channels)
+
+
+def bot_permissions(interaction: discord.Interaction[Any]) -> frozenset[str]:
+    """The bot's own server-wide permissions, by Discord's names (its roles', cached)."""
+    guild = interaction.guild
+    if guild is None or guild.me is None:
+        return frozenset()
+    return frozenset(name for name, granted in guild.me.guild_permissions if granted)
 
 
 async def tournament_autocomplete(

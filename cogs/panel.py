@@ -31,10 +31,17 @@ from bot.ui.buttons import (
     restricted_form,
 )
 from bot.ui.messages import acknowledge, edit_answer, interaction_lang, reply
-from bot.ui.render import safe
+from bot.ui.render import rooms_reply, safe
 from bot.ui.rounds import round_name
 from bot.ui.stateless import ModalHandler, send_stateless_modal, submitted_files
-from cogs.common import SETTINGS_FILE_LIMIT, RoutedCog, actor_of, read_attachment
+from cogs.common import (
+    SETTINGS_FILE_LIMIT,
+    RoutedCog,
+    actor_of,
+    bot_permissions,
+    free_channels,
+    read_attachment,
+)
 from cogs.event_steps import (
     finish_event,
     import_entries,
@@ -92,6 +99,11 @@ class Panel(RoutedCog):
         chosen = Tool(tool)
         if chosen is Tool.SERIES:
             await show_series_menu(self.services, interaction, tournament)
+        elif chosen is Tool.ROOMS:  # on or off, the other way from now
+            updated = await self.services.tournaments.set_rooms(
+                actor, tournament, on=None, granted=bot_permissions(interaction)
+            )
+            await reply(interaction, rooms_reply(updated, lang))
         elif chosen is Tool.PUBLISH:
             found, count = await self.services.decks.may_publish(actor, tournament)
             text = t("ui.deck.publish_confirm", lang, name=safe(found.name), count=count)
@@ -159,7 +171,9 @@ class Panel(RoutedCog):
         """次の回戦: the next round paired and its clock started, in one press."""
         lang = interaction_lang(interaction)
         await acknowledge(interaction)
-        paired = await self.services.rounds.next_round(actor_of(interaction), reference)
+        paired = await self.services.rounds.next_round(
+            actor_of(interaction), reference, free_channels=free_channels(interaction)
+        )
         assert paired.round.ends_at is not None
         end = int(paired.round.ends_at.timestamp())
         text = t("ui.panel.next_round", lang, round_name=round_name(paired.round, lang), end=end)

@@ -31,11 +31,18 @@ from bot.ui.options import (
     TopCutSize,
 )
 from bot.ui.pagination import Page, page_view
-from bot.ui.render import safe, start_reply, tournament_embed, tournament_list_page
+from bot.ui.render import (
+    rooms_reply,
+    safe,
+    start_reply,
+    tournament_embed,
+    tournament_list_page,
+)
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
     RoutedCog,
     actor_of,
+    bot_permissions,
     costly_command,
     read_attachment,
     tournament_autocomplete,
@@ -70,6 +77,10 @@ REPEATS = [
 NOSHOW_TIEBREAKS = [
     app_commands.Choice(name="the absent player's real points", value="real_points"),
     app_commands.Choice(name="like a bye: 3 × rounds ÷ 2", value="bye_value"),
+]
+ROOM_SPECTATORS = [
+    app_commands.Choice(name="listen and watch only (default)", value="listen"),
+    app_commands.Choice(name="not shown the rooms", value="hidden"),
 ]
 TOP_CUTS = ", ".join(map(str, TOP_CUT_SIZES))
 
@@ -301,6 +312,33 @@ class Tournaments(
         else:
             key = "web.reply.on" if switch.changed else "web.reply.already_on"
         await reply(interaction, t(key, lang, name=safe(found.name), url=url or ""))
+
+    @app_commands.command(
+        name="rooms", description="A voice room per table each round, made by the bot (organizers)"
+    )
+    @app_commands.describe(
+        enabled="Make a room per table (needs Manage Channels and Manage Roles)",
+        spectators="What everyone but the table's players and the staff may do in the rooms",
+        tournament=TOURNAMENT,
+    )
+    @app_commands.choices(spectators=ROOM_SPECTATORS)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def rooms(
+        self,
+        interaction: discord.Interaction,
+        enabled: bool,
+        spectators: app_commands.Choice[str] | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        lang = interaction_lang(interaction)
+        updated = await self.services.tournaments.set_rooms(
+            actor_of(interaction),
+            tournament,
+            on=enabled,
+            spectators=spectators.value if spectators else None,
+            granted=bot_permissions(interaction),
+        )
+        await reply(interaction, rooms_reply(updated, lang))
 
     @app_commands.command(
         name="cancel", description="Call off a tournament that has not started (organizers)"

@@ -98,6 +98,9 @@ class Card:
     taken_at: datetime
     dm: bool = False
     terminal: list[str] | None = None  # a terminal window's lines instead of a channel
+    # The server's channel list as one member sees it, above the messages: (kind, name,
+    # what they may do there), kind "category" or "voice".
+    channels: list[tuple[str, str, str]] | None = None
 
 
 @dataclass
@@ -709,6 +712,38 @@ class Painter:
             row_y += 20
         return top + height + 16
 
+    def channel_list(self, rows: Sequence[tuple[str, str, str]], y: int) -> int:
+        """Channels as Discord's list shows them: a category's name in small capitals, each
+        voice channel with its speaker, greyed where the member may only listen."""
+        self.draw.rounded_rectangle((16, y, WIDTH - 16, y + 18 + 34 * len(rows)), 8, EMBED_BAR)
+        y += 10
+        for kind, name, note in rows:
+            middle = y + 17
+            if kind == "category":
+                self.text("⌄ " + name, 28, middle, Style(13, MUTED, bold=True))
+            else:
+                speaks = not note.startswith("観戦")
+                colour = STRONG if speaks else MUTED
+                self._speaker(40, middle, colour, muted=not speaks)
+                self.text(name, 66, middle, Style(16, colour, bold=speaks))
+                self.text(note, 300, middle, Style(14, TEXT if speaks else MUTED))
+            y += 34
+        return y + 16
+
+    def _speaker(self, x: int, middle: float, colour: tuple[int, int, int], *, muted: bool) -> None:
+        """A voice channel's speaker (drawn: the font has no emoji); struck through for a
+        member who may not speak there."""
+        top, bottom = middle - 5, middle + 5
+        self.draw.rectangle((x, top + 2, x + 5, bottom - 2), fill=colour)
+        self.draw.polygon(
+            [(x + 5, top + 2), (x + 12, top - 3), (x + 12, bottom + 3), (x + 5, bottom - 2)],
+            fill=colour,
+        )
+        if muted:
+            self.draw.line((x - 2, bottom + 4, x + 16, top - 4), fill=(237, 66, 69), width=2)
+        else:
+            self.draw.arc((x + 9, top - 3, x + 19, bottom + 3), -60, 60, fill=colour, width=2)
+
     def terminal(self, lines: Sequence[str], y: int) -> int:
         """A terminal window with `lines`, wrapped at its width as a terminal wraps them."""
         size = 13
@@ -724,6 +759,8 @@ def render_card(card: Card, directory: Directory) -> bytes:
     y = painter.header(card)
     if card.terminal is not None:
         return png(painter.image, painter.terminal(card.terminal, y) + 16)
+    if card.channels is not None:
+        y = painter.channel_list(card.channels, y + 8)
     previous: JSON | None = None
     forms = [item for item in card.items if item.modal is not None]
     assert forms in ([], card.items[-1:]), "a form covers the window: it comes last"

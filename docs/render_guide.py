@@ -39,6 +39,12 @@ from discord_cards import Card, Directory, Item, render_card, text_inputs  # noq
 from domain.timeparse import JST  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, Reply, Upload  # noqa: E402
 from tests.e2e.fake_discord.harness import text_of, walk_components  # noqa: E402
+from tests.e2e.fake_discord.permissions import (  # noqa: E402
+    MANAGE_CHANNELS,
+    MANAGE_ROLES,
+    SPEAK,
+    STREAM,
+)
 from tests.e2e.fake_discord.state import GUILD_TEXT, Channel  # noqa: E402
 
 JSON = dict[str, Any]
@@ -99,6 +105,14 @@ class Album:
             flat += item if isinstance(item, list) else [item]
         taken_at = datetime.now(JST)
         self.cards[name] = Card(channel, copy.deepcopy(flat), taken_at, dm=dm)
+
+    def take_rooms(
+        self, name: str, server: str, rows: list[tuple[str, str, str]], *items: Item
+    ) -> None:
+        """The server's channel list as one member sees it, then `items`."""
+        assert name not in self.cards, f"two cards named {name}"
+        self.cards[name] = Card(server, copy.deepcopy(list(items)), datetime.now(JST))
+        self.cards[name].channels = rows
 
     def take_terminal(self, name: str, lines: list[str]) -> None:
         """The terminal the bot runs in (PowerShell on Windows), with its log lines."""
@@ -182,6 +196,8 @@ def japanese_server(fake: FakeDiscord) -> None:
         for user, name in NAMES.items():
             fake.member(user).user.global_name = name
         fake.world.bot_user.global_name = "プレメモ大会ボット"
+    # Match rooms (対戦部屋): the bot's role may make channels and give them permissions.
+    fake.grant_bot(MANAGE_CHANNELS | MANAGE_ROLES)
 
 
 # -- the event ------------------------------------------------------------------------------
@@ -261,6 +277,21 @@ class Event:
             elif "不戦勝" in line and len(mentioned) == 1:
                 tables[0] = tuple(mentioned)
         return tables
+
+    def rooms_seen_by(self, user: str) -> list[tuple[str, str, str]]:
+        """The tournament's rooms in the channel list, and what `user` may do in each (by
+        Discord's permission arithmetic over the rooms' overwrites)."""
+        guild = self.fake.guild
+        category = next(c for c in guild.channels.values() if c.name.endswith("対戦部屋"))
+        rows = [("category", category.name, "")]
+        for room in sorted(self.fake.voice_channels(), key=lambda c: c.name):
+            allowed = self.fake.permissions_in(user, room.id)
+            if allowed & SPEAK and allowed & STREAM:
+                note = "あなたの卓: 話す・カメラ"
+            else:
+                note = "観戦（聞く・見るだけ）"
+            rows.append(("voice", room.name, note))
+        return rows
 
     def pairings(self, number: int) -> JSON | None:
         """The pairings post of round `number` (its first line names the round)."""
@@ -450,10 +481,15 @@ class Event:
         complete = await until(
             lambda: self.latest(STAFF, "第 1 回戦の結果がすべて揃いました"), "round 1's end"
         )
+        rooms_on = await self.press_on_panel("対戦部屋: オフ")
+        self.album.take("rooms-on", STAFF, answer(rooms_on))
         next_round = await self.click(complete, "次の回戦", "organizer")
         self.album.take("next-round", STAFF, answer(next_round))
-        await until(lambda: self.pairings(2), "round 2's pairings")
+        post = await until(lambda: self.pairings(2), "round 2's pairings")
         tables = self.tables(2)
+        self.album.take_rooms(
+            "rooms", "サーバーのチャンネル一覧", self.rooms_seen_by(tables[1][0]), seen(post)
+        )
         player = tables[1][0]
         preview = await self.slash(
             "penalty give",
@@ -587,7 +623,9 @@ def directory(fake: FakeDiscord) -> Directory:
             for member in guild.members.values()
         }
         roles = {role.id: role.name for role in guild.roles.values()}
-        channels = {channel.id: channel.name for channel in guild.channels.values()}
+        # Channels deleted since (the match rooms, at the finish) as the pictures showed them.
+        gone = fake.world.deleted_channels.values()
+        channels = {channel.id: channel.name for channel in [*gone, *guild.channels.values()]}
     return Directory.of(fake.commands(guild), users=users, roles=roles, channels=channels)
 
 

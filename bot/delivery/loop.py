@@ -231,6 +231,7 @@ class Delivery:
         """What the bot knew before a restart: the places that refuse, and the messages it
         was posting when it stopped (posted again with their nonce, before anything else)."""
         await self.places.load()
+        await self.sender.rooms_left_over()
         self._in_doubt = {sending.nonce: sending for sending in await self.store.outbox.in_doubt()}
         await self._resume()
 

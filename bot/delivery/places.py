@@ -76,7 +76,7 @@ class Target:
     def lane(self) -> Hashable:
         """What is sent one after the other: one channel's posts, one post's edits, one
         person's DMs, one tournament's calendar entry or pairings marks."""
-        if self.place in (Place.CALENDAR, Place.PAIRINGS_POST):
+        if self.place in (Place.CALENDAR, Place.PAIRINGS_POST, Place.ROOMS):
             return (self.place, self.owner)
         if self.user_id is not None:
             return ("dm", self.user_id)
@@ -136,7 +136,7 @@ class Places:
             if found is not None and found.thread_id and not self._refusing_now(found.thread_id):
                 return None  # the thread told them, with the table's other player
             return Target(place, user_id=notice.user)
-        if place in (Place.CALENDAR, Place.PAIRINGS_POST):
+        if place in (Place.CALENDAR, Place.PAIRINGS_POST, Place.ROOMS):
             return Target(place, owner=tournament)
         if place in (Place.ROUND_THREAD, Place.ROUND_CHANNEL):
             found = await self.round_place(tournament, int(notice.data["round"]))

@@ -34,8 +34,18 @@ from bot.delivery.places import (
     Target,
     wall_clock,
 )
+from bot.delivery.rooms import Rooms
 from bot.i18n import Lang, normalise_locale
-from bot.notify.plan import TRAITS, After, Notice, Place, Say, place_refused, tables_by_dm
+from bot.notify.plan import (
+    TRAITS,
+    After,
+    Notice,
+    Place,
+    Say,
+    place_refused,
+    rooms_now,
+    tables_by_dm,
+)
 from bot.store.outbox import SENT, SKIPPED, Outgoing, Sending
 from bot.store.posts import RoundPlace
 from bot.store.uow import Store
@@ -103,6 +113,8 @@ class Sender:
         self.default_lang = default_lang
         self.wrote = wrote  # notices were written to the outbox here: look at it again
         self.calendar = Calendar(client, store, clock)
+        self.rooms = Rooms(client, store, clock, later=self._rooms_later)
+        self._later: set[asyncio.Task[None]] = set()
         # What each pairings post's part shows, so that marking one table edits one message
         # of a long post, not all of them (forgotten at a restart: then all are edited once).
         self._shown: dict[int, str] = {}
@@ -154,6 +166,8 @@ class Sender:
     async def _one(self, queued: Queued, tournament: Tournament, config: GuildConfig) -> Outcome:
         notice, target = queued.notice, queued.target
         telling = self._telling(notice, tournament, config)
+        if tournament.settings.rooms:
+            telling = replace(telling, rooms=await self._rooms(notice, tournament))
         if notice.say is Say.REGISTRATION_REFRESH:
             link = await self._final_standings_link(tournament)
             telling = replace(telling, data={**notice.data, "final_standings": link})
@@ -165,7 +179,7 @@ class Sender:
             if waiting.count:
                 self.backlog_shown.add(tournament.id)
         said = await self._render(notice, telling)
-        if not said.messages and said.calendar is None:
+        if not said.messages and said.calendar is None and said.rooms is None:
             return Outcome.SKIPPED
         parts = await self.store.outbox.parts(notice.id)
         if parts:  # sent in part before a stop: go on where it was
@@ -179,6 +193,11 @@ class Sender:
             if target.place is Place.CALENDAR:
                 assert said.calendar is not None
                 if not await self.calendar.keep(tournament, said.calendar):
+                    return Outcome.SKIPPED
+                await self.store.outbox.finish(notice.id, SENT, self.clock())
+            elif target.place is Place.ROOMS:
+                assert said.rooms is not None
+                if not await self.rooms.keep(tournament, said.rooms, config):
                     return Outcome.SKIPPED
                 await self.store.outbox.finish(notice.id, SENT, self.clock())
             elif target.place is Place.PAIRINGS_POST:
@@ -198,6 +217,37 @@ class Sender:
         if target.channel_id is not None:
             await self.places.worked(target.channel_id)
         return Outcome.SENT
+
+    def _rooms_later(self, tournament: Tournament, config: GuildConfig, due: datetime) -> None:
+        """The rooms brought in step again at `due`, by the bot's clock (occupied rooms
+        past their grace period)."""
+
+        async def again() -> None:
+            # The bot's clock, not the time: it runs faster in the tests (CLOCK_SPEED).
+            while self.clock() < due:  # noqa: ASYNC110
+                await asyncio.sleep(1.0)
+            await self._write(tournament, config, [rooms_now()])
+
+        task = asyncio.get_running_loop().create_task(again())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def rooms_left_over(self) -> None:
+        """At a start: the rooms of every tournament that is over (or has rooms off) and
+        still has some, removed (a stop during their grace period left them)."""
+        for guild_id, tournament_id in await self.store.rooms.leftover():
+            async with self.store.read(guild_id, self.clock(), lambda _: ANYONE) as tx:
+                tournament = await tx.load(tournament_id)
+                config = await tx.guild_config()
+            if tournament is not None and (tournament.phase.over or not tournament.settings.rooms):
+                await self._write(tournament, config, [rooms_now()])
+
+    async def _rooms(self, notice: Outgoing, tournament: Tournament) -> dict[int, int]:
+        """Table → its match room in the notice's round (else the current one)."""
+        number = notice.data.get("round")
+        if not isinstance(number, int):
+            number = tournament.current_round
+        return await self.store.rooms.rooms(tournament.id, number) if number else {}
 
     async def _refused(
         self,

@@ -47,6 +47,9 @@ class Place(StrEnum):
     # The server's calendar: the tournament's Discord scheduled event, made once and then
     # brought in step (its id is remembered; bot/delivery).
     CALENDAR = "calendar"
+    # The tournament's match rooms: its voice channels made, given to the round's tables or
+    # removed, brought in step with the tournament as it is (bot/delivery/rooms.py).
+    ROOMS = "rooms"
 
 
 class Say(StrEnum):
@@ -86,6 +89,7 @@ class Say(StrEnum):
     UNCONFIRMED = "unconfirmed"
     CALL_REPING = "call_reping"
     CALENDAR = "calendar"  # the scheduled event as the tournament is now (time, status)
+    ROOMS = "rooms"  # the match rooms as the tournament is now (made, given, removed)
     CANCELLED = "cancelled"  # the event was called off (中止)
     CANCELLED_TO_PLAYER = "cancelled_to_player"
     ENTRY_REMINDER = "entry_reminder"  # 24 hours / 1 hour before check-in closes
@@ -176,6 +180,8 @@ TRAITS: Mapping[Say, Traits] = {
     Say.UNCONFIRMED: LINE,
     Say.CALL_REPING: Traits(),
     Say.CALENDAR: Traits(refresh=True),
+    # A round's rooms are given to its tables before its post names them.
+    Say.ROOMS: Traits(refresh=True, lead=Lead.ROUND),
     Say.CANCELLED: Traits(),
     Say.CANCELLED_TO_PLAYER: Traits(),
     Say.ENTRY_REMINDER: Traits(),
@@ -297,6 +303,18 @@ def _in_calendar(row: Row) -> Row:
     return told_and_calendar
 
 
+def rooms_now(number: int | None = None) -> Notice:
+    """The tournament's match rooms brought in step with it as it is when the notice is
+    sent; with `number`, before round `number`'s post (which names them)."""
+    return Notice(Say.ROOMS, (Place.ROOMS,), {"round": number} if number is not None else {})
+
+
+def with_rooms(context: Context) -> list[Notice]:
+    """The rooms brought in step, where the tournament has (or had) them."""
+    had = context.before is not None and context.before.settings.rooms
+    return [rooms_now()] if had or context.after.settings.rooms else []
+
+
 def _promoted(event: ev.Promoted, context: Context) -> list[Notice]:
     return [Notice(Say.PROMOTED, (Place.ANNOUNCEMENTS,), {"player": event.player_id})]
 
@@ -307,6 +325,8 @@ def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notic
     told = [Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,))]
     if "starts_at" in event.names:
         told.append(calendar_now())
+    if {"rooms", "room_spectators"} & set(event.names) and context.after.started_at is not None:
+        told += with_rooms(context)  # made, or removed, at once (before the start: at it)
     return told
 
 
@@ -317,6 +337,7 @@ def _cancelled(event: ev.Cancelled, context: Context) -> list[Notice]:
         Notice(Say.CANCELLED, (Place.ANNOUNCEMENTS, Place.ORIGIN)),
         Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
         *on_calendar(context),
+        *with_rooms(context),
     ]
     told += [
         Notice(Say.CANCELLED_TO_PLAYER, (Place.PLAYER,), user=player) for player in event.entered
@@ -334,6 +355,7 @@ def _started(event: ev.Started, context: Context) -> list[Notice]:
             {"players": len(event.playing)},
         ),
         Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
+        *with_rooms(context),  # the first round's rooms, made before it is paired
     ]
     for player in event.dropped:
         reasons = [
@@ -357,7 +379,8 @@ def _published(event: ev.DecksPublished, context: Context) -> list[Notice]:
 def _paired(event: ev.RoundPaired, context: Context) -> list[Notice]:
     # Where players read: the pairings channel, else the announcements; the channel the
     # organizer pressed in only if every member can read it (bot/delivery/places.py).
-    told = [Notice(Say.PAIRINGS, ROUND_POST, {"round": event.round})]
+    told = [rooms_now(event.round)] if context.after.settings.rooms else []
+    told.append(Notice(Say.PAIRINGS, ROUND_POST, {"round": event.round}))
     if context.after.late_registration_rounds:  # the post's 途中参加 may close now
         told.append(Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)))
     return told
@@ -475,6 +498,7 @@ def _finished(event: ev.Finished, context: Context) -> list[Notice]:
         Notice(Say.FINAL_STANDINGS, places),
         # after the final standings, so that the closed post can link them
         Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
+        *with_rooms(context),  # removed
     ]
 
 

@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from bot.notify.plan import Say, standings_now
+from bot.notify.plan import Say, rooms_now, standings_now
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
@@ -45,6 +45,7 @@ from domain.tournament.play import (
     require_round_in_play,
     table_to_judge,
 )
+from domain.tournament.rooms import check_rooms_fit
 from domain.tournament.rounds import Claim, Match, Report, Round
 from domain.tournament.views import (
     StandingLine,
@@ -166,14 +167,22 @@ POSTED_WITHIN = 3.0
 
 
 class RoundService(Service):
-    async def pair(self, actor: Actor, reference: TournamentRef) -> Paired:
-        return await self._pair(actor, reference, start=False)
+    async def pair(
+        self, actor: Actor, reference: TournamentRef, *, free_channels: int | None = None
+    ) -> Paired:
+        """Pair the next round. `free_channels`: how many channels the server can still
+        take (None: not known); a round whose match rooms would not fit is refused."""
+        return await self._pair(actor, reference, start=False, free_channels=free_channels)
 
-    async def next_round(self, actor: Actor, reference: TournamentRef) -> Paired:
+    async def next_round(
+        self, actor: Actor, reference: TournamentRef, *, free_channels: int | None = None
+    ) -> Paired:
         """Pair the next round and start its clock, in one press of the panel."""
-        return await self._pair(actor, reference, start=True)
+        return await self._pair(actor, reference, start=True, free_channels=free_channels)
 
-    async def _pair(self, actor: Actor, reference: TournamentRef, *, start: bool) -> Paired:
+    async def _pair(
+        self, actor: Actor, reference: TournamentRef, *, start: bool, free_channels: int | None
+    ) -> Paired:
         async with self.uow(actor) as tx:
             tx.authorize(PairRound)
             tournament = await tx.tournament(reference)
@@ -185,6 +194,8 @@ class RoundService(Service):
                 Priority.WRITE, lambda: propose_round(tournament, seed, views.tally)
             )
             tournament, _ = await tx.apply(tournament, proposal.operation())
+            if tournament.settings.rooms:  # refused whole, before anything is made
+                check_rooms_fit(tournament, free_channels, await tx.owned_rooms(tournament.id))
             if start:
                 tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
@@ -249,6 +260,28 @@ class RoundService(Service):
         per version, off the event loop."""
         views = mine.views
         return await at_hand(lambda: views.points, ready=self.points_ready(mine))
+
+    async def channel_deleted(self, guild_id: int, channel_id: int) -> bool:
+        """A channel was deleted on the server: when it was one of a tournament's match
+        rooms (or their category), the rooms are brought in step again at once, so the
+        table gets its room back. False for any other channel."""
+        tournament_id = await self.store.rooms.owner(channel_id)
+        if tournament_id is None:
+            return False
+        async with self.bookkeeping(guild_id) as tx:
+            tournament = await tx.load(tournament_id)
+            if tournament is None or tournament.phase.over:
+                return False
+            await tx.tell(tournament, [rooms_now(tournament.current_round or None)])
+        return True
+
+    async def room_of(self, mine: MyMatch) -> int | None:
+        """The match room of the player's table this round (a voice channel), if it has
+        one: the rooms given to this round's tables."""
+        if not mine.tournament.settings.rooms or mine.match.is_bye:
+            return None
+        rooms = await self.store.rooms.rooms(mine.tournament.id, mine.round.number)
+        return rooms.get(mine.match.table)
 
     def _my_match(self, tournament: Tournament, views: Views, user_id: int) -> MyMatch:
         current = tournament.current

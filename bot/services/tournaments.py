@@ -40,11 +40,13 @@ from domain.tournament.operations import (
     NoShowTiebreak,
     Repeat,
     Role,
+    RoomSpectators,
     SetLivePage,
     SettingsChange,
 )
 from domain.tournament.permissions import require_role
 from domain.tournament.registration import check_deck_rules_changeable
+from domain.tournament.rooms import missing_for_rooms
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
 CHOICE_LABEL_LIMIT = 100  # Discord's limit of a choice's name
@@ -393,6 +395,38 @@ class TournamentService(Service):
                 reminders=reminders,
                 **files,
             )
+            try:
+                updated, _ = await tx.apply(tournament, ChangeSettings(change))
+            except (InvalidInput, IllegalTransition) as error:
+                raise settings_refused(error) from error
+        return updated
+
+    async def set_rooms(
+        self,
+        actor: Actor,
+        reference: TournamentRef,
+        *,
+        on: bool | None,
+        spectators: str | None = None,
+        granted: frozenset[str] = frozenset(),
+    ) -> Tournament:
+        """Match rooms on or off (`on` None: the other way from now; the panel's button),
+        and what everyone else may do in them. Turning them on is refused, with what is
+        missing, where the bot cannot make them (`granted`: its server permissions)."""
+        watching = None
+        if spectators is not None:
+            watching = _refused_as(
+                "spectators", one_of, RoomSpectators, spectators, "rooms.bad_spectators"
+            )
+        async with self.uow(actor) as tx:
+            tx.authorize(ChangeSettings)
+            tournament = await tx.tournament(reference)
+            wanted = not tournament.settings.rooms if on is None else on
+            if wanted:
+                missing = missing_for_rooms(granted)
+                if missing:
+                    raise InvalidInput("rooms.missing_permissions", missing=missing)
+            change = SettingsChange(rooms=wanted, room_spectators=watching)
             try:
                 updated, _ = await tx.apply(tournament, ChangeSettings(change))
             except (InvalidInput, IllegalTransition) as error:

@@ -16,6 +16,9 @@ from domain.tournament.operations import Operation, Role
 from domain.tournament.replay import LoggedOperation
 
 SYSTEM_ACTOR = 0  # the bot itself
+# What the bot did on Discord for a tournament (its match rooms made, given to a round's
+# tables, removed): in the log for the record, not operations, so never folded.
+ROOM_KINDS = frozenset({"room_made", "room_permissioned", "room_removed", "room_lost"})
 
 
 def _json(payload: dict[str, Any]) -> str:
@@ -105,6 +108,29 @@ async def append_guild_change(
     )
 
 
+async def append_room_change(
+    connection: Connection,
+    *,
+    guild_id: int,
+    tournament_id: int,
+    kind: str,
+    payload: dict[str, Any],
+    at: datetime,
+) -> int:
+    """A change of the bot's own to a tournament's match rooms (`ROOM_KINDS`)."""
+    assert kind in ROOM_KINDS
+    return await _append(
+        connection,
+        guild_id=guild_id,
+        tournament_id=tournament_id,
+        actor_id=SYSTEM_ACTOR,
+        actor_role=None,
+        kind=kind,
+        payload=payload,
+        at=at,
+    )
+
+
 def _action(row: Row) -> Action:
     role = row["actor_role"]
     return Action(
@@ -145,7 +171,9 @@ async def log_rows(connection: Connection, *, guild_id: int, tournament_id: int)
 def replayable(rows: list[Row]) -> bool:
     """Whether every row of a tournament's log carries its whole operation (rows written
     before schema 3 have no role)."""
-    return bool(rows) and all(row["actor_role"] is not None for row in rows)
+    return bool(rows) and all(
+        row["actor_role"] is not None or row["kind"] in ROOM_KINDS for row in rows
+    )
 
 
 def operations_in(rows: list[Row]) -> list[LoggedOperation]:

@@ -29,7 +29,7 @@ from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
 from domain.tournament.model import Entry, Settings, StoredDeck, Tournament
-from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak, Repeat
+from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak, Repeat, RoomSpectators
 
 V = TypeVar("V")
 
@@ -82,6 +82,8 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "noshow_tiebreak": settings.noshow_tiebreak,
         "repeats": settings.repeat,
         "reminders": settings.reminders,
+        "rooms": settings.rooms,
+        "room_spectators": settings.room_spectators,
         "decks_published": tournament.decks_published,
         "page_slug": tournament.page_slug,
         "page_public": tournament.page_public,
@@ -120,6 +122,8 @@ def _tournament(row: Row, players: dict[int, Entry], decks: dict[int, StoredDeck
         noshow_tiebreak=NoShowTiebreak(row["noshow_tiebreak"]),
         repeat=Repeat(row["repeats"]),
         reminders=bool(row["reminders"]),
+        rooms=bool(row["rooms"]),
+        room_spectators=RoomSpectators(row["room_spectators"]),
     )
     state = TournamentState(phase=Phase(row["state"]), planned_rounds=row["planned_rounds"])
     created_at = _time(row["created_at"])

@@ -49,6 +49,7 @@ from bot.store.posts import (
     take_player_notices,
 )
 from bot.store.refusing import RefusingPlaces
+from bot.store.rooms import RoomChannels, owned_count
 from bot.store.shards import Shards
 from bot.store.sql import Connection, Row
 from bot.store.tournaments import (
@@ -574,6 +575,10 @@ class Transaction:
         players)."""
         return await log_rows(self._connection, guild_id=self.guild_id, tournament_id=tournament_id)
 
+    async def owned_rooms(self, tournament_id: int) -> int:
+        """How many channels the tournament's match rooms have (its next round reuses them)."""
+        return await owned_count(self._connection, tournament_id)
+
     async def round_place(self, tournament_id: int, number: int) -> RoundPlace | None:
         return await round_place(self._connection, tournament_id, number)
 
@@ -700,6 +705,7 @@ class Store:
         self.outbox = OutboxStore(database, self.shards, claim_seconds=claim_seconds)
         self.posts = Posts(database, self.shards)
         self.calendar = CalendarEvents(database)  # the scheduled event of each tournament
+        self.rooms = RoomChannels(database)  # the channels of each tournament's match rooms
         self.refusing = RefusingPlaces(database)  # channels and DMs that refuse the bot
         # Each guild's /setup, read on nearly every command: kept until /setup changes it.
         self.guild_configs: dict[int, GuildConfig] = {}

@@ -97,6 +97,7 @@ class Tool(StrEnum):
     IMPORT = "import"  # its entries from a CSV (during registration)
     PUBLISH = "publish"  # its decklists made public (after the start, once)
     SERIES = "series"  # which series the event is in
+    ROOMS = "rooms"  # match rooms on or off (/tournament rooms)
 
 
 # -- the ids ------------------------------------------------------------------------------

@@ -105,6 +105,22 @@ class CalendarText:
 
 
 @dataclass(frozen=True)
+class RoomsText:
+    """The names of a tournament's match rooms and categories, in the server's language."""
+
+    tournament: str
+    lang: Lang
+
+    def category(self, number: int) -> str:
+        if number == 1:
+            return t("rooms.category", self.lang, tournament=self.tournament)[:100]
+        return t("rooms.category_more", self.lang, tournament=self.tournament, number=number)[:100]
+
+    def room(self, table: int) -> str:
+        return t("rooms.room", self.lang, table=table)
+
+
+@dataclass(frozen=True)
 class Said:
     """What a notice says: its messages, and the reports thread to open on the first; or the
     calendar entry to bring in step."""
@@ -112,6 +128,7 @@ class Said:
     messages: list[Message] = field(default_factory=list)
     thread_name: str | None = None
     calendar: CalendarText | None = None
+    rooms: RoomsText | None = None
 
 
 @dataclass(frozen=True)
@@ -135,6 +152,13 @@ class Telling:
     known: Views | None = None
     # The organizer's panel: what still waits to be told (read by the delivery).
     backlog: Backlog | None = None
+    # Table → its match room (a voice channel) in the notice's round, where it has rooms.
+    rooms: Mapping[int, int] = field(default_factory=dict)
+
+    def room_line(self, table: int | None) -> str:
+        """「対戦部屋: #卓3」 on a line of its own, for a table with a room; else nothing."""
+        room = self.rooms.get(table) if table is not None else None
+        return "\n" + room_mention(room, self.lang) if room is not None else ""
 
     @property
     def views(self) -> Views:
@@ -294,6 +318,10 @@ def decks_published(telling: Telling) -> Said:
 # -- rounds -------------------------------------------------------------------------------
 
 
+def room_mention(room: int, lang: Lang) -> str:
+    return t("rooms.in_post", lang, room=f"<#{room}>")
+
+
 def pairings(telling: Telling) -> Said:
     """The round's pairings in as many messages as Discord's limits need, each with the
     players' buttons; the bracket picture for a top-cut round; the reports thread."""
@@ -312,7 +340,9 @@ def pairings(telling: Telling) -> Said:
             pings=part.pinged,
             files=[(part.listing[0], part.listing[1].encode("utf-8"))] if part.listing else (),
         )
-        for part in pairings_posts(tournament, played, points, lang, page_url=telling.page_url)
+        for part in pairings_posts(
+            tournament, played, points, lang, page_url=telling.page_url, rooms=telling.rooms
+        )
     ]
     picture = bracket_picture(tournament, lang) if top_cut else None
     if picture is not None:
@@ -330,7 +360,15 @@ def pairings_refresh(telling: Telling) -> Said:
     points = telling.views.points_before(played.number)
     top_cut = played.kind is RoundKind.ELIMINATION
     view = report_view(tournament.id, played.number, telling.labels, drop=not top_cut)
-    parts = pairings_posts(tournament, played, points, lang, page_url=telling.page_url, marked=True)
+    parts = pairings_posts(
+        tournament,
+        played,
+        points,
+        lang,
+        page_url=telling.page_url,
+        marked=True,
+        rooms=telling.rooms,
+    )
     return Said([Message(part.content, embeds=_tables(part), view=view) for part in parts])
 
 
@@ -509,6 +547,7 @@ def table_extended(telling: Telling) -> Said:
         added=data["added"],
         end=data["ends"],
     )
+    text += telling.room_line(found[1].table)
     return _said(Message(text, pings=found[1].players))
 
 
@@ -598,7 +637,7 @@ def judge_call(telling: Telling) -> Said:
     if not found:
         return _said()
     call = found[0]
-    text = call_text(tournament, call, telling.lang)
+    text = call_text(tournament, call, telling.lang) + telling.room_line(call.table)
     return _said(Message(text, view=claim_call_view(tournament.id, call.id, telling.labels)))
 
 
@@ -747,6 +786,12 @@ def calendar(telling: Telling) -> Said:
     return Said(calendar=text)
 
 
+def rooms(telling: Telling) -> Said:
+    """The tournament's match rooms, as they should be now; the delivery changes only what
+    differs (names in the server's language)."""
+    return Said(rooms=RoomsText(telling.tournament.name, telling.lang))
+
+
 # -- the staff -----------------------------------------------------------------------------
 
 
@@ -859,6 +904,7 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.UNCONFIRMED: unconfirmed,
     Say.CALL_REPING: reping,
     Say.CALENDAR: calendar,
+    Say.ROOMS: rooms,
     Say.CANCELLED: cancelled,
     Say.CANCELLED_TO_PLAYER: cancelled_to_player,
     Say.ENTRY_REMINDER: entry_reminder,

@@ -56,6 +56,7 @@ def tools(tournament: Tournament) -> list[Tool]:
         Tool.IMPORT: import_allowed(tournament),
         Tool.PUBLISH: publish_allowed(tournament),
         Tool.SERIES: tournament.phase is not Phase.CANCELLED,
+        Tool.ROOMS: not tournament.phase.over,
     }
     return [tool for tool in Tool if allowed[tool]]
 
@@ -92,11 +93,19 @@ def tool_buttons(tournament: Tournament, lang: Lang) -> list[discord.ui.Button[A
     return [
         button(
             PANEL_TOOL(tool=tool.value, tournament=tournament.id),
-            t(f"ui.panel.tool.{tool.value}", lang),
+            _tool_label(tournament, tool, lang),
             row=TOOLS_ROW,
         )
         for tool in tools(tournament)
     ]
+
+
+def _tool_label(tournament: Tournament, tool: Tool, lang: Lang) -> str:
+    """A tool's label; the rooms' says whether they are on (a press turns them the other way)."""
+    if tool is Tool.ROOMS:
+        state = "rooms_on" if tournament.settings.rooms else "rooms_off"
+        return t(f"ui.panel.tool.{state}", lang)
+    return t(f"ui.panel.tool.{tool.value}", lang)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from bot.ui.pagination import Page, page_of
 from bot.ui.text import code_block, unchecked_lines, violation_text
 from domain.decks import Violation
 from domain.event import EventFormat
-from domain.tournament.operations import Repeat
+from domain.tournament.operations import Repeat, RoomSpectators
 
 if TYPE_CHECKING:
     from bot.services.decks import DeckSubmission, DeckView
@@ -166,8 +166,20 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
     if tournament.starts_at is not None:
         reminders = "reminders_on" if settings.reminders else "reminders_off"
         field("reminders", t(f"ui.tournament.{reminders}", lang))
+    if settings.rooms:
+        hidden = settings.room_spectators is RoomSpectators.HIDDEN
+        field("rooms", t("rooms.setting_hidden" if hidden else "rooms.setting_on", lang))
     field("id", str(tournament.id))
     return embed
+
+
+def rooms_reply(tournament: Tournament, lang: Lang) -> str:
+    """The organizer's answer to turning match rooms on or off."""
+    settings = tournament.settings
+    if not settings.rooms:
+        return t("rooms.off", lang, name=safe(tournament.name))
+    watching = t(f"rooms.spectators_{settings.room_spectators.value}", lang)
+    return t("rooms.on", lang, name=safe(tournament.name), spectators=watching)
 
 
 def announcement_created(tournament: Tournament, lang: Lang, *, checkin: bool) -> str:

@@ -177,6 +177,7 @@ def pairings_posts(
     *,
     page_url: str | None = None,
     marked: bool = False,
+    rooms: Mapping[int, int] | None = None,
 ) -> list[Post]:
     """The pairings as messages within Discord's limits (2000 characters, 100 pings each),
     every table in them: split, never cut. In the top cut, no Swiss points. `marked`: each
@@ -191,6 +192,7 @@ def pairings_posts(
         lang,
         marked,
         lambda user: mention(tournament, user, lang, everyone),
+        rooms or {},
     )
     if top_cut:
         title = t(
@@ -215,7 +217,7 @@ def pairings_posts(
     if len(packed) <= POST_MESSAGES:
         return packed
     named = _pairing_lines(
-        tournament, paired, points, lang, marked, lambda user: everyone.get(user, str(user))
+        tournament, paired, points, lang, marked, lambda user: everyone.get(user, str(user)), {}
     )
     return [_listed_post(paired, title, footer, [text for text, _ in named], lang)]
 
@@ -227,9 +229,10 @@ def _pairing_lines(
     lang: Lang,
     marked: bool,
     who: Callable[[int], str],
+    rooms: Mapping[int, int],
 ) -> list[tuple[str, tuple[int, ...]]]:
     """Each table's line, and the players it may ping; `who` names a player (a mention in
-    a post, a name in a file)."""
+    a post, a name in a file); `rooms`: each table's match room, named on its line."""
     top_cut = paired.kind is RoundKind.ELIMINATION
     everyone = display_names(tournament) if marked else None
     lines: list[tuple[str, tuple[int, ...]]] = []
@@ -249,6 +252,8 @@ def _pairing_lines(
                 )
             if marked and paired.finished(match):
                 text = marked_line(tournament, match, lang, everyone)
+            if match.table in rooms:
+                text += " " + t("rooms.in_post", lang, room=f"<#{rooms[match.table]}>")
         elif len(match.players) == 1:
             (player,) = match.players
             if top_cut:
@@ -620,9 +625,10 @@ def my_match_text(
     user_id: int,
     lang: Lang,
     points: Mapping[int, int],
+    room: int | None = None,
 ) -> str:
     """/pairing: the player's table, opponent and the opponent's points (`points`: every
-    player's, from the tournament's views)."""
+    player's, from the tournament's views), and the table's match room if it has one."""
     opponent = match.opponent_of(user_id)
     if opponent is None:
         return t("ui.rounds.mine_bye", lang, round_name=round_name(current, lang))
@@ -634,7 +640,10 @@ def my_match_text(
     if current.finished(match):  # decided (a report confirmed, a judge, a penalty)
         result = describe_result(tournament, match, match.result, lang)
         return t("ui.rounds.mine_decided", lang, result=result, **shared)
-    return t("ui.rounds.mine", lang, points=points.get(opponent, 0), **shared)
+    text = t("ui.rounds.mine", lang, points=points.get(opponent, 0), **shared)
+    if room is not None:
+        text += "\n" + t("rooms.in_call", lang, room=f"<#{room}>")
+    return text
 
 
 def result_change_text(

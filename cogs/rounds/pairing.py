@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.i18n import t
 from bot.services import Services
@@ -13,13 +14,19 @@ from bot.services.base import TournamentRef
 from bot.ui.messages import Acknowledgement, acknowledge, fit_or_attach, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.rounds import my_match_text, pairing_reply, round_name, status_embed
-from cogs.common import RoutedCog, actor_of, tournament_autocomplete
+from cogs.common import RoutedCog, actor_of, free_channels, tournament_autocomplete
 
 
 class Pairing(RoutedCog):
     round = app_commands.Group(
         name="round", description="Pairings and the round clock (organizers)", guild_only=True
     )
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A match room deleted by hand mid-round is made again for its table."""
+        if isinstance(channel, discord.VoiceChannel | discord.CategoryChannel):
+            await self.services.rounds.channel_deleted(channel.guild.id, channel.id)
 
     @round.command(name="pair", description="Pair the next round and post it (organizers)")
     @app_commands.describe(tournament=TOURNAMENT)
@@ -67,8 +74,9 @@ class Pairing(RoutedCog):
                 # Every player's points are worked out for this version first (off the loop).
                 await ack.now()
             points = await self.services.rounds.opponents_points(mine)
+            room = await self.services.rounds.room_of(mine)
             text = my_match_text(
-                mine.tournament, mine.round, mine.match, interaction.user.id, lang, points
+                mine.tournament, mine.round, mine.match, interaction.user.id, lang, points, room
             )
         await reply(interaction, text)
 
@@ -80,7 +88,9 @@ async def pair_next_round(
     the pairings post is the notifier's."""
     lang = interaction_lang(interaction)
     await acknowledge(interaction)
-    paired = await services.rounds.pair(actor_of(interaction), reference)
+    paired = await services.rounds.pair(
+        actor_of(interaction), reference, free_channels=free_channels(interaction)
+    )
     text, file = fit_or_attach(pairing_reply(paired, lang), "pairing-explanation.txt", lang)
     await reply(interaction, text, file=file)
 

@@ -16,7 +16,7 @@ from domain.decks.event_files import deck_rules
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
-from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak, Repeat
+from domain.tournament.operations import MissingDeckPolicy, NoShowTiebreak, Repeat, RoomSpectators
 from domain.tournament.penalties import JudgeCall, Penalty
 from domain.tournament.rounds import Match, Round, RoundKind
 
@@ -82,6 +82,9 @@ class Settings:
     # are reminded before the start (`domain.tournament.reminders`) unless turned off.
     repeat: Repeat = Repeat.NONE
     reminders: bool = True
+    # A voice room per played table (対戦部屋, `domain.tournament.rooms`), off unless asked for.
+    rooms: bool = False
+    room_spectators: RoomSpectators = RoomSpectators.LISTEN
 
     @property
     def uses_checkin(self) -> bool:

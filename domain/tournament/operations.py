@@ -97,6 +97,14 @@ class Repeat(StrEnum):
         return {Repeat.WEEKLY: timedelta(weeks=1), Repeat.BIWEEKLY: timedelta(weeks=2)}.get(self)
 
 
+class RoomSpectators(StrEnum):
+    """What a member who is neither a table's player nor staff may do in the match rooms
+    (a setting): listen and watch, never speak or stream, or not see them at all."""
+
+    LISTEN = "listen"
+    HIDDEN = "hidden"
+
+
 # -- organizer ----------------------------------------------------------------------------
 
 
@@ -132,6 +140,8 @@ class SettingsChange:
     noshow_tiebreak: NoShowTiebreak | None = None
     repeat: Repeat | None = field(default=None, metadata=codec.when_absent(None))
     reminders: bool | None = field(default=None, metadata=codec.when_absent(None))
+    rooms: bool | None = field(default=None, metadata=codec.when_absent(None))
+    room_spectators: RoomSpectators | None = field(default=None, metadata=codec.when_absent(None))
 
     def given(self) -> dict[str, Any]:
         """The settings this change sets, by name (a cleared start time as None)."""
@@ -158,6 +168,8 @@ SETTING_NAMES = (
     "noshow_tiebreak",
     "repeat",
     "reminders",
+    "rooms",
+    "room_spectators",
 )
 # R-DECK-4: these decide which lists are legal, so they are locked from the start.
 DECK_RULE_SETTINGS = frozenset(

@@ -138,11 +138,13 @@ def test_the_panels_tools_carry_the_tournament_and_follow_its_phase() -> None:
         return [PANEL_TOOL.parse(i) for i in ids if PANEL_TOOL.matches(i)]
 
     # Before the start: the restricted list (the deck rules are not locked yet, R-DECK-4),
-    # the entries, then the series.
+    # the entries, then the series; the match rooms' switch until the event is over.
+    rooms = {"tool": "rooms", "tournament": CUP_ID}
     assert tools(clock.tournament) == [
         {"tool": "restricted", "tournament": CUP_ID},
         {"tool": "import", "tournament": CUP_ID},
         {"tool": "series", "tournament": CUP_ID},
+        rooms,
     ]
     for number in (1, 2):
         clock.apply(Register(player(number).user_id, f"P{number}"), player(number))
@@ -152,9 +154,10 @@ def test_the_panels_tools_carry_the_tournament_and_follow_its_phase() -> None:
     assert tools(running) == [
         {"tool": "publish", "tournament": CUP_ID},
         {"tool": "series", "tournament": CUP_ID},
+        rooms,
     ]
     published = clock.apply(PublishDecks())
-    assert tools(published) == [{"tool": "series", "tournament": CUP_ID}]
+    assert tools(published) == [{"tool": "series", "tournament": CUP_ID}, rooms]
     assert tools(Clock(new_tournament()).apply(CancelTournament())) == []
 
 
@@ -165,6 +168,7 @@ def test_the_panels_tools_sit_on_their_own_row_below_the_steps() -> None:
         PANEL_TOOL(tool=Tool.RESTRICTED.value, tournament=CUP_ID),
         PANEL_TOOL(tool=Tool.IMPORT.value, tournament=CUP_ID),
         PANEL_TOOL(tool=Tool.SERIES.value, tournament=CUP_ID),
+        PANEL_TOOL(tool=Tool.ROOMS.value, tournament=CUP_ID),
     ]
     assert all(PANEL_STEP.matches(c["custom_id"]) for row in rows[:-1] for c in row["components"])
 

@@ -38,6 +38,7 @@ from tests.e2e.fake_discord.permissions import (
     CREATE_PUBLIC_THREADS,
     EMBED_LINKS,
     EVERYONE_PERMISSIONS,
+    MANAGE_CHANNELS,
     MANAGE_EVENTS,
     MEMBER,
     ROLE,
@@ -974,7 +975,8 @@ async def test_refused_callbacks_fail_the_interaction(probe_fake: FakeDiscord) -
 
 async def test_a_channel_refuses_the_bot_through_its_overwrites(probed: Probed) -> None:
     fake = probed.fake
-    channel = await probed.guild.create_text_channel("closed")
+    with fake.bot_with(MANAGE_CHANNELS):  # Discord: making a channel takes Manage Channels
+        channel = await probed.guild.create_text_channel("closed")
     made = fake.channel(channel.id)
     thread_post = await channel.send("a post with a thread")
     thread = await thread_post.create_thread(name="reports")
@@ -1007,7 +1009,8 @@ async def test_a_channel_refuses_the_bot_through_its_overwrites(probed: Probed) 
 async def test_a_deleted_channel_takes_its_threads_with_it(probed: Probed) -> None:
     fake = probed.fake
     guild = probed.guild
-    made = await guild.create_text_channel("doomed")
+    with fake.bot_with(MANAGE_CHANNELS):
+        made = await guild.create_text_channel("doomed")
     post = await made.send("before")
     thread = await post.create_thread(name="round 1")
     await fake.wait_for(lambda: guild.get_thread(thread.id), "the client to see the thread")

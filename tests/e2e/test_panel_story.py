@@ -254,7 +254,7 @@ async def test_the_organizer_creates_the_event_and_sets_its_start_time(fake: Fak
     assert "設定を保存しました" in saved.text
     shown = await eventually(lambda: enabled(panel(fake)) == [] and panel(fake), "panel")
     assert "開始" in buttons(shown)  # shown, greyed out until two players take part
-    assert tools(shown) == ["制限カードリスト", "参加者の取り込み", "シリーズ"]
+    assert tools(shown) == ["制限カードリスト", "参加者の取り込み", "シリーズ", "対戦部屋: オフ"]
 
 
 async def test_the_players_take_part_with_the_registration_posts_buttons(
@@ -323,7 +323,7 @@ async def test_開始_on_the_panel_starts_after_its_preview(fake: FakeDiscord) -
     )
     assert enabled(shown) == ["組み合わせ", "次の回戦", "書き出し"]
     # The entries are in and the deck rules locked (R-DECK-4): the lists can be published.
-    assert tools(shown) == ["公開", "シリーズ"]
+    assert tools(shown) == ["公開", "シリーズ", "対戦部屋: オフ"]
 
 
 async def test_公開_on_the_panel_publishes_the_lists_after_asking(fake: FakeDiscord) -> None:
@@ -350,7 +350,9 @@ async def test_公開_on_the_panel_publishes_the_lists_after_asking(fake: FakeDi
     assert fake.messages("announcements")[-1]["attachments"], "the lists are posted as a file"
     peek = await fake.slash("deck show", user="bob", locale="ja", options={"player": "alice"})
     assert "01-001" in peek.text
-    await eventually(lambda: tools(panel(fake)) == ["シリーズ"], "the panel without 公開")
+    await eventually(
+        lambda: tools(panel(fake)) == ["シリーズ", "対戦部屋: オフ"], "the panel without 公開"
+    )
 
 
 async def test_round_1_paired_and_started_by_the_panel_a_dispute_settled_in_one_press(

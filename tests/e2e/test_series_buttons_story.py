@@ -137,12 +137,19 @@ async def test_two_events_open_for_entries_each_with_its_panel(fake: FakeDiscord
     for name in (FIRST, SECOND):
         shown = panel(fake, name)
         # The step (開始, greyed out until two take part), then the tools on their own row.
-        assert labels(shown) == ["開始", "制限カードリスト", "参加者の取り込み", "シリーズ"]
+        assert labels(shown) == [
+            "開始",
+            "制限カードリスト",
+            "参加者の取り込み",
+            "シリーズ",
+            "対戦部屋: オフ",
+        ]
         *_, tools = shown["components"]
         assert [c["label"] for c in tools["components"]] == [
             "制限カードリスト",
             "参加者の取り込み",
             "シリーズ",
+            "対戦部屋: オフ",
         ]
 
 
@@ -341,7 +348,8 @@ async def test_the_entries_come_in_by_the_imports_file_form(fake: FakeDiscord) -
     )
     await fake.click(preview, "開始する", user="organizer", locale="ja")
     await fake.settled()
-    assert labels(panel(fake, FIRST))[-1:] == ["シリーズ"]  # the running panel: no import
+    # The running panel: no import.
+    assert labels(panel(fake, FIRST))[-2:] == ["シリーズ", "対戦部屋: オフ"]
     # The button on a panel left from before: the form no longer opens.
     (old_id,) = [c["custom_id"] for c in components(shown) if c["label"] == "参加者の取り込み"]
     old = fake.plant_buttons("log", [old_id])

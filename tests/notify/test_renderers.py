@@ -99,7 +99,7 @@ def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
         if number < 6:  # player 6 never submits a deck: the start removes them
             step(submit(player(number).user_id), player(number))
     step(Unregister(player(1).user_id), player(1))  # player 6 is promoted from the waitlist
-    step(ChangeSettings(SettingsChange(noshow_minutes=5)))
+    step(ChangeSettings(SettingsChange(noshow_minutes=5, rooms=True)))
     step(StartTournament(seed=3))
     step(PublishDecks())
     step(propose_round(clock.tournament, 4).operation())
@@ -205,6 +205,12 @@ def test_each_notice_renders_in_both_languages(say: Say, lang: str) -> None:
             text = "\n".join((said.calendar.name, said.calendar.description))
             assert said.calendar.marker[0 if lang == "ja" else 1] in text
             assert "{" not in text, text
+            continue
+        if said.rooms is not None:  # the match rooms' names, not a message
+            names = [said.rooms.category(1), said.rooms.category(2), said.rooms.room(3)]
+            assert all(names), names
+            assert "{" not in "".join(names), names
+            assert ("卓3" if lang == "ja" else "Table 3") in names
             continue
         assert said.messages, (say, notice)
         text = text_of(said.messages)

@@ -141,6 +141,13 @@ MATRIX: dict[str, Row] = {
     ),
     # The live page is the organizers' to show or hide (issue 22), in any phase.
     "tournament page": staff("open", lambda s, a, c: s.tournaments.set_page(a, c.ref, True)),
+    # Match rooms: the organizers' switch (the bot's own permissions are checked after).
+    "tournament rooms": staff(
+        "open",
+        lambda s, a, c: s.tournaments.set_rooms(
+            a, c.ref, on=True, granted=frozenset({"manage_channels", "manage_roles"})
+        ),
+    ),
     "tournament start": staff("registered", lambda s, a, c: s.lifecycle.start(a, c.ref)),
     # Issue 24: calling an event off, and importing entries, are the organizers'.
     "tournament cancel": staff("open", lambda s, a, c: s.tournaments.cancel(a, c.ref)),

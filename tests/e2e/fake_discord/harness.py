@@ -820,6 +820,79 @@ class FakeDiscord:
                     role.permissions = permissions
             self._roles_changed(guild, roles)
 
+    def grant_bot(self, permission: int, guild: Guild | None = None) -> None:
+        """The server's owner gives the bot's role `permission` (e.g. Manage Channels and
+        Manage Roles for match rooms); the bot hears GUILD_ROLE_UPDATE."""
+        guild = guild or self.guild
+        with self.world.lock:
+            bot = guild.members[self.world.app_id]
+            roles = [
+                guild.roles[role_id] for role_id in bot.role_ids if guild.roles[role_id].managed
+            ]
+            for role in roles:
+                role.permissions |= permission
+        self._roles_changed(guild, roles)
+
+    @contextlib.contextmanager
+    def bot_with(self, permission: int, guild: Guild | None = None) -> Iterator[None]:
+        """The bot's role has `permission` during the block, then not again."""
+        guild = guild or self.guild
+        with self.world.lock:
+            bot = guild.members[self.world.app_id]
+            roles = [
+                guild.roles[role_id] for role_id in bot.role_ids if guild.roles[role_id].managed
+            ]
+            granted = [role.permissions for role in roles]
+        self.grant_bot(permission, guild)
+        try:
+            yield
+        finally:
+            with self.world.lock:
+                for role, permissions in zip(roles, granted, strict=True):
+                    role.permissions = permissions
+            self._roles_changed(guild, roles)
+
+    def permissions_in(self, user: UserRef, channel: str | int, guild: Guild | None = None) -> int:
+        """What `user` may do in `channel`, by Discord's arithmetic (permissions.py)."""
+        guild = guild or self.guild
+        with self.world.lock:
+            return effective_permissions(
+                guild, self.member(user, guild), self.channel(channel, guild)
+            )
+
+    def voice_channels(self, guild: Guild | None = None) -> list[Channel]:
+        guild = guild or self.guild
+        with self.world.lock:
+            return sorted((c for c in guild.channels.values() if c.is_voice), key=lambda c: c.id)
+
+    async def join_voice(
+        self, user: UserRef, channel: str | int | None, guild: Guild | None = None
+    ) -> None:
+        """`user` joins a voice channel (None: leaves voice); the bot hears VOICE_STATE_UPDATE."""
+        guild = guild or self.guild
+        with self.world.lock:
+            member = self.member(user, guild)
+            where = self.channel(channel, guild).id if channel is not None else None
+            if where is None:
+                guild.voice_states.pop(member.id, None)
+            else:
+                guild.voice_states[member.id] = where
+            data = {
+                "guild_id": str(guild.id),
+                "channel_id": str(where) if where else None,
+                "user_id": str(member.id),
+                "member": member.payload(),
+                "session_id": f"s{member.id}",
+                "deaf": False,
+                "mute": False,
+                "self_deaf": False,
+                "self_mute": False,
+                "self_video": False,
+                "suppress": False,
+                "request_to_speak_timestamp": None,
+            }
+        await self._server.call(self.gateway.dispatch("VOICE_STATE_UPDATE", data))
+
     def _roles_changed(self, guild: Guild, roles: Iterable[Role]) -> None:
         """The bot hears each role's new permissions (GUILD_ROLE_UPDATE), as from Discord."""
         for role in roles:

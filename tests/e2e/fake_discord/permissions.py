@@ -11,7 +11,14 @@ As discord-api-docs developers/topics/permissions.mdx computes it ("Permission O
 3. a thread takes its parent channel's overwrites (it has none of its own); Send Messages
    does not carry into a thread, Send Messages in Threads does;
 4. without View Channel nothing else in the channel counts, and without Send Messages
-   neither do the permissions that only qualify sending (embeds, files, mentions, TTS).
+   neither do the permissions that only qualify sending (embeds, files, mentions, TTS);
+   in a voice channel, without Connect neither do speaking, video and the rest of voice;
+5. a channel in a category has its own overwrites (a new channel is given its category's
+   unless the request gives others: "synced"), never both.
+
+And who may change overwrites ("Edit Channel Permissions", "Create Guild Channel"):
+Manage Roles in the channel (or the guild), and only bits the bot itself has there, unless
+an overwrite of its own in that channel grants it Manage Roles.
 
 `effective_permissions` is the one function every permission check of the fake uses.
 """
@@ -45,6 +52,30 @@ CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 CREATE_EVENTS = 1 << 44  # create scheduled events, and edit and delete one's own
+# Voice (the flags table): what a match room's players, staff and spectators are given.
+PRIORITY_SPEAKER = 1 << 8
+STREAM = 1 << 9  # Go Live and the camera ("Video" in the client)
+CONNECT = 1 << 20
+SPEAK = 1 << 21
+MUTE_MEMBERS = 1 << 22
+DEAFEN_MEMBERS = 1 << 23
+MOVE_MEMBERS = 1 << 24
+USE_VAD = 1 << 25
+USE_SOUNDBOARD = 1 << 42
+USE_EXTERNAL_SOUNDS = 1 << 45
+SEND_VOICE_MESSAGES = 1 << 46
+# Taken away with Connect in a voice channel (the docs' "Implicit Permissions").
+VOICE_ONLY = (
+    PRIORITY_SPEAKER
+    | STREAM
+    | SPEAK
+    | MUTE_MEMBERS
+    | DEAFEN_MEMBERS
+    | MOVE_MEMBERS
+    | USE_VAD
+    | USE_SOUNDBOARD
+    | USE_EXTERNAL_SOUNDS
+)
 ALL_PERMISSIONS = (1 << 51) - 1
 
 EVERYONE_PERMISSIONS = (
@@ -61,6 +92,10 @@ EVERYONE_PERMISSIONS = (
     | CREATE_PUBLIC_THREADS
     | CREATE_PRIVATE_THREADS
     | SEND_MESSAGES_IN_THREADS
+    | CONNECT
+    | SPEAK
+    | STREAM
+    | USE_VAD
 )
 MENTION_EVERYONE = 1 << 17
 SEND_TTS_MESSAGES = 1 << 12
@@ -124,7 +159,35 @@ def effective_permissions(guild: Guild, member: Member, channel: Channel | None)
         return 0
     if not value & sending_permission(channel):
         value &= ~QUALIFY_SENDING
+    if where.is_voice and not value & CONNECT:
+        value &= ~VOICE_ONLY
     return value
+
+
+def may_write_overwrites(
+    guild: Guild, member: Member, channel: Channel | None, overwrites: list[dict[str, Any]]
+) -> bool:
+    """Whether `member` may give `channel` (None: a new channel at the top; else the new
+    channel's category, or the channel itself) these overwrites: Manage Roles there, and
+    no bit allowed or denied that it lacks there, unless its own overwrite in `channel`
+    grants it Manage Roles."""
+    has = effective_permissions(guild, member, channel)
+    if has & ADMINISTRATOR:
+        return True
+    if not has & MANAGE_ROLES:
+        return False
+    if channel is not None and _own_manage_roles(guild, member, channel):
+        return True
+    for given in overwrites:
+        bits = int(given.get("allow") or 0) | int(given.get("deny") or 0)
+        if bits & ~has:
+            return False
+    return True
+
+
+def _own_manage_roles(guild: Guild, member: Member, channel: Channel) -> bool:
+    allow, _ = _overwrites(channel).get((MEMBER, member.id), (0, 0))
+    return bool(allow & MANAGE_ROLES)
 
 
 def sending_permission(channel: Channel) -> int:

@@ -10,6 +10,7 @@ unmodelled.
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -25,14 +26,20 @@ from .permissions import (
     CREATE_EVENTS,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    MANAGE_CHANNELS,
     MANAGE_EVENTS,
+    MANAGE_THREADS,
     VIEW_CHANNEL,
     effective_permissions,
+    may_write_overwrites,
+    overwrite,
     sending_permission,
 )
 from .state import (
+    CATEGORY_CHANNEL_LIMIT,
     DM,
     EPHEMERAL,
+    GUILD_CHANNEL_LIMIT,
     LOADING,
     NONCE_LIFETIME,
     PUBLIC_THREAD,
@@ -93,6 +100,26 @@ def _error_code(response: web.Response) -> int | None:
     except (TypeError, ValueError):
         return None
     return body.get("code") if isinstance(body, dict) else None
+
+
+def _invalid_form(field: str, code: str, message: str) -> web.Response:
+    """Discord's 400 50035 for one field of a request's body."""
+    body = {
+        "message": "Invalid Form Body",
+        "code": 50035,
+        "errors": {field: {"_errors": [{"code": code, "message": message}]}},
+    }
+    return json_response(body, 400)
+
+
+def _overwrite_shape(given: JSON) -> JSON:
+    """An overwrite as Discord keeps and sends it (bit sets as strings)."""
+    return overwrite(
+        int(given["id"]),
+        int(given.get("type") or 0),
+        allow=int(given.get("allow") or 0),
+        deny=int(given.get("deny") or 0),
+    )
 
 
 def no_content() -> web.Response:
@@ -288,7 +315,7 @@ class Rest:
         """A limit on top of the route's bucket: a channel's name or topic changes."""
         if request.method != "PATCH" or route != "/channels/{channel_id}":
             return None
-        if not request.content_type.endswith("json") or not request.can_read_body:
+        if not request.content_type.endswith("json") or not request.body_exists:
             return None
         text = await request.text()  # aiohttp keeps the body: the handler reads it again
         body = json.loads(text) if text else {}
@@ -350,7 +377,7 @@ class Rest:
                     filename = getattr(part, "filename", None) or name
                     with self.world.lock:
                         files.append(self.world.store_file(filename, bytes(data), content_type))
-        elif request.can_read_body:
+        elif request.body_exists:  # read already by a sub-limit's look: aiohttp keeps it
             text = await request.text()
             payload = json.loads(text) if text else {}
         record.json = payload
@@ -607,6 +634,18 @@ class Rest:
             channel = self._channel(request)
             if channel is None:
                 return error(404, "Unknown Channel", 10003)
+            guild = self.world.guild_of_channel(channel)
+            bot = guild.members.get(self.world.app_id) if guild else None
+            if guild is not None and bot is not None and not channel.is_thread:
+                # A guild channel's settings take Manage Channels; its overwrites, Manage
+                # Roles and only bits the bot has there.
+                if not effective_permissions(guild, bot, channel) & MANAGE_CHANNELS:
+                    return error(403, "Missing Permissions", 50013)
+                if "permission_overwrites" in payload:
+                    given = list(payload["permission_overwrites"] or [])
+                    if not may_write_overwrites(guild, bot, channel, given):
+                        return error(403, "Missing Permissions", 50013)
+                    channel.permission_overwrites = [_overwrite_shape(o) for o in given]
             channel.name = payload.get("name", channel.name)
             channel.topic = payload.get("topic", channel.topic)
             channel.archived = payload.get("archived", channel.archived)
@@ -622,11 +661,27 @@ class Rest:
             guild = self.world.guild_of_channel(channel) if channel else None
             if channel is None or guild is None:
                 return error(404, "Unknown Channel", 10003)
+            bot = guild.members.get(self.world.app_id)
+            needed = MANAGE_THREADS if channel.is_thread else MANAGE_CHANNELS
+            own_thread = channel.is_thread and channel.owner_id == self.world.app_id
+            granted = bot is None or effective_permissions(guild, bot, channel) & needed
+            if not granted and not own_thread:
+                return error(403, "Missing Permissions", 50013)
             del guild.channels[channel.id]
+            self.world.deleted_channels[channel.id] = channel
+            moved = []
+            for child in guild.children(channel.id):  # a category's channels stay, uncategorized
+                child.parent_id = None
+                moved.append(child.payload())
+            guild.voice_states = {
+                user: where for user, where in guild.voice_states.items() if where != channel.id
+            }
             data = channel.payload()
         await self.gateway.dispatch(
             "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", data
         )
+        for child_data in moved:
+            await self.gateway.dispatch("CHANNEL_UPDATE", child_data)
         return json_response(data)
 
     async def history(self, request: web.Request) -> web.Response:
@@ -847,21 +902,47 @@ class Rest:
             return json_response([c.payload() for c in guild.channels.values() if not c.is_thread])
 
     async def create_channel(self, request: web.Request) -> web.Response:
+        """A text or voice channel, or a category, held to Discord's rules: Manage Channels
+        (in the category, when given), Manage Roles for overwrites and only bits the bot
+        has, 50 channels a category (400 50035), 500 a server (400 30013); a channel
+        without overwrites of its own takes its category's (synced)."""
         payload, _ = await self.body(request)
         with self.world.lock:
             guild = self._guild(request)
             if guild is None:
                 return error(404, "Unknown Guild", 10004)
-            parent = payload.get("parent_id")
+            raw_parent = payload.get("parent_id")
+            parent = guild.channels.get(int(raw_parent)) if raw_parent else None
+            if raw_parent and (parent is None or not parent.is_category):
+                return _invalid_form("parent_id", "CHANNEL_PARENT_INVALID", "Not a category")
+            bot = guild.members[self.world.app_id]
+            if not effective_permissions(guild, bot, parent) & MANAGE_CHANNELS:
+                return error(403, "Missing Permissions", 50013)
+            given = payload.get("permission_overwrites")
+            if given and not may_write_overwrites(guild, bot, parent, list(given)):
+                return error(403, "Missing Permissions", 50013)
+            if guild.channel_count >= GUILD_CHANNEL_LIMIT:
+                return error(400, "Maximum number of guild channels reached (500)", 30013)
+            kind = int(payload.get("type") or 0)
+            if parent is not None and len(guild.children(parent.id)) >= CATEGORY_CHANNEL_LIMIT:
+                return _invalid_form(
+                    "parent_id",
+                    "CHANNEL_PARENT_MAX_CHANNELS",
+                    "Maximum number of channels in category reached (50)",
+                )
+            if given is None and parent is not None:
+                overwrites = copy.deepcopy(parent.permission_overwrites)
+            else:
+                overwrites = [_overwrite_shape(o) for o in given or []]
             channel = Channel(
                 self.world.ids.next(),
                 payload["name"],
-                int(payload.get("type") or 0),
+                kind,
                 guild.id,
-                int(parent) if parent else None,
+                parent.id if parent else None,
                 int(payload.get("position") or len(guild.channels)),
                 payload.get("topic"),
-                permission_overwrites=list(payload.get("permission_overwrites") or []),
+                permission_overwrites=overwrites,
             )
             guild.channels[channel.id] = channel
             data = channel.payload()

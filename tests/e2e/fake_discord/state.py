@@ -40,7 +40,11 @@ BOT_ROLE_PERMISSIONS = 309_237_763_072 | CREATE_EVENTS
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
+GUILD_VOICE = 2
 GUILD_CATEGORY = 4
+# Discord's limits on a server's channels (threads not counted).
+CATEGORY_CHANNEL_LIMIT = 50
+GUILD_CHANNEL_LIMIT = 500
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 
@@ -165,6 +169,14 @@ class Channel:
         return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
 
     @property
+    def is_voice(self) -> bool:
+        return self.type == GUILD_VOICE
+
+    @property
+    def is_category(self) -> bool:
+        return self.type == GUILD_CATEGORY
+
+    @property
     def mention(self) -> str:
         return f"<#{self.id}>"
 
@@ -210,6 +222,8 @@ class Channel:
                 permission_overwrites=copy.deepcopy(self.permission_overwrites),
                 default_auto_archive_duration=1440,
             )
+        if self.is_voice:
+            data.update(bitrate=64000, user_limit=0, rtc_region=None, video_quality_mode=1)
         return data
 
 
@@ -264,6 +278,7 @@ class Guild:
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     scheduled_events: dict[int, ScheduledEvent] = field(default_factory=dict)
+    voice_states: dict[int, int] = field(default_factory=dict)  # member → voice channel
 
     @property
     def everyone(self) -> Role:
@@ -281,6 +296,14 @@ class Guild:
                 return channel
         names = sorted(c.name for c in self.channels.values())
         raise KeyError(f"no channel {name_or_id!r} in guild {self.name!r}: {names}")
+
+    @property
+    def channel_count(self) -> int:
+        """What Discord's 500 counts: every channel but threads, categories included."""
+        return sum(1 for channel in self.channels.values() if not channel.is_thread)
+
+    def children(self, category_id: int) -> list[Channel]:
+        return [c for c in self.channels.values() if c.parent_id == category_id and not c.is_thread]
 
     def member(self, name_or_id: str | int) -> Member:
         for member in self.members.values():
@@ -332,7 +355,10 @@ class Guild:
                 large=False,
                 unavailable=False,
                 member_count=len(self.members),
-                voice_states=[],
+                voice_states=[
+                    {"user_id": str(user), "channel_id": str(channel), "session_id": "s"}
+                    for user, channel in self.voice_states.items()
+                ],
                 members=[m.payload() for m in self.members.values()],
                 channels=[c.payload() for c in self.channels.values() if not c.is_thread],
                 threads=[c.payload() for c in self.channels.values() if c.is_thread],
