@@ -45,7 +45,11 @@ pytestmark = pytest.mark.e2e
 
 CUP = "Room Cup"
 CATEGORY = f"{CUP} 対戦部屋"
-fake = bot_fixture("match-rooms", **FAST_CLOCK)
+# Not held to the teardown's check of Discord's limits: the bot is killed while making the
+# rooms, and the new process does not know the buckets its predecessor used up, so its
+# first request into one may be refused once (as with Discord: the headers come with the
+# answers).
+fake = bot_fixture("match-rooms", check_limits=False, **FAST_CLOCK)
 PLAYS = VIEW_CHANNEL | CONNECT | SPEAK | STREAM
 ROOMS_BEFORE: dict[str, set[int]] = {}
 
@@ -193,15 +197,10 @@ async def test_the_finish_removes_the_rooms_and_nothing_else(fake: FakeDiscord) 
         await judge_gives_win(fake, table, first)
     occupied = rooms(fake)["卓1"]
     await fake.join_voice(tables_of(fake, 3)[1][0], occupied)  # still talking at the end
+    before = len(fake.requests)
+    room_ids = set(rooms(fake).values())
     finished = await fake.slash("tournament finish", user="organizer", locale="ja")
     assert "終了しました" in finished.text
-
-    def emptied() -> bool:
-        return [c.id for c in fake.voice_channels()] == [occupied]
-
-    # The empty rooms go at once; the occupied one after its grace period (5 minutes of
-    # the bot's clock, a second here).
-    await fake.wait_for(emptied, "the empty rooms removed", within=30)
 
     def removed() -> bool:
         return not fake.voice_channels() and not any(
@@ -209,6 +208,19 @@ async def test_the_finish_removes_the_rooms_and_nothing_else(fake: FakeDiscord) 
         )
 
     await fake.wait_for(removed, "the rooms removed", within=30)
+    # The empty rooms went at once; the occupied one last, after its grace period (5
+    # minutes of the bot's clock, a second or so here).
+    deleted = [
+        (r.path.rsplit("/", 1)[-1], r.at)
+        for r in fake.requests[before:]
+        if r.method == "DELETE" and 200 <= r.status < 300
+    ]
+    rooms_deleted = [(int(channel), at) for channel, at in deleted if channel.isdigit()]
+    rooms_deleted = [(channel, at) for channel, at in rooms_deleted if channel in room_ids]
+    occupied_at = next(at for channel, at in rooms_deleted if channel == occupied)
+    others = [at for channel, at in rooms_deleted if channel != occupied]
+    assert len(others) == 3
+    assert all(at < occupied_at for at in others)
     threads = {c.id for c in fake.guild.channels.values() if c.is_thread}
     assert set(fake.guild.channels) - threads == ROOMS_BEFORE["channels"]
     kinds = dict(

@@ -37,6 +37,7 @@ class Recorder(Sender):
         self.batches: list[int] = []
         self.failing: set[int] = set()
         self.tries = 0
+        self.backlog_shown: set[int] = set()
 
     async def send(self, batch: Sequence[Queued]) -> dict[int, Outcome]:
         await asyncio.sleep(0)
