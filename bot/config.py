@@ -90,6 +90,9 @@ class Settings(BaseSettings):
     web_rate_limit: float = Field(default=10.0, gt=0.0, le=100000.0)
     web_streams_per_ip: int = Field(default=4, ge=1, le=100000)
     web_behind_proxy: bool = Field(default=False)
+    # The proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated);
+    # a connection from anywhere else is counted by its own address, whatever it says.
+    web_trusted_proxies: str = Field(default="127.0.0.1,::1")
     # Test-only: the fake Discord API of tests/e2e points the bot at loopback.
     discord_api_base_url: str = Field(default=DISCORD_API_BASE_URL)
     discord_gateway_url: str = Field(default=DISCORD_GATEWAY_URL)
@@ -122,6 +125,19 @@ class Settings(BaseSettings):
         if not value or any(c.isspace() or c in "/?#@" for c in value):
             raise ValueError(f"{value!r} is not a host name or address (e.g. 127.0.0.1)")
         return value
+
+    @field_validator("web_trusted_proxies")
+    @classmethod
+    def _trusted_proxies_are_networks(cls, value: str) -> str:
+        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        for entry in entries:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{entry!r} is not an address or a network (e.g. 127.0.0.1 or 10.0.0.0/8)"
+                ) from None
+        return ",".join(entries)
 
     @field_validator("web_base_url")
     @classmethod
@@ -212,6 +228,10 @@ class Settings(BaseSettings):
         opens only on this computer (loopback), which no player's phone can reach."""
         url = self.web_public_url
         return None if url is None or only_here(url) else url
+
+    @property
+    def trusted_proxies(self) -> tuple[str, ...]:
+        return tuple(entry for entry in self.web_trusted_proxies.split(",") if entry)
 
     @property
     def api_base_url(self) -> str:

@@ -21,11 +21,12 @@ streams.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from aiohttp import web
@@ -42,6 +43,14 @@ from bot.services.live import (
     require_decks_public,
     standings,
     title_distribution,
+)
+from bot.web.connections import (
+    ConnectionBudget,
+    ConnectionGate,
+    GatedRunner,
+    QuietAccept,
+    address_key,
+    raise_file_limit,
 )
 from bot.web.fonts import font_slices
 from bot.web.pages import LivePages, PageState, Reader, Recipe, event_message, now_ms
@@ -88,7 +97,11 @@ class WebLimits:
     burst: int = 40
     streams_per_client: int = 4
     streams_total: int = 5000
-    behind_proxy: bool = False  # the client's address is the last X-Forwarded-For entry
+    # The client's address is the last X-Forwarded-For entry not itself a proxy, but only on
+    # a connection from one of `trusted_proxies` (anyone else could write any address there).
+    behind_proxy: bool = False
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    buckets: int = 100_000  # client addresses remembered at most (the oldest go first)
 
 
 def limits_from(settings: Settings) -> WebLimits:
@@ -97,50 +110,85 @@ def limits_from(settings: Settings) -> WebLimits:
         burst=max(1, int(settings.web_rate_limit * 4)),
         streams_per_client=settings.web_streams_per_ip,
         behind_proxy=settings.web_behind_proxy,
+        trusted_proxies=settings.trusted_proxies,
     )
 
 
 class Limits:
-    """A token bucket of requests and a count of open streams, per client address."""
+    """A token bucket of requests and a count of open streams, per client address (an IPv6
+    client by its /64).
+
+    The buckets are kept in the order they were last used; a bucket that has refilled to
+    the burst is the same as none, so each request looks at the two least recently used and
+    forgets those that have (the sweep costs the same however many clients there are), and
+    past `buckets` the least recently used is forgotten."""
 
     def __init__(self, settings: WebLimits) -> None:
         self.settings = settings
-        self._buckets: dict[str, tuple[float, float]] = {}  # address → (tokens, at)
+        self._buckets: dict[str, tuple[float, float]] = {}  # key → (tokens, at); oldest first
         self.streams: dict[str, int] = {}
+        self.streams_open = 0
+        self._proxies = tuple(
+            ipaddress.ip_network(entry, strict=False) for entry in settings.trusted_proxies
+        )
+
+    def is_proxy(self, address: str) -> bool:
+        try:
+            parsed = ipaddress.ip_address(address.split("%", 1)[0])
+        except ValueError:
+            return False
+        if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+            parsed = parsed.ipv4_mapped
+        return any(parsed.version == net.version and parsed in net for net in self._proxies)
 
     def client(self, request: web.Request) -> str:
-        if self.settings.behind_proxy:
-            forwarded = request.headers.get("X-Forwarded-For", "")
-            last = forwarded.split(",")[-1].strip()
-            if last:
-                return last
-        return request.remote or "?"
+        """The key the client is counted under."""
+        peer = request.remote or "?"
+        if self.settings.behind_proxy and self.is_proxy(peer):
+            hops = request.headers.get("X-Forwarded-For", "").split(",")
+            for hop in reversed(hops):
+                hop = hop.strip()
+                if not hop or self.is_proxy(hop):
+                    continue
+                try:
+                    ipaddress.ip_address(hop.split("%", 1)[0])
+                except ValueError:
+                    break  # not an address: the proxy's own peer is all we know
+                return address_key(hop)
+        return address_key(peer)
 
     def allow(self, address: str) -> bool:
         now = time.monotonic()
         rate, burst = self.settings.requests_per_second, float(self.settings.burst)
-        tokens, at = self._buckets.get(address, (burst, now))
-        tokens = min(burst, tokens + (now - at) * rate)
-        if tokens < 1.0:
-            self._buckets[address] = (tokens, now)
-            return False
-        self._buckets[address] = (tokens - 1.0, now)
-        if len(self._buckets) > 100_000:  # forget full buckets, the state of idle clients
-            self._buckets = {a: v for a, v in self._buckets.items() if v[0] < burst}
-        return True
+        buckets = self._buckets
+        found = buckets.pop(address, None)
+        tokens = burst if found is None else min(burst, found[0] + (now - found[1]) * rate)
+        allowed = tokens >= 1.0
+        buckets[address] = (tokens - 1.0 if allowed else tokens, now)
+        for _ in range(2):  # amortised sweep: the least recently used, if refilled by now
+            oldest = next(iter(buckets))
+            left, at = buckets[oldest]
+            if oldest == address or left + (now - at) * rate < burst:
+                break
+            del buckets[oldest]
+        while len(buckets) > self.settings.buckets:
+            del buckets[next(iter(buckets))]
+        return allowed
 
     def open_stream(self, address: str) -> bool:
         open_here = self.streams.get(address, 0)
         if (
             open_here >= self.settings.streams_per_client
-            or sum(self.streams.values()) >= self.settings.streams_total
+            or self.streams_open >= self.settings.streams_total
         ):
             return False
         self.streams[address] = open_here + 1
+        self.streams_open += 1
         return True
 
     def close_stream(self, address: str) -> None:
         left = self.streams.get(address, 1) - 1
+        self.streams_open = max(0, self.streams_open - 1)
         if left > 0:
             self.streams[address] = left
         else:
@@ -459,9 +507,9 @@ async def events(request: web.Request) -> web.StreamResponse:
                 await response.write(event_message("version", {**reader.notice, "now": now_ms()}))
         if reader.gone:
             await response.write(event_message("gone", {}))
-    except (ConnectionResetError, asyncio.CancelledError):
+    except ConnectionResetError:
         pass
-    finally:
+    finally:  # also when the reader went (its handler is cancelled at once)
         pages.leave(slug, reader)
         limits.close_stream(address)
     return response
@@ -538,7 +586,10 @@ def build_app(pages: LivePages, limits: WebLimits | None = None) -> web.Applicat
 
 class WebServer:
     """The server's life: started in the bot's `setup_hook`, stopped in its `close()`
-    before the database closes (or run alone by `python -m bot web`)."""
+    before the database closes (or run alone by `python -m bot web`).
+
+    Its connections are bounded by the process's file limit (bot/web/connections.py):
+    `budget` is sized from that limit at start unless given."""
 
     def __init__(
         self,
@@ -548,18 +599,31 @@ class WebServer:
         *,
         limits: WebLimits | None = None,
         poll: bool = False,
+        budget: ConnectionBudget | None = None,
     ) -> None:
         self.pages = LivePages(live)
         self.host, self.port = host, port
-        self.app = build_app(self.pages, limits)
+        self.limits = limits or WebLimits()
+        self.budget = budget
+        self.app: web.Application | None = None
+        self.gate: ConnectionGate | None = None
         self.runner: web.AppRunner | None = None
         self._stop_listening = live.watch(self.pages.heard)
         self._poll = poll
         self._poller: asyncio.Task[None] | None = None
+        self._quiet_accept: Callable[[], None] | None = None
 
     async def start(self) -> None:
-        self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
+        budget = self.budget or ConnectionBudget.of(raise_file_limit())
+        self.budget = budget
+        limits = replace(self.limits, streams_total=min(self.limits.streams_total, budget.streams))
+        self.app = build_app(self.pages, limits)
+        checker = self.app[LIMITS_KEY]
+        exempt = checker.is_proxy if limits.behind_proxy else (lambda address: False)
+        self.gate = ConnectionGate(budget, exempt)
+        self.runner = GatedRunner(self.app, self.gate, access_log=None, shutdown_timeout=2.0)
         await self.runner.setup()
+        self._quiet_accept = QuietAccept(asyncio.get_running_loop()).install()
         # A deep backlog: a crowd opening the page at once waits, never gets refused.
         site = web.TCPSite(self.runner, self.host, self.port, backlog=1024)
         await site.start()
@@ -570,7 +634,13 @@ class WebServer:
                 self.port = sockets[0].getsockname()[1]
         if self._poll:
             self._poller = asyncio.get_running_loop().create_task(self.pages.poll())
-        log.info("live pages served on %s:%s", self.host, self.port)
+        log.info(
+            "live pages served on %s:%s (at most %d connections, %d per address)",
+            self.host,
+            self.port,
+            budget.total,
+            budget.per_address,
+        )
 
     async def stop(self) -> None:
         self._stop_listening()
@@ -582,3 +652,6 @@ class WebServer:
             await self.runner.cleanup()
             self.runner = None
             log.info("live pages stopped")
+        if self._quiet_accept is not None:
+            self._quiet_accept()
+            self._quiet_accept = None
