@@ -705,8 +705,11 @@ def changed_parts(before: Tournament, after: Tournament) -> set[str]:
         changed.add("pairings")
     if rounds or players or phase:
         changed |= {"standings", "bracket"}
-    decks = before.decks != after.decks or decks_public(before) != decks_public(after)
-    if decks or (decks_public(after) and (rounds or players or phase)):
+    # Before the lists are public, a submitted list moves nothing: who is still changing
+    # their deck is nobody's business.
+    public = decks_public(after)
+    decks = decks_public(before) != public or (public and before.decks != after.decks)
+    if decks or (public and (rounds or players or phase)):
         changed |= {"decklists", "titles"}
     return changed
 

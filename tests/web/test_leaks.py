@@ -3,7 +3,10 @@ penalties, not who is still changing their deck, not a database password."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.services.actors import Actor
+from bot.services.live import changed_parts
 from tests.web.conftest import Site
 
 
@@ -24,3 +27,20 @@ async def test_the_export_shows_a_player_only_their_own_penalties(finished: Site
     assert [p for row in seen.matches for p in row.penalties] == []
     # The judge still sees all.
     assert [p for row in judged.matches for p in row.penalties] == given
+
+
+async def test_a_list_changed_before_publication_moves_no_stamp(running: Site) -> None:
+    private = await running.tournament()
+    first, second = list(private.decks)[:2]
+    swapped = {**private.decks, first: private.decks[second], second: private.decks[first]}
+    assert "decklists" not in changed_parts(private, replace(private, decks=swapped))
+    assert "titles" not in changed_parts(private, replace(private, decks=swapped))
+    removed = {user: deck for user, deck in private.decks.items() if user != first}
+    assert not {"decklists", "titles"} & changed_parts(private, replace(private, decks=removed))
+
+
+async def test_a_list_changed_once_public_moves_its_stamps(finished: Site) -> None:
+    public = await finished.tournament()
+    first, second = list(public.decks)[:2]
+    swapped = {**public.decks, first: public.decks[second], second: public.decks[first]}
+    assert "decklists" in changed_parts(public, replace(public, decks=swapped))
