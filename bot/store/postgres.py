@@ -79,7 +79,12 @@ def numbered_placeholders(sql: str) -> str:
 
 
 def safe_url(url: str) -> str:
-    """The URL with its password replaced by ***: what logs and messages may show."""
+    """The URL with its password replaced by ***: what logs and messages may show (only
+    the scheme of a URL that does not parse as written)."""
+    from bot.config import postgres_url_problem
+
+    if "://" in url and postgres_url_problem(url) is not None:
+        return url.split("://", 1)[0] + "://***"
     parts = urlsplit(url)
     if parts.password is None:
         return url

@@ -228,4 +228,3 @@ class QuietAccept:
             self.previous(loop, context)
         else:
             loop.default_exception_handler(context)
-

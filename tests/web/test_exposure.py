@@ -46,10 +46,12 @@ async def closed(reader: asyncio.StreamReader, within: float = 2.0) -> bool:
 
 
 async def get_page(port: int, path: str) -> int:
-    async with aiohttp.ClientSession() as session:
-        async with session.get(f"http://127.0.0.1:{port}{path}") as response:
-            await response.read()
-            return response.status
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}{path}") as response,
+    ):
+        await response.read()
+        return response.status
 
 
 def test_the_budget_leaves_the_discord_side_its_descriptors() -> None:
@@ -81,7 +83,8 @@ async def test_one_address_gets_only_its_share_of_connections(running: Site) -> 
         extra = [await idle_connection(server.port) for _ in range(5)]
         for reader, _ in extra:
             assert await closed(reader)
-        assert server.gate is not None and len(server.gate) == 8
+        assert server.gate is not None
+        assert len(server.gate) == 8
         for _, writer in held + extra:
             writer.close()
 
@@ -121,10 +124,9 @@ async def test_a_closed_stream_gives_its_place_back_at_once(running: Site) -> No
         slug = await running.slug()
         url = f"http://127.0.0.1:{server.port}/t/{slug}/events"
         for _ in range(3):  # a reader clicking through the tabs
-            async with aiohttp.ClientSession() as session:
-                async with session.get(url) as response:
-                    assert response.status == 200
-                    await response.content.readline()
+            async with aiohttp.ClientSession() as session, session.get(url) as response:
+                assert response.status == 200
+                await response.content.readline()
             await asyncio.sleep(0.1)
 
 
@@ -200,7 +202,7 @@ def test_buckets_of_quiet_clients_are_forgotten_and_the_table_is_bounded(
     now[0] += 10  # every bucket has refilled
     for n in range(3):
         limits.allow(f"192.0.2.{n}")
-    for n in range(5_000):
+    for _ in range(5_000):
         limits.allow("192.0.2.200")
         now[0] += 0.2
     assert len(limits._buckets) < 10
