@@ -59,6 +59,7 @@ from bot.web.render import (
     RawJson,
     choose_lang,
     json_bytes,
+    isolated,
     not_found_html,
     page_html,
     text,
@@ -451,7 +452,7 @@ async def shell(
             data["parts"]["deck"] = deck
         return page_html(
             lang=lang,
-            title=text(lang, "title", name=tournament.name),
+            title=text(lang, "title", name=isolated(tournament.name)),
             section=section,
             data=data,
             other_lang_href=other_lang_href,

@@ -25,14 +25,16 @@
   let mode = "live";
   const nameKey = "pm-name-" + data.slug;
 
+  // A text with its placeholders filled in one pass: a name that reads "{loser}" stays that
+  // name. Each name is isolated (FSI … PDI), so a right-to-left override in it ends with it.
   function tr(key, params) {
-    let text = T[key] !== undefined ? T[key] : key;
-    if (params) {
-      for (const [name, value] of Object.entries(params)) {
-        text = text.split("{" + name + "}").join(String(value));
-      }
-    }
-    return text;
+    const text = T[key] !== undefined ? T[key] : key;
+    if (!params) return text;
+    return text.replace(/\{(\w+)\}/g, (whole, name) => {
+      if (!Object.prototype.hasOwnProperty.call(params, name)) return whole;
+      const value = params[name];
+      return typeof value === "string" ? "\u2068" + value + "\u2069" : String(value);
+    });
   }
 
   function el(tag, attrs, ...children) {
