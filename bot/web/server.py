@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.config import Settings
 from bot.i18n import Lang
@@ -203,7 +204,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 @web.middleware
 async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Every answer: the request budget first, then the security headers; any 404 (an
-    unknown route, a hidden page) the same page."""
+    unknown route, a hidden page) the same page; any other error a plain 500, with the
+    headers too."""
     limits: Limits = request.app[LIMITS_KEY]
     if not limits.allow(limits.client(request)):
         response: web.StreamResponse = web.Response(
@@ -215,7 +217,14 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         except web.HTTPNotFound:
             response = not_found(request)
         except web.HTTPException as error:
-            response = web.Response(status=error.status, text=error.reason)
+            # Its own headers kept: a 405 says which methods are allowed (Allow).
+            headers = {k: v for k, v in error.headers.items() if k.lower() != "content-type"}
+            response = web.Response(status=error.status, text=error.reason, headers=headers)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            ERRORS.log(request)
+            response = web.Response(status=500, text="Internal Server Error")
     if not response.prepared:
         response.headers.update(SECURITY_HEADERS)
     return response
@@ -229,6 +238,54 @@ async def without_trailing_slash(request: web.Request, handler: Handler) -> web.
     if path.startswith("/t/") and path.endswith("/") and path.rstrip("/") != "/t":
         return web.Response(status=308, headers={"Location": path.rstrip("/") + mark + query})
     return await handler(request)
+
+
+class ErrorLog:
+    """A failing handler's traceback, logged once a minute at most: a stranger repeating the
+    request that fails must not fill the log."""
+
+    QUIET_SECONDS = 60.0
+
+    def __init__(self) -> None:
+        self.quiet_until = 0.0
+        self.suppressed = 0
+
+    def log(self, request: web.Request) -> None:
+        now = time.monotonic()
+        if now < self.quiet_until:
+            self.suppressed += 1
+            return
+        self.quiet_until = now + self.QUIET_SECONDS
+        log.exception(
+            "the live page failed on %s %s (%d such failures not logged before)",
+            request.method,
+            request.path[:200],
+            self.suppressed,
+        )
+        self.suppressed = 0
+
+
+ERRORS = ErrorLog()
+
+
+class MalformedRequests(logging.Filter):
+    """aiohttp logs every request it cannot parse with a traceback; on a public port that is
+    noise anyone can make. Those are kept at debug level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, HttpProcessingError):
+            return True
+        if not logging.getLogger(record.name).isEnabledFor(logging.DEBUG):
+            return False
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
+def quiet_malformed_requests() -> None:
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, MalformedRequests) for f in server_log.filters):
+        server_log.addFilter(MalformedRequests())
 
 
 def not_found(request: web.Request) -> web.Response:
@@ -258,11 +315,18 @@ async def page_state(request: web.Request) -> PageState:
 def number_param(request: web.Request, name: str) -> int | None:
     """A positive whole number from the query; anything else is "not found"."""
     raw = request.query.get(name)
-    if raw is None:
-        return None
-    if not raw.isascii() or not raw.isdigit() or not 0 < int(raw) <= MAX_NUMBER:
+    return None if raw is None else small_number(raw)
+
+
+def small_number(raw: str) -> int:
+    """`raw` as a number from 1 to MAX_NUMBER, else "not found": its length is checked
+    before it is parsed (a number of 5,000 digits is refused by `int` itself, slowly)."""
+    if not 0 < len(raw) <= len(str(MAX_NUMBER)) or not raw.isascii() or not raw.isdigit():
         raise web.HTTPNotFound()
-    return int(raw)
+    number = int(raw)
+    if not 0 < number <= MAX_NUMBER:
+        raise web.HTTPNotFound()
+    return number
 
 
 def lang_of(request: web.Request) -> Lang:
@@ -382,10 +446,7 @@ def fresh_json(request: web.Request, data: Any) -> web.Response:
 
 
 def int_segment(request: web.Request, name: str) -> int:
-    raw = request.match_info[name]
-    if not raw.isascii() or not raw.isdigit() or not 0 < int(raw) <= MAX_NUMBER:
-        raise web.HTTPNotFound()
-    return int(raw)
+    return small_number(request.match_info[name])
 
 
 # -- the pages ------------------------------------------------------------------------------
@@ -562,6 +623,7 @@ async def nothing_here(request: web.Request) -> web.StreamResponse:
 
 def build_app(pages: LivePages, limits: WebLimits | None = None) -> web.Application:
     """The web application: read-only routes over `pages`."""
+    quiet_malformed_requests()
     app = web.Application(middlewares=[guard, without_trailing_slash])
     app[PAGES_KEY] = pages
     app[LIMITS_KEY] = Limits(limits or WebLimits())
