@@ -24,6 +24,7 @@ import asyncio
 import ipaddress
 import logging
 import re
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -223,7 +224,7 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         except asyncio.CancelledError:
             raise
         except Exception:
-            ERRORS.log(request)
+            ERRORS.log(request, sys.exc_info()[1])
             response = web.Response(status=500, text="Internal Server Error")
     if not response.prepared:
         response.headers.update(SECURITY_HEADERS)
@@ -250,17 +251,18 @@ class ErrorLog:
         self.quiet_until = 0.0
         self.suppressed = 0
 
-    def log(self, request: web.Request) -> None:
+    def log(self, request: web.Request, error: BaseException | None) -> None:
         now = time.monotonic()
         if now < self.quiet_until:
             self.suppressed += 1
             return
         self.quiet_until = now + self.QUIET_SECONDS
-        log.exception(
+        log.error(
             "the live page failed on %s %s (%d such failures not logged before)",
             request.method,
             request.path[:200],
             self.suppressed,
+            exc_info=error,
         )
         self.suppressed = 0
 
