@@ -26,6 +26,7 @@ import logging
 import re
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -74,6 +75,7 @@ log = logging.getLogger(__name__)
 SLUG = re.compile(r"[A-Za-z0-9_-]{22,64}")
 SECTIONS = ("overview", "pairings", "standings", "bracket", "decklists", "titles")
 PRIVATE_UNTIL_PUBLISHED = frozenset({"decklists", "titles"})
+PAGED_PARTS = frozenset({"standings", "decklists"})
 MAX_NUMBER = 1_000_000
 HEARTBEAT_SECONDS = 15.0
 LEFT_CHECK_SECONDS = 1.0
@@ -128,7 +130,9 @@ class Limits:
 
     def __init__(self, settings: WebLimits) -> None:
         self.settings = settings
-        self._buckets: dict[str, tuple[float, float]] = {}  # key → (tokens, at); oldest first
+        # key → (tokens, at), least recently used first (a linked order: the sweep at its
+        # front costs the same however many were removed there before)
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self.streams: dict[str, int] = {}
         self.streams_open = 0
         self._proxies = tuple(
@@ -164,18 +168,21 @@ class Limits:
         now = time.monotonic()
         rate, burst = self.settings.requests_per_second, float(self.settings.burst)
         buckets = self._buckets
-        found = buckets.pop(address, None)
-        tokens = burst if found is None else min(burst, found[0] + (now - found[1]) * rate)
+        found = buckets.get(address)
+        if found is None:
+            tokens = burst
+        else:
+            tokens = min(burst, found[0] + (now - found[1]) * rate)
+            buckets.move_to_end(address)
         allowed = tokens >= 1.0
         buckets[address] = (tokens - 1.0 if allowed else tokens, now)
         for _ in range(2):  # amortised sweep: the least recently used, if refilled by now
-            oldest = next(iter(buckets))
-            left, at = buckets[oldest]
+            oldest, (left, at) = next(iter(buckets.items()))
             if oldest == address or left + (now - at) * rate < burst:
                 break
-            del buckets[oldest]
+            buckets.popitem(last=False)
         while len(buckets) > self.settings.buckets:
-            del buckets[next(iter(buckets))]
+            buckets.popitem(last=False)
         return allowed
 
     def open_stream(self, address: str) -> bool:
@@ -399,8 +406,10 @@ def part_text(state: PageState, part: str, number: int | None, page: int) -> str
 async def api_part(request: web.Request) -> web.StreamResponse:
     state = await page_state(request)
     part = request.match_info["part"]
-    number = number_param(request, "round")
-    page = number_param(request, "page") or 1
+    # Only what the part uses is part of its key: `?page=` on the pairings is the same
+    # answer (a stranger's thousand pages must not become a thousand answers to remake).
+    number = number_param(request, "round") if part == "pairings" else None
+    page = (number_param(request, "page") or 1) if part in PAGED_PARTS else 1
 
     def recipe(state: PageState) -> bytes:
         return part_text(state, part, number, page).encode()

@@ -216,3 +216,71 @@ def test_a_request_costs_the_same_however_many_clients_are_known() -> None:
     for n in range(10_000):
         limits.allow(f"g{n}")
     assert (time.perf_counter() - began) / 10_000 < 50e-6
+
+
+# -- the caches -----------------------------------------------------------------------------
+
+
+async def test_a_parameter_a_part_does_not_use_makes_no_new_answer(running: Site) -> None:
+    slug = await running.slug()
+    for page in range(1, 60):
+        for part in ("pairings", "overview"):
+            response = await running.client.get(f"/t/{slug}/api/{part}.json?page={page}")
+            assert response.status == 200
+    state = await running.pages.state(slug)
+    assert state is not None
+    assert len([key for key in state.rendered if key[0] == "api"]) == 2
+    assert len(state.parts) <= 2
+
+
+async def test_a_page_beyond_the_last_is_not_found_and_not_kept(running: Site) -> None:
+    slug = await running.slug()
+    assert (await running.client.get(f"/t/{slug}/api/standings.json?page=1")).status == 200
+    for page in range(2, 300):
+        response = await running.client.get(f"/t/{slug}/api/standings.json?page={page}")
+        assert response.status == 404
+    state = await running.pages.state(slug)
+    assert state is not None
+    assert len(state.rendered) <= 2
+    assert len(state.asked().recipes) <= 2
+
+
+async def test_only_answers_asked_for_recently_are_made_again(
+    running: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.web import pages as live_pages
+
+    slug = await running.slug()
+    await running.client.get(f"/t/{slug}/api/pairings.json")
+    await running.client.get(f"/t/{slug}?lang=en")
+    state = await running.pages.state(slug)
+    assert state is not None
+    assert len(state.asked().recipes) == 2
+    state.asked_at[("api", "pairings", None, 1)] -= live_pages.RECENT_SECONDS + 1
+    assert list(state.asked().recipes) == [("page", "overview", "en")]
+    monkeypatch.setattr(live_pages, "MADE_AGAIN", 1)
+    await running.client.get(f"/t/{slug}/api/overview.json")
+    assert list(state.asked().recipes) == [("api", "overview", None, 1)]
+
+
+def test_the_answers_of_a_version_are_bounded_least_recently_asked_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.web import pages as live_pages
+    from bot.web.pages import PageState
+
+    monkeypatch.setattr(live_pages, "RENDERED_PER_PAGE", 8)
+    state = PageState(page=None, stamps={})  # type: ignore[arg-type]
+    for n in range(40):
+        key = ("api", "x", n, 1)
+        state.asked_at[key] = float(n if n != 3 else 1000)  # 3 is asked again and again
+        state.made(key, lambda _state: b"{}")
+        assert len(state.rendered) <= 8
+    assert ("api", "x", 3, 1) in state.rendered
+
+
+async def test_an_unknown_address_is_not_remembered(running: Site) -> None:
+    for n in range(200):
+        response = await running.client.get(f"/t/{'x' * 21}{n:03d}")
+        assert response.status == 404
+    assert running.pages._asked_at.keys() <= {await running.slug()}
