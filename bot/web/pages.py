@@ -269,7 +269,10 @@ class LivePages:
             else:
                 public = {ref.tournament_id for ref in pages}
                 for ref in pages:
-                    self._slugs.setdefault(ref.tournament_id, ref.slug)
+                    known = self._slugs.setdefault(ref.tournament_id, ref.slug)
+                    if known != ref.slug:  # a new address: the old one ends now
+                        self.heard(ref.tournament_id, ref.version, True)
+                        self._slugs[ref.tournament_id] = ref.slug
                     self.heard(ref.tournament_id, ref.version)
                 for tournament_id, slug in list(self._slugs.items()):
                     if tournament_id not in public and slug in self._states:
