@@ -45,6 +45,7 @@ from cogs.common import (
 from cogs.event_steps import (
     finish_event,
     import_entries,
+    renew_page,
     send_export,
     show_series_menu,
     show_start_preview,
