@@ -55,7 +55,7 @@ from bot.web.connections import (
     address_key,
     raise_file_limit,
 )
-from bot.web.fonts import font_slices
+from bot.web.fonts import Cutter, font_slices
 from bot.web.pages import LivePages, PageState, Reader, Recipe, event_message, now_ms
 from bot.web.render import (
     STATIC_DIR,
@@ -606,8 +606,9 @@ async def static_file(request: web.Request) -> web.StreamResponse:
 
 
 async def fonts_css(request: web.Request) -> web.StreamResponse:
+    slices = font_slices()
     return web.Response(
-        text=font_slices().css(),
+        text=slices.css(),
         content_type="text/css",
         headers={"Cache-Control": "public, max-age=86400"},
     )
@@ -674,6 +675,7 @@ class WebServer:
         limits: WebLimits | None = None,
         poll: bool = False,
         budget: ConnectionBudget | None = None,
+        cut_fonts: bool = True,
     ) -> None:
         self.pages = LivePages(live)
         self.host, self.port = host, port
@@ -686,6 +688,7 @@ class WebServer:
         self._poll = poll
         self._poller: asyncio.Task[None] | None = None
         self._quiet_accept: Callable[[], None] | None = None
+        self._cutter = Cutter() if cut_fonts else None
 
     async def start(self) -> None:
         budget = self.budget or ConnectionBudget.of(raise_file_limit())
@@ -708,6 +711,9 @@ class WebServer:
                 self.port = sockets[0].getsockname()[1]
         if self._poll:
             self._poller = asyncio.get_running_loop().create_task(self.pages.poll())
+        if self._cutter is not None:
+            # The font's slices, read and cut before anyone asks (never on the loop).
+            await self._cutter.start(await asyncio.to_thread(font_slices))
         log.info(
             "live pages served on %s:%s (at most %d connections, %d per address)",
             self.host,
@@ -729,3 +735,5 @@ class WebServer:
         if self._quiet_accept is not None:
             self._quiet_accept()
             self._quiet_accept = None
+        if self._cutter is not None:
+            await self._cutter.stop()

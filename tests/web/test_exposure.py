@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -16,6 +17,7 @@ from aiohttp.test_utils import make_mocked_request
 
 from bot.web import connections
 from bot.web.connections import ConnectionBudget, QuietAccept, address_key, raise_file_limit
+from bot.web.fonts import font_slices
 from bot.web.server import Limits, WebLimits, WebServer
 from tests.web.conftest import Site
 
@@ -25,7 +27,12 @@ async def serving(
     site: Site, budget: ConnectionBudget, limits: WebLimits | None = None
 ) -> AsyncIterator[WebServer]:
     server = WebServer(
-        site.services.live, "127.0.0.1", 0, limits=limits or WebLimits(burst=10_000), budget=budget
+        site.services.live,
+        "127.0.0.1",
+        0,
+        limits=limits or WebLimits(burst=10_000),
+        budget=budget,
+        cut_fonts=False,
     )
     await server.start()
     try:
@@ -284,3 +291,43 @@ async def test_an_unknown_address_is_not_remembered(running: Site) -> None:
         response = await running.client.get(f"/t/{'x' * 21}{n:03d}")
         assert response.status == 404
     assert running.pages._asked_at.keys() <= {await running.slug()}
+
+
+# -- the font -------------------------------------------------------------------------------
+
+
+async def test_asking_for_every_font_slice_costs_the_bot_no_cutting(
+    running: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slices = font_slices()
+    if not slices.slices:
+        pytest.skip("the fallback font is not installed")
+    assert slices.folder is not None
+    monkeypatch.setattr(slices, "folder", tmp_path / slices.folder.name)
+    monkeypatch.setattr(slices, "_read", {})
+    began = time.process_time()
+    for piece in slices.slices:
+        response = await running.client.get(f"/fonts/{piece.index}.woff")
+        assert response.status == 404  # not cut yet: cut by the cutting process only
+    assert time.process_time() - began < 5.0  # a cut costs ~0.9 s each: 207 would be ~3 min
+    assert not slices.folder.exists()
+
+
+async def test_the_server_starts_the_cutting_process_when_slices_are_missing(
+    running: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slices = font_slices()
+    if not slices.slices:
+        pytest.skip("the fallback font is not installed")
+    assert slices.folder is not None
+    monkeypatch.setattr(slices, "folder", tmp_path / slices.folder.name)
+    server = WebServer(running.services.live, "127.0.0.1", 0, budget=ConnectionBudget(64, 16, 16))
+    await server.start()
+    try:
+        assert server._cutter is not None
+        process = server._cutter.process
+        assert process is not None
+        assert process.returncode is None
+    finally:
+        await server.stop()
+    assert process.returncode is not None  # stopped with the server
