@@ -411,7 +411,8 @@ async def test_the_font_slices_cover_japanese_and_are_small(
     )
     # Not cut yet: not found (the browser keeps the reader's font); never cut on demand.
     assert (await running.client.get(f"/fonts/{index}.woff")).status == 404
-    done = subprocess.run(
+    done = await asyncio.to_thread(
+        subprocess.run,
         [sys.executable, "-m", "bot.web.fonts", str(index)],
         env={**cli_env(), "FONT_SLICES_DIR": str(tmp_path / "fonts")},
         capture_output=True,
