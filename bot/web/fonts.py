@@ -220,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m bot.web.fonts [INDEX …]`: every missing slice (or those named) cut into
     the cache folder."""
     logging.basicConfig(level=logging.INFO)
+    logging.getLogger("fontTools").setLevel(logging.WARNING)  # a line per table it prunes
     if hasattr(os, "nice"):
         os.nice(19)  # the bot's process comes first on a shared machine
     named = [int(arg) for arg in (sys.argv[1:] if argv is None else argv)]
