@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,8 +33,23 @@ IDLE_SECONDS = 10.0
 # the log, and the bot's own files.
 RESERVED_MIN = 256
 RESERVED_SHARE = 4  # and at least a quarter of the limit
+# When the page is full, an address holding this many connections already (a reader needs
+# one or two: a page load and its stream) waits for one of its own to close rather than
+# pushing someone else out; a flood from many addresses then churns only against itself.
+FAIR_SHARE = 2
 WANTED_FILES = 65_536  # the soft limit asked for at start, where the hard limit allows
 ACCEPT_ERROR_QUIET_SECONDS = 60.0
+# Connections the kernel keeps waiting to be accepted (they hold no descriptor of ours): a
+# crowd, or a flood, waits there rather than being refused (capped by net.core.somaxconn).
+LISTEN_QUEUE = 4096
+
+
+def deepen_queue(listening: Any, depth: int = LISTEN_QUEUE) -> None:
+    """The kernel's queue of a listening socket made `depth` deep, leaving asyncio's accept
+    batch (the `backlog` it was given) as it is."""
+    family, kind = listening.family, listening.type
+    with socket.fromfd(listening.fileno(), family, kind) as duplicate:
+        duplicate.listen(depth)
 
 
 def raise_file_limit(wanted: int = WANTED_FILES) -> int:
@@ -62,12 +78,24 @@ class ConnectionBudget:
     total: int
     per_address: int
     streams: int
+    # How many connections asyncio accepts in one go before the gate sees any (its
+    # `backlog`): those, and as many made room for and not closed yet, hold descriptors
+    # beyond `total`. The kernel's queue of waiting connections is deeper (`LISTEN_QUEUE`).
+    accept_batch: int = 64
 
     @classmethod
     def of(cls, file_limit: int) -> ConnectionBudget:
         reserved = max(RESERVED_MIN, file_limit // RESERVED_SHARE)
-        total = max(16, file_limit - reserved)
-        return cls(total=total, per_address=max(16, total // 8), streams=max(4, total // 2))
+        # Small: each connection accepted is work before the loop's next turn, and the
+        # Discord side's answers wait for that turn.
+        batch = max(8, min(64, reserved // 32))
+        total = max(16, file_limit - reserved - 2 * batch)
+        return cls(
+            total=total,
+            per_address=max(16, total // 8),
+            streams=max(4, total // 2),
+            accept_batch=batch,
+        )
 
 
 def address_key(address: str) -> str:
@@ -105,7 +133,7 @@ class ConnectionGate:
         key = address_key(address)
         if not self._exempt(address) and self._per_key.get(key, 0) >= self.budget.per_address:
             return self._refuse(transport)
-        if len(self._open) >= self.budget.total and not self._make_room():
+        if len(self._open) >= self.budget.total and not self._make_room(key):
             return self._refuse(transport)
         self._open[handler] = (key, transport)
         self._per_key[key] = self._per_key.get(key, 0) + 1
@@ -116,7 +144,12 @@ class ConnectionGate:
         transport.abort()
         return False
 
-    def _make_room(self) -> bool:
+    def _make_room(self, newcomer: str) -> bool:
+        """Room for a connection from `newcomer` when every place is taken: the oldest idle
+        connection goes, unless the newcomer holds its fair share already (a flood from a
+        few hundred addresses then only churns against itself)."""
+        if self._per_key.get(newcomer, 0) >= FAIR_SHARE:
+            return False
         for handler, (_, transport) in self._open.items():  # the oldest first
             if handler not in self._busy:
                 self.evicted += 1

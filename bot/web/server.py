@@ -53,6 +53,7 @@ from bot.web.connections import (
     GatedRunner,
     QuietAccept,
     address_key,
+    deepen_queue,
     raise_file_limit,
 )
 from bot.web.fonts import Cutter, font_slices
@@ -701,14 +702,15 @@ class WebServer:
         self.runner = GatedRunner(self.app, self.gate, access_log=None, shutdown_timeout=2.0)
         await self.runner.setup()
         self._quiet_accept = QuietAccept(asyncio.get_running_loop()).install()
-        # A deep backlog: a crowd opening the page at once waits, never gets refused.
-        site = web.TCPSite(self.runner, self.host, self.port, backlog=1024)
+        # asyncio accepts `backlog` connections in one go, so it is sized from the
+        # descriptors kept in reserve; a crowd waits in the kernel's deeper queue.
+        site = web.TCPSite(self.runner, self.host, self.port, backlog=budget.accept_batch)
         await site.start()
-        if self.port == 0:  # a free port was chosen (tests)
-            server = site._server
-            sockets = getattr(server, "sockets", None) or []
-            if sockets:
-                self.port = sockets[0].getsockname()[1]
+        sockets = getattr(site._server, "sockets", None) or []
+        for listening in sockets:
+            deepen_queue(listening)
+        if self.port == 0 and sockets:  # a free port was chosen (tests)
+            self.port = sockets[0].getsockname()[1]
         if self._poll:
             self._poller = asyncio.get_running_loop().create_task(self.pages.poll())
         if self._cutter is not None:

@@ -41,8 +41,10 @@ async def serving(
         await server.stop()
 
 
-async def idle_connection(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    return await asyncio.open_connection("127.0.0.1", port)
+async def idle_connection(
+    port: int, source: str = "127.0.0.1"
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
 
 
 async def closed(reader: asyncio.StreamReader, within: float = 2.0) -> bool:
@@ -64,6 +66,8 @@ async def get_page(port: int, path: str) -> int:
 def test_the_budget_leaves_the_discord_side_its_descriptors() -> None:
     budget = ConnectionBudget.of(1024)
     assert budget.total <= 1024 - 256
+    # Accepted in one go before the gate sees them, and made room for: still 256 left.
+    assert budget.total + 2 * budget.accept_batch <= 1024 - 256
     assert budget.per_address < budget.total
     assert budget.streams < budget.total  # page loads always have room besides the streams
     assert ConnectionBudget.of(65_536).total > 40_000
@@ -101,12 +105,20 @@ async def test_when_every_place_is_taken_the_oldest_idle_connection_makes_room(
 ) -> None:
     budget = ConnectionBudget(total=6, per_address=100, streams=3)
     async with serving(running, budget) as server:
-        held = [await idle_connection(server.port) for _ in range(6)]
+        held = [await idle_connection(server.port, "127.0.3.1") for _ in range(6)]
         slug = await running.slug()
         # A reader arriving now is answered: an idle connection gave its place.
         assert await get_page(server.port, f"/t/{slug}") == 200
         assert await closed(held[0][0])
-        for _, writer in held:
+        # But an address holding its fair share pushes nobody out: past the place the
+        # reader left, it waits for one of its own.
+        await asyncio.sleep(0.2)
+        more = [await idle_connection(server.port, "127.0.3.1") for _ in range(3)]
+        assert [await closed(reader, within=0.5) for reader, _ in more] == [False, True, True]
+        assert server.gate is not None
+        assert server.gate.refused == 2
+        assert not any([await closed(reader, within=0.05) for reader, _ in held[1:]])
+        for _, writer in held + more:
             writer.close()
 
 
