@@ -157,8 +157,8 @@ async def serve(players_count: int, echo_port: int) -> None:
             first, second = (by_id[p] for p in match.players)
             await services.rounds.report(first, ref, "win")
             began = time.perf_counter()
-            confirmed = await services.rounds.confirm(second, created.tournament.id, 1, match.table)
-            version = confirmed.tournament.version
+            await services.rounds.confirm(second, created.tournament.id, 1, match.table)
+            version = server.pages.newest(created.tournament.id) or 0  # heard at the commit
             while True:
                 state = server.pages._states.get(slug)
                 if state is not None and state.version >= version:
