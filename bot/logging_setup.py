@@ -71,7 +71,7 @@ def startup_secrets() -> list[str]:
     raw: the settings may be the very thing that failed), longest first."""
     import os
 
-    from bot.config import url_secrets
+    from bot.store.urls import url_secrets
 
     values = dict(os.environ)
     try:
