@@ -19,7 +19,11 @@ RLO = "\u202e"
 
 def script_tr() -> str:
     source = (STATIC_DIR / "app.js").read_text(encoding="utf-8")
-    found = re.search(r"\n  function tr\(key, params\) \{\n.*?\n  \}\n", source, re.S)
+    found = re.search(
+        r"\n  const RIGHT_TO_LEFT = [^\n]*\n  function tr\(key, params\) \{\n.*?\n  \}\n",
+        source,
+        re.S,
+    )
     assert found is not None
     return found.group(0)
 
@@ -49,6 +53,10 @@ def test_a_name_that_looks_like_a_placeholder_is_filled_once() -> None:
 def test_each_name_in_a_sentence_is_isolated() -> None:
     said = run_tr({"adv": "{player} advances"}, "adv", {"player": RLO + "evil"})
     assert said == "\u2068" + RLO + "evil\u2069 advances"
+    said = run_tr({"adv": "{player} advances"}, "adv", {"player": "محمد"})
+    assert said == "\u2068محمد\u2069 advances"
+    # A text of the page's own put into another is left as it is.
+    assert run_tr({"n": "{count}（{left}）"}, "n", {"count": "32 人", "left": "1"}) == "32 人（1）"
 
 
 def test_the_style_isolates_every_inline_name() -> None:
