@@ -32,6 +32,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return error.exit_code
     except KeyboardInterrupt:
         return 130
+    except Exception:
+        # An error nobody caught: its traceback, with what the log never shows cut out.
+        print(redacted_traceback(), file=sys.stderr)
+        return 1
+
+
+def redacted_traceback() -> str:
+    import traceback
+
+    from bot.logging_setup import REDACTED, startup_secrets
+
+    text = traceback.format_exc()
+    for secret in startup_secrets():
+        text = text.replace(secret, REDACTED)
+    return text
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.store.urls import postgres_url_problem, url_secrets
+
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 
@@ -90,6 +92,9 @@ class Settings(BaseSettings):
     web_rate_limit: float = Field(default=10.0, gt=0.0, le=100000.0)
     web_streams_per_ip: int = Field(default=4, ge=1, le=100000)
     web_behind_proxy: bool = Field(default=False)
+    # The proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated);
+    # a connection from anywhere else is counted by its own address, whatever it says.
+    web_trusted_proxies: str = Field(default="127.0.0.1,::1")
     # Test-only: the fake Discord API of tests/e2e points the bot at loopback.
     discord_api_base_url: str = Field(default=DISCORD_API_BASE_URL)
     discord_gateway_url: str = Field(default=DISCORD_GATEWAY_URL)
@@ -123,6 +128,19 @@ class Settings(BaseSettings):
             raise ValueError(f"{value!r} is not a host name or address (e.g. 127.0.0.1)")
         return value
 
+    @field_validator("web_trusted_proxies")
+    @classmethod
+    def _trusted_proxies_are_networks(cls, value: str) -> str:
+        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        for entry in entries:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{entry!r} is not an address or a network (e.g. 127.0.0.1 or 10.0.0.0/8)"
+                ) from None
+        return ",".join(entries)
+
     @field_validator("web_base_url")
     @classmethod
     def _web_base_url_is_http(cls, value: str | None) -> str | None:
@@ -149,8 +167,9 @@ class Settings(BaseSettings):
                 raise ValueError("sqlite:/// needs a file path, e.g. sqlite:///data/bot.sqlite3")
             return text
         if text.startswith(("postgresql://", "postgres://")):
-            if not urlsplit(text).hostname and "host=" not in text:
-                raise ValueError("a postgresql:// URL needs a host: postgresql://user@host/db")
+            problem = postgres_url_problem(text)
+            if problem is not None:
+                raise ValueError(problem)
             return text
         raise ValueError("use sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE")
 
@@ -214,6 +233,10 @@ class Settings(BaseSettings):
         return None if url is None or only_here(url) else url
 
     @property
+    def trusted_proxies(self) -> tuple[str, ...]:
+        return tuple(entry for entry in self.web_trusted_proxies.split(",") if entry)
+
+    @property
     def api_base_url(self) -> str:
         return self.discord_api_base_url.rstrip("/")
 
@@ -245,8 +268,7 @@ class Settings(BaseSettings):
     def database_secrets(self) -> list[str]:
         """What the log must never show: the database password, if any."""
         location = self.database_location
-        password = urlsplit(location).password if "://" in location else None
-        return [password] if password else []
+        return url_secrets(location) if "://" in location else []
 
     def ensure_database_folder(self) -> None:
         self.database_path.parent.mkdir(parents=True, exist_ok=True)

@@ -66,6 +66,25 @@ class NoVoiceWarnings(logging.Filter):
         return record.getMessage() not in VOICE_WARNINGS
 
 
+def startup_secrets() -> list[str]:
+    """The token and the database password as the environment and `.env` give them (read
+    raw: the settings may be the very thing that failed), longest first."""
+    import os
+
+    from bot.store.urls import url_secrets
+
+    values = dict(os.environ)
+    try:
+        from dotenv import dotenv_values
+
+        values = {**{k: v for k, v in dotenv_values(".env").items() if v}, **values}
+    except Exception:  # no .env, or one that does not read: the environment alone
+        pass
+    found = {values.get("DISCORD_TOKEN", "").strip()}
+    found.update(url_secrets(values.get("DATABASE_URL", "").strip()))
+    return sorted((s for s in found if s), key=len, reverse=True)
+
+
 def configure_logging(level: str, secrets: Iterable[str] = ()) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(

@@ -16,6 +16,7 @@ from bot.app import TournamentBot
 from bot.i18n import show_date, t
 from bot.services import Services
 from bot.services.base import TournamentRef
+from bot.services.live import public_url
 from bot.services.registration import MemberDirectory
 from bot.ui.buttons import Labels, start_view
 from bot.ui.entry import start_preview_text
@@ -169,3 +170,21 @@ async def show_series_menu(
         await reply(interaction, said, embed=embed, view=view)
     else:
         await edit_answer(interaction, content=said, embed=embed, view=view)
+
+
+async def renew_page(
+    services: Services, interaction: discord.Interaction[Any], reference: TournamentRef
+) -> None:
+    """/tournament page new, or the panel's 新しいアドレス: the page's new address, and that
+    the old one shows nothing now."""
+    lang = interaction_lang(interaction)
+    switch = await services.tournaments.renew_page(actor_of(interaction), reference)
+    found = switch.tournament
+    url = public_url(found, bot_of(interaction).settings.web_public_url)
+    if not found.page_public:
+        key = "web.reply.renewed_hidden"
+    elif url is None:
+        key = "web.reply.on_no_server"
+    else:
+        key = "web.reply.renewed"
+    await reply(interaction, t(key, lang, name=safe(found.name), url=url or ""))

@@ -45,6 +45,7 @@ from cogs.common import (
 from cogs.event_steps import (
     finish_event,
     import_entries,
+    renew_page,
     send_export,
     show_series_menu,
     show_start_preview,
@@ -104,6 +105,8 @@ class Panel(RoutedCog):
                 actor, tournament, on=None, granted=bot_permissions(interaction)
             )
             await reply(interaction, rooms_reply(updated, lang))
+        elif chosen is Tool.NEW_PAGE:
+            await renew_page(self.services, interaction, tournament)
         elif chosen is Tool.PUBLISH:
             found, count = await self.services.decks.may_publish(actor, tournament)
             text = t("ui.deck.publish_confirm", lang, name=safe(found.name), count=count)

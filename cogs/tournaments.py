@@ -47,7 +47,13 @@ from cogs.common import (
     read_attachment,
     tournament_autocomplete,
 )
-from cogs.event_steps import finish_event, import_entries, send_export, show_start_preview
+from cogs.event_steps import (
+    finish_event,
+    import_entries,
+    renew_page,
+    send_export,
+    show_start_preview,
+)
 from domain.event import DEFAULT_TIME_LIMIT_MINUTES, TOP_CUT_SIZES
 
 FORMATS = [
@@ -68,6 +74,7 @@ MISSING_DECK_POLICIES = [
 PAGE_STATES = [
     app_commands.Choice(name="on: make it public", value="on"),
     app_commands.Choice(name="off: hide it", value="off"),
+    app_commands.Choice(name="new: a new address (the old one stops working)", value="new"),
 ]
 REPEATS = [
     app_commands.Choice(name="no repeat", value="none"),
@@ -284,7 +291,7 @@ class Tournaments(
         name="page", description="Show or hide the tournament's live web page (organizers)"
     )
     @app_commands.describe(
-        state="on: public at an unguessable address; off: hidden",
+        state="on: public at an unguessable address; off: hidden; new: a new address",
         tournament="Tournament (optional when only one is open)",
     )
     @app_commands.choices(state=PAGE_STATES)
@@ -296,6 +303,9 @@ class Tournaments(
         tournament: str | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
+        if state.value == "new":
+            await renew_page(self.bot.services, interaction, tournament)
+            return
         public = state.value == "on"
         switch = await self.bot.services.tournaments.set_page(
             actor_of(interaction), tournament, public

@@ -35,7 +35,7 @@ from domain.errors import NotFound, PermissionDenied
 from domain.series.standings import TIEBREAKS
 from domain.tournament.model import IN_EVENT, Tournament
 from domain.tournament.operations import Actor as TournamentActor
-from domain.tournament.operations import Role, SetLivePage
+from domain.tournament.operations import RenewLivePage, Role, SetLivePage
 from domain.tournament.permissions import require_deck_visible
 from domain.tournament.rounds import Match, Round, RoundKind
 from domain.tournament.views import StandingLine, Views, bracket_seeds, knockout_rounds
@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 
 # The page's reader: no user id (0 is nobody's), no role beyond a player's.
 ANONYMOUS = TournamentActor(0, Role.PLAYER)
+PAGE_SWITCHES = frozenset({SetLivePage.kind, RenewLivePage.kind})
 NOBODY = -1  # an owner who is not the reader, to ask the rule when there is no list yet
 STANDINGS_PER_PAGE = 100
 DECKLISTS_PER_PAGE = 50
@@ -92,7 +93,8 @@ class LiveService(Service):
 
         def on_commit(committed: Committed) -> None:
             if committed.tournament_id is not None and committed.version is not None:
-                switched = SetLivePage.kind in committed.kinds
+                # Turned on or off, or moved: the page as it was must not be answered.
+                switched = bool(PAGE_SWITCHES & set(committed.kinds))
                 listener(committed.tournament_id, committed.version, switched)
 
         return self.store.commits.subscribe(on_commit)
@@ -705,8 +707,11 @@ def changed_parts(before: Tournament, after: Tournament) -> set[str]:
         changed.add("pairings")
     if rounds or players or phase:
         changed |= {"standings", "bracket"}
-    decks = before.decks != after.decks or decks_public(before) != decks_public(after)
-    if decks or (decks_public(after) and (rounds or players or phase)):
+    # Before the lists are public, a submitted list moves nothing: who is still changing
+    # their deck is nobody's business.
+    public = decks_public(after)
+    decks = decks_public(before) != public or (public and before.decks != after.decks)
+    if decks or (public and (rounds or players or phase)):
         changed |= {"decklists", "titles"}
     return changed
 

@@ -34,7 +34,7 @@ from domain.tournament.operations import (
     Undrop,
     UnpairRound,
 )
-from domain.tournament.permissions import require_role
+from domain.tournament.permissions import require_role, visible_penalties_of
 from domain.tournament.play import (
     Proposal,
     disputable,
@@ -483,16 +483,24 @@ class RoundService(Service):
     async def export(self, actor: Actor, reference: TournamentRef) -> Export:
         """The standings and every match (the cog writes them as CSV), and the replay record
         as JSON, made off the event loop."""
-        async with self.reader(actor.guild_id) as tx:
+        async with self.reader_as(actor) as tx:
             tournament = await tx.tournament(reference, finished_too=True)
             log = await tx.log_rows(tournament.id)
             views = tx.views(tournament)
+            # The penalties shown are those /penalty list shows: a player's own only.
+            whose = visible_penalties_of(tx.actor, None)
 
         def made() -> Export:
             record = export_json(tournament, views)
+            rows = match_rows(tournament, operations_in(log))
+            if whose is not None:
+                rows = [
+                    replace(row, penalties=tuple(p for p in row.penalties if p.player_id == whose))
+                    for row in rows
+                ]
             return Export(
                 Standings(tournament, views),
-                match_rows(tournament, operations_in(log)),
+                rows,
                 json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"),
             )
 

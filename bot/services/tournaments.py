@@ -38,6 +38,7 @@ from domain.tournament.operations import (
     CreateTournament,
     MissingDeckPolicy,
     NoShowTiebreak,
+    RenewLivePage,
     Repeat,
     Role,
     RoomSpectators,
@@ -488,6 +489,16 @@ class TournamentService(Service):
                 return PageSwitch(tournament, changed=False)
             slug = tournament.page_slug or new_page_slug()
             updated, _ = await tx.apply(tournament, SetLivePage(public, slug))
+        return PageSwitch(updated, changed=True)
+
+    async def renew_page(self, actor: Actor, reference: TournamentRef) -> PageSwitch:
+        """/tournament page new, or the panel's 新しいアドレス (organizers): the page gets a
+        new unguessable address and the old one shows nothing from then on (a leaked link,
+        a screenshot with the address). Public or hidden stays as it was."""
+        async with self.uow(actor) as tx:
+            tx.authorize(RenewLivePage)
+            tournament = await tx.tournament(reference)
+            updated, _ = await tx.apply(tournament, RenewLivePage(new_page_slug()))
         return PageSwitch(updated, changed=True)
 
 

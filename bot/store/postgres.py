@@ -46,6 +46,7 @@ from bot.store.database import (
     migrate_postgres,
 )
 from bot.store.shards import process_token
+from bot.store.urls import postgres_url_problem
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,10 @@ def numbered_placeholders(sql: str) -> str:
 
 
 def safe_url(url: str) -> str:
-    """The URL with its password replaced by ***: what logs and messages may show."""
+    """The URL with its password replaced by ***: what logs and messages may show (only
+    the scheme of a URL that does not parse as written)."""
+    if "://" in url and postgres_url_problem(url) is not None:
+        return url.split("://", 1)[0] + "://***"
     parts = urlsplit(url)
     if parts.password is None:
         return url

@@ -98,6 +98,7 @@ class Tool(StrEnum):
     PUBLISH = "publish"  # its decklists made public (after the start, once)
     SERIES = "series"  # which series the event is in
     ROOMS = "rooms"  # match rooms on or off (/tournament rooms)
+    NEW_PAGE = "new_page"  # a new address for its live page (the old one leaked)
 
 
 # -- the ids ------------------------------------------------------------------------------

@@ -50,13 +50,15 @@ TOOLS_ROW = 2  # below the steps (at most two rows of five)
 def tools(tournament: Tournament) -> list[Tool]:
     """The tools shown after the steps, each while the rules allow it: the restricted list
     until the lists are locked, the import while registration is open, 公開 once after the
-    start; the series whenever the event counts (a cancelled one has nothing left to do)."""
+    start; the series whenever the event counts (a cancelled one has nothing left to do);
+    a new page address once the page has one."""
     allowed = {
         Tool.RESTRICTED: deck_rules_changeable(tournament),
         Tool.IMPORT: import_allowed(tournament),
         Tool.PUBLISH: publish_allowed(tournament),
         Tool.SERIES: tournament.phase is not Phase.CANCELLED,
         Tool.ROOMS: not tournament.phase.over,
+        Tool.NEW_PAGE: tournament.page_slug is not None and tournament.phase is not Phase.CANCELLED,
     }
     return [tool for tool in Tool if allowed[tool]]
 

@@ -6,8 +6,13 @@ phone downloads nothing. Only a machine without one (a bare Linux, a kiosk) fall
 the Noto Sans CJK JP the bot ships (`noto-cjk-sans-jp-regular`, 16 MB: far too much for a
 phone). That fallback is cut into slices of 256 code points, each declared with its
 `unicode-range`, so the browser fetches only the slices holding characters on the page
-(about 50 KB each). A slice is cut with fontTools the first time someone asks for it
-(about half a second) and kept in memory.
+(about 50 KB each).
+
+Cutting all 207 slices with fontTools costs about three minutes of CPU, so it is never done
+in the bot's process nor when a reader asks: at start the web server runs `python -m
+bot.web.fonts` (at the lowest priority, once per font file) to cut every slice into a cache
+folder (`FONT_SLICES_DIR`, else the user's cache folder), and the server only reads those
+files. A slice not cut yet answers 404, and the browser keeps the reader's own font.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import threading
+import os
+import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -29,6 +35,7 @@ FONT_FILE = "NotoSansCJKjp-Regular.otf"
 FAMILY = "PM Noto Sans JP"
 BLOCK = 256  # code points per slice
 MIN_GLYPHS = 64  # sparse neighbouring blocks are joined into one slice
+CUT_VERSION = 1  # the way slices are cut: a change makes a new cache folder
 
 
 @dataclass(frozen=True)
@@ -59,14 +66,23 @@ def _load(path: Path, lazy: bool = True) -> Any:
     return TTFont(str(path), lazy=lazy)
 
 
-class FontSlices:
-    """The fallback font's slices: the CSS that declares them, and each slice's bytes."""
+def cache_root() -> Path:
+    configured = os.environ.get("FONT_SLICES_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pm-tournament-bot" / "font-slices"
 
-    def __init__(self, path: Path | None) -> None:
+
+class FontSlices:
+    """The fallback font's slices: the CSS that declares them, and each slice's bytes, read
+    from the folder `python -m bot.web.fonts` cut them into."""
+
+    def __init__(self, path: Path | None, root: Path | None = None) -> None:
         self.path = path
         self.slices: tuple[Slice, ...] = ()
-        self._made: dict[int, bytes] = {}
-        self._lock = threading.Lock()
+        self.folder: Path | None = None
+        self._read: dict[int, bytes] = {}
         if path is None:
             return
         try:
@@ -76,6 +92,9 @@ class FontSlices:
             self.path = None
             return
         self.slices = _cut(codepoints)
+        stat = path.stat()
+        key = f"{stat.st_size}-{stat.st_mtime_ns}-{BLOCK}-{MIN_GLYPHS}-{CUT_VERSION}"
+        self.folder = (root or cache_root()) / key
 
     def css(self) -> str:
         return "".join(
@@ -85,35 +104,91 @@ class FontSlices:
             for piece in self.slices
         )
 
+    def file(self, index: int) -> Path | None:
+        return None if self.folder is None else self.folder / f"{index}.woff"
+
+    def missing(self) -> list[int]:
+        """The slices not cut yet."""
+        return [piece.index for piece in self.slices if not self._cut_already(piece.index)]
+
+    def _cut_already(self, index: int) -> bool:
+        file = self.file(index)
+        return file is not None and file.is_file()
+
     async def woff(self, index: int) -> bytes | None:
+        """A slice's bytes, or None when there is no such slice or it is not cut yet (never
+        cut here: that is `python -m bot.web.fonts`'s work)."""
         if not 0 <= index < len(self.slices):
             return None
-        made = self._made.get(index)
+        made = self._read.get(index)
         if made is None:
-            made = await asyncio.to_thread(self._make, index)
+            file = self.file(index)
+            if file is None or not file.is_file():
+                return None
+            made = self._read[index] = await asyncio.to_thread(file.read_bytes)
         return made
+
+    def cut(self, indexes: list[int] | None = None) -> int:
+        """Cut the slices (all missing ones by default) into the folder; how many were cut.
+        Each is written whole or not at all (a reader never gets half a file)."""
+        if self.path is None or self.folder is None:
+            return 0
+        self.folder.mkdir(parents=True, exist_ok=True)
+        done = 0
+        for index in self.missing() if indexes is None else indexes:
+            file = self.file(index)
+            assert file is not None
+            partial = file.with_suffix(f".{os.getpid()}.part")
+            partial.write_bytes(self._make(index))
+            partial.replace(file)
+            done += 1
+        return done
 
     def _make(self, index: int) -> bytes:
         from fontTools import subset
 
-        with self._lock:  # one cut at a time: each reads the whole font
-            made = self._made.get(index)
-            if made is not None:
-                return made
-            assert self.path is not None
-            options = subset.Options()
-            options.flavor = "woff"
-            options.hinting = False
-            options.layout_features = ["*"]
-            font = _load(self.path)
-            cutter = subset.Subsetter(options)
-            cutter.populate(unicodes=self.slices[index].codepoints)
-            cutter.subset(font)
-            out = io.BytesIO()
-            font.flavor = "woff"
-            font.save(out)
-            made = self._made[index] = out.getvalue()
-            return made
+        assert self.path is not None
+        options = subset.Options()
+        options.flavor = "woff"
+        options.hinting = False
+        options.layout_features = ["*"]
+        font = _load(self.path)
+        cutter = subset.Subsetter(options)
+        cutter.populate(unicodes=self.slices[index].codepoints)
+        cutter.subset(font)
+        out = io.BytesIO()
+        font.flavor = "woff"
+        font.save(out)
+        return out.getvalue()
+
+
+class Cutter:
+    """The cutting process the web server starts when slices are missing: another process,
+    at the lowest priority, so the bot's own loop never waits for it."""
+
+    def __init__(self) -> None:
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self, slices: FontSlices) -> bool:
+        if slices.folder is None or not slices.missing():
+            return False
+        env = {**os.environ, "FONT_SLICES_DIR": str(slices.folder.parent)}
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.web.fonts",
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+        )
+        log.info("cutting %d font slices in process %d", len(slices.missing()), self.process.pid)
+        return True
+
+    async def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.returncode is None:
+            process.terminate()
+            await process.wait()
 
 
 def _cut(codepoints: list[int]) -> tuple[Slice, ...]:
@@ -139,3 +214,21 @@ def _cut(codepoints: list[int]) -> tuple[Slice, ...]:
 @cache
 def font_slices() -> FontSlices:
     return FontSlices(font_path())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m bot.web.fonts [INDEX …]`: every missing slice (or those named) cut into
+    the cache folder."""
+    logging.basicConfig(level=logging.INFO)
+    logging.getLogger("fontTools").setLevel(logging.WARNING)  # a line per table it prunes
+    if hasattr(os, "nice"):
+        os.nice(19)  # the bot's process comes first on a shared machine
+    named = [int(arg) for arg in (sys.argv[1:] if argv is None else argv)]
+    slices = font_slices()
+    cut = slices.cut(named or None)
+    log.info("%d font slices cut into %s", cut, slices.folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -43,6 +43,11 @@ STALE_SECONDS = 1.5
 WATCHED_SECONDS = 10.0
 POLL_SECONDS = 0.5  # another process than the bot's looks at the versions this often
 RENDERED_PER_PAGE = 512  # answers kept per page and version (rounds × pages × languages)
+# Of the answers of one version, those asked for within this long (the most recently asked
+# first, at most MADE_AGAIN of them) are made again for the next: an answer asked once,
+# long ago (or by someone walking through every round), is made when asked again.
+RECENT_SECONDS = 30.0
+MADE_AGAIN = 64
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,7 @@ class PageState:
     recipes: dict[tuple[Any, ...], Recipe] = field(default_factory=dict)
     loaded_at: float = field(default_factory=time.monotonic)
     parts: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    asked_at: dict[tuple[Any, ...], float] = field(default_factory=dict)  # written by the loop
     _making: dict[tuple[Any, ...], asyncio.Future[Rendered]] = field(default_factory=dict)
     _failed: set[tuple[Any, ...]] = field(default_factory=set)
 
@@ -99,6 +105,8 @@ class PageState:
         return key in self._failed
 
     def fail(self, key: tuple[Any, ...]) -> None:
+        if len(self._failed) >= RENDERED_PER_PAGE:
+            self._failed.clear()
         self._failed.add(key)
 
     def part(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
@@ -114,6 +122,11 @@ class PageState:
     async def answer(self, key: tuple[Any, ...], recipe: Recipe) -> Rendered:
         """An answer at this version: the one made already, else made by `recipe` in the
         worker thread (once, however many readers ask meanwhile)."""
+        asked_at = self.asked_at
+        if len(asked_at) >= 4 * RENDERED_PER_PAGE:  # keys asked for that made nothing
+            for stale in [k for k in asked_at if k not in self.rendered]:
+                del asked_at[stale]
+        asked_at[key] = time.monotonic()
         found = self.rendered.get(key)
         if found is not None:
             return found
@@ -130,16 +143,35 @@ class PageState:
         if found is None:
             found = Rendered.of(recipe(self))
             if len(self.rendered) >= RENDERED_PER_PAGE:
-                self.rendered.clear()
-                self.recipes.clear()
+                self._forget_least_recent()
             self.rendered[key] = found
             self.recipes[key] = recipe
         return found
 
+    def _forget_least_recent(self) -> None:
+        """The half of the answers asked for least recently, forgotten (in the worker)."""
+        asked_at = dict(self.asked_at)
+        keys = sorted(self.rendered, key=lambda key: asked_at.get(key, 0.0))
+        for key in keys[: max(1, len(keys) // 2)]:
+            self.rendered.pop(key, None)
+            self.recipes.pop(key, None)
+
     def asked(self) -> Asked:
-        """What this page was asked for so far (a copy: the worker may go on adding to it)."""
+        """What this page was asked for so far (a copy: the worker may go on adding to it),
+        with only the recipes of the answers asked for recently, to make again."""
+        now = time.monotonic()
+        asked_at = dict(self.asked_at)
+        recent = sorted(
+            ((at, key) for key, at in asked_at.items() if now - at < RECENT_SECONDS),
+            key=lambda item: item[0],
+        )[-MADE_AGAIN:]
+        recipes = dict(self.recipes)
         return Asked(
-            dict(self.stamps), dict(self.parts), frozenset(self._failed), dict(self.recipes)
+            dict(self.stamps),
+            dict(self.parts),
+            frozenset(self._failed),
+            {key: recipes[key] for _, key in recent if key in recipes},
+            {key: at for at, key in recent},
         )
 
     def make_again(self, before: Asked) -> None:
@@ -152,6 +184,7 @@ class PageState:
 
         self.parts.update((key, text) for key, text in before.parts.items() if unchanged(key[0]))
         self._failed.update(key for key in before.failed if unchanged(key[0]))
+        self.asked_at.update(before.asked_at)
         for key, recipe in before.recipes.items():
             try:
                 self.made(key, recipe)
@@ -162,12 +195,14 @@ class PageState:
 @dataclass(frozen=True)
 class Asked:
     """A page's answers at one version, to make again at the next: each part's stamp, the
-    parts' JSON, the parts it has not, and the recipes of the answers."""
+    parts' JSON, the parts it has not, and the recipes of the answers asked for recently
+    (with when)."""
 
     stamps: dict[str, int]
     parts: dict[tuple[Any, ...], str]
     failed: frozenset[tuple[Any, ...]]
     recipes: dict[tuple[Any, ...], Recipe]
+    asked_at: dict[tuple[Any, ...], float]
 
 
 class Reader:
@@ -234,7 +269,10 @@ class LivePages:
             else:
                 public = {ref.tournament_id for ref in pages}
                 for ref in pages:
-                    self._slugs.setdefault(ref.tournament_id, ref.slug)
+                    known = self._slugs.setdefault(ref.tournament_id, ref.slug)
+                    if known != ref.slug:  # a new address: the old one ends now
+                        self.heard(ref.tournament_id, ref.version, True)
+                        self._slugs[ref.tournament_id] = ref.slug
                     self.heard(ref.tournament_id, ref.version)
                 for tournament_id, slug in list(self._slugs.items()):
                     if tournament_id not in public and slug in self._states:
@@ -263,6 +301,8 @@ class LivePages:
         if state is not None and at_least is not None and state.version < at_least:
             # That refresh began before the version asked for was committed: one more.
             state = await self._refresh(slug)
+        if state is None:  # no page there: nothing to remember of a stranger's guess
+            self._asked_at.pop(slug, None)
         return state
 
     def newest(self, tournament_id: int) -> int | None:

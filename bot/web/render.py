@@ -109,6 +109,12 @@ def texts(lang: Lang) -> dict[str, str]:
     return found
 
 
+def isolated(name: str) -> str:
+    """A name inside a sentence, its direction its own (FSI … PDI): where no markup can go
+    (the window's title), a right-to-left override in a name ends with the name."""
+    return f"\u2068{name}\u2069"
+
+
 def text(lang: Lang, key: str, **params: object) -> str:
     template = texts(lang)[key]
     return template.format(**params) if params else template

@@ -21,14 +21,18 @@ streams.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import re
+import sys
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.config import Settings
 from bot.i18n import Lang
@@ -43,12 +47,22 @@ from bot.services.live import (
     standings,
     title_distribution,
 )
-from bot.web.fonts import font_slices
+from bot.web.connections import (
+    ConnectionBudget,
+    ConnectionGate,
+    GatedRunner,
+    QuietAccept,
+    address_key,
+    deepen_queue,
+    raise_file_limit,
+)
+from bot.web.fonts import Cutter, font_slices
 from bot.web.pages import LivePages, PageState, Reader, Recipe, event_message, now_ms
 from bot.web.render import (
     STATIC_DIR,
     RawJson,
     choose_lang,
+    isolated,
     json_bytes,
     not_found_html,
     page_html,
@@ -62,6 +76,7 @@ log = logging.getLogger(__name__)
 SLUG = re.compile(r"[A-Za-z0-9_-]{22,64}")
 SECTIONS = ("overview", "pairings", "standings", "bracket", "decklists", "titles")
 PRIVATE_UNTIL_PUBLISHED = frozenset({"decklists", "titles"})
+PAGED_PARTS = frozenset({"standings", "decklists"})
 MAX_NUMBER = 1_000_000
 HEARTBEAT_SECONDS = 15.0
 LEFT_CHECK_SECONDS = 1.0
@@ -88,7 +103,11 @@ class WebLimits:
     burst: int = 40
     streams_per_client: int = 4
     streams_total: int = 5000
-    behind_proxy: bool = False  # the client's address is the last X-Forwarded-For entry
+    # The client's address is the last X-Forwarded-For entry not itself a proxy, but only on
+    # a connection from one of `trusted_proxies` (anyone else could write any address there).
+    behind_proxy: bool = False
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    buckets: int = 100_000  # client addresses remembered at most (the oldest go first)
 
 
 def limits_from(settings: Settings) -> WebLimits:
@@ -97,50 +116,90 @@ def limits_from(settings: Settings) -> WebLimits:
         burst=max(1, int(settings.web_rate_limit * 4)),
         streams_per_client=settings.web_streams_per_ip,
         behind_proxy=settings.web_behind_proxy,
+        trusted_proxies=settings.trusted_proxies,
     )
 
 
 class Limits:
-    """A token bucket of requests and a count of open streams, per client address."""
+    """A token bucket of requests and a count of open streams, per client address (an IPv6
+    client by its /64).
+
+    The buckets are kept in the order they were last used; a bucket that has refilled to
+    the burst is the same as none, so each request looks at the two least recently used and
+    forgets those that have (the sweep costs the same however many clients there are), and
+    past `buckets` the least recently used is forgotten."""
 
     def __init__(self, settings: WebLimits) -> None:
         self.settings = settings
-        self._buckets: dict[str, tuple[float, float]] = {}  # address → (tokens, at)
+        # key → (tokens, at), least recently used first (a linked order: the sweep at its
+        # front costs the same however many were removed there before)
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self.streams: dict[str, int] = {}
+        self.streams_open = 0
+        self._proxies = tuple(
+            ipaddress.ip_network(entry, strict=False) for entry in settings.trusted_proxies
+        )
+
+    def is_proxy(self, address: str) -> bool:
+        try:
+            parsed = ipaddress.ip_address(address.split("%", 1)[0])
+        except ValueError:
+            return False
+        if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+            parsed = parsed.ipv4_mapped
+        return any(parsed.version == net.version and parsed in net for net in self._proxies)
 
     def client(self, request: web.Request) -> str:
-        if self.settings.behind_proxy:
-            forwarded = request.headers.get("X-Forwarded-For", "")
-            last = forwarded.split(",")[-1].strip()
-            if last:
-                return last
-        return request.remote or "?"
+        """The key the client is counted under."""
+        peer = request.remote or "?"
+        if self.settings.behind_proxy and self.is_proxy(peer):
+            hops = request.headers.get("X-Forwarded-For", "").split(",")
+            for hop in reversed(hops):
+                hop = hop.strip()
+                if not hop or self.is_proxy(hop):
+                    continue
+                try:
+                    ipaddress.ip_address(hop.split("%", 1)[0])
+                except ValueError:
+                    break  # not an address: the proxy's own peer is all we know
+                return address_key(hop)
+        return address_key(peer)
 
     def allow(self, address: str) -> bool:
         now = time.monotonic()
         rate, burst = self.settings.requests_per_second, float(self.settings.burst)
-        tokens, at = self._buckets.get(address, (burst, now))
-        tokens = min(burst, tokens + (now - at) * rate)
-        if tokens < 1.0:
-            self._buckets[address] = (tokens, now)
-            return False
-        self._buckets[address] = (tokens - 1.0, now)
-        if len(self._buckets) > 100_000:  # forget full buckets, the state of idle clients
-            self._buckets = {a: v for a, v in self._buckets.items() if v[0] < burst}
-        return True
+        buckets = self._buckets
+        found = buckets.get(address)
+        if found is None:
+            tokens = burst
+        else:
+            tokens = min(burst, found[0] + (now - found[1]) * rate)
+            buckets.move_to_end(address)
+        allowed = tokens >= 1.0
+        buckets[address] = (tokens - 1.0 if allowed else tokens, now)
+        for _ in range(2):  # amortised sweep: the least recently used, if refilled by now
+            oldest, (left, at) = next(iter(buckets.items()))
+            if oldest == address or left + (now - at) * rate < burst:
+                break
+            buckets.popitem(last=False)
+        while len(buckets) > self.settings.buckets:
+            buckets.popitem(last=False)
+        return allowed
 
     def open_stream(self, address: str) -> bool:
         open_here = self.streams.get(address, 0)
         if (
             open_here >= self.settings.streams_per_client
-            or sum(self.streams.values()) >= self.settings.streams_total
+            or self.streams_open >= self.settings.streams_total
         ):
             return False
         self.streams[address] = open_here + 1
+        self.streams_open += 1
         return True
 
     def close_stream(self, address: str) -> None:
         left = self.streams.get(address, 1) - 1
+        self.streams_open = max(0, self.streams_open - 1)
         if left > 0:
             self.streams[address] = left
         else:
@@ -154,7 +213,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 @web.middleware
 async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Every answer: the request budget first, then the security headers; any 404 (an
-    unknown route, a hidden page) the same page."""
+    unknown route, a hidden page) the same page; any other error a plain 500, with the
+    headers too."""
     limits: Limits = request.app[LIMITS_KEY]
     if not limits.allow(limits.client(request)):
         response: web.StreamResponse = web.Response(
@@ -166,7 +226,14 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         except web.HTTPNotFound:
             response = not_found(request)
         except web.HTTPException as error:
-            response = web.Response(status=error.status, text=error.reason)
+            # Its own headers kept: a 405 says which methods are allowed (Allow).
+            headers = {k: v for k, v in error.headers.items() if k.lower() != "content-type"}
+            response = web.Response(status=error.status, text=error.reason, headers=headers)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            ERRORS.log(request, sys.exc_info()[1])
+            response = web.Response(status=500, text="Internal Server Error")
     if not response.prepared:
         response.headers.update(SECURITY_HEADERS)
     return response
@@ -180,6 +247,55 @@ async def without_trailing_slash(request: web.Request, handler: Handler) -> web.
     if path.startswith("/t/") and path.endswith("/") and path.rstrip("/") != "/t":
         return web.Response(status=308, headers={"Location": path.rstrip("/") + mark + query})
     return await handler(request)
+
+
+class ErrorLog:
+    """A failing handler's traceback, logged once a minute at most: a stranger repeating the
+    request that fails must not fill the log."""
+
+    QUIET_SECONDS = 60.0
+
+    def __init__(self) -> None:
+        self.quiet_until = 0.0
+        self.suppressed = 0
+
+    def log(self, request: web.Request, error: BaseException | None) -> None:
+        now = time.monotonic()
+        if now < self.quiet_until:
+            self.suppressed += 1
+            return
+        self.quiet_until = now + self.QUIET_SECONDS
+        log.error(
+            "the live page failed on %s %s (%d such failures not logged before)",
+            request.method,
+            request.path[:200],
+            self.suppressed,
+            exc_info=error,
+        )
+        self.suppressed = 0
+
+
+ERRORS = ErrorLog()
+
+
+class MalformedRequests(logging.Filter):
+    """aiohttp logs every request it cannot parse with a traceback; on a public port that is
+    noise anyone can make. Those are kept at debug level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, HttpProcessingError):
+            return True
+        if not logging.getLogger(record.name).isEnabledFor(logging.DEBUG):
+            return False
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
+def quiet_malformed_requests() -> None:
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, MalformedRequests) for f in server_log.filters):
+        server_log.addFilter(MalformedRequests())
 
 
 def not_found(request: web.Request) -> web.Response:
@@ -209,11 +325,18 @@ async def page_state(request: web.Request) -> PageState:
 def number_param(request: web.Request, name: str) -> int | None:
     """A positive whole number from the query; anything else is "not found"."""
     raw = request.query.get(name)
-    if raw is None:
-        return None
-    if not raw.isascii() or not raw.isdigit() or not 0 < int(raw) <= MAX_NUMBER:
+    return None if raw is None else small_number(raw)
+
+
+def small_number(raw: str) -> int:
+    """`raw` as a number from 1 to MAX_NUMBER, else "not found": its length is checked
+    before it is parsed (a number of 5,000 digits is refused by `int` itself, slowly)."""
+    if not 0 < len(raw) <= len(str(MAX_NUMBER)) or not raw.isascii() or not raw.isdigit():
         raise web.HTTPNotFound()
-    return int(raw)
+    number = int(raw)
+    if not 0 < number <= MAX_NUMBER:
+        raise web.HTTPNotFound()
+    return number
 
 
 def lang_of(request: web.Request) -> Lang:
@@ -284,8 +407,10 @@ def part_text(state: PageState, part: str, number: int | None, page: int) -> str
 async def api_part(request: web.Request) -> web.StreamResponse:
     state = await page_state(request)
     part = request.match_info["part"]
-    number = number_param(request, "round")
-    page = number_param(request, "page") or 1
+    # Only what the part uses is part of its key: `?page=` on the pairings is the same
+    # answer (a stranger's thousand pages must not become a thousand answers to remake).
+    number = number_param(request, "round") if part == "pairings" else None
+    page = (number_param(request, "page") or 1) if part in PAGED_PARTS else 1
 
     def recipe(state: PageState) -> bytes:
         return part_text(state, part, number, page).encode()
@@ -333,10 +458,7 @@ def fresh_json(request: web.Request, data: Any) -> web.Response:
 
 
 def int_segment(request: web.Request, name: str) -> int:
-    raw = request.match_info[name]
-    if not raw.isascii() or not raw.isdigit() or not 0 < int(raw) <= MAX_NUMBER:
-        raise web.HTTPNotFound()
-    return int(raw)
+    return small_number(request.match_info[name])
 
 
 # -- the pages ------------------------------------------------------------------------------
@@ -403,7 +525,7 @@ async def shell(
             data["parts"]["deck"] = deck
         return page_html(
             lang=lang,
-            title=text(lang, "title", name=tournament.name),
+            title=text(lang, "title", name=isolated(tournament.name)),
             section=section,
             data=data,
             other_lang_href=other_lang_href,
@@ -459,9 +581,9 @@ async def events(request: web.Request) -> web.StreamResponse:
                 await response.write(event_message("version", {**reader.notice, "now": now_ms()}))
         if reader.gone:
             await response.write(event_message("gone", {}))
-    except (ConnectionResetError, asyncio.CancelledError):
+    except ConnectionResetError:
         pass
-    finally:
+    finally:  # also when the reader went (its handler is cancelled at once)
         pages.leave(slug, reader)
         limits.close_stream(address)
     return response
@@ -485,8 +607,9 @@ async def static_file(request: web.Request) -> web.StreamResponse:
 
 
 async def fonts_css(request: web.Request) -> web.StreamResponse:
+    slices = font_slices()
     return web.Response(
-        text=font_slices().css(),
+        text=slices.css(),
         content_type="text/css",
         headers={"Cache-Control": "public, max-age=86400"},
     )
@@ -513,6 +636,7 @@ async def nothing_here(request: web.Request) -> web.StreamResponse:
 
 def build_app(pages: LivePages, limits: WebLimits | None = None) -> web.Application:
     """The web application: read-only routes over `pages`."""
+    quiet_malformed_requests()
     app = web.Application(middlewares=[guard, without_trailing_slash])
     app[PAGES_KEY] = pages
     app[LIMITS_KEY] = Limits(limits or WebLimits())
@@ -538,7 +662,10 @@ def build_app(pages: LivePages, limits: WebLimits | None = None) -> web.Applicat
 
 class WebServer:
     """The server's life: started in the bot's `setup_hook`, stopped in its `close()`
-    before the database closes (or run alone by `python -m bot web`)."""
+    before the database closes (or run alone by `python -m bot web`).
+
+    Its connections are bounded by the process's file limit (bot/web/connections.py):
+    `budget` is sized from that limit at start unless given."""
 
     def __init__(
         self,
@@ -548,29 +675,54 @@ class WebServer:
         *,
         limits: WebLimits | None = None,
         poll: bool = False,
+        budget: ConnectionBudget | None = None,
+        cut_fonts: bool = True,
     ) -> None:
         self.pages = LivePages(live)
         self.host, self.port = host, port
-        self.app = build_app(self.pages, limits)
+        self.limits = limits or WebLimits()
+        self.budget = budget
+        self.app: web.Application | None = None
+        self.gate: ConnectionGate | None = None
         self.runner: web.AppRunner | None = None
         self._stop_listening = live.watch(self.pages.heard)
         self._poll = poll
         self._poller: asyncio.Task[None] | None = None
+        self._quiet_accept: Callable[[], None] | None = None
+        self._cutter = Cutter() if cut_fonts else None
 
     async def start(self) -> None:
-        self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
+        budget = self.budget or ConnectionBudget.of(raise_file_limit())
+        self.budget = budget
+        limits = replace(self.limits, streams_total=min(self.limits.streams_total, budget.streams))
+        self.app = build_app(self.pages, limits)
+        checker = self.app[LIMITS_KEY]
+        exempt = checker.is_proxy if limits.behind_proxy else (lambda address: False)
+        self.gate = ConnectionGate(budget, exempt)
+        self.runner = GatedRunner(self.app, self.gate, access_log=None, shutdown_timeout=2.0)
         await self.runner.setup()
-        # A deep backlog: a crowd opening the page at once waits, never gets refused.
-        site = web.TCPSite(self.runner, self.host, self.port, backlog=1024)
+        self._quiet_accept = QuietAccept(asyncio.get_running_loop()).install()
+        # asyncio accepts `backlog` connections in one go, so it is sized from the
+        # descriptors kept in reserve; a crowd waits in the kernel's deeper queue.
+        site = web.TCPSite(self.runner, self.host, self.port, backlog=budget.accept_batch)
         await site.start()
-        if self.port == 0:  # a free port was chosen (tests)
-            server = site._server
-            sockets = getattr(server, "sockets", None) or []
-            if sockets:
-                self.port = sockets[0].getsockname()[1]
+        sockets = getattr(site._server, "sockets", None) or []
+        for listening in sockets:
+            deepen_queue(listening)
+        if self.port == 0 and sockets:  # a free port was chosen (tests)
+            self.port = sockets[0].getsockname()[1]
         if self._poll:
             self._poller = asyncio.get_running_loop().create_task(self.pages.poll())
-        log.info("live pages served on %s:%s", self.host, self.port)
+        if self._cutter is not None:
+            # The font's slices, read and cut before anyone asks (never on the loop).
+            await self._cutter.start(await asyncio.to_thread(font_slices))
+        log.info(
+            "live pages served on %s:%s (at most %d connections, %d per address)",
+            self.host,
+            self.port,
+            budget.total,
+            budget.per_address,
+        )
 
     async def stop(self) -> None:
         self._stop_listening()
@@ -582,3 +734,8 @@ class WebServer:
             await self.runner.cleanup()
             self.runner = None
             log.info("live pages stopped")
+        if self._quiet_accept is not None:
+            self._quiet_accept()
+            self._quiet_accept = None
+        if self._cutter is not None:
+            await self._cutter.stop()

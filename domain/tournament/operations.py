@@ -212,6 +212,15 @@ class SetLivePage(OrganizerOperation):
     slug: str
 
 
+@dataclass(frozen=True)
+class RenewLivePage(OrganizerOperation):
+    """Give the live page a new unguessable address (its old one leaked): the old address
+    shows nothing from then on. Public or hidden stays as it was."""
+
+    kind: ClassVar[str] = "renew_live_page"
+    slug: str
+
+
 # -- players ------------------------------------------------------------------------------
 
 

@@ -35,6 +35,7 @@ from domain.tournament.operations import (
     Operation,
     PublishDecks,
     Register,
+    RenewLivePage,
     SetHandle,
     SetLivePage,
     StartTournament,
@@ -309,6 +310,18 @@ def _set_live_page(tournament: Tournament, op: SetLivePage, at: datetime, actor:
     return updated, (ev.LivePageChanged(op.public),)
 
 
+def _renew_live_page(
+    tournament: Tournament, op: RenewLivePage, at: datetime, actor: Actor
+) -> Applied:
+    """The organizer moves the page to a new address; the old one is forgotten."""
+    if not PAGE_SLUG.fullmatch(op.slug) or op.slug == tournament.page_slug:
+        raise InvalidInput("web.bad_slug")
+    if tournament.page_slug is None:
+        raise IllegalTransition("web.page_never_on", name=tournament.name)
+    updated = replace(tournament, page_slug=op.slug)
+    return updated, (ev.LivePageChanged(tournament.page_public),)
+
+
 # -- settings and the start ---------------------------------------------------------------
 
 
@@ -465,6 +478,7 @@ HANDLERS: dict[type[Operation], Handler] = {
     SubmitDeck: _submit_deck,
     PublishDecks: _publish,
     SetLivePage: _set_live_page,
+    RenewLivePage: _renew_live_page,
     ChangeSettings: _change_settings,
     StartTournament: _start,
     SetHandle: _set_handle,

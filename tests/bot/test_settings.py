@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from bot.cli.common import load_settings, require_token
 from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
 from bot.errors import StartupError
+from bot.store.postgres import safe_url
 
 
 def test_defaults(clean_env: Path) -> None:
@@ -129,3 +130,87 @@ def test_bad_shards_are_refused(
     with pytest.raises(StartupError) as refused:
         load_settings()
     assert says in refused.value.message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://bot:pa?ss#wo/rd9@db.example:5432/pm",
+        "postgresql://bot:wo/rd9@qq?zz@db.example/pm",
+        "postgresql://bot:rd9#wo@db.example/pm",
+        "postgresql://bot:rd9@db.example:99999/pm",
+        "postgresql://bot:rd9@db.example:5432/pm?sslmode",
+    ],
+)
+def test_a_database_url_that_does_not_parse_is_refused_and_shows_no_password(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch, url: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", url)
+    with pytest.raises(StartupError) as refused:
+        load_settings()
+    assert refused.value.exit_code == 2
+    assert "DATABASE_URL" in refused.value.message
+    password = url.split("bot:", 1)[1].rsplit("@", 1)[0]
+    for piece in [password, *password.replace("?", "/").replace("#", "/").split("/")]:
+        if len(piece) >= 3:
+            assert piece not in refused.value.message
+    assert safe_url(url) == "postgresql://***"
+
+
+def test_the_bot_exits_2_on_such_a_url_and_prints_no_piece_of_the_password(
+    clean_env: Path,
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "x",
+        "DATABASE_URL": "postgresql://bot:pa?ss#wordpiece/rd9@db.example:5432/pm",
+    }
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=clean_env,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    output = done.stdout + done.stderr
+    assert "Traceback" not in output
+    for piece in ("ss#wordpiece", "wordpiece", "rd9@"):
+        assert piece not in output
+
+
+def test_an_uncaught_error_is_printed_through_the_same_redaction(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot import __main__ as entry
+
+    monkeypatch.setenv("DISCORD_TOKEN", "tok-abc-123-secret")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:hunter2-pw@db.example/pm")
+
+    def explode(args: object) -> int:
+        raise ValueError("talking to hunter2-pw with tok-abc-123-secret")
+
+    parser = entry.build_parser()
+    args = parser.parse_args(["run"])
+    args.handler = explode
+    monkeypatch.setattr(entry, "build_parser", lambda: _FixedParser(args))
+    assert entry.main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" in err
+    assert "ValueError" in err
+    assert "hunter2-pw" not in err
+    assert "tok-abc-123-secret" not in err
+
+
+class _FixedParser:
+    def __init__(self, args: object) -> None:
+        self.args = args
+
+    def parse_args(self, argv: object = None) -> object:
+        return self.args

@@ -25,14 +25,18 @@
   let mode = "live";
   const nameKey = "pm-name-" + data.slug;
 
+  // A text with its placeholders filled in one pass: a name that reads "{loser}" stays that
+  // name. A value with right-to-left letters or direction controls is isolated (FSI … PDI),
+  // so an override in a name ends with the name instead of turning the sentence around.
+  const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u200E\u200F\u202A-\u202E\u2066-\u2069]|[\uD802\uD803\uD83A\uD83B][\uDC00-\uDFFF]/;
   function tr(key, params) {
-    let text = T[key] !== undefined ? T[key] : key;
-    if (params) {
-      for (const [name, value] of Object.entries(params)) {
-        text = text.split("{" + name + "}").join(String(value));
-      }
-    }
-    return text;
+    const text = T[key] !== undefined ? T[key] : key;
+    if (!params) return text;
+    return text.replace(/\{(\w+)\}/g, (whole, name) => {
+      if (!Object.prototype.hasOwnProperty.call(params, name)) return whole;
+      const value = String(params[name]);
+      return RIGHT_TO_LEFT.test(value) ? "\u2068" + value + "\u2069" : value;
+    });
   }
 
   function el(tag, attrs, ...children) {

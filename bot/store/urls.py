@@ -1,0 +1,53 @@
+"""Database URLs read as written: whether one parses, and what of it must never be shown.
+Pure functions, for the settings (which refuse a URL that does not parse) and the store
+(which shows a URL only without its password)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+
+def postgres_url_problem(text: str) -> str | None:
+    """Why a postgresql:// URL would not be read as written, or None. A password holding an
+    unencoded `?`, `#`, `/` or `@` moves where the URL's parts begin (the driver would
+    then read a piece of the password as a port or a parameter, and print it), so such a
+    URL is refused here; the message says what to do and quotes nothing of the URL."""
+    parts = urlsplit(text)
+    rest = text.split("://", 1)[1][len(parts.netloc) :]
+    encode = (
+        "the password (or user name) holds a character that must be percent-encoded: "
+        "? as %3F, # as %23, / as %2F, @ as %40, : as %3A"
+    )
+    if "@" in rest or parts.netloc.count("@") > 1:
+        return encode
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+        return encode if "@" not in parts.netloc else "the port must be a number (1-65535)"
+    if port == 0:
+        return "the port must be a number (1-65535)"
+    if not parts.hostname and "host=" not in parts.query:
+        return "a postgresql:// URL needs a host: postgresql://user@host/db"
+    try:
+        parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
+    except ValueError:
+        return "the parameters after ? must be name=value pairs joined by & (" + encode + ")"
+    return None
+
+
+def url_secrets(text: str) -> list[str]:
+    """The password of a database URL as written, however malformed the URL (between the
+    user name's `:` and the last `@`), decoded too, and its pieces between the characters
+    that would cut it: what no output may show."""
+    _, found, rest = text.partition("://")
+    if not found or "@" not in rest:
+        return []
+    userinfo = rest.rsplit("@", 1)[0]
+    _, colon, password = userinfo.partition(":")
+    if not colon or not password:
+        return []
+    found_all = {password, unquote(password)}
+    for cut in "?#/@:&=":
+        found_all |= {piece for piece in password.split(cut) if len(piece) >= 3}
+    return sorted(found_all, key=len, reverse=True)
