@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -63,9 +64,11 @@ ORGANIZERS_ONLY = "この操作は大会運営（オーガナイザーロール�
 # -- reading the bot's posts -----------------------------------------------------------------
 
 
-async def eventually(found: Callable[[], Any], what: str, seconds: float = 10.0) -> Any:
-    """The notifier posts after the answer: wait for `found()` to give something."""
-    for _ in range(int(seconds * 20)):
+async def eventually(found: Callable[[], Any], what: str, seconds: float = 30.0) -> Any:
+    """The notifier posts after the answer: wait for `found()` to give something (up to
+    `seconds`: a loaded machine runs the bot slowly)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         value = found()
         if value:
             return value
