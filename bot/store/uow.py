@@ -743,7 +743,9 @@ class Store:
         promised: list[tuple[int, int]] = []
         try:
             async with writers, self.database.write() as connection:
-                tx = await self._begin_write(connection, guild_id, at, actor, request_id, origin)
+                tx = await self._begin(
+                    connection, guild_id, at, actor, request_id=request_id, origin=origin
+                )
                 yield tx
                 # Other processes hear of it if, and when, it commits (PostgreSQL's NOTIFY).
                 await self.database.announce(
@@ -765,15 +767,18 @@ class Store:
             self.cache.kept(tx.versions[tournament_id], tournament)
         self._published(tx)
 
-    async def _begin_write(
+    async def _begin(
         self,
         connection: Connection,
         guild_id: int,
         at: datetime,
         actor: ActorResolver,
-        request_id: int | None,
-        origin: Origin | None,
+        *,
+        writable: bool = True,
+        request_id: int | None = None,
+        origin: Origin | None = None,
     ) -> Transaction:
+        """A unit of work on `connection`, as the actor the guild's settings make."""
         config = await get_guild_config(connection, guild_id)
         # Kept for what only needs it as a hint (whose write goes first) until /setup.
         self.guild_configs.setdefault(guild_id, config)
@@ -784,7 +789,7 @@ class Store:
             guild_id=guild_id,
             at=at,
             actor=actor(config),
-            writable=True,
+            writable=writable,
             config=config,
             default_lang=self.default_lang,
             request_id=request_id,
@@ -826,18 +831,7 @@ class Store:
         self, guild_id: int, at: datetime, actor: ActorResolver
     ) -> AsyncIterator[Transaction]:
         async with self.database.read() as connection:
-            config = await get_guild_config(connection, guild_id)
-            yield Transaction(
-                connection,
-                self.cache,
-                database=self.database,
-                guild_id=guild_id,
-                at=at,
-                actor=actor(config),
-                writable=False,
-                config=config,
-                default_lang=self.default_lang,
-            )
+            yield await self._begin(connection, guild_id, at, actor, writable=False)
 
 
 def _with_origin(notice: Notice, channel_id: int) -> Notice:
