@@ -128,6 +128,9 @@ async def while_refused(fake: FakeDiscord, *presses: Callable[[], Awaitable[Repl
     """Refuse callbacks, make `presses` together, and wait until the bot is done with each:
     none was acknowledged or answered, and nothing of any of them was stored."""
     assert fake.bot is not None
+    # What was said before is out first: the delivery's own bookkeeping (the panel brought
+    # up to date once a backlog clears) would otherwise land inside the refused window.
+    await fake.settled()
     before = counts(fake)
     fault = fake.refuse_callbacks(seconds=REFUSED_FOR)
     began = time.monotonic()
