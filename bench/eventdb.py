@@ -30,7 +30,8 @@ sys.path.insert(0, str(REPO))
 
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
-from bot.store.database import Database, discover_migrations  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
+from bot.store.migrations import discover_migrations  # noqa: E402
 
 GUILD = 700_000_000_000_000_001
 ORGANIZER_ID = 700_000_000_000_000_002
@@ -74,7 +75,7 @@ async def build(
     left: int | None,
     top_cut: int | None = None,
 ) -> None:
-    database = await Database.open(path)
+    database = await open_database(path)
     connection = getattr(database, "connection")  # noqa: B009 (SQLite only)
     await connection.execute("PRAGMA synchronous = OFF")
     services = Services(database, clock=SteppingClock(), seeds=lambda: 424242)

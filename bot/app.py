@@ -24,7 +24,7 @@ from bot.i18n import normalise_locale, t
 from bot.services import Services
 from bot.services.base import utc_now
 from bot.services.clock import scaled_clock
-from bot.store.database import Database
+from bot.store.backend import Database
 from bot.store.shards import Shards
 from bot.ui.buttons import PAGE, CustomId
 from bot.ui.messages import NotAcknowledged, interaction_lang, render_error, reply_ephemeral

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.store.urls import postgres_url_problem, url_secrets
+from bot.store.urls import is_postgres_url, postgres_url_problem, url_secrets
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -166,7 +166,7 @@ class Settings(BaseSettings):
             if not text.removeprefix("sqlite:///"):
                 raise ValueError("sqlite:/// needs a file path, e.g. sqlite:///data/bot.sqlite3")
             return text
-        if text.startswith(("postgresql://", "postgres://")):
+        if is_postgres_url(text):
             problem = postgres_url_problem(text)
             if problem is not None:
                 raise ValueError(problem)
@@ -249,7 +249,7 @@ class Settings(BaseSettings):
 
     @property
     def database_location(self) -> str:
-        """A file path (SQLite) or a postgresql:// URL: what `Database.open` takes."""
+        """A file path (SQLite) or a postgresql:// URL: what `open_database` takes."""
         if self.database_url is None:
             return str(self.database_path)
         url = self.database_url.get_secret_value()

@@ -24,7 +24,8 @@ from bot.config import Settings
 from bot.errors import StartupError, StorageCorrupt
 from bot.i18n import both
 from bot.store.copy import backup_sqlite_file
-from bot.store.database import is_postgres_url, storage_error, unusable_database
+from bot.store.sqlite import storage_error, unusable_database
+from bot.store.urls import is_postgres_url
 
 
 def register(subcommands: Subcommands) -> None:

@@ -13,8 +13,8 @@ from pydantic import ValidationError
 from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both
+from bot.store.backend import Snapshot
 from bot.store.database import read_snapshot
-from bot.store.sql import Connection
 
 if TYPE_CHECKING:
     from bot.app import TournamentBot
@@ -54,10 +54,10 @@ def existing_database() -> Path:
 
 
 @asynccontextmanager
-async def reading(settings: Settings) -> AsyncIterator[Connection]:
+async def reading(settings: Settings) -> AsyncIterator[Snapshot]:
     """The configured database in one read-only snapshot, safe beside running bots."""
-    async with read_snapshot(settings.database_location, settings.database_label) as connection:
-        yield connection
+    async with read_snapshot(settings.database_location, settings.database_label) as snapshot:
+        yield snapshot
 
 
 async def log_in(bot: TournamentBot, token: str, settings: Settings) -> None:

@@ -61,11 +61,11 @@ async def print_pages(services: Any, url: str) -> None:
 async def serve(settings: object, host: str, port: int) -> None:
     from bot.config import Settings
     from bot.services import Services
-    from bot.store.database import Database
+    from bot.store.database import open_database
     from bot.web.server import WebServer, limits_from
 
     assert isinstance(settings, Settings)
-    database = await Database.open(settings.database_path)
+    database = await open_database(settings.database_path)
     try:
         services = Services(database, default_locale=settings.default_locale)
         server = WebServer(services.live, host, port, limits=limits_from(settings), poll=True)

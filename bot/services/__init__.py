@@ -18,7 +18,7 @@ from bot.services.reminders import ReminderService
 from bot.services.rounds import RoundService
 from bot.services.series import SeriesService
 from bot.services.tournaments import TournamentService
-from bot.store.database import Database
+from bot.store.backend import Database
 from bot.store.shards import Shards
 from bot.store.uow import Store
 

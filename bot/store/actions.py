@@ -10,7 +10,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from bot.store.sql import Connection, Row, fetch_rows
+from bot.store.backend import Connection, Row, fetch_rows
 from domain.tournament.log import Action
 from domain.tournament.operations import Operation, Role
 from domain.tournament.replay import LoggedOperation

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.store.sql import Connection, Row
+from bot.store.backend import Connection, Row
 from domain.handles import Profile, name_key
 from domain.series.model import Series
 from domain.series.points import Band, PointsTable

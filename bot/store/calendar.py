@@ -4,8 +4,7 @@ not in the action log."""
 
 from __future__ import annotations
 
-from bot.store.database import Database
-from bot.store.sql import Row
+from bot.store.backend import Database, Row
 
 
 class CalendarEvents:

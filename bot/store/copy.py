@@ -12,28 +12,24 @@ import aiosqlite
 
 from bot.errors import StartupError
 from bot.i18n import both
-from bot.store.database import (
-    BUSY_TIMEOUT_MS,
-    Database,
-    discover_migrations,
-    read_only,
-    schema_version,
-)
+from bot.store.database import open_database
+from bot.store.migrations import discover_migrations
 from bot.store.postgres import PostgresDatabase
+from bot.store.sqlite import BUSY_TIMEOUT_MS, snapshot_of
 
 
 async def copy_database(source: Path, target: str) -> dict[str, int]:
     """Copy every table of `source` into the empty database at `target`; rows per table."""
     known = discover_migrations()[-1].version
-    async with read_only(source) as sqlite:
-        version = await schema_version(sqlite)
+    async with snapshot_of(source, str(source)) as snapshot:
+        sqlite, version = snapshot.connection, snapshot.schema_version
         if version != known:
             raise StartupError(
                 both("verify.schema_mismatch", path=source, found=version, known=known),
                 exit_code=2,
             )
         tables = await _tables_in_order(sqlite)
-        database = await Database.open(target, pool_size=1)
+        database = await open_database(target, pool_size=1)
         assert isinstance(database, PostgresDatabase)
         try:
             return await _copy(sqlite, database, tables)

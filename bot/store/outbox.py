@@ -12,9 +12,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.notify.plan import Notice, Place, Say
-from bot.store.database import SQLITE, Database
+from bot.store.backend import Connection, Database, Row, fetch_rows
 from bot.store.shards import Shards
-from bot.store.sql import Connection, Row, fetch_rows
 
 PENDING, SENT, SKIPPED, FAILED = "pending", "sent", "skipped", "failed"
 
@@ -139,7 +138,7 @@ class OutboxStore:
         self.shards = shards or Shards()
         self.claim_seconds = claim_seconds
         self.owner = self.shards.claimant
-        self.claims = database.dialect != SQLITE
+        self.claims = database.shared_by_processes
         # A delivery sends this outbox in this process (the bot; not a command-line tool,
         # not a test of the services): only then is waiting for a notice to be sent useful.
         self.delivering = False

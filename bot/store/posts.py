@@ -8,9 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.store.database import Database
+from bot.store.backend import Connection, Database, Row
 from bot.store.shards import Shards
-from bot.store.sql import Connection, Row
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from datetime import date, datetime
 from enum import Enum
 from typing import Any, TypeVar
 
+from bot.store.backend import Connection, Row, fetch_rows
 from bot.store.judging import (
     call_rows,
     calls_from,
@@ -24,7 +25,6 @@ from bot.store.judging import (
     save_penalties,
 )
 from bot.store.rounds import RoundRows, round_rows, rounds_from, save_rounds
-from bot.store.sql import Connection, Row, fetch_rows
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat

@@ -33,10 +33,10 @@ from bot.store.actions import (
     replayable,
     request_seen,
 )
+from bot.store.backend import Connection, Database, Row, WriteConflict
 from bot.store.books import Books
 from bot.store.calendar import CalendarEvents
 from bot.store.commits import CommitBus, Committed
-from bot.store.database import Database, WriteConflict
 from bot.store.guilds import GuildConfig, get_guild_config, save_guild_config
 from bot.store.outbox import OutboxStore, add_notices, planned_keys
 from bot.store.pending import add_pending, take_pending
@@ -51,7 +51,6 @@ from bot.store.posts import (
 from bot.store.refusing import RefusingPlaces
 from bot.store.rooms import RoomChannels, owned_count
 from bot.store.shards import Shards
-from bot.store.sql import Connection, Row
 from bot.store.tournaments import (
     find_tournament_id,
     insert_tournament,

@@ -7,6 +7,11 @@ from __future__ import annotations
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 
+def is_postgres_url(location: str) -> bool:
+    """A PostgreSQL database's URL, not an SQLite file's path."""
+    return location.startswith(("postgresql://", "postgres://"))
+
+
 def postgres_url_problem(text: str) -> str | None:
     """Why a postgresql:// URL would not be read as written, or None. A password holding an
     unencoded `?`, `#`, `/` or `@` moves where the URL's parts begin (the driver would

@@ -13,7 +13,7 @@ from typing import Any, TypedDict
 
 from bot.services import Services
 from bot.services.actors import Actor
-from bot.store.database import Database
+from bot.store.database import open_database
 from tests.conftest import PYTHON, REPO_ROOT, cli_env
 from tests.e2e.fake_discord import FakeDiscord, Reply
 from tests.support.big_event import running_event
@@ -227,7 +227,7 @@ async def prepare_running_event(
 ) -> None:
     """Round 1 of a Swiss event for `players`, paired through the services on the bot's
     database before the bot starts (for events too large to register one by one)."""
-    database = await Database.open(fake.database_location)
+    database = await open_database(fake.database_location)
     try:
         await running_event(
             Services(database, seeds=lambda: seed),

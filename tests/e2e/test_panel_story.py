@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from bot.services.base import ANYONE
-from bot.store.database import Database
+from bot.store.database import open_database
 from bot.store.uow import Store
 from domain.timeparse import JST
 from domain.tournament.steps import Step
@@ -122,7 +122,7 @@ def pairings_post(fake: FakeDiscord, number: int, stage: str | None = None) -> J
 
 async def stored(fake: FakeDiscord) -> tuple[Any, ...]:
     """The guild's tournaments and their action logs, read through the bot's own store."""
-    database = await Database.open(fake.database_location, pool_size=1)
+    database = await open_database(fake.database_location, pool_size=1)
     try:
         store = Store(database)
         async with store.read(fake.guild.id, datetime.now(UTC), lambda _: ANYONE) as tx:

@@ -162,7 +162,8 @@ async def start(
 
 
 async def series_ids(fake: FakeDiscord, guild: Guild) -> list[int]:
-    async with read_snapshot(fake.database_location, "the bot's database") as connection:
+    async with read_snapshot(fake.database_location, "the bot's database") as snapshot:
+        connection = snapshot.connection
         return [row.series.id for row in await load_series(connection, guild.id)]
 
 
@@ -172,7 +173,8 @@ async def stored(fake: FakeDiscord) -> dict[str, Any]:
     and players' profiles, the operations waiting for a confirmation and the notices
     written."""
     guilds = (fake.guild.id, second(fake).id)
-    async with read_snapshot(fake.database_location, "the bot's database") as connection:
+    async with read_snapshot(fake.database_location, "the bot's database") as snapshot:
+        connection = snapshot.connection
         state: dict[str, Any] = {}
         for guild_id, tournament_id in await tournament_ids(connection):
             state[f"tournament {tournament_id}"] = await load_tournament(

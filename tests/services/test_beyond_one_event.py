@@ -16,7 +16,7 @@ from bot.services import Services
 from bot.services.live import LivePage
 from bot.services.registration import MemberDirectory
 from bot.store.actions import list_actions
-from bot.store.database import Database
+from bot.store.backend import Database
 from bot.store.verify import verify_all
 from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied

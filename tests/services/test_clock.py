@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from bot.services import Services
 from bot.services.clock import SCALED_CLOCK_ORIGIN, scaled_clock
-from bot.store.database import Database
+from bot.store.backend import Database
 from domain.tournament.clock import NoticeKind
 from tests.services.conftest import (
     GUILD,

@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import describe_error
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.backend import Database
 from domain.errors import IllegalTransition, InvalidInput, NotFound
 from domain.timeparse import JST
 from tests.services.conftest import GUILD, NOW, admin, judge, organizer, player

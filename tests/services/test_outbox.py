@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bot.services import Services
+from bot.store.backend import Database
 from bot.store.commits import Committed
-from bot.store.database import Database
 from domain.errors import PermissionDenied
 from domain.tournament.operations import Actor as TournamentActor
 from tests.services.conftest import GUILD, LEGAL_DECK, NOW, admin, organizer, player

@@ -35,7 +35,7 @@ from bot.services import Services
 from bot.services.actors import Actor
 from bot.services.registration import MemberDirectory
 from bot.store.actions import list_actions
-from bot.store.database import Database
+from bot.store.database import open_database
 from domain.errors import DomainError, NotFound, PermissionDenied
 from tests.services.conftest import (
     GUILD,
@@ -310,7 +310,7 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
     async def make(phase: str) -> Path:
         path = folder / f"{phase}.sqlite3"
-        database = await Database.open(path)
+        database = await open_database(path)
         try:
             await build(Services(database, clock=lambda: NOW, seeds=lambda: 424242), phase)
             await database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -325,7 +325,7 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 async def live_commands(folder: Path) -> list[str]:
-    database = await Database.open(folder / "tree.sqlite3")
+    database = await open_database(folder / "tree.sqlite3")
     bot = TournamentBot(Settings(), database)
     try:
         for extension in EXTENSIONS:
@@ -354,7 +354,7 @@ async def opened(
     phase = request.param
     path = tmp_path / "bot.sqlite3"
     shutil.copy(templates[phase], path)
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         yield Services(database, clock=lambda: NOW, seeds=lambda: 424242)
     finally:

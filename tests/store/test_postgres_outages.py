@@ -26,7 +26,7 @@ from bot.errors import (
 )
 from bot.services import Services
 from bot.store import postgres
-from bot.store.database import Database
+from bot.store.database import open_database
 from bot.store.postgres import PostgresDatabase
 from domain.tournament.operations import Actor as TournamentActor
 from tests.services.conftest import GUILD, NOW, admin, organizer, player
@@ -44,7 +44,7 @@ def server(own_postgres_server: PostgresServer) -> Iterator[PostgresServer]:
 
 @pytest.fixture
 async def database(server: PostgresServer) -> AsyncIterator[PostgresDatabase]:
-    opened = await Database.open(server.create_database("outage"))
+    opened = await open_database(server.create_database("outage"))
     assert isinstance(opened, PostgresDatabase)
     yield opened
     await opened.close()
@@ -273,5 +273,5 @@ async def test_a_server_that_is_not_there_at_the_start_is_a_startup_error(
     url = server.create_database("start")
     server.stop("fast")
     with pytest.raises(StartupError) as refused:
-        await Database.open(url)
+        await open_database(url)
     assert "127.0.0.1" in refused.value.message

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.services import Services
-from bot.store.database import SqliteDatabase
+from bot.store.sqlite import SqliteDatabase
 from tests.services.conftest import GUILD, NOW, ORGANIZER_ROLE, admin, organizer, player
 
 

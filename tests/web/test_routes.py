@@ -15,6 +15,7 @@ import pytest
 
 from bot.demo import FIRST_PLAYER_ID
 from bot.store.actions import list_actions
+from bot.store.database import open_database
 from bot.web.fonts import font_slices
 from bot.web.server import CSP, WebLimits
 from domain.tournament.rounds import Round
@@ -353,11 +354,10 @@ async def test_a_page_served_by_another_process_follows_by_polling(
     from aiohttp.test_utils import TestClient, TestServer
 
     from bot.services import Services
-    from bot.store.database import Database
     from bot.web.pages import LivePages
     from bot.web.server import build_app
 
-    other = await Database.open(running.services.store.database.path)
+    other = await open_database(running.services.store.database.path)
     pages = LivePages(Services(other).live)
     client = TestClient(TestServer(build_app(pages, WebLimits(burst=1000))))
     await client.start_server()
