@@ -260,7 +260,7 @@ class Settings(BaseSettings):
     @property
     def database_label(self) -> str:
         """The database as logs and messages may show it: without a password."""
-        from bot.store.postgres import safe_url
+        from bot.store.urls import safe_url
 
         return safe_url(self.database_location)
 

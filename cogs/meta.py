@@ -9,16 +9,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import TournamentBot
 from bot.i18n import Lang, catalog, command_ref, localized_command, normalise_locale, t
 from bot.ui.messages import interaction_lang, load_command_ids, reply
 from bot.ui.pagination import Page, page_of, page_view
+from cogs.common import Host
 
 HELP_PER_PAGE = 12
 
 
 class Meta(commands.Cog):
-    def __init__(self, bot: TournamentBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._ids_loaded = False
 
@@ -67,5 +67,5 @@ class Meta(commands.Cog):
         await reply(interaction, embed=page.embed, view=page_view("help", lang, page))
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Meta(bot))

@@ -12,7 +12,6 @@ from typing import Any
 
 import discord
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import show_date, t
 from bot.services.base import TournamentRef
 from bot.ui.buttons import (
@@ -33,9 +32,11 @@ from bot.ui.buttons import (
 from bot.ui.messages import acknowledge, edit_answer, interaction_lang, reply
 from bot.ui.render import rooms_reply, safe
 from bot.ui.rounds import round_name
+from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal, submitted_files
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
+    Host,
     RoutedCog,
     actor_of,
     bot_permissions,
@@ -185,5 +186,5 @@ class Panel(RoutedCog):
         await reply(interaction, text)
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Panel(bot))

@@ -13,16 +13,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import Lang, join_list, t
 from bot.services.profiles import HandleChange
 from bot.ui.buttons import HANDLE_BUTTON, HANDLE_FIELD, HANDLE_FORM, CustomId, handle_form
 from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
+from bot.ui.routing import ButtonHandler
 from bot.ui.series import profile_page
 from bot.ui.stateless import ModalHandler, send_stateless_modal
-from cogs.common import RoutedCog, actor_of
+from cogs.common import Host, RoutedCog, actor_of
 
 SHARE_STATES = [
     app_commands.Choice(name="on: show my record on the live pages", value="on"),
@@ -120,5 +120,5 @@ class Profiles(
         await reply(interaction, t(key, lang))
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Profiles(bot))

@@ -9,7 +9,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import t
 from bot.services.base import TournamentRef
 from bot.ui.buttons import CHECK_IN, REGISTER, CustomId, Labels, deck_view, handle_view
@@ -17,7 +16,8 @@ from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import players_page, registered_text, safe
-from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
+from bot.ui.routing import ButtonHandler
+from cogs.common import Host, RoutedCog, actor_of, guild_lang, tournament_autocomplete
 
 
 class Registration(RoutedCog):
@@ -136,5 +136,5 @@ class Registration(RoutedCog):
         return players_page(found, players, lang, page)
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Registration(bot))

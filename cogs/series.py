@@ -18,7 +18,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import Lang, t
 from bot.services.series import SeriesChange, SeriesRef
 from bot.ui.buttons import (
@@ -39,12 +38,15 @@ from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.pagination import Page, page_id_arg, page_view
 from bot.ui.render import safe
+from bot.ui.routing import ButtonHandler
 from bot.ui.series import points_table_text, series_page
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
+    Host,
     RoutedCog,
     actor_of,
+    bot_of,
     guild_lang,
     read_attachment,
     tournament_autocomplete,
@@ -58,9 +60,7 @@ SERIES = "Series (optional when the server has only one)"
 async def series_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    client = interaction.client
-    assert isinstance(client, TournamentBot)
-    found = await client.services.series.autocomplete(interaction.guild_id, current)
+    found = await bot_of(interaction).services.series.autocomplete(interaction.guild_id, current)
     return [app_commands.Choice(name=label, value=value) for label, value in found]
 
 
@@ -262,5 +262,5 @@ def chosen_series(values: list[str]) -> int:
     return number
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(SeriesCog(bot))

@@ -14,7 +14,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
 from bot.services.live import public_url
 from bot.ui.buttons import START, CustomId
@@ -38,8 +37,10 @@ from bot.ui.render import (
     tournament_embed,
     tournament_list_page,
 )
+from bot.ui.routing import ButtonHandler
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
+    Host,
     RoutedCog,
     actor_of,
     bot_permissions,
@@ -405,5 +406,5 @@ class Tournaments(
         await reply(interaction, t("ui.panel.posted", lang))
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Tournaments(bot))

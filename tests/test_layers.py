@@ -87,11 +87,48 @@ def test_the_walk_sees_a_forbidden_import(tmp_path: Path) -> None:
     assert imported_modules(module) >= {"bot.store.tournaments", "discord"}
 
 
-def import_graph(folder: str) -> dict[str, set[str]]:
-    """Module → the modules of `folder` it imports (`from a import b` of a submodule b is
+HOUSE = ("domain", "bot", "cogs")
+
+# The floors, lowest first: a module may import modules of its own floor or lower ones,
+# never higher (docs/ARCHITECTURE.md draws them). Every module of the house is on one: a
+# prefix names a module and the modules under it, except the bare package "bot" (its
+# __init__), which names itself only, so that a new top-level module must choose a floor.
+FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("the domain", ("domain",)),
+    ("the kernel", ("bot.errors", "bot.i18n", "bot.worker", "bot.outage", "bot.shutdown")),
+    ("the contract of telling", ("bot.notify",)),
+    ("the store", ("bot.store",)),
+    ("the settings", ("bot.config",)),
+    ("the services", ("bot.services",)),
+    ("the presentation", ("bot.ui",)),
+    ("the adapters", ("bot.delivery", "bot.web", "cogs")),
+    (
+        "the bot",
+        (
+            "bot",
+            "bot.app",
+            "bot.cli",
+            "bot.__main__",
+            "bot.command_sync",
+            "bot.demo",
+            "bot.logging_setup",
+        ),
+    ),
+)
+
+
+def module_name_in(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def import_graph(*folders: str, root: Path = REPO_ROOT) -> dict[str, set[str]]:
+    """Module → the modules of `folders` it imports (`from a import b` of a submodule b is
     an import of a.b), at any depth: in functions and TYPE_CHECKING blocks too."""
-    paths = sorted((REPO_ROOT / folder).rglob("*.py"))
-    modules = {module_name(path) for path in paths}
+    paths = [path for folder in folders for path in sorted((root / folder).rglob("*.py"))]
+    modules = {module_name_in(root, path) for path in paths}
     graph: dict[str, set[str]] = {}
     for path in paths:
         found: set[str] = set()
@@ -99,7 +136,7 @@ def import_graph(folder: str) -> dict[str, set[str]]:
             # A submodule's package is imported first anyway, as for any import.
             submodules = {f"{module}.{name}" for name in names} & modules
             found |= submodules or {module}
-        graph[module_name(path)] = found & modules
+        graph[module_name_in(root, path)] = found & modules
     return graph
 
 
@@ -138,14 +175,102 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return cycles
 
 
-def test_the_domain_has_no_import_circle() -> None:
-    assert import_cycles(import_graph("domain")) == []
+def floor_of(module: str) -> int | None:
+    """The floor a module stands on: the one whose longest prefix names it."""
+    best: tuple[int, int] | None = None  # (prefix length, floor)
+    for number, (_, prefixes) in enumerate(FLOORS):
+        for prefix in prefixes:
+            under = prefix != "bot" and module.startswith(prefix + ".")
+            if (module == prefix or under) and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), number)
+    return None if best is None else best[1]
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from a lower floor to a higher one, and every module on no floor."""
+    found = []
+    for module in sorted(graph):
+        floor = floor_of(module)
+        if floor is None:
+            found.append(f"{module} is on no floor")
+            continue
+        for target in sorted(graph[module]):
+            above = floor_of(target)
+            if above is not None and above > floor:
+                found.append(f"{module} ({FLOORS[floor][0]}) imports {target} ({FLOORS[above][0]})")
+    return found
+
+
+def test_the_house_has_no_import_circle() -> None:
+    assert import_cycles(import_graph(*HOUSE)) == []
+
+
+def test_no_floor_imports_a_higher_one() -> None:
+    assert upward_imports(import_graph(*HOUSE)) == []
 
 
 def test_the_cycle_finder_sees_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
     assert import_cycles(graph) == [["a", "b", "c"], ["e"]]
     assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def plant(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_the_checker_fails_on_a_planted_circle(tmp_path: Path) -> None:
+    """Two store modules importing each other, one of them only inside a function (as the
+    old database ↔ postgres circle hid itself)."""
+    plant(
+        tmp_path,
+        {
+            "bot/__init__.py": "",
+            "bot/store/__init__.py": "",
+            "bot/store/one.py": "from bot.store.two import b\n",
+            "bot/store/two.py": "def b():\n    from bot.store import one\n",
+        },
+    )
+    graph = import_graph("bot", root=tmp_path)
+    assert import_cycles(graph) == [["bot.store.one", "bot.store.two"]]
+
+
+def test_the_checker_fails_on_a_planted_upward_import(tmp_path: Path) -> None:
+    plant(
+        tmp_path,
+        {
+            "domain/__init__.py": "",
+            "domain/rules.py": "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from bot.services import Services\n",
+            "bot/__init__.py": "",
+            "bot/services/__init__.py": "import domain.rules\n",
+            "cogs/__init__.py": "",
+            "cogs/thing.py": "from bot.app import TournamentBot\n",
+            "bot/app.py": "import cogs.thing\n",
+            "bot/stray.py": "",
+        },
+    )
+    graph = import_graph(*HOUSE, root=tmp_path)
+    assert upward_imports(graph) == [
+        "bot.stray is on no floor",
+        "cogs.thing (the adapters) imports bot.app (the bot)",
+        "domain.rules (the domain) imports bot.services (the services)",
+    ]
+    assert import_cycles(graph) == [["bot.app", "cogs.thing"], ["bot.services", "domain.rules"]]
+
+
+def test_the_storage_backends_are_peers() -> None:
+    """SQLite and PostgreSQL each import the interface, never each other; only the front
+    that opens a database by its location (and the copy between them) knows both."""
+    graph = import_graph("bot", "cogs")
+    peers = {"bot.store.sqlite", "bot.store.postgres"}
+    knows = {module for module, targets in graph.items() if targets & peers}
+    assert knows <= {"bot.store.database", "bot.store.copy"}
+    assert not graph["bot.store.sqlite"] & peers
+    assert not graph["bot.store.postgres"] & peers
 
 
 def python_files(*folders: str) -> list[Path]:

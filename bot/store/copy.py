@@ -5,17 +5,18 @@ one transaction (`python -m bot migrate-to-postgres`), or into a backup file
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from pathlib import Path
 
 import aiosqlite
 
-from bot.errors import StartupError
+from bot.errors import StartupError, StorageCorrupt
 from bot.i18n import both
 from bot.store.database import open_database
 from bot.store.migrations import discover_migrations
 from bot.store.postgres import PostgresDatabase
-from bot.store.sqlite import BUSY_TIMEOUT_MS, snapshot_of
+from bot.store.sqlite import BUSY_TIMEOUT_MS, snapshot_of, storage_error, unusable_database
 
 
 async def copy_database(source: Path, target: str) -> dict[str, int]:
@@ -111,3 +112,20 @@ def backup_sqlite_file(source: Path, partial: Path) -> int:
             "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
         ).fetchone()
     return int(version)
+
+
+def backup_database(source: Path, target: Path) -> int:
+    """Copy `source` to `target` (replacing it) and return the copy's schema version."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        version = backup_sqlite_file(source, partial)
+        os.replace(partial, target)
+    except sqlite3.Error as error:
+        if isinstance(storage_error(error), StorageCorrupt):
+            raise unusable_database(source, error) from None
+        raise StartupError(both("backup.failed", path=source, details=error)) from None
+    finally:
+        partial.unlink(missing_ok=True)
+    return version

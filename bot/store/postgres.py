@@ -30,7 +30,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -55,7 +54,7 @@ from bot.store.migrations import (
     refuse_newer,
 )
 from bot.store.shards import process_token
-from bot.store.urls import postgres_url_problem
+from bot.store.urls import safe_url
 
 log = logging.getLogger(__name__)
 
@@ -86,21 +85,6 @@ def numbered_placeholders(sql: str) -> str:
         else:
             out.append(char)
     return "".join(out)
-
-
-def safe_url(url: str) -> str:
-    """The URL with its password replaced by ***: what logs and messages may show (only
-    the scheme of a URL that does not parse as written)."""
-    if "://" in url and postgres_url_problem(url) is not None:
-        return url.split("://", 1)[0] + "://***"
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 class PgCursor:

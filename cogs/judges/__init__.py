@@ -7,13 +7,13 @@ is the notifier's plan (bot/notify/plan.py), not these cogs'.
 
 from __future__ import annotations
 
-from bot.app import TournamentBot
+from cogs.common import Host
 from cogs.judges.calls import Calls
 from cogs.judges.log import ActionLog
 from cogs.judges.penalties import Penalties
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Penalties(bot))
     await bot.add_cog(Calls(bot))
     await bot.add_cog(ActionLog(bot))

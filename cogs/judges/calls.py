@@ -9,7 +9,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app import ButtonHandler
 from bot.i18n import t
 from bot.services.base import TournamentRef
 from bot.ui.buttons import (
@@ -27,6 +26,7 @@ from bot.ui.judges import claimed_text, resolved_text
 from bot.ui.messages import edit_answer, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, ExtensionMinutes, TableNumber
 from bot.ui.rounds import name_of
+from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import (
     RoutedCog,

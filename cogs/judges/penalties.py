@@ -9,7 +9,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app import ButtonHandler
 from bot.i18n import Lang, t
 from bot.services.base import TournamentRef
 from bot.services.judging import UndoOutcome
@@ -25,6 +24,7 @@ from bot.ui.messages import edit_answer, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PenaltyNumber
 from bot.ui.render import safe
 from bot.ui.rounds import name_of
+from bot.ui.routing import ButtonHandler
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
 from cogs.judges._listing import page_turner, show_first_page
 from domain.tournament.model import Tournament

@@ -9,7 +9,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app import ButtonHandler
 from bot.i18n import Lang, t
 from bot.services.base import TournamentRef
 from bot.services.rounds import ResultChange
@@ -45,6 +44,7 @@ from bot.ui.rounds import (
     standings_page_of,
     standings_page_ready,
 )
+from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from bot.worker import at_hand
 from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
