@@ -145,6 +145,9 @@ async def refused_to_a_player(
 ) -> Reply:
     """A player presses the button: refused privately, `saying` why, with nothing stored
     and nothing posted."""
+    # What was said before is out first (the panel brought up to date once a backlog
+    # clears would otherwise land inside the refusal's window).
+    await fake.settled()
     before, posts = await stored(fake), public_posts(fake)
     refused = await fake.click(message, label, user="alice", locale="ja")
     assert refused.ephemeral
