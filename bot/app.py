@@ -21,11 +21,11 @@ from bot.errors import StorageError, StorageFull
 from bot.i18n import normalise_locale, t
 from bot.services import Services
 from bot.services.base import utc_now
-from bot.services.clock import scaled_clock
+from bot.services.clock import ClockTimes, scaled_clock
 from bot.store.backend import Database
 from bot.store.shards import Shards
 from bot.ui.buttons import PAGE
-from bot.ui.pagination import PageRenderer, page_view
+from bot.ui.pagination import page_renderer, page_view
 from bot.ui.routing import answer_error, route
 from bot.ui.stateless import ModalRoutes, submitted_values
 from bot.ui.translator import CatalogTranslator
@@ -57,6 +57,24 @@ def point_at_discord(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
+def services_for(settings: Settings, database: Database) -> Services:
+    """The services as the settings make them: the one place they are wired (the bot and
+    `python -m bot web` both take them from here)."""
+    return Services(
+        database,
+        clock=scaled_clock(
+            settings.clock_speed, utc_now, ahead=timedelta(minutes=settings.clock_offset_minutes)
+        ),
+        default_locale=settings.default_locale,
+        shards=Shards.of(settings.shard_count, settings.shards),
+        claim_seconds=settings.outbox_claim_seconds,
+        clock_times=ClockTimes(
+            unconfirmed_after=timedelta(minutes=settings.unconfirmed_report_minutes),
+            grace=timedelta(seconds=settings.clock_grace_seconds),
+        ),
+    )
+
+
 class TournamentTree(app_commands.CommandTree["TournamentBot"]):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -70,7 +88,6 @@ class TournamentBot(commands.AutoShardedBot):
     recommends, in this one process."""
 
     def __init__(self, settings: Settings, database: Database) -> None:
-        shards = Shards.of(settings.shard_count, settings.shards)
         # Every answer Discord gives the bot is counted for its refused-requests limit.
         refusals = Refusals()
         sharding: dict[str, Any] = {"shard_count": settings.shard_count}
@@ -88,24 +105,8 @@ class TournamentBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.database = database
-        self.services = Services(
-            database,
-            clock=scaled_clock(
-                settings.clock_speed,
-                utc_now,
-                ahead=timedelta(minutes=settings.clock_offset_minutes),
-            ),
-            default_locale=settings.default_locale,
-            shards=shards,
-            claim_seconds=settings.outbox_claim_seconds,
-        )
+        self.services = services_for(settings, database)
         self.stop_listening: Callable[[], Awaitable[None]] | None = None
-        self.services.round_clock.unconfirmed_after = timedelta(
-            minutes=settings.unconfirmed_report_minutes
-        )
-        self.services.round_clock.grace = timedelta(seconds=settings.clock_grace_seconds)
-        # Listing kind → renderer, filled by cogs; see bot/ui/pagination.py.
-        self.page_renderers: dict[str, PageRenderer] = {}
         # Modals routed by custom id, so they survive a restart; see bot/ui/stateless.py.
         self.modal_routes = ModalRoutes()
         # The one loop that tells people what happened (bot/notify), and the timed jobs.
@@ -120,7 +121,7 @@ class TournamentBot(commands.AutoShardedBot):
             default_lang=normalise_locale(settings.default_locale),
             refusals=refusals,
         )
-        # The live web page (issue 22), when WEB_PORT is set.
+        # The live web page, when WEB_PORT is set.
         self.web: WebServer | None = None
         self._background: set[asyncio.Task[None]] = set()
         database.on_storage_full.append(self._disk_full)
@@ -181,7 +182,7 @@ class TournamentBot(commands.AutoShardedBot):
     async def turn_page(
         self, interaction: discord.Interaction[Any], kind: str, arg: str, page: int, direction: str
     ) -> None:
-        renderer = self.page_renderers.get(kind)
+        renderer = page_renderer(self.cogs.values(), kind)
         if renderer is None:  # a listing this version no longer has
             raise IllegalTransition("errors.stale_button")
         shown = await renderer(interaction, arg, page)

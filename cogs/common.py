@@ -22,7 +22,6 @@ from bot.services import Services
 from bot.services.actors import Actor
 from bot.ui.buttons import CustomId, Labels, server_labels
 from bot.ui.messages import acknowledge
-from bot.ui.pagination import PageRenderer
 from bot.ui.routing import ButtonHandler, RoutedItem, route, route_select
 from bot.ui.stateless import ModalHandler, ModalRoutes
 from domain.errors import InvalidInput
@@ -38,9 +37,6 @@ class Host(Protocol):
 
     @property
     def settings(self) -> Settings: ...
-
-    @property
-    def page_renderers(self) -> dict[str, PageRenderer]: ...
 
     @property
     def modal_routes(self) -> ModalRoutes: ...

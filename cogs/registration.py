@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -14,7 +14,7 @@ from bot.services.base import TournamentRef
 from bot.ui.buttons import CHECK_IN, REGISTER, CustomId, Labels, deck_view, handle_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.pagination import Page, page_id_arg, page_view
+from bot.ui.pagination import Page, PageRenderer, page_id_arg, page_view
 from bot.ui.render import players_page, registered_text, safe
 from bot.ui.routing import ButtonHandler
 from cogs.common import Host, RoutedCog, actor_of, guild_lang, tournament_autocomplete
@@ -24,9 +24,8 @@ class Registration(RoutedCog):
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
         return [(REGISTER, self.register_pressed), (CHECK_IN, self.check_in_pressed)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["players"] = self.render_players_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"players": self.render_players_page}
 
     @app_commands.command(name="register", description="Register for a tournament")
     @app_commands.describe(

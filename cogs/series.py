@@ -1,4 +1,4 @@
-"""/series create, add, remove, points and standings (issue 24): an organizer groups the
+"""/series create, add, remove, points and standings: an organizer groups the
 server's tournaments into a series (a season, a league); anyone reads its standings.
 
 The same by buttons: the panel's シリーズ opens the series menu of its tournament (a select
@@ -11,7 +11,7 @@ the tournament or the series, the menu's options the series)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -36,7 +36,7 @@ from bot.ui.buttons import (
 )
 from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.pagination import Page, page_id_arg, page_view
+from bot.ui.pagination import Page, PageRenderer, page_id_arg, page_view
 from bot.ui.render import safe
 from bot.ui.routing import ButtonHandler
 from bot.ui.series import points_table_text, series_page
@@ -80,9 +80,8 @@ class SeriesCog(
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
         return [(POINTS_FORM, self.points_submitted), (SERIES_FORM, self.new_submitted)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["series"] = self.render_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"series": self.render_page}
 
     @app_commands.command(name="create", description="Create a series (organizers)")
     @app_commands.describe(name="Series name, e.g. 2026 winter league")

@@ -7,7 +7,7 @@ standings) is the notifier's plan (bot/notify/plan.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -29,7 +29,7 @@ from bot.ui.options import (
     TimeLimit,
     TopCutSize,
 )
-from bot.ui.pagination import Page, page_view
+from bot.ui.pagination import Page, PageRenderer, page_view
 from bot.ui.render import (
     rooms_reply,
     safe,
@@ -103,9 +103,8 @@ class Tournaments(
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
         return [(START, self.start_pressed)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["tournaments"] = self.render_list_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"tournaments": self.render_list_page}
 
     @app_commands.command(name="create", description="Create a tournament and announce it")
     @app_commands.describe(

@@ -348,3 +348,63 @@ def test_the_attribute_check_sees_a_connection(tmp_path: Path) -> None:
     module.write_text("async def f(tx):\n    await tx.connection.execute('SELECT 1')\n")
     uses = attribute_uses(module, {"connection", "execute"})
     assert sorted(use.split(" ")[1] for use in uses) == [".connection", ".execute"]
+
+
+# Settings of libraries, not of the bot's own objects: where discord.py sends its requests
+# (the fake Discord of the tests), and argparse's section titles in the reader's language.
+LIBRARY_SETTINGS = {
+    "bot/app.py: discord.http.Route.BASE",
+    "bot/app.py: discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY",
+    "bot/cli/parser.py: self._positionals.title",
+    "bot/cli/parser.py: self._optionals.title",
+}
+
+
+def assignments_into_parts(path: Path, root: Path = REPO_ROOT) -> list[str]:
+    """Every assignment to an attribute of an attribute, or to an item of one
+    (`self.services.round_clock.grace = …`, `self.bot.page_renderers[kind] = …`): one
+    object wiring another after both were built."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            for single in target.elts if isinstance(target, ast.Tuple) else [target]:
+                base = single.value if isinstance(single, ast.Subscript) else single
+                if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Attribute):
+                    found.append(f"{path.relative_to(root)}: {ast.unparse(single)}")
+    return found
+
+
+def test_nothing_is_wired_after_it_is_built() -> None:
+    """Each service, the clock, the delivery and the bot's registries get what they need when
+    they are made (`bot.services.Services`, `bot.app.services_for`, `TournamentBot`); no
+    code sets a part of another object afterwards."""
+    found = [
+        use
+        for path in python_files("bot", "cogs")
+        for use in assignments_into_parts(path)
+        if use not in LIBRARY_SETTINGS
+    ]
+    assert found == []
+
+
+def test_the_wiring_check_sees_a_part_set_afterwards(tmp_path: Path) -> None:
+    module = tmp_path / "bot" / "planted.py"
+    module.parent.mkdir()
+    module.write_text(
+        "def wire(bot, services):\n"
+        "    services.round_clock.grace = 5\n"
+        "    self.bot.page_renderers['help'] = print\n"
+        "    bot.settings = None\n",
+        encoding="utf-8",
+    )
+    assert assignments_into_parts(module, tmp_path) == [
+        "bot/planted.py: services.round_clock.grace",
+        "bot/planted.py: self.bot.page_renderers['help']",
+    ]

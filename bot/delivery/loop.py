@@ -72,7 +72,7 @@ class Delivery:
         self.default_lang = default_lang
         self.pace = pace or Pace()
         self.refusals = refusals or Refusals()
-        self.refusals.on_warning = self._many_refused
+        self.refusals.on_warning(self._many_refused)
         self.places = Places(client, store)
         self.sender = Sender(
             client,
@@ -125,7 +125,7 @@ class Delivery:
     # -- running --------------------------------------------------------------------------
 
     def start(self) -> None:
-        self.store.outbox.delivering = True
+        self.store.outbox.delivery_started()
         self._unsubscribe = self.store.commits.subscribe(self._committed)
         self._task = asyncio.create_task(self._run(), name="notice delivery")
 
@@ -144,7 +144,7 @@ class Delivery:
         else sends beside them."""
         if self._unsubscribe is not None:
             self._unsubscribe()
-        self.store.outbox.delivering = False
+        self.store.outbox.delivery_stopped()
         if self._task is None:
             return
         if flush_seconds > 0 and self.client.is_ready():

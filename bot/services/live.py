@@ -1,4 +1,4 @@
-"""The public live page's reads (issue 22): a tournament found by its page's address, and
+"""The public live page's reads: a tournament found by its page's address, and
 what of it anyone may see, decided here with the domain's own rules.
 
 The page's reader is nobody in particular (`ANONYMOUS`): it sees what any member of the
@@ -26,6 +26,7 @@ from bot.services.profiles import profile_view
 from bot.services.ratings import RatingsMemo
 from bot.services.series import series_view
 from bot.store.commits import Committed
+from bot.store.uow import Store
 from domain.decks import DeckEntry, read_stored_decklist
 from domain.engine.placings import stage
 from domain.engine.players import PlayerStatus
@@ -82,9 +83,9 @@ class LivePage:
 class LiveService(Service):
     """Read-only: finds a public page's tournament; the views below say what it shows."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.ratings = RatingsMemo()  # shared with /profile and the series (Services)
+    def __init__(self, store: Store, ratings: RatingsMemo, **shared: Any) -> None:
+        super().__init__(store, **shared)
+        self.ratings = ratings  # one server's ratings, kept once for every reader of them
 
     def watch(self, listener: VersionListener) -> Callable[[], None]:
         """`listener(tournament_id, version, switched)` after each commit in this process;
@@ -117,7 +118,7 @@ class LiveService(Service):
             return None
         return LivePage(slug, version, tournament, tx.views(tournament))
 
-    # -- issue 24: the series the event is in, the records players chose to show --------
+    # -- the series the event is in, the records players chose to show -----------------
 
     async def series_of(self, page: LivePage) -> list[SeriesPart]:
         """Each series the page's event is in, with its standings now (a series changes
@@ -716,7 +717,7 @@ def changed_parts(before: Tournament, after: Tournament) -> set[str]:
     return changed
 
 
-# -- issue 24: the series an event is in, and the records of players who opted in ------------
+# -- the series an event is in, and the records of players who opted in ---------------------
 
 
 @dataclass(frozen=True)

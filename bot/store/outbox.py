@@ -143,6 +143,12 @@ class OutboxStore:
         # not a test of the services): only then is waiting for a notice to be sent useful.
         self.delivering = False
 
+    def delivery_started(self) -> None:
+        self.delivering = True
+
+    def delivery_stopped(self) -> None:
+        self.delivering = False
+
     async def pending(self, limit: int = 5000, *, after: int = 0) -> list[Outgoing]:
         """This process's shards' notices waiting to be sent, oldest first, from the one
         after id `after` on, claimed: those another live process holds are left out."""

@@ -240,7 +240,9 @@ class SqliteDatabase(Database):
     dialect = SQLITE
     shared_by_processes = False  # one process writes a file
 
-    def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
+    def __init__(
+        self, connection: aiosqlite.Connection, path: str, applied: Sequence[Migration] = ()
+    ) -> None:
         self.connection = connection
         self.path = path
         self.label = path
@@ -248,7 +250,7 @@ class SqliteDatabase(Database):
         self._reader: aiosqlite.Connection | None = None
         self._snapshot: _Snapshot | None = None  # the open read transaction
         self._commits = 0  # commits made through `write`: a snapshot older than one is stale
-        self.applied: list[Migration] = []  # the migrations `open_file` applied
+        self.applied = list(applied)  # the migrations `open_file` applied
         self.on_storage_full = []
         """Called once when the disk fills up, so staff can be told.
 
@@ -277,9 +279,7 @@ class SqliteDatabase(Database):
         except BaseException:
             await connection.close()
             raise
-        database = cls(connection, str(path))
-        database.applied = applied
-        return database
+        return cls(connection, str(path), applied)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[aiosqlite.Connection]:

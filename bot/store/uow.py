@@ -23,7 +23,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from bot.notify.plan import Context, Notice, Place, plan
+from bot.notify.plan import Context, Notice, Place
 from bot.store.actions import (
     append_guild_change,
     append_operation,
@@ -225,6 +225,10 @@ class TournamentCache:
         return Views(tournament)
 
 
+# The notifier's plan: the notices of one operation's events (bot.notify.plan.plan).
+Planner = Callable[[Sequence[Event], Context], list[Notice]]
+
+
 class Transaction:
     """One unit of work for one guild, as one actor, at one moment."""
 
@@ -239,11 +243,13 @@ class Transaction:
         actor: Actor,
         writable: bool,
         config: GuildConfig,
+        plan: Planner,
         default_lang: str = "ja",
         request_id: int | None = None,
         origin: Origin | None = None,
     ) -> None:
         self._connection = connection
+        self._plan = plan
         self._database = database
         self._locked: set[int] = set()  # tournaments this transaction is the writer of
         self._config = config  # as read when the transaction began
@@ -524,7 +530,7 @@ class Transaction:
         self.events.setdefault(after.id, []).extend(events)
         self.kinds.setdefault(after.id, []).append(kind)
         context = Context(before, after, kind, self.actor.user_id, self.origin.actor_name)
-        notices = plan(events, context)
+        notices = self._plan(events, context)
         if notices and self.origin.channel_id is not None:
             notices = [_with_origin(notice, self.origin.channel_id) for notice in notices]
         await self.tell(after, notices, action_id=action_id)
@@ -689,11 +695,15 @@ class Store:
         self,
         database: Database,
         *,
+        plan: Planner,
         default_lang: str = "ja",
         shards: Shards | None = None,
         claim_seconds: float = 60.0,
     ) -> None:
         self.database = database
+        # Who is told what of each operation (bot.notify.plan): written to the outbox in the
+        # operation's own transaction.
+        self.plan = plan
         self.default_lang = default_lang
         # The guilds this process looks after (SHARD_IDS): its timed jobs and outbox only.
         self.shards = shards or Shards()
@@ -713,6 +723,11 @@ class Store:
         # PostgreSQL pool with waiters on that event's lock, which starved every other
         # server of this process (bench/shards.py: 36 of 40 connections waiting).
         self._guild_writers = GuildQueue()
+
+    def remember_config(self, config: GuildConfig) -> None:
+        """A server's settings as committed: what its commands read until /setup changes
+        them again."""
+        self.guild_configs[config.guild_id] = config
 
     def views(self, tournament: Tournament) -> Views:
         """What is read about `tournament`, worked out once per committed version."""
@@ -790,6 +805,7 @@ class Store:
             actor=actor(config),
             writable=writable,
             config=config,
+            plan=self.plan,
             default_lang=self.default_lang,
             request_id=request_id,
             origin=origin,

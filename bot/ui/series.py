@@ -1,4 +1,4 @@
-"""Issue 24's presentation: series standings (paginated like /standings), a player's profile,
+"""Beyond one event, presented: series standings (paginated like /standings), a player's profile,
 the entry import's report and the replies of the series commands. Presentation only."""
 
 from __future__ import annotations

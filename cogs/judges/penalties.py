@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -22,6 +22,7 @@ from bot.ui.judges import (
 )
 from bot.ui.messages import edit_answer, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PenaltyNumber
+from bot.ui.pagination import PageRenderer
 from bot.ui.render import safe
 from bot.ui.rounds import name_of
 from bot.ui.routing import ButtonHandler
@@ -40,9 +41,8 @@ class Penalties(RoutedCog):
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
         return [(CONFIRM_PENDING, self.confirm_pending), (CANCEL_PENDING, self.cancel_pending)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["penalties"] = page_turner(self.penalty_lines)
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"penalties": page_turner(self.penalty_lines)}
 
     @penalty.command(
         name="give",

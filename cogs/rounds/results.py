@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -32,7 +32,7 @@ from bot.ui.options import (
     TableNumber,
     point_zone_count,
 )
-from bot.ui.pagination import Page, page_id_arg, page_view
+from bot.ui.pagination import Page, PageRenderer, page_id_arg, page_view
 from bot.ui.render import safe
 from bot.ui.rounds import (
     decided_notice,
@@ -81,9 +81,8 @@ class Results(RoutedCog):
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
         return [(DECIDE_TIME_FORM, self.time_decided)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["standings"] = self.render_standings_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"standings": self.render_standings_page}
 
     @result.command(name="set", description="Set or correct any result (judges and organizers)")
     @app_commands.describe(

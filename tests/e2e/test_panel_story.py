@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from bot.notify.plan import plan
 from bot.services.base import ANYONE
 from bot.store.database import open_database
 from bot.store.uow import Store
@@ -124,7 +125,7 @@ async def stored(fake: FakeDiscord) -> tuple[Any, ...]:
     """The guild's tournaments and their action logs, read through the bot's own store."""
     database = await open_database(fake.database_location, pool_size=1)
     try:
-        store = Store(database)
+        store = Store(database, plan=plan)
         async with store.read(fake.guild.id, datetime.now(UTC), lambda _: ANYONE) as tx:
             tournaments = await tx.tournaments()
             logs = [await tx.actions(t.id) for t in tournaments]

@@ -12,6 +12,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.notify.plan import plan
 from bot.services import Services
 from bot.store import postgres
 from bot.store.backend import Database, WriteConflict
@@ -244,7 +245,7 @@ async def test_another_process_hears_each_commit_and_a_resync_after_a_reconnect(
     writer, listener = await open_pg(empty_url), await open_pg(empty_url)
     heard: list[Committed] = []
     arrived = asyncio.Event()
-    store = Store(listener)
+    store = Store(listener, plan=plan)
 
     def note(committed: Committed) -> None:
         heard.append(committed)
