@@ -25,6 +25,7 @@ from bot.ui.messages import acknowledge
 from bot.ui.routing import ButtonHandler, RoutedItem, route, route_select
 from bot.ui.stateless import ModalHandler, ModalRoutes
 from domain.errors import InvalidInput
+from domain.guild import GuildConfig
 from domain.tournament.rooms import CHANNELS_PER_SERVER
 
 
@@ -108,6 +109,17 @@ async def guild_labels(interaction: discord.Interaction[Any]) -> Labels:
     if interaction.guild_id is None:
         return Labels(default)
     return server_labels(await bot.services.guilds.config(interaction.guild_id), default)
+
+
+def server_post_labels(server: GuildConfig, interaction: discord.Interaction[Any]) -> Labels:
+    """The labels of a post in the server whose settings `server` are (the service read
+    them in the operation): its language, and its bilingual buttons."""
+    return server_labels(server, normalise_locale(bot_of(interaction).settings.default_locale))
+
+
+def server_lang(server: GuildConfig, interaction: discord.Interaction[Any]) -> Lang:
+    """The language of a post in the server whose settings `server` are."""
+    return server_post_labels(server, interaction).lang
 
 
 async def guild_lang(interaction: discord.Interaction[Any]) -> Lang:

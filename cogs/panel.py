@@ -151,9 +151,11 @@ class Panel(RoutedCog):
         if not files:  # a form sent without its file: Discord requires one
             raise InvalidInput("files.missing")
         data = await read_attachment(files[0], SETTINGS_FILE_LIMIT)
-        updated = await services.update_settings(
-            actor, tournament, restricted_list=(files[0].filename, data)
-        )
+        updated = (
+            await services.update_settings(
+                actor, tournament, restricted_list=(files[0].filename, data)
+            )
+        ).tournament
         text = t(
             "ui.restricted.saved",
             lang,

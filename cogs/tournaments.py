@@ -230,7 +230,7 @@ class Tournaments(
                 return None
             return attachment.filename, await read_attachment(attachment, SETTINGS_FILE_LIMIT)
 
-        updated = await services.update_settings(
+        summary = await services.update_settings(
             actor_of(interaction),
             tournament,
             late_registration_rounds=late_registration,
@@ -249,10 +249,9 @@ class Tournaments(
             titles_file=await upload(titles_file),
             card_database=await upload(card_database),
         )
-        summary = await services.info(actor_of(interaction), updated.id)
         await reply(
             interaction,
-            t("ui.tournament.settings_saved", lang, name=safe(updated.name)),
+            t("ui.tournament.settings_saved", lang, name=safe(summary.tournament.name)),
             embed=tournament_embed(summary, lang),
         )
 

@@ -408,3 +408,90 @@ def test_the_wiring_check_sees_a_part_set_afterwards(tmp_path: Path) -> None:
         "bot/planted.py: services.round_clock.grace",
         "bot/planted.py: self.bot.page_renderers['help']",
     ]
+
+
+# -- cogs act once -----------------------------------------------------------------------------
+
+
+def service_writes() -> set[str]:
+    """The service methods that write: their bodies open a unit of work (`self.uow`)."""
+    writes = set()
+    for path in python_files("bot/services"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.AsyncFunctionDef) and "self.uow(" in ast.unparse(node):
+                writes.add(node.name)
+    return writes
+
+
+def _service_calls(node: ast.AST) -> list[str]:
+    """The services' methods and the server-settings look-ups a statement calls."""
+    found = []
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call):
+            name = ast.unparse(call.func)
+            if "services." in name or name in ("guild_labels", "guild_lang"):
+                found.append(name)
+    return found
+
+
+def calls_after_a_write(function: ast.AST, writes: set[str]) -> list[str]:
+    """Service calls that may run after one of `writes` committed in `function`: in the
+    statements after it, or after a branch that may have run it."""
+    late: list[str] = []
+
+    def run(statements: list[ast.stmt], written: bool) -> bool:
+        for statement in statements:
+            bodies = [
+                getattr(statement, part)
+                for part in ("body", "orelse", "finalbody")
+                if isinstance(getattr(statement, part, None), list)
+            ]
+            bodies += [handler.body for handler in getattr(statement, "handlers", [])]
+            if bodies and not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                head = [getattr(statement, f, None) for f in ("test", "iter", "items")]
+                for part in head:
+                    for item in part if isinstance(part, list) else [part]:
+                        if item is not None:
+                            written = visit(item, written)
+                written = any([run(body, written) for body in bodies]) or written
+            else:
+                written = visit(statement, written)
+        return written
+
+    def visit(node: ast.AST, written: bool) -> bool:
+        calls = _service_calls(node)
+        if written:
+            late.extend(calls)
+        return written or any(call.rsplit(".", 1)[-1] in writes for call in calls)
+
+    run(getattr(function, "body", []), False)
+    return late
+
+
+def test_no_cog_calls_a_service_after_its_operation_committed() -> None:
+    """What a cog shows after a change comes back in the service's result (the server's
+    language included): it never asks a second service once the first has written."""
+    writes = service_writes()
+    found = []
+    for path in python_files("cogs"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.AsyncFunctionDef):
+                for call in calls_after_a_write(node, writes):
+                    found.append(f"{path.relative_to(REPO_ROOT)} {node.name}: {call}")
+    assert found == []
+
+
+def test_the_act_once_check_sees_a_second_call() -> None:
+    source = (
+        "async def claim(self, interaction):\n"
+        "    await self.services.judges.may_claim(actor)\n"
+        "    if pressed:\n"
+        "        outcome = await self.services.judges.claim(actor)\n"
+        "    else:\n"
+        "        outcome = None\n"
+        "    labels = await guild_labels(interaction)\n"
+    )
+    (function,) = ast.parse(source).body
+    assert calls_after_a_write(function, {"claim"}) == ["guild_labels"]
+    assert calls_after_a_write(function, {"resolve"}) == []

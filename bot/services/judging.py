@@ -9,6 +9,7 @@ from datetime import datetime
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from domain.errors import one_of
+from domain.guild import GuildConfig
 from domain.tournament import events as ev
 from domain.tournament.log import Action
 from domain.tournament.model import Entry, Tournament
@@ -56,6 +57,8 @@ class CallOutcome:
     tournament: Tournament
     call: JudgeCall
     match: Match | None
+    server: GuildConfig  # the server's settings: the language of the call's post
+    at: datetime  # when it happened (a claim suggests minutes from it)
 
 
 @dataclass(frozen=True)
@@ -156,8 +159,9 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, CallJudge(actor.user_id, reason))
+            server = await tx.guild_config()
         called = ev.only(events, ev.JudgeCalled)
-        return self._call_outcome(tournament, called.call)
+        return self._call_outcome(tournament, called.call, server, tx.at)
 
     async def may_call(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """Refuse before asking what happened, when the call itself would be refused."""
@@ -170,8 +174,9 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(tournament_id)
             tournament, events = await tx.apply(tournament, ClaimCall(call_id))
+            server = await tx.guild_config()
         claimed = ev.only(events, ev.CallClaimed)
-        return self._call_outcome(tournament, claimed.call)
+        return self._call_outcome(tournament, claimed.call, server, tx.at)
 
     async def resolve(
         self, actor: Actor, tournament_id: int, call_id: int, minutes: int
@@ -179,8 +184,9 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(tournament_id)
             tournament, events = await tx.apply(tournament, ResolveCall(call_id, minutes))
+            server = await tx.guild_config()
         resolved = ev.only(events, ev.CallResolved)
-        return self._call_outcome(tournament, resolved.call)
+        return self._call_outcome(tournament, resolved.call, server, tx.at)
 
     async def may_resolve(self, actor: Actor, tournament_id: int, call_id: int) -> None:
         """Refuse before asking for the minutes, when the call cannot be resolved."""
@@ -188,13 +194,12 @@ class JudgeService(Service):
             tournament = await tx.tournament(tournament_id)
             tx.refuse_early(tournament, ResolveCall(call_id, 0))
 
-    def _call_outcome(self, tournament: Tournament, call: JudgeCall) -> CallOutcome:
+    def _call_outcome(
+        self, tournament: Tournament, call: JudgeCall, server: GuildConfig, at: datetime
+    ) -> CallOutcome:
         found = tournament.round(call.round)
         match = found.match_at(call.table) if found and call.table else None
-        return CallOutcome(tournament, call, match)
-
-    def now(self) -> datetime:
-        return self.clock()
+        return CallOutcome(tournament, call, match, server, at)
 
     async def no_show(
         self, actor: Actor, reference: TournamentRef, table: int, player_id: int

@@ -16,6 +16,7 @@ from bot.store.actions import operations_in
 from bot.worker import Priority, at_hand, off_loop, off_loop_as
 from domain.engine.results import MatchResult
 from domain.errors import DomainError, IllegalTransition, NotFound, one_of
+from domain.guild import GuildConfig
 from domain.tournament import events as ev
 from domain.tournament.match_rows import MatchRow, match_rows
 from domain.tournament.model import Entry, Tournament
@@ -118,6 +119,7 @@ class ResultChange:
     match: Match
     old: MatchResult | None
     new: MatchResult
+    server: GuildConfig  # the server's settings: the language of its posts
 
 
 @dataclass(frozen=True)
@@ -403,12 +405,13 @@ class RoundService(Service):
             result = judged_result(tournament, choice, match, player, first_points, second_points)
             operation = SetResult(number, table, result, advancing)
             tournament, events = await tx.apply(tournament, operation)
+            server = await tx.guild_config()
         change = ev.only(events, ev.ResultSet)
         updated = tournament.round(number)
         assert updated is not None
         final = updated.match_at(table)
         assert final is not None
-        return ResultChange(tournament, updated, final, change.old, change.new)
+        return ResultChange(tournament, updated, final, change.old, change.new, server)
 
     async def table_to_decide(
         self, actor: Actor, tournament_id: int, number: int, table: int

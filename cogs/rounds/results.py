@@ -47,7 +47,7 @@ from bot.ui.rounds import (
 from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from bot.worker import at_hand
-from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
+from cogs.common import RoutedCog, actor_of, guild_lang, server_lang, tournament_autocomplete
 from domain.tournament.play import JUDGED_RESULTS
 from domain.tournament.views import Views
 
@@ -203,7 +203,7 @@ class Results(RoutedCog):
             change.match,
             change.new,
             interaction.user.display_name,
-            await guild_lang(interaction),  # the notice is the server's post
+            server_lang(change.server, interaction),  # the notice is the server's post
         )
         await edit_answer(
             interaction, content=text, view=None, allowed_mentions=discord.AllowedMentions.none()

@@ -111,9 +111,10 @@ async def weekly(
         "starts_at": "2026/12/05 21:00",
     }
     values.update(settings)
-    return await services.tournaments.update_settings(
+    saved = await services.tournaments.update_settings(
         organizer(), str(created.tournament.id), **values
     )
+    return saved.tournament
 
 
 async def finish(services: Services, tournament: Tournament, players: int = 2) -> Any:

@@ -116,14 +116,16 @@ async def test_today_at_21_is_this_evening_in_japan_with_the_other_settings(
 ) -> None:
     # The organizer's command of issue 20, now read: NOW is 13:00 on 1 December in Japan.
     await four_registered(configured)
-    updated = await configured.tournaments.update_settings(
-        organizer(), None, starts_at="今日 21時", decklist_required=False
-    )
+    updated = (
+        await configured.tournaments.update_settings(
+            organizer(), None, starts_at="今日 21時", decklist_required=False
+        )
+    ).tournament
     assert updated.starts_at == datetime(2026, 12, 1, 21, 0, tzinfo=JST)
     assert updated.decklist_required is False
-    tomorrow = await configured.tournaments.update_settings(
-        organizer(), None, starts_at="明日 9:30"
-    )
+    tomorrow = (
+        await configured.tournaments.update_settings(organizer(), None, starts_at="明日 9:30")
+    ).tournament
     assert tomorrow.starts_at == datetime(2026, 12, 2, 9, 30, tzinfo=JST)
 
 
