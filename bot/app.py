@@ -120,7 +120,7 @@ class TournamentBot(commands.AutoShardedBot):
             default_lang=normalise_locale(settings.default_locale),
             refusals=refusals,
         )
-        # The live web page (issue 22), when WEB_PORT is set.
+        # The live web page, when WEB_PORT is set.
         self.web: WebServer | None = None
         self._background: set[asyncio.Task[None]] = set()
         database.on_storage_full.append(self._disk_full)

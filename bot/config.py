@@ -81,7 +81,7 @@ class Settings(BaseSettings):
     # Test-only: how many minutes ahead the bot's clock runs (0 in production), so that an
     # end-to-end test can move time on by restarting the bot instead of waiting.
     clock_offset_minutes: float = Field(default=0.0, ge=0.0, le=100_000.0)
-    # The live web page (issue 22): off unless WEB_PORT is set; WEB_BASE_URL is the address
+    # The live web page: off unless WEB_PORT is set; WEB_BASE_URL is the address
     # the public uses (behind a reverse proxy), else http://WEB_HOST:WEB_PORT.
     web_port: int | None = Field(default=None, ge=1, le=65535)
     web_host: str = Field(default="127.0.0.1")

@@ -1,4 +1,4 @@
-"""/profile show, handle and public (issue 24), and the registration reply's
+"""/profile show, handle and public, and the registration reply's
 「ハンドルネームを設定」 button with its form.
 
 A player's record is anyone's to read (the standings were public); penalties are the staff's

@@ -1,4 +1,4 @@
-"""/series create, add, remove, points and standings (issue 24): an organizer groups the
+"""/series create, add, remove, points and standings: an organizer groups the
 server's tournaments into a series (a season, a league); anyone reads its standings.
 
 The same by buttons: the panel's シリーズ opens the series menu of its tournament (a select

@@ -1,4 +1,4 @@
-"""The public live page's reads (issue 22): a tournament found by its page's address, and
+"""The public live page's reads: a tournament found by its page's address, and
 what of it anyone may see, decided here with the domain's own rules.
 
 The page's reader is nobody in particular (`ANONYMOUS`): it sees what any member of the
@@ -117,7 +117,7 @@ class LiveService(Service):
             return None
         return LivePage(slug, version, tournament, tx.views(tournament))
 
-    # -- issue 24: the series the event is in, the records players chose to show --------
+    # -- the series the event is in, the records players chose to show ------------------
 
     async def series_of(self, page: LivePage) -> list[SeriesPart]:
         """Each series the page's event is in, with its standings now (a series changes
@@ -716,7 +716,7 @@ def changed_parts(before: Tournament, after: Tournament) -> set[str]:
     return changed
 
 
-# -- issue 24: the series an event is in, and the records of players who opted in ------------
+# -- the series an event is in, and the records of players who opted in ---------------------
 
 
 @dataclass(frozen=True)

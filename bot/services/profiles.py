@@ -1,4 +1,4 @@
-"""Player records and handles (issue 24): /profile show, /profile handle, /profile public.
+"""Player records and handles: /profile show, /profile handle, /profile public.
 
 A handle (ハンドルネーム) belongs to a player on one server (`Books` profiles). The name a
 tournament shows for its player is the handle when there is one: it is given with the

@@ -1,4 +1,4 @@
-"""Series (issue 24): an organizer groups the server's tournaments into a series (a season, a
+"""Series: an organizer groups the server's tournaments into a series (a season, a
 league) and sets its points table; anyone reads its standings.
 
 A series is the server's bookkeeping, not a tournament's state: it changes no tournament,

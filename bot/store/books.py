@@ -1,4 +1,4 @@
-"""A server's own bookkeeping beside its tournaments (issue 24): its players' profiles (the
+"""A server's own bookkeeping beside its tournaments: its players' profiles (the
 handle each chose, whether their record may be shown on the live page) and its series (the
 tournaments an organizer grouped, with their points table). Rows to domain values and back;
 the rules are the domain's (`domain.handles`, `domain.series`). Each change is also logged

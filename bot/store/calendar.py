@@ -1,4 +1,4 @@
-"""The Discord scheduled event each tournament has on its server's calendar (issue 24), so
+"""The Discord scheduled event each tournament has on its server's calendar, so
 that later notices edit it rather than make another. Bookkeeping of the bot, like its posts:
 not in the action log."""
 

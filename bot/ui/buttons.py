@@ -134,7 +134,7 @@ DECIDE_WIN = CustomId.of("jv", tournament=NUMBER, round=NUMBER, table=NUMBER, pl
 DECIDE_DOUBLE_LOSS = CustomId.of("jl", tournament=NUMBER, round=NUMBER, table=NUMBER)
 DECIDE_TIME = CustomId.of("jt", tournament=NUMBER, round=NUMBER, table=NUMBER)
 DECIDE_TIME_FORM = CustomId.of("jf", tournament=NUMBER, round=NUMBER, table=NUMBER)
-# Issue 24: the handle (the registration reply's button, and its form) and a series' points.
+# A player's handle (the registration reply's button, and its form) and a series' points.
 HANDLE_BUTTON = CustomId.of("hb", tournament=NUMBER)
 HANDLE_FORM = CustomId.of("hf", tournament=NUMBER)
 POINTS_FORM = CustomId.of("sp", series=NUMBER)

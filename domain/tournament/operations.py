@@ -267,7 +267,7 @@ class SubmitDeck(PlayerOperation):
     decklist: str
 
 
-# -- rounds (issue 10) --------------------------------------------------------------------
+# -- rounds -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -381,7 +381,7 @@ class CancelTournament(OrganizerOperation):
     kind: ClassVar[str] = "cancel_tournament"
 
 
-# -- judges (issue 11) --------------------------------------------------------------------
+# -- judges -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

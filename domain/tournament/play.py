@@ -463,7 +463,7 @@ def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Act
     )
 
 
-# What a player who disputes a report may claim instead (issue 20). An agreed draw does not
+# What a player who disputes a report may claim instead. An agreed draw does not
 # exist (R-MATCH-3), and a concession is a loss seen from the conceding side: 負け says it.
 DISPUTE_CLAIMS = (Claim.WIN, Claim.LOSE, Claim.TIME)
 
