@@ -75,7 +75,9 @@ class MyMatch:
 
 @dataclass(frozen=True)
 class ReportOutcome:
-    """What a report or a confirmation did, for the cog to tell the right people."""
+    """What a report or a confirmation did, for the reporter's reply
+    (`bot.ui.rounds.report_reply`). Who else is told is the notifier's plan
+    (bot/notify/plan.py), sent by the delivery (bot/delivery)."""
 
     tournament: Tournament
     round: Round
