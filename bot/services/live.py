@@ -87,9 +87,10 @@ class LiveService(Service):
         self.ratings = RatingsMemo()  # shared with /profile and the series (Services)
 
     def watch(self, listener: VersionListener) -> Callable[[], None]:
-        """`listener(tournament_id, version, switched)` after each commit in this process;
-        returns the function that stops it. Across processes the same comes from `pages()`
-        (a page switched off is one that is no longer listed)."""
+        """`listener(tournament_id, version, switched)` after each commit this process makes
+        or, on PostgreSQL, hears of from another; returns the function that stops it. A
+        process that hears no commits (`python -m bot web`) polls `pages()` instead (a page
+        switched off is one that is no longer listed)."""
 
         def on_commit(committed: Committed) -> None:
             if committed.tournament_id is not None and committed.version is not None:

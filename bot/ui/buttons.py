@@ -1,8 +1,9 @@
 """Every button and form the bot shows, in one place: the custom id it carries and how it
 looks. The custom id holds what the button acts on (`rp:12:3`: tournament 12, round 3), so a
 button on an old message works after a restart: the cogs route each id format to its
-handler (a `DynamicItem` per `CustomId`, see `cogs/common.py`), and nothing is kept in
-memory. Views built here are stateless (stopped): discord.py keeps no copy of them.
+handler (a `DynamicItem` per `CustomId`, made by `bot.ui.routing`; see `cogs/common.py`), and
+nothing is kept in memory. Views built here are stateless (stopped): discord.py keeps no copy
+of them.
 """
 
 from __future__ import annotations
