@@ -163,8 +163,9 @@ class Final:
     next_refused: DomainError | None = None
 
 
-# How long the organizer's answer waits for the round's pairings post to be out (a 4,096
-# player round's takes about a second).
+# How long the organizer's answer waits for the round's pairings post to be out (how long a
+# 4,096-player round's takes: docs/BENCHMARKS.md, "The end of a round of a 4,096-player
+# event", click → last pairings message).
 POSTED_WITHIN = 3.0
 
 
