@@ -65,3 +65,69 @@ def test_the_reader_finds_a_planted_issue_number(tmp_path: Path) -> None:
         "tests/test_planted.py:6",
     ]
     assert found[2].endswith(f"{word.lower()} # 2")
+
+
+# Figures live in docs/BENCHMARKS.md (and docs/OPERATIONS.md); code that needs one names the
+# section that holds it: `docs/BENCHMARKS.md, "How the time was found"`, the heading's words
+# (a "…" stands for words left out), across a comment's lines too.
+CITATION = re.compile(r"docs/(BENCHMARKS|OPERATIONS)\.md,\s*(?:#\s*)?\"([^\"]+)\"")
+
+
+def headings(document: Path) -> list[str]:
+    lines = document.read_text(encoding="utf-8").splitlines()
+    return [line.lstrip("#").strip().lower() for line in lines if line.startswith("#")]
+
+
+def names_a_heading(cited: str, found: list[str]) -> bool:
+    pieces = [piece.strip().lower() for piece in cited.split("…") if piece.strip()]
+
+    def holds(heading: str) -> bool:
+        at = 0
+        for piece in pieces:
+            at = heading.find(piece, at)
+            if at < 0:
+                return False
+            at += len(piece)
+        return True
+
+    return any(holds(heading) for heading in found)
+
+
+def missing_sections(paths: list[Path], root: Path) -> list[str]:
+    """`path:line: document "words"` of every cited section no heading of the document has."""
+    documents: dict[str, list[str]] = {}
+    found = []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        for match in CITATION.finditer(text):
+            name = match.group(1)
+            if name not in documents:
+                documents[name] = headings(root / "docs" / f"{name}.md")
+            cited = re.sub(r"\s*\n\s*(?:#\s*)?", " ", match.group(2))
+            if not names_a_heading(cited, documents[name]):
+                line = text.count("\n", 0, match.start()) + 1
+                found.append(f'{path.relative_to(root)}:{line}: {name}.md "{cited}"')
+    return found
+
+
+def test_every_cited_section_exists() -> None:
+    assert missing_sections(python_files(REPO_ROOT), REPO_ROOT) == []
+
+
+def test_the_reader_finds_a_section_that_is_not_there(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "docs" / "BENCHMARKS.md").write_text(
+        "# Benchmarks\n\n## The burst: `bench/burst.py`\n\ntext, not a heading: Gone\n",
+        encoding="utf-8",
+    )
+    document = "docs/" + "BENCHMARKS.md"  # in two pieces, so that this file cites nothing
+    (tmp_path / "bot" / "cited.py").write_text(
+        f'"""Slow ({document}, "The burst: `bench/burst.py`").\n\n'
+        f'Also ({document}, "the … burst") and ({document}, "Gone")."""\n\n'
+        f'# A pause ({document}, "The\n# burst").\n',
+        encoding="utf-8",
+    )
+    assert missing_sections(python_files(tmp_path), tmp_path) == [
+        'bot/cited.py:3: BENCHMARKS.md "Gone"'
+    ]
