@@ -1,10 +1,10 @@
-"""Words that hold: no issue number in the code, its comments, docstrings or names.
+"""Words that hold: no issue number in the code, and no pointer to a section that is gone.
 
 An issue's number tells the next reader nothing; the feature or behaviour it was about does.
 Every .py file of the house, its tests, benches and docs scripts is read as text, so a
 number in a comment, a docstring, a string or a test's name is found, and so is one split
-across a comment's lines. The SQL migrations are not Python and are not
-read: a released migration is never edited.
+across a comment's lines. A measured figure lives in docs/BENCHMARKS.md, and code that needs
+it names the section that holds it: that section must exist.
 """
 
 from __future__ import annotations
