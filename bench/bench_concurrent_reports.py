@@ -1,4 +1,4 @@
-"""200 result reports at once on one Services and one SQLite file (issue 12).
+"""200 result reports at once on one Services and one SQLite file.
 
     .venv/bin/python bench/bench_concurrent_reports.py [--players 400] [--reps 3]
 

@@ -1,4 +1,4 @@
-"""The end of a round of a large event, through Discord (issue 21):
+"""The end of a round of a large event, through Discord:
 `python bench/burst.py --players 4096 [--runs 3]`.
 
 The real bot (`python -m bot`, SQLite, FULL) runs against the fake Discord of tests/e2e on

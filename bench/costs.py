@@ -1,4 +1,4 @@
-"""What one command costs on a large event, piece by piece (issue 21's table):
+"""What one command costs on a large event, piece by piece:
 `python bench/costs.py --players 4096 [--reps 5]`.
 
 On a copy of bench/eventdb.py's event (rounds 1..played complete, the next round with its

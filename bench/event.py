@@ -18,7 +18,7 @@ workload (the reference) in the same processes: a slow or busy machine shows the
     python bench/event.py --profile out.html       # one NORMAL run under pyinstrument
     python bench/event.py --modes NORMAL --autocheckpoint 0   # no checkpoints (diagnosis)
 
-Targets (issue 13): total ≤ 30 s, report p99 ≤ 20 ms, peak RSS ≤ 200 MB.
+Targets: total ≤ 30 s, report p99 ≤ 20 ms, peak RSS ≤ 200 MB.
 """
 
 from __future__ import annotations

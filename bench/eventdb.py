@@ -4,7 +4,7 @@
 holding a Swiss event of `players` players and `rounds` planned rounds in this state:
 rounds 1..`played` complete, round `played + 1` paired and started with every table but
 the last `left` reported and confirmed (`left=None`: that round not paired at all). The
-event is built as bench/event.py builds it (real `Services` over `Database.open`, a fixed
+event is built as bench/event.py builds it (real `Services` over `open_database`, a fixed
 clock and seeds), with `synchronous = OFF` while building (the file is a cache, not a
 record), and kept in `--cache` (default /tmp/pm-bench-events) under a name made of its
 parameters and the newest migration, so a later run copies it in a second instead of

@@ -20,7 +20,7 @@ start and the end shows how busy the machine was.
 Each run prints its traffic: requests by route, messages per place, 429s, invalid answers.
 The fake enforces Discord's rate limits unless `--no-limits` (the bot alone, to compare).
 
-Target (issue 13): p99 ≤ 250 ms.
+Target: p99 ≤ 250 ms.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The live page under load during a 1,024-player round (issue 22).
+"""The live page under load during a 1,024-player round.
 
     .venv/bin/python bench/web.py                      # 200 streams, 200 page loads/s, 25 s
     .venv/bin/python bench/web.py --web-process        # the pages served by `python -m bot web`

@@ -1,5 +1,6 @@
 """The live page against one stranger (or many): connections, forged addresses, ignored
-parameters and font slices, with the bot's file limit at 1,024 (issue 33's figures).
+parameters and font slices, with the bot's file limit at 1,024 (the figures of
+docs/BENCHMARKS.md, "The live page against a stranger").
 
     .venv/bin/python bench/web_load.py                 # every scenario, 1,024 players
     .venv/bin/python bench/web_load.py --only idle streams --players 256

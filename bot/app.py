@@ -249,7 +249,8 @@ class TournamentBot(commands.AutoShardedBot):
         log.info("bot ready: logged in as %s (%s)", user, user.id if user else "?")
         # What exists once the bot is up (modules, Discord's cache of the servers) lives as
         # long as the process: kept out of the garbage collector's full collections, each
-        # of which stopped everything for 47 ms of its 90 ms scanning them at 4,096 players.
+        # of which stopped every thread for tens of milliseconds at 4,096 players, most of it
+        # scanning them (docs/BENCHMARKS.md, "How the time was found": garbage collection).
         # Once: a later reconnect would also freeze whatever passing garbage exists then.
         if not gc.get_freeze_count():
             gc.freeze()

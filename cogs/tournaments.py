@@ -1,4 +1,5 @@
-"""/tournament create, info, list, settings, start, finish and export.
+"""/tournament create, info, list, settings, start, page, rooms, cancel, import, finish, export
+and panel.
 
 Thin adapters: each command builds the actor, calls one service and answers the person who
 acted. What others are told (the registration post, the start's announcement, the final

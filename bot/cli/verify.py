@@ -31,8 +31,8 @@ def register(subcommands: Subcommands) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     # The fold makes and drops millions of objects, all freed as they go (no cycles): the
-    # cycle collector would only walk the whole stored event again and again (12% of the
-    # run at 4,096×12).
+    # cycle collector would only walk the whole stored event again and again, a share of
+    # the run worth saving (docs/BENCHMARKS.md, "verify (profile: cProfile …)").
     gc.disable()
     try:
         return asyncio.run(_verify(load_settings(), args.tournament))

@@ -88,9 +88,10 @@ class LiveService(Service):
         self.ratings = ratings  # one server's ratings, kept once for every reader of them
 
     def watch(self, listener: VersionListener) -> Callable[[], None]:
-        """`listener(tournament_id, version, switched)` after each commit in this process;
-        returns the function that stops it. Across processes the same comes from `pages()`
-        (a page switched off is one that is no longer listed)."""
+        """`listener(tournament_id, version, switched)` after each commit this process makes
+        or, on PostgreSQL, hears of from another; returns the function that stops it. A
+        process that hears no commits (`python -m bot web`) polls `pages()` instead (a page
+        switched off is one that is no longer listed)."""
 
         def on_commit(committed: Committed) -> None:
             if committed.tournament_id is not None and committed.version is not None:
@@ -118,7 +119,7 @@ class LiveService(Service):
             return None
         return LivePage(slug, version, tournament, tx.views(tournament))
 
-    # -- the series the event is in, the records players chose to show -----------------
+    # -- the series the event is in, the records players chose to show ------------------
 
     async def series_of(self, page: LivePage) -> list[SeriesPart]:
         """Each series the page's event is in, with its standings now (a series changes

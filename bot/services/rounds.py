@@ -76,7 +76,9 @@ class MyMatch:
 
 @dataclass(frozen=True)
 class ReportOutcome:
-    """What a report or a confirmation did, for the cog to tell the right people."""
+    """What a report or a confirmation did, for the reporter's reply
+    (`bot.ui.rounds.report_reply`). Who else is told is the notifier's plan
+    (bot/notify/plan.py), sent by the delivery (bot/delivery)."""
 
     tournament: Tournament
     round: Round
@@ -163,8 +165,9 @@ class Final:
     next_refused: DomainError | None = None
 
 
-# How long the organizer's answer waits for the round's pairings post to be out (a 4,096
-# player round's takes about a second).
+# How long the organizer's answer waits for the round's pairings post to be out (how long a
+# 4,096-player round's takes: docs/BENCHMARKS.md, "The end of a round of a 4,096-player
+# event", click → last pairings message).
 POSTED_WITHIN = 3.0
 
 

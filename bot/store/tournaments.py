@@ -181,8 +181,9 @@ def _deck(row: Row) -> StoredDeck:
 @dataclass(frozen=True)
 class TournamentRows:
     """A whole tournament as stored. Reading them needs the database; building the
-    tournament from them (`tournament_from`) needs none and is most of a load: 0.3 s of
-    CPU at 4,096 players, which the bot does off the event loop."""
+    tournament from them (`tournament_from`) needs none and is most of a load, which the
+    bot does off the event loop (docs/BENCHMARKS.md, "How the time was found": the first
+    load off the loop)."""
 
     tournament: Row
     players: list[Row]

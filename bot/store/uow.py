@@ -87,9 +87,10 @@ from domain.tournament.views import Views
 ActorResolver = Callable[[GuildConfig], Actor]
 # Operations whose rules look at every player (the start checks every list again): applied
 # off the event loop (bot/worker.py), the others on it, where a report costs less than the
-# hand-over would. Seating a round checks sets of ids only (10 ms at 2,048 tables): on the
-# loop it no longer waits for whatever the worker is in the middle of (a standings layout,
-# 0.3 s at 4,096 players), with every report queued behind the write lock.
+# hand-over would. Seating a round checks sets of ids only, quick at any size: on the loop
+# it no longer waits for whatever the worker is in the middle of (a large event's standings
+# layout), with every report queued behind the write lock (docs/BENCHMARKS.md, "Click → last
+# pairings message").
 EVERY_PLAYER = (StartTournament,)
 LANGUAGES = ("ja", "en")
 
@@ -142,7 +143,8 @@ class TournamentCache:
     def __init__(self) -> None:
         self._entries: dict[int, list[Cached]] = {}
         # Loads under way, by (tournament, version): reads at the same time that find the
-        # same version missing wait for one load (4,096 players: 0.35 s each) and share it.
+        # same version missing wait for one load and share it (docs/BENCHMARKS.md, "What
+        # the profile showed (py-spy, 4,096) and what changed").
         self._loading: dict[tuple[int, int], asyncio.Future[Tournament | None]] = {}
 
     def get(self, tournament_id: int, version: int) -> Tournament | None:
@@ -312,7 +314,8 @@ class Transaction:
 
         async def load() -> Tournament | None:
             # The rows read here; the tournament built from them off the event loop (the
-            # first command after a restart at 4,096 players held the loop 0.3 s).
+            # first command after a restart at 4,096 players held the loop: docs/BENCHMARKS.md,
+            # "How the time was found", the first load off the loop).
             rows = await tournament_rows(connection, guild_id, tournament_id)
             if rows is None:
                 return None
@@ -576,8 +579,8 @@ class Transaction:
 
     async def log_rows(self, tournament_id: int) -> list[Row]:
         """The tournament's log as stored; `bot.store.actions.operations_in` decodes it
-        into the operations it folds from (off the event loop: 57,000 rows at 4,096
-        players)."""
+        into the operations it folds from (off the event loop: a large event's log has tens
+        of thousands of rows)."""
         return await log_rows(self._connection, guild_id=self.guild_id, tournament_id=tournament_id)
 
     async def owned_rooms(self, tournament_id: int) -> int:
@@ -721,7 +724,8 @@ class Store:
         # One writer per guild in this process at a time, queued before taking a pooled
         # connection: a burst of one event's reports waits here instead of filling the
         # PostgreSQL pool with waiters on that event's lock, which starved every other
-        # server of this process (bench/shards.py: 36 of 40 connections waiting).
+        # server of this process (docs/BENCHMARKS.md, "Shards: 4 processes on PostgreSQL
+        # beside 1 on SQLite").
         self._guild_writers = GuildQueue()
 
     def remember_config(self, config: GuildConfig) -> None:

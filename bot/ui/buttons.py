@@ -1,8 +1,9 @@
 """Every button and form the bot shows, in one place: the custom id it carries and how it
 looks. The custom id holds what the button acts on (`rp:12:3`: tournament 12, round 3), so a
 button on an old message works after a restart: the cogs route each id format to its
-handler (a `DynamicItem` per `CustomId`, see `cogs/common.py`), and nothing is kept in
-memory. Views built here are stateless (stopped): discord.py keeps no copy of them.
+handler (a `DynamicItem` per `CustomId`, made by `bot.ui.routing`; see `cogs/common.py`), and
+nothing is kept in memory. Views built here are stateless (stopped): discord.py keeps no copy
+of them.
 """
 
 from __future__ import annotations
@@ -134,8 +135,7 @@ DECIDE_WIN = CustomId.of("jv", tournament=NUMBER, round=NUMBER, table=NUMBER, pl
 DECIDE_DOUBLE_LOSS = CustomId.of("jl", tournament=NUMBER, round=NUMBER, table=NUMBER)
 DECIDE_TIME = CustomId.of("jt", tournament=NUMBER, round=NUMBER, table=NUMBER)
 DECIDE_TIME_FORM = CustomId.of("jf", tournament=NUMBER, round=NUMBER, table=NUMBER)
-# Beyond one event: the handle (the registration reply's button, and its form) and a series'
-# points.
+# A player's handle (the registration reply's button, and its form) and a series' points.
 HANDLE_BUTTON = CustomId.of("hb", tournament=NUMBER)
 HANDLE_FORM = CustomId.of("hf", tournament=NUMBER)
 POINTS_FORM = CustomId.of("sp", series=NUMBER)

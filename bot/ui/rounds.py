@@ -43,9 +43,9 @@ MENTIONS_PER_MESSAGE = 100
 
 
 # Up to this many tables (1,024 players), the pairings post pings every player of the
-# round, in messages of text (2,000 characters, 100 pings each: 84 messages at 2,048
-# tables). Beyond, the tables are packed into embeds (6,000 characters a message, a third
-# as many messages) and nobody is pinged: thousands of pings are noise, and each player
+# round, in messages of text (2,000 characters, 100 pings each). Beyond, the tables are
+# packed into embeds (6,000 characters a message: far fewer messages, docs/BENCHMARKS.md,
+# "Fewer messages") and nobody is pinged: thousands of pings are noise, and each player
 # finds their table with /pairing, and hears their opponent's report.
 PINGED_TABLES = 512
 # What one channel takes at once (Discord: about 5 posts in 5 s): a round's post never needs

@@ -2,8 +2,8 @@
 
 `EventResult` is the series' own input type: the standings rows it needs and nothing more,
 so that series points can be computed (and tested) without building whole tournaments.
-`event_result(tournament)` is the one adapter from the tournament model: when the final
-standings learn more (a top-cut placing on each line), only this adapter changes.
+`event_result(tournament)` is the one adapter from the tournament model: the final standings'
+shared ranks, and each bracket player's band read from the bracket here (`top_cut_bands`).
 """
 
 from __future__ import annotations

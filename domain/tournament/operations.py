@@ -2,7 +2,8 @@
 
 An operation says what was asked, with every input it needs (a deck submission carries the
 decklist, a settings change the uploaded files' text, a start its random seed), so that the
-action log can replay it exactly. `Tournament.apply` decides whether it is allowed.
+action log can replay it exactly. `domain.tournament.apply.apply` decides whether it is
+allowed: who may make it (`permissions.authorize`), then its rule handler.
 
 Operations are grouped by who may make them: `PlayerOperation`s act on the player's own
 entry (staff may act for a player), `JudgeOperation`s need a judge or an organizer, and
@@ -267,7 +268,7 @@ class SubmitDeck(PlayerOperation):
     decklist: str
 
 
-# -- rounds ------------------------------------------------------------------------------
+# -- rounds -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -381,7 +382,7 @@ class CancelTournament(OrganizerOperation):
     kind: ClassVar[str] = "cancel_tournament"
 
 
-# -- judges ------------------------------------------------------------------------------
+# -- judges -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

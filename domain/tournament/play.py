@@ -1,8 +1,8 @@
 """The rules of a running event: pairing, the clock, reports and confirmations, judges'
 results, drops, the top cut and the finish.
 
-Each handler takes the tournament, the operation and the time, and returns the new
-tournament and what happened; a refusal raises a typed, keyed error naming the rule.
+Each handler takes the tournament, the operation, the time and the actor, and returns the
+new tournament and what happened; a refusal raises a typed, keyed error naming the rule.
 """
 
 from __future__ import annotations

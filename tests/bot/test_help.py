@@ -1,4 +1,4 @@
-"""/help names each command the way the reader's Discord shows it (issue 14)."""
+"""/help names each command the way the reader's Discord shows it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Consistent terms and messages for people (issue 20, items 9 and 10), as the bot renders
+"""Consistent terms and messages for people, as the bot renders
 them: what /undo takes back, the judges' re-ping, the organizer's reply after pairing, one
 date format, the registration post's check-in, the ranges of the forms, and the words the
 regulation uses."""

@@ -1,4 +1,4 @@
-"""Issue 10's story through the real bot and the fake Discord: a full 8-player Swiss event
+"""A whole event's story through the real bot and the fake Discord: a full 8-player Swiss event
 with a top 4, told in order. Players report by command and by button, confirm, agree by
 reporting twice, report a time result with point-zone counts, concede, dispute (a judge
 settles it), drop; the bot restarts mid-round; the top cut gets its bracket picture; the

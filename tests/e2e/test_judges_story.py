@@ -1,4 +1,4 @@
-"""Issue 11's story through the real bot and the fake Discord: judges run the floor.
+"""The judges' story through the real bot and the fake Discord: judges run the floor.
 
 Penalties flip results (a game loss, a double game loss), a disqualified player is never
 paired again, two cautions make the bot suggest a warning, a judge call is claimed and

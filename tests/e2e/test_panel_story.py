@@ -1,4 +1,4 @@
-"""Issue 20's panel, told as a story through the real bot: after `/tournament create` and the
+"""The organizer's panel, told as a story through the real bot: after `/tournament create` and the
 start time, the organizer runs a whole Swiss event with a top 4 by the panel's buttons
 alone (and the 「結果がすべて揃いました」 prompts in the staff channel), nobody types
 `/round` or `/result`, the players report by buttons, and two disputes are settled by one

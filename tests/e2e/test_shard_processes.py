@@ -1,4 +1,4 @@
-"""Issue 23: several bot processes on one PostgreSQL database, through the fake Discord.
+"""Shards: several bot processes on one PostgreSQL database, through the fake Discord.
 
 PostgreSQL only: SQLite serves one process, and these are stories of several.
 

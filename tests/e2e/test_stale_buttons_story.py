@@ -1,10 +1,10 @@
-"""Issue 18: a button or form that no longer applies is refused, and nothing is stored.
+"""Stale buttons: a button or form that no longer applies is refused, and nothing is stored.
 
 Two servers. On ours (the default guild, in Japanese) "Old Cup" is played and finished, then
 "Stale Cup" runs with four players; on the second server "Other Cup" is in its first round,
 with a report waiting for Bob's confirmation, an open judge call and a penalty preview.
 
-First the issue's story: a player opens their round-1 report form (and its time-out form)
+First the story as it was found: a player opens their round-1 report form (and its time-out form)
 and leaves it open across the pairing of round 2, their opponent leaves 確認 / 異議 unpressed;
 in round 2 each is pressed, and each is refused with 「第 1 回戦はすでに終わっています」.
 Then every routed button and form of bot/ui/buttons.py is pressed with an id that is out of

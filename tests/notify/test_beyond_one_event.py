@@ -1,6 +1,6 @@
-"""Issue 24's notices: what the plan says when an event is called off, when its start time
-moves (the server's calendar), and before it (the players' reminders); and what their
-renderers say, or do not say any more."""
+"""The notices around an event's date: what the plan says when an event is called off, when
+its start time moves (the server's calendar), and before it (the players' reminders); and what
+their renderers say, or do not say any more."""
 
 from __future__ import annotations
 

@@ -214,7 +214,7 @@ def table_told(notices: list[Notice], say: Say) -> list[tuple[tuple[Place, ...],
 
 
 def test_a_judges_ruling_is_told_to_both_players_of_the_table_and_the_log() -> None:
-    """Issue 19.5: the table's thread names both players; where the round has no thread,
+    """The table's thread names both players; where the round has no thread,
     each is told by DM (the second player's DM goes only then)."""
     clock = running()
     first, second = clock.tournament.rounds[0].matches[0].players
@@ -233,7 +233,7 @@ def test_a_judges_ruling_is_told_to_both_players_of_the_table_and_the_log() -> N
 
 
 def test_a_game_loss_that_decides_a_match_is_told_to_both_players_r_pen_3() -> None:
-    """Issue 19.7 and R-PEN-3: the opponent hears that the match is decided, not only the
+    """R-PEN-3: the opponent hears that the match is decided, not only the
     penalised player; the revocation is told the same way."""
     clock = running()
     first, second = clock.tournament.rounds[0].matches[0].players
@@ -308,7 +308,7 @@ def test_a_judge_call_resolved_with_extra_minutes_tells_the_table_r_match_7() ->
 
 
 def test_players_removed_at_the_start_are_each_told_why_and_the_post_closes() -> None:
-    """Issue 19.8: no check-in or no legal deck; each removed player hears which."""
+    """Removed at the start for no check-in or no legal deck; each removed player hears which."""
     clock = Clock(new_tournament())
     for number in range(1, 6):
         clock.apply(Register(player(number).user_id, f"Player {number}"), player(number))

@@ -148,7 +148,7 @@ def clock_said() -> list[tuple[Notice, Tournament]]:
 
 
 def called_off_said() -> list[tuple[Notice, Tournament]]:
-    """Issue 24 before an event: a start time (the calendar), the players' reminders, and
+    """Before an event: a start time (the calendar), the players' reminders, and
     the event called off (中止)."""
     clock = Clock(new_tournament())
     said: list[tuple[Notice, Tournament]] = []

@@ -1,4 +1,4 @@
-"""A backup taken mid-event (issue 12): the restored copy verifies and has the same
+"""A backup taken mid-event: the restored copy verifies and has the same
 standings, while the live event goes on."""
 
 from __future__ import annotations

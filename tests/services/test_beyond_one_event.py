@@ -1,7 +1,7 @@
-"""Issue 24 through the services on a real database (SQLite, and PostgreSQL when installed):
-copies and weekly repeats, calling an event off, handles, the entry import, series, player
-records, ratings, reminders and the live page's reads. Each write is one transaction; every
-change says who made it."""
+"""Beyond one event, through the services on a real database (SQLite, and PostgreSQL when
+installed): copies and weekly repeats, calling an event off, handles, the entry import,
+series, player records, ratings, reminders and the live page's reads. Each write is one
+transaction; every change says who made it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The round clock's notices through the services on real SQLite: each is due once, a
 notice missed while the bot was down is skipped rather than posted late, and a report
-nobody confirms is flagged to the judges after the set minutes (issue 10)."""
+nobody confirms is flagged to the judges after the set minutes."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ async def test_each_operation_writes_its_notices_with_it(event: Services) -> Non
         ("create_tournament", "registration_post"),
         ("create_tournament", "panel"),
         ("start_tournament", "started"),
-        ("start_tournament", "registration_refresh"),  # the post closes (issue 19.3)
+        ("start_tournament", "registration_refresh"),  # the registration post closes
     ]
     # The command's channel rides along for a place that falls back to it.
     assert told[0]["places"] == ["announcements", "origin"]

@@ -186,9 +186,9 @@ async def test_the_clock_record_moves_into_the_outbox(tmp_path: Path) -> None:
 async def test_0015_rebuilds_tournaments_keeping_every_row_and_what_points_at_them(
     tmp_path: Path,
 ) -> None:
-    """Issue 24: the state CHECK gains 'cancelled', which SQLite can only do by rebuilding the
-    table; a database written by the previous version keeps its tournaments, their ids, the
-    rows of every table pointing at them, and its indexes."""
+    """Calling an event off: the state CHECK gains 'cancelled', which SQLite can only do by
+    rebuilding the table; a database written by the previous version keeps its tournaments,
+    their ids, the rows of every table pointing at them, and its indexes."""
     earlier = tmp_path / "earlier"
     earlier.mkdir()
     for migration in discover_migrations():

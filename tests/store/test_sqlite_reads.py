@@ -46,7 +46,7 @@ async def test_reads_at_the_same_time_share_one_transaction(
         assert answers == [{1}] * 50
         assert seen.count("BEGIN") == 1  # not one BEGIN … ROLLBACK each
         assert seen.count("ROLLBACK") == 1
-        # Issue 21: the query they all ask runs once (a hundred commands at the end of a
+        # The query they all ask runs once (a hundred commands at the end of a
         # round each asked the server's settings and the tournament's version).
         assert seen.count("SELECT guild_id FROM guild_config") == 1
         assert not reader.in_transaction

@@ -1,4 +1,4 @@
-"""The staff panel's steps (issue 20): each is offered exactly when the operation it runs
+"""The staff panel's steps: each is offered exactly when the operation it runs
 would be accepted now, so a button is never enabled for a step the rules refuse, nor greyed
 out for one they allow. Events are played at random (registration with and without decks
 and check-ins, Swiss rounds, the top cut, drops, the finish) and checked after every
