@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from bot.cli.settings_errors import settings_message
 from bot.config import Settings
 from bot.errors import StartupError
-from bot.i18n import both
+from bot.i18n import both, terminal_languages
 from bot.store.database import read_snapshot
 from bot.store.sql import Connection
 
@@ -21,14 +22,13 @@ if TYPE_CHECKING:
 
 
 def load_settings() -> Settings:
+    """The settings; a value that cannot be used stops the command with what is wrong and
+    how to correct it, in the terminal's language (`settings_message`)."""
     try:
         return Settings()
     except ValidationError as error:
-        details = "; ".join(
-            f"{'.'.join(str(part) for part in problem['loc']).upper()}: {problem['msg']}"
-            for problem in error.errors()
-        )
-        raise StartupError(both("startup.invalid_settings", details=details)) from None
+        said = [settings_message(error, lang) for lang in terminal_languages()]
+        raise StartupError("\n".join(said)) from None
 
 
 def require_token(settings: Settings) -> str:

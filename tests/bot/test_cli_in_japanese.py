@@ -165,6 +165,28 @@ def test_a_missing_token_is_told_in_japanese_only(tmp_path: Path) -> None:
     assert english_lines(result.stderr) == [], result.stderr
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "WEB_PORT=abc",
+        "DEV_GUILD_ID=123abc",
+        "WEB_BASE_URL=foo",
+        "DATABASE_URL=mysql://bot:s3cret-pw@db/pm",
+        "DEFAULT_LOCALE=fr",
+    ],
+)
+def test_a_wrong_setting_in_env_is_told_in_japanese(tmp_path: Path, line: str) -> None:
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN=tok-123\n{line}\n", encoding="utf-8")
+    refused = run(cwd=tmp_path)
+    assert refused.returncode == 2
+    name = line.split("=")[0]
+    assert f"設定 {name} " in refused.stderr, refused.stderr
+    assert f"「{name}=」の行を直して" in refused.stderr
+    assert english_lines(refused.stderr) == [], refused.stderr
+    assert "s3cret-pw" not in refused.stderr
+    assert "tok-123" not in refused.stderr
+
+
 def test_simulate_speaks_japanese(tmp_path: Path) -> None:
     shown = run("simulate", "--players", "8", "--rounds", "3", cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
