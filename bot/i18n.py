@@ -328,6 +328,8 @@ CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
         "setting": lambda option, lang: localized_option("tournament settings", option, lang)
     },
     "rooms.missing_permissions": {"missing": _named_in("rooms.permission.")},
+    "engine.record.bad_json": {"problem": _named_in("syntax.")},
+    "decks.data.toml_syntax": {"problem": _named_in("syntax.")},
     "submission.not_legal": {
         "rules": lambda rule, lang: t(
             "submission.rule_item", lang, rule=rule, name=rule_name(rule, lang)

@@ -135,6 +135,34 @@ def test_the_systems_words_are_translated(tmp_path: Path) -> None:
     assert english_lines(folder.stderr) == [], folder.stderr
 
 
+def test_a_file_that_does_not_parse_is_told_in_japanese(tmp_path: Path) -> None:
+    # The parsers' English (「Expecting value」, 「Invalid value (at line 1, column 7)」) and
+    # Python's 「None」 for a missing entry were shown inside the Japanese line.
+    (tmp_path / "bad.json").write_text("bad\n", encoding="utf-8")
+    (tmp_path / "empty.json").write_text("{}\n", encoding="utf-8")
+    (tmp_path / "restricted.toml").write_text("[[limit]]\nnumber = \n", encoding="utf-8")
+    bad = run("replay", "bad.json", cwd=tmp_path)
+    assert bad.returncode == 2
+    assert "1 行 1 列目" in bad.stderr
+    assert "Expecting" not in bad.stderr
+    assert english_lines(bad.stderr) == [], bad.stderr
+    empty = run("replay", "empty.json", cwd=tmp_path)
+    assert empty.returncode == 2
+    assert '"rounds"（スイスドローの回戦数）がありません' in empty.stderr
+    assert "None" not in empty.stderr
+    restricted = run(
+        "check-deck", KEION, "--regulation", "mix", "--restricted", "restricted.toml", cwd=tmp_path
+    )
+    assert restricted.returncode == 2
+    assert "2 行 10 列目" in restricted.stderr
+    assert "値がありません" in restricted.stderr
+    assert english_lines(restricted.stderr) == [], restricted.stderr
+    # An English terminal reads the same in Japanese, then in English words of our own.
+    english = run("replay", "bad.json", cwd=tmp_path, LANG="C.UTF-8")
+    assert "line 1, column 1 (a value is missing" in english.stderr
+    assert "Expecting" not in english.stderr
+
+
 def test_backup_and_verify_answer_in_japanese(tmp_path: Path) -> None:
     made = run("migrate", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
