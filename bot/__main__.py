@@ -14,7 +14,7 @@ from bot.errors import StartupError
 
 def build_parser() -> argparse.ArgumentParser:
     parser = CliParser(prog="python -m bot", description=text("cli.bot"))
-    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subcommands = parser.add_subparsers(dest="command", metavar=text("cli.metavar.command"))
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(subcommands)
     return parser

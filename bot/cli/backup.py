@@ -33,7 +33,9 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.backup.help"),
         description=text("cli.backup.description"),
     )
-    parser.add_argument("path", type=Path, metavar="PATH", help=text("cli.backup.path"))
+    parser.add_argument(
+        "path", type=Path, metavar=text("cli.metavar.backup_path"), help=text("cli.backup.path")
+    )
     parser.add_argument("--force", action="store_true", help=text("cli.backup.force"))
     parser.set_defaults(handler=handle)
 

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from bot.cli import Subcommands, text
+from bot.cli.common import port_number
 from bot.cli.run import install_stop_handlers
 from bot.errors import StartupError
 from bot.i18n import both
@@ -28,9 +29,19 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.demo.help"),
         description=text("cli.demo.description"),
     )
-    parser.add_argument("--speed", type=float, default=1.0, help=text("cli.demo.speed"))
     parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=text("cli.demo.port", default=DEFAULT_PORT)
+        "--speed",
+        type=float,
+        default=1.0,
+        metavar=text("cli.metavar.speed"),
+        help=text("cli.demo.speed"),
+    )
+    parser.add_argument(
+        "--port",
+        type=port_number,
+        metavar=text("cli.metavar.port"),
+        default=DEFAULT_PORT,
+        help=text("cli.demo.port", default=DEFAULT_PORT),
     )
     parser.add_argument("--exit", action="store_true", help=text("cli.demo.exit"))
     parser.set_defaults(handler=handle)
@@ -75,9 +86,11 @@ async def demo(speed: float, port: int, *, wait: bool) -> None:
                 await asyncio.wait({playing, stopping}, return_when=asyncio.FIRST_COMPLETED)
                 if playing.done():
                     playing.result()
-                    print(both("web.cli.demo_done"), flush=True)
                     if wait:
+                        print(both("web.cli.demo_done"), flush=True)
                         await stopping
+                    else:
+                        print(both("web.cli.demo_done_exit"), flush=True)
                 playing.cancel()
                 stopping.cancel()
             finally:

@@ -24,8 +24,15 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.export.help"),
         description=text("cli.export.description"),
     )
-    parser.add_argument("tournament", type=int, help=text("cli.export.tournament"))
-    parser.add_argument("--output", type=Path, help=text("cli.export.output"))
+    parser.add_argument(
+        "tournament",
+        type=int,
+        metavar=text("cli.metavar.tournament"),
+        help=text("cli.export.tournament"),
+    )
+    parser.add_argument(
+        "--output", type=Path, metavar=text("cli.metavar.file"), help=text("cli.export.output")
+    )
     parser.set_defaults(handler=handle)
 
 

@@ -29,7 +29,9 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.replay.help"),
         description=text("cli.replay.description"),
     )
-    parser.add_argument("file", type=Path, help=text("cli.replay.file"))
+    parser.add_argument(
+        "file", type=Path, metavar=text("cli.metavar.file"), help=text("cli.replay.file")
+    )
     parser.add_argument("--json", action="store_true", help=text("cli.replay.json"))
     parser.set_defaults(handler=run)
 

@@ -27,7 +27,9 @@ def register(subcommands: Subcommands) -> None:
         description=text("cli.sync.description"),
     )
     target = parser.add_mutually_exclusive_group()
-    target.add_argument("--guild", type=int, metavar="ID", help=text("cli.sync.guild"))
+    target.add_argument(
+        "--guild", type=int, metavar=text("cli.metavar.guild"), help=text("cli.sync.guild")
+    )
     target.add_argument(
         "--global", dest="sync_global", action="store_true", help=text("cli.sync.global")
     )

@@ -25,7 +25,12 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.verify.help"),
         description=text("cli.verify.description"),
     )
-    parser.add_argument("--tournament", type=int, help=text("cli.verify.tournament"))
+    parser.add_argument(
+        "--tournament",
+        type=int,
+        metavar=text("cli.metavar.tournament"),
+        help=text("cli.verify.tournament"),
+    )
     parser.set_defaults(handler=handle)
 
 

@@ -7,8 +7,11 @@ Elsewhere (LANG=C.UTF-8, the tests' own) the refusals stay in Japanese then Engl
 from __future__ import annotations
 
 import re
+import signal
+import socket
 import sqlite3
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -74,6 +77,20 @@ def test_the_help_is_in_japanese(tmp_path: Path) -> None:
         assert shown.returncode == 0, shown.stderr
         assert english_lines(shown.stdout) == [], (args, shown.stdout)
         assert "使い方:" in shown.stdout
+
+
+def test_the_usage_lines_name_their_values_in_japanese(tmp_path: Path) -> None:
+    # 「file」「tournament」「OUTPUT」「PLAYERS」 were the values' names in the usage lines.
+    from bot.__main__ import build_parser
+
+    subcommands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for name in ("", *subcommands):
+        shown = run(*filter(None, [name]), "--help", cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        usage = shown.stdout.split("\n\n", 1)[0]
+        words = re.sub(r"python -m bot(?: [a-z-]+)?|--?[a-z-]+|\{[^}]*\}", " ", usage)
+        # 「ID」 is how Japanese writes it (「サーバー ID」 in Discord itself).
+        assert re.findall(r"[A-Za-z]+", words.replace("ID", "")) == [], (name, usage)
 
 
 def test_check_deck_takes_dates_as_people_write_them(tmp_path: Path) -> None:
@@ -224,13 +241,74 @@ def test_simulate_speaks_japanese(tmp_path: Path) -> None:
     assert english_lines(refused.stderr) == [], refused.stderr
 
 
+def test_web_refuses_in_japanese_a_port_beyond_range_a_port_in_use_and_no_database(
+    tmp_path: Path,
+) -> None:
+    beyond = run("web", "--port", "99999", cwd=tmp_path)
+    assert beyond.returncode == 2
+    assert "Traceback" not in beyond.stderr
+    assert "「99999」はポート番号ではありません" in beyond.stderr
+    assert english_lines(beyond.stderr) == [], beyond.stderr
+    # No database where DATABASE_PATH says: refused, as verify and backup refuse it, and
+    # none is made (an empty one served nothing, silently).
+    missing = run("web", "--port", "0", cwd=tmp_path)
+    assert missing.returncode == 2
+    assert "データベースがありません" in missing.stderr
+    assert not (tmp_path / "data").exists()
+    assert run("migrate", cwd=tmp_path).returncode == 0
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        in_use = run("web", "--port", port, cwd=tmp_path)
+    assert in_use.returncode == 2
+    assert "ほかのプログラムが使っています" in in_use.stderr
+    assert english_lines(in_use.stderr) == [], in_use.stderr
+
+
+def test_web_serving_prints_no_english_log_line(tmp_path: Path) -> None:
+    # 「live pages served on…」 and 「cutting N font slices…」 were printed at INFO; they are
+    # the operators' lines, shown when LOG_LEVEL asks for them. The font slices are cut
+    # afresh here, so the cutting process starts too.
+    assert run("migrate", cwd=tmp_path).returncode == 0
+    env = cli_env(**JAPANESE, FONT_SLICES_DIR=str(tmp_path / "fonts"))
+    process = subprocess.Popen(
+        [PYTHON, "-m", "bot", "web", "--port", "0"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        assert "ライブページを配信しています" in first, first
+        time.sleep(1)  # what start-up logs after its first line
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert english_lines(first + out) == [], first + out
+    assert err == "", err
+
+
 @pytest.mark.e2e
 def test_the_demos_lines_are_japanese(tmp_path: Path) -> None:
-    shown = run("demo", "--speed", "1000", "--exit", "--port", "0", cwd=tmp_path)
+    # The font's slices are cut afresh (as on a first run), so its cutting process runs too:
+    # its lines (「INFO:__main__:120 font slices cut into …」) stay out of the terminal.
+    fonts = str(tmp_path / "fonts")
+    shown = run(
+        "demo", "--speed", "1000", "--exit", "--port", "0", cwd=tmp_path, FONT_SLICES_DIR=fonts
+    )
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     assert any("第 1 回戦" in line for line in lines), shown.stdout
     assert english_lines(shown.stdout) == [], shown.stdout
+    assert shown.stderr == "", shown.stderr
+    # It ends by itself with --exit: nothing to stop with Ctrl + C.
+    assert "Ctrl" not in shown.stdout, shown.stdout
     slow = run("demo", "--speed", "0", cwd=tmp_path)
     assert slow.returncode == 2
     assert english_lines(slow.stderr) == [], slow.stderr
