@@ -6,6 +6,7 @@ Elsewhere (LANG=C.UTF-8, the tests' own) the refusals stay in Japanese then Engl
 
 from __future__ import annotations
 
+import asyncio
 import re
 import signal
 import socket
@@ -200,6 +201,32 @@ def test_backup_and_verify_answer_in_japanese(tmp_path: Path) -> None:
     assert english_lines(again.stderr) == [], again.stderr
     english = run("verify", cwd=tmp_path, LANG="C.UTF-8")
     assert "nothing to check" in english.stdout, english.stdout
+
+
+def test_an_export_into_a_missing_folder_is_told_in_japanese(tmp_path: Path) -> None:
+    # It ended in an English traceback (FileNotFoundError).
+    asyncio.run(_an_event(tmp_path / "data" / "bot.sqlite3"))
+    refused = run("export", "1", "--output", "missing/dir/x.json", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert "Traceback" not in refused.stderr
+    assert "missing/dir/x.json に書き出せません" in refused.stderr, refused.stderr
+    assert english_lines(refused.stderr) == [], refused.stderr
+    written = run("export", "1", "--output", "x.json", cwd=tmp_path)
+    assert written.returncode == 0, written.stderr
+    assert english_lines(written.stdout) == [], written.stdout
+
+
+async def _an_event(path: Path) -> None:
+    from bot.demo import DemoEvent
+    from bot.services import Services
+    from bot.store.database import Database
+
+    path.parent.mkdir(parents=True)
+    database = await Database.open(path)
+    try:
+        await DemoEvent(Services(database), speed=1e6).set_up()
+    finally:
+        await database.close()
 
 
 def test_a_missing_token_is_told_in_japanese_only(tmp_path: Path) -> None:

@@ -184,11 +184,13 @@ def test_the_bot_exits_2_on_such_a_url_and_prints_no_piece_of_the_password(
         assert piece not in output
 
 
-def test_an_uncaught_error_is_printed_through_the_same_redaction(
+def test_an_uncaught_error_is_told_in_the_terminals_language_its_details_redacted_in_a_file(
     clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # An English traceback was printed to the organizer's Japanese terminal.
     from bot import __main__ as entry
 
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
     monkeypatch.setenv("DISCORD_TOKEN", "tok-abc-123-secret")
     monkeypatch.setenv("DATABASE_URL", "postgresql://bot:hunter2-pw@db.example/pm")
 
@@ -201,10 +203,16 @@ def test_an_uncaught_error_is_printed_through_the_same_redaction(
     monkeypatch.setattr(entry, "build_parser", lambda: _FixedParser(args))
     assert entry.main(["run"]) == 1
     err = capsys.readouterr().err
-    assert "Traceback" in err
-    assert "ValueError" in err
-    assert "hunter2-pw" not in err
-    assert "tok-abc-123-secret" not in err
+    assert "Traceback" not in err
+    assert "予期しないエラー（ValueError）で止まりました" in err
+    (written,) = (clean_env / "logs").glob("error-*.txt")
+    assert str(written.relative_to(clean_env)) in err
+    details = written.read_text(encoding="utf-8")
+    assert "Traceback" in details
+    assert "ValueError" in details
+    for text in (err, details):
+        assert "hunter2-pw" not in text
+        assert "tok-abc-123-secret" not in text
 
 
 class _FixedParser:
