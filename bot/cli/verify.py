@@ -73,5 +73,14 @@ def _line(verdict: Verdict) -> str:
         return text("cli.verify.does_not_replay", problem=problem, **named)
     if not verdict.differences:
         return text("cli.verify.agrees", operations=verdict.operations, **named)
-    listed = "".join(f"\n  - {difference}" for difference in verdict.differences)
+    listed = "".join(
+        "\n  - "
+        + text(
+            f"cli.verify.difference_{found.kind}",
+            path=found.path,
+            logged=found.logged,
+            stored=found.stored,
+        )
+        for found in verdict.differences
+    )
     return text("cli.verify.differences", count=len(verdict.differences), **named) + listed

@@ -216,6 +216,22 @@ def test_an_export_into_a_missing_folder_is_told_in_japanese(tmp_path: Path) -> 
     assert english_lines(written.stdout) == [], written.stdout
 
 
+def test_verify_names_a_difference_in_japanese(tmp_path: Path) -> None:
+    # The differences were the log's English (「name: log '…' ≠ tables '…'」).
+    database = tmp_path / "data" / "bot.sqlite3"
+    asyncio.run(_an_event(database))
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE tournaments SET name = '書き換えた名前'")
+    checked = run("verify", cwd=tmp_path)
+    assert checked.returncode == 1, checked.stderr
+    assert "違いが 1 件あります" in checked.stdout
+    assert "保存されたデータでは '書き換えた名前'" in checked.stdout, checked.stdout
+    assert english_lines(checked.stdout) == [], checked.stdout
+    english = run("verify", cwd=tmp_path, LANG="C.UTF-8")
+    assert "1 difference\n" in english.stdout, english.stdout
+    assert "the tables '書き換えた名前'" in english.stdout
+
+
 async def _an_event(path: Path) -> None:
     from bot.demo import DemoEvent
     from bot.services import Services
