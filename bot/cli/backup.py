@@ -22,7 +22,7 @@ from bot.cli import Subcommands, text
 from bot.cli.common import load_settings
 from bot.config import Settings
 from bot.errors import StartupError, StorageCorrupt
-from bot.i18n import both
+from bot.i18n import both, both_error
 from bot.store.copy import backup_sqlite_file
 from bot.store.database import is_postgres_url, storage_error, unusable_database
 
@@ -69,7 +69,7 @@ def backup_database(source: Path, target: Path) -> int:
     except sqlite3.Error as error:
         if isinstance(storage_error(error), StorageCorrupt):
             raise unusable_database(source, error) from None
-        raise StartupError(both("backup.failed", path=source, details=error)) from None
+        raise StartupError(both_error("backup.failed", error, path=source)) from None
     finally:
         partial.unlink(missing_ok=True)
     return version

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import terminal_language
+from bot.i18n import system_error, terminal_language
 from tests.conftest import PYTHON, REPO_ROOT, cli_env
 
 JAPANESE = {"LANG": "ja_JP.UTF-8"}
@@ -179,6 +179,50 @@ def test_a_file_that_does_not_parse_is_told_in_japanese(tmp_path: Path) -> None:
     english = run("replay", "bad.json", cwd=tmp_path, LANG="C.UTF-8")
     assert "line 1, column 1 (a value is missing" in english.stderr
     assert "Expecting" not in english.stderr
+
+
+def test_a_database_that_cannot_be_opened_is_told_in_japanese(tmp_path: Path) -> None:
+    # SQLite's and the network's words (「unable to open database file」, 「file is not a
+    # database」, 「Name or service not known」) were shown inside the Japanese line, and a
+    # folder given as DATABASE_PATH ended with a thread's 「Event loop is closed」 traceback.
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "notes.sqlite3").write_text("not a database\n", encoding="utf-8")
+    for args, env, said in (
+        (("migrate",), {"DATABASE_PATH": "folder"}, "ファイルを開けません"),
+        (("verify",), {"DATABASE_PATH": "notes.sqlite3"}, "データベースのファイルではありません"),
+        (
+            ("migrate",),
+            {"DATABASE_URL": "postgresql://bot:pw-secret@nohost.invalid/pm"},
+            "ホスト名が見つかりません",
+        ),
+    ):
+        refused = run(*args, cwd=tmp_path, **env)
+        assert refused.returncode == 2, refused.stderr
+        assert said in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.stderr
+        assert english_lines(refused.stderr) == [], refused.stderr
+        assert "pw-secret" not in refused.stderr
+
+
+def test_the_systems_words_for_connections_and_databases() -> None:
+    import socket
+
+    class Refused(Exception):
+        sqlstate = "28P01"  # as asyncpg's InvalidPasswordError carries it
+
+    assert system_error(socket.gaierror(-2, "Name or service not known"), "ja") == (
+        "ホスト名が見つかりません（綴りとインターネット接続を確かめてください）"
+    )
+    assert "接続を断られました" in system_error(ConnectionRefusedError(111, "refused"), "ja")
+    assert system_error(Refused("password authentication failed"), "ja") == (
+        "ユーザー名かパスワードが違います"
+    )
+    with pytest.raises(sqlite3.OperationalError) as caught:
+        sqlite3.connect(Path(__file__).parent)  # a folder
+    assert "ファイルを開けません" in system_error(caught.value, "ja")
+    assert "Cannot open the file" in system_error(caught.value, "en")
+    # What the catalogs do not know is shown as it was said.
+    assert "odd thing" in system_error(OSError("odd thing"), "ja")
 
 
 def test_backup_and_verify_answer_in_japanese(tmp_path: Path) -> None:
