@@ -48,8 +48,9 @@ def port_number(written: str) -> int:
 
 
 def quiet_log_level(settings: Settings) -> str:
-    """The log's level for a tool whose terminal an organizer reads (`web`): the operators'
-    lines (in English, at INFO) only when LOG_LEVEL asks for them, else warnings."""
+    """The log's level for a tool whose terminal an organizer reads (`web`, `sync`): the
+    operators' lines (in English, at INFO) only when LOG_LEVEL asks for them, else
+    warnings."""
     return settings.log_level if "log_level" in settings.model_fields_set else "WARNING"
 
 

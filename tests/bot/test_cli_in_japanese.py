@@ -94,6 +94,26 @@ def test_the_usage_lines_name_their_values_in_japanese(tmp_path: Path) -> None:
         assert re.findall(r"[A-Za-z]+", words.replace("ID", "")) == [], (name, usage)
 
 
+def test_the_help_fits_the_terminal_breaks_no_word_and_lines_up(tmp_path: Path) -> None:
+    # argparse counted characters: a Japanese line ran past the terminal's width, the help
+    # of 「バックアップ先」 stood two columns right of the others, and 「DATABASE_URL」 was cut
+    # in two (「DATAB」, 「ASE_URL」).
+    from bot.cli.parser import display_width
+
+    for args in (("--help",), ("backup", "--help"), ("check-deck", "--help")):
+        shown = run(*args, cwd=tmp_path, COLUMNS="80")
+        assert shown.returncode == 0, shown.stderr
+        body = shown.stdout.split("\n\n", 1)[1]  # after the usage line
+        for line in body.splitlines():
+            assert display_width(line) <= 80, (args, line)
+        columns = {
+            display_width(found.group(1)) for found in re.finditer(r"(?m)^(  \S.*?  +)\S", body)
+        }
+        assert len(columns) == 1, (args, body)
+    backup = run("backup", "--help", cwd=tmp_path, COLUMNS="80")
+    assert "DATABASE_URL" in backup.stdout
+
+
 def test_check_deck_takes_dates_as_people_write_them(tmp_path: Path) -> None:
     # The slash commands accept 2026/12/24 and ２０２６年１２月２４日; so does --date.
     for written in ("2026/12/24", "２０２６年１２月２４日", "2026-12-24"):
