@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
-from bot.i18n import Lang, cli_language, t
+from bot.i18n import Lang, cli_language, join_list, t
 
 # argparse's refusals (Python 3.11–3.13), each with the catalog line that says it.
 _REFUSALS = (
@@ -39,6 +39,8 @@ def argparse_message(message: str, lang: Lang) -> str:
         if found is None:
             continue
         params = found.groupdict()
+        if key == "required":  # argparse joins them with ", ": a list in the reader's way
+            params["names"] = join_list(params["names"].split(", "), lang)
         if key == "argument":
             params["message"] = _argument_message(params["message"], lang)
         return t(f"cli.argparse.{key}", lang, **params)
@@ -51,7 +53,7 @@ def _argument_message(message: str, lang: Lang) -> str:
         if found is not None:
             params = found.groupdict()
             if key == "invalid_choice":
-                params["choices"] = ", ".join(_unquoted(params["choices"].split(", ")))
+                params["choices"] = join_list(_unquoted(params["choices"].split(", ")), lang)
             if key == "invalid_value":
                 params["kind"] = t(f"cli.argparse.{params['kind']}", lang)
             return t(f"cli.argparse.{key}", lang, **params)

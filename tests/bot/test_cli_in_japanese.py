@@ -137,6 +137,8 @@ def test_check_deck_without_a_regulation_or_with_a_wrong_one_says_so_in_japanese
     missing = run("check-deck", KEION, cwd=tmp_path)
     assert missing.returncode == 2
     assert "--regulation" in missing.stderr
+    nothing = run("check-deck", cwd=tmp_path)
+    assert "次の指定が必要です: ファイル、--regulation" in nothing.stderr  # a Japanese list
     assert "mix" in missing.stderr  # the choices
     assert english_lines(missing.stderr) == [], missing.stderr
     wrong = run("check-deck", KEION, "--regulation", "standard", cwd=tmp_path)
@@ -254,6 +256,9 @@ def test_backup_and_verify_answer_in_japanese(tmp_path: Path) -> None:
     # An empty database: it says there is nothing to check, rather than nothing at all.
     assert "確認する大会はありません" in checked.stdout, checked.stdout
     assert english_lines(checked.stdout) == []
+    folder = run("backup", ".", cwd=tmp_path)  # a folder, not 「すでに存在します」
+    assert folder.returncode == 2
+    assert "フォルダーです" in folder.stderr, folder.stderr
     saved = run("backup", "backups/大会前.sqlite3", cwd=tmp_path)
     assert saved.returncode == 0, saved.stderr
     assert "バックアップしました" in saved.stdout
