@@ -33,6 +33,8 @@ def load_settings() -> Settings:
     except ValidationError as error:
         said = [settings_message(error, lang) for lang in terminal_languages()]
         raise StartupError("\n".join(said)) from None
+    except UnicodeDecodeError:  # saved as Shift_JIS by an older Notepad
+        raise StartupError(both("settings.env_not_utf8")) from None
 
 
 def port_number(written: str) -> int:

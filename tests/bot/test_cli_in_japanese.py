@@ -353,6 +353,16 @@ def test_simulate_speaks_japanese(tmp_path: Path) -> None:
     assert english_lines(refused.stderr) == [], refused.stderr
 
 
+def test_an_env_saved_as_shift_jis_is_told_how_to_save_it_again(tmp_path: Path) -> None:
+    # An older Notepad saves Japanese as Shift_JIS: it was an unforeseen UnicodeDecodeError.
+    (tmp_path / ".env").write_bytes("# 大会用\nDISCORD_TOKEN=tok-123\n".encode("shift_jis"))
+    refused = run("verify", cwd=tmp_path)
+    assert refused.returncode == 2
+    assert "UTF-8" in refused.stderr
+    assert "名前を付けて保存" in refused.stderr
+    assert english_lines(refused.stderr) == [], refused.stderr
+
+
 def test_web_refuses_in_japanese_a_port_beyond_range_a_port_in_use_and_no_database(
     tmp_path: Path,
 ) -> None:
