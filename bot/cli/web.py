@@ -1,8 +1,9 @@
 """`python -m bot web`: the live pages without Discord, from the same database.
 
 For an organizer who wants the pages served by another process (or machine with the same
-file) than the bot: it reads DATABASE_PATH and looks at the versions of the public pages
-twice a second, so a change the bot commits shows within 2 s.
+file) than the bot: it reads the bot's database (DATABASE_URL, else DATABASE_PATH) and looks
+at the versions of the public pages twice a second, so a change the bot commits shows
+within 2 s.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+from pathlib import Path
 from typing import Any
 
 from bot.cli import Subcommands, text
@@ -19,6 +21,7 @@ from bot.config import only_here
 from bot.errors import StartupError
 from bot.i18n import both, system_error, t, terminal_languages
 from bot.logging_setup import configure_logging
+from bot.store.database import is_postgres_url
 
 log = logging.getLogger("bot")
 
@@ -42,10 +45,11 @@ def handle(args: argparse.Namespace) -> int:
     port = args.port if args.port is not None else settings.web_port
     if port is None:
         raise StartupError(both("web.cli.needs_port"), exit_code=2)
-    # The pages of the bot's database: one that is not there is refused, as verify and
+    # The pages of the bot's database: a file that is not there is refused, as verify and
     # backup refuse it, never made empty (it would serve nothing, silently).
-    if not settings.database_path.is_file():
-        raise StartupError(both("verify.no_database", path=settings.database_path), exit_code=2)
+    location = settings.database_location
+    if not is_postgres_url(location) and not Path(location).is_file():
+        raise StartupError(both("verify.no_database", path=location), exit_code=2)
     host = args.host or settings.web_host
     asyncio.run(serve(settings, host, port))
     return 0
@@ -71,7 +75,11 @@ async def serve(settings: object, host: str, port: int) -> None:
     from bot.web.server import WebServer, limits_from
 
     assert isinstance(settings, Settings)
-    database = await Database.open(settings.database_path)
+    # DATABASE_URL or DATABASE_PATH, as the bot's: beside bot processes on PostgreSQL, the
+    # web process hears their commits (docs/OPERATIONS.md).
+    database = await Database.open(
+        settings.database_location, pool_size=settings.database_pool_size
+    )
     try:
         services = Services(database, default_locale=settings.default_locale)
         server = WebServer(services.live, host, port, limits=limits_from(settings), poll=True)

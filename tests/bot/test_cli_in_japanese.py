@@ -19,6 +19,7 @@ import pytest
 
 from bot.i18n import system_error, terminal_language
 from tests.conftest import PYTHON, REPO_ROOT, cli_env
+from tests.support.postgres import PostgresServer
 
 JAPANESE = {"LANG": "ja_JP.UTF-8"}
 KEION = str(REPO_ROOT / "data" / "examples" / "keion.txt")
@@ -386,6 +387,32 @@ def test_web_refuses_in_japanese_a_port_beyond_range_a_port_in_use_and_no_databa
     assert in_use.returncode == 2
     assert "ほかのプログラムが使っています" in in_use.stderr
     assert english_lines(in_use.stderr) == [], in_use.stderr
+
+
+@pytest.mark.postgres
+def test_web_serves_the_database_of_database_url(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    # The web process beside bot processes on PostgreSQL (docs/OPERATIONS.md) opened
+    # DATABASE_PATH whatever DATABASE_URL said.
+    url = postgres_server.create_database(template=postgres_server.migrated_template())
+    process = subprocess.Popen(
+        [PYTHON, "-m", "bot", "web", "--port", "0"],
+        cwd=tmp_path,
+        env=cli_env(**JAPANESE, DATABASE_URL=url),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    assert "ライブページを配信しています" in first, first + err
+    assert not (tmp_path / "data").exists()  # no SQLite file beside it
 
 
 def test_web_serving_prints_no_english_log_line(tmp_path: Path) -> None:
