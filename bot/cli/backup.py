@@ -22,7 +22,7 @@ from bot.cli import Subcommands, text
 from bot.cli.common import load_settings
 from bot.config import Settings
 from bot.errors import StartupError, StorageCorrupt
-from bot.i18n import both
+from bot.i18n import both, both_error
 from bot.store.copy import backup_sqlite_file
 from bot.store.database import is_postgres_url, storage_error, unusable_database
 
@@ -33,7 +33,9 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.backup.help"),
         description=text("cli.backup.description"),
     )
-    parser.add_argument("path", type=Path, metavar="PATH", help=text("cli.backup.path"))
+    parser.add_argument(
+        "path", type=Path, metavar=text("cli.metavar.backup_path"), help=text("cli.backup.path")
+    )
     parser.add_argument("--force", action="store_true", help=text("cli.backup.force"))
     parser.set_defaults(handler=handle)
 
@@ -48,7 +50,9 @@ def handle(args: argparse.Namespace) -> int:
         raise StartupError(both("backup.no_database", path=source), exit_code=2)
     if target.exists() and target.resolve() == source.resolve():
         raise StartupError(both("backup.same_file", path=target), exit_code=2)
-    if target.is_dir() or (target.exists() and not args.force):
+    if target.is_dir():
+        raise StartupError(both("backup.is_folder", path=target), exit_code=2)
+    if target.exists() and not args.force:
         raise StartupError(both("backup.exists", path=target), exit_code=2)
     version = backup_database(source, target)
     size = target.stat().st_size
@@ -67,14 +71,16 @@ def backup_database(source: Path, target: Path) -> int:
     except sqlite3.Error as error:
         if isinstance(storage_error(error), StorageCorrupt):
             raise unusable_database(source, error) from None
-        raise StartupError(both("backup.failed", path=source, details=error)) from None
+        raise StartupError(both_error("backup.failed", error, path=source)) from None
     finally:
         partial.unlink(missing_ok=True)
     return version
 
 
 def _backup_postgres(settings: Settings, target: Path, *, force: bool) -> int:
-    if target.is_dir() or (target.exists() and not force):
+    if target.is_dir():
+        raise StartupError(both("backup.is_folder", path=target), exit_code=2)
+    if target.exists() and not force:
         raise StartupError(both("backup.exists", path=target), exit_code=2)
     label = settings.database_label
     pg_dump = shutil.which("pg_dump")

@@ -11,7 +11,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.errors import StartupError
-from bot.i18n import both
+from bot.i18n import both, both_error
 from bot.store.database import (
     BUSY_TIMEOUT_MS,
     Database,
@@ -77,7 +77,7 @@ async def _copy(sqlite: object, database: PostgresDatabase, tables: list[str]) -
                 cursor = await sqlite.execute(f'SELECT * FROM "{table}"')
             except sqlite3.Error as error:
                 raise StartupError(
-                    both("startup.database_unusable", path=table, details=error)
+                    both_error("startup.database_unusable", error, path=table)
                 ) from None
             columns = [str(column[0]) for column in cursor.description]
             records = [tuple(row) for row in await cursor.fetchall()]

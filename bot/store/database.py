@@ -52,7 +52,7 @@ from bot.errors import (
     StorageFull,
     StorageIOError,
 )
-from bot.i18n import both
+from bot.i18n import both, both_error
 from bot.store.shared_reads import SharedReads
 from domain.errors import IllegalTransition
 
@@ -173,8 +173,8 @@ def unusable_database(path: Path | str, error: BaseException) -> StartupError:
     """The start-up message for a database that cannot be opened: a damaged file gets the
     restore steps, anything else (permissions, a missing folder) SQLite's own words."""
     if isinstance(error, sqlite3.Error) and isinstance(storage_error(error), StorageCorrupt):
-        return StartupError(both("startup.database_corrupt", path=path, details=error))
-    return StartupError(both("startup.database_unusable", path=path, details=error))
+        return StartupError(both_error("startup.database_corrupt", error, path=path))
+    return StartupError(both_error("startup.database_unusable", error, path=path))
 
 
 def discover_migrations(folder: Path = MIGRATIONS_DIR, dialect: str = SQLITE) -> list[Migration]:
@@ -213,6 +213,18 @@ def _refuse_newer(found: int, known: int, label: str) -> None:
 # -- SQLite --------------------------------------------------------------------------------
 
 
+async def opened(connecting: aiosqlite.Connection) -> aiosqlite.Connection:
+    """The connection, once open. When SQLite refuses to open the file (a folder, a place
+    not writable), aiosqlite stops its thread without waiting for it: wait here, so the
+    thread's last word reaches a loop still running (else the thread printed 「RuntimeError:
+    Event loop is closed」 after the error's own message)."""
+    try:
+        return await connecting
+    except BaseException:
+        await asyncio.to_thread(connecting._thread.join, 5)
+        raise
+
+
 async def connect(path: Path | str) -> aiosqlite.Connection:
     """Open `path` with the pragmas every connection needs.
 
@@ -221,7 +233,7 @@ async def connect(path: Path | str) -> aiosqlite.Connection:
     """
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    connection = await aiosqlite.connect(path, isolation_level=None)
+    connection = await opened(aiosqlite.connect(path, isolation_level=None))
     try:
         connection.row_factory = aiosqlite.Row
         await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -329,7 +341,7 @@ async def _apply(connection: aiosqlite.Connection, migration: Migration) -> None
         if isinstance(storage_error(error), StorageCorrupt):
             raise  # not the migration's fault: the caller says how to restore a backup
         raise MigrationFailed(
-            both("startup.migration_failed", name=migration.path.name, details=error)
+            both_error("startup.migration_failed", error, name=migration.path.name)
         ) from error
 
 
@@ -370,7 +382,7 @@ async def migrate_postgres(
         scripts = {migration.version: migration.sql for migration in migrations}
     except ValueError as error:
         raise MigrationFailed(
-            both("startup.migration_failed", name=folder.name, details=error)
+            both_error("startup.migration_failed", error, name=folder.name)
         ) from None
     known = migrations[-1].version if migrations else 0
     await raw.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
@@ -392,7 +404,7 @@ async def migrate_postgres(
                     )
             except asyncpg.PostgresError as error:
                 raise MigrationFailed(
-                    both("startup.migration_failed", name=migration.path.name, details=error)
+                    both_error("startup.migration_failed", error, name=migration.path.name)
                 ) from error
             applied.append(migration)
         return applied
@@ -664,7 +676,7 @@ else:
 async def read_only(path: Path) -> AsyncIterator[aiosqlite.Connection]:
     """The database opened read-only, safe beside a running bot (WAL)."""
     try:
-        connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+        connection = await opened(aiosqlite.connect(f"file:{path}?mode=ro", uri=True))
         connection.row_factory = aiosqlite.Row
     except sqlite3.Error as error:
         raise unusable_database(path, error) from None
@@ -695,12 +707,12 @@ async def read_snapshot(location: str, label: str) -> AsyncIterator[Connection]:
     try:
         raw = await asyncpg.connect(location)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-        raise StartupError(both("startup.database_unusable", path=label, details=error)) from None
+        raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
     try:
         async with raw.transaction(isolation="repeatable_read", readonly=True):
             yield PgConnection(raw, frozenset())
     except asyncpg.PostgresError as error:
-        raise StartupError(both("startup.database_unusable", path=label, details=error)) from None
+        raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
     finally:
         await raw.close()
 
@@ -731,7 +743,7 @@ async def _migrate_postgres(url: str, label: str) -> tuple[list[Migration], int]
     try:
         raw = await asyncpg.connect(url)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-        raise StartupError(both("startup.database_unusable", path=label, details=error)) from None
+        raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
     try:
         applied = await migrate_postgres(raw, database_label=label)
         return applied, await schema_version(PgConnection(raw, frozenset()))

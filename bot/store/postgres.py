@@ -36,7 +36,7 @@ from bot.errors import (
     StoragePoolExhausted,
     StorageUnavailable,
 )
-from bot.i18n import both
+from bot.i18n import both_error
 from bot.outage import Outage
 from bot.store.database import (
     POSTGRES,
@@ -478,16 +478,12 @@ class PostgresDatabase(Database):
         try:
             pool = await create_pool(url, size=pool_size)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StartupError(
-                both("startup.database_unusable", path=label, details=error)
-            ) from None
+            raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
         try:
             raw = await pool.acquire()  # the first connection: the server is there
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             pool.terminate()
-            raise StartupError(
-                both("startup.database_unusable", path=label, details=error)
-            ) from None
+            raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
         try:
             await migrate_postgres(raw, database_label=label)
             id_tables = await identity_tables(raw)
