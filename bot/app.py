@@ -14,11 +14,12 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cli import tell
 from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
 from bot.delivery import Delivery
 from bot.delivery.pace import Refusals
 from bot.errors import StorageError, StorageFull
-from bot.i18n import normalise_locale, t
+from bot.i18n import cli_language, localized_command, normalise_locale, t
 from bot.services import Services
 from bot.services.base import utc_now
 from bot.services.clock import ClockTimes, scaled_clock
@@ -107,6 +108,7 @@ class TournamentBot(commands.AutoShardedBot):
         self.database = database
         self.services = services_for(settings, database)
         self.stop_listening: Callable[[], Awaitable[None]] | None = None
+        self._told_ready = False
         # Modals routed by custom id, so they survive a restart; see bot/ui/stateless.py.
         self.modal_routes = ModalRoutes()
         # The one loop that tells people what happened (bot/notify), and the timed jobs.
@@ -247,6 +249,10 @@ class TournamentBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         user = self.user
         log.info("bot ready: logged in as %s (%s)", user, user.id if user else "?")
+        if not self._told_ready:  # once: a reconnect is ready again, silently
+            self._told_ready = True
+            command = localized_command("help", cli_language())
+            tell("cli.run.ready", user=str(user), command=command)
         # What exists once the bot is up (modules, Discord's cache of the servers) lives as
         # long as the process: kept out of the garbage collector's full collections, each
         # of which stopped every thread for tens of milliseconds at 4,096 players, most of it

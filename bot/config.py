@@ -9,14 +9,16 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.store.urls import is_postgres_url, postgres_url_problem, url_secrets
+from bot.store.urls import URL_PROBLEMS, is_postgres_url, postgres_url_problem, url_secrets
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 
 Locale = Literal["ja", "en"]
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 
 
@@ -125,7 +127,11 @@ class Settings(BaseSettings):
     def _web_host_is_a_host(cls, value: str) -> str:
         value = value.strip()
         if not value or any(c.isspace() or c in "/?#@" for c in value):
-            raise ValueError(f"{value!r} is not a host name or address (e.g. 127.0.0.1)")
+            raise PydanticCustomError(
+                "not_a_host",
+                "'{value}' is not a host name or address (e.g. 127.0.0.1)",
+                {"value": value},
+            )
         return value
 
     @field_validator("web_trusted_proxies")
@@ -136,8 +142,10 @@ class Settings(BaseSettings):
             try:
                 ipaddress.ip_network(entry, strict=False)
             except ValueError:
-                raise ValueError(
-                    f"{entry!r} is not an address or a network (e.g. 127.0.0.1 or 10.0.0.0/8)"
+                raise PydanticCustomError(
+                    "not_a_network",
+                    "'{entry}' is not an address or a network (e.g. 127.0.0.1 or 10.0.0.0/8)",
+                    {"entry": entry},
                 ) from None
         return ",".join(entries)
 
@@ -148,9 +156,17 @@ class Settings(BaseSettings):
             return None
         value = value.strip().rstrip("/")
         if not value.startswith(("http://", "https://")) or len(value.split("/")) < 3:
-            raise ValueError(f"{value!r} is not an http(s) URL (e.g. https://example.org/pm)")
+            raise PydanticCustomError(
+                "not_http_url",
+                "'{value}' is not an http(s) URL (e.g. https://example.org/pm)",
+                {"value": value},
+            )
         if "?" in value or "#" in value:
-            raise ValueError(f"{value!r} must not carry a query or a fragment")
+            raise PydanticCustomError(
+                "url_with_query",
+                "'{value}' must not carry a query or a fragment",
+                {"value": value},
+            )
         return value
 
     @field_validator("database_url", mode="before")
@@ -164,14 +180,20 @@ class Settings(BaseSettings):
         # Never echo the URL back: it may hold a password.
         if text.startswith("sqlite:///"):
             if not text.removeprefix("sqlite:///"):
-                raise ValueError("sqlite:/// needs a file path, e.g. sqlite:///data/bot.sqlite3")
+                raise PydanticCustomError(
+                    "sqlite_needs_path",
+                    "sqlite:/// needs a file path, e.g. sqlite:///data/bot.sqlite3",
+                )
             return text
         if is_postgres_url(text):
             problem = postgres_url_problem(text)
             if problem is not None:
-                raise ValueError(problem)
+                raise PydanticCustomError(f"database_url_{problem}", URL_PROBLEMS[problem])
             return text
-        raise ValueError("use sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE")
+        raise PydanticCustomError(
+            "database_url_scheme",
+            "use sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
+        )
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -187,13 +209,25 @@ class Settings(BaseSettings):
         shards = self.shards
         if shards is None:
             return self
+        # Both name the setting: a check of the whole has no place of its own in the error.
         if self.shard_count is None:
-            raise ValueError("SHARD_IDS needs SHARD_COUNT (the number of shards in all)")
+            raise PydanticCustomError(
+                "shards_need_count",
+                "SHARD_IDS needs SHARD_COUNT (the number of shards in all)",
+                {"setting": "SHARD_IDS"},
+            )
         beyond = [shard for shard in shards if shard >= self.shard_count]
         if beyond:
-            raise ValueError(
-                f"SHARD_IDS {beyond} must be below SHARD_COUNT={self.shard_count} "
-                f"(shards are numbered 0 to {self.shard_count - 1})"
+            raise PydanticCustomError(
+                "shards_beyond_count",
+                "SHARD_IDS {beyond} must be below SHARD_COUNT={count} "
+                "(shards are numbered 0 to {last})",
+                {
+                    "setting": "SHARD_IDS",
+                    "beyond": ",".join(map(str, beyond)),
+                    "count": self.shard_count,
+                    "last": self.shard_count - 1,
+                },
             )
         return self
 
@@ -202,8 +236,12 @@ class Settings(BaseSettings):
     def _known_log_level(cls, value: str) -> str:
         level = value.strip().upper()
         if level not in logging.getLevelNamesMapping():
-            known = ", ".join(("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
-            raise ValueError(f"unknown log level {value!r}; use one of {known}")
+            known = ", ".join(LOG_LEVELS)
+            raise PydanticCustomError(
+                "unknown_log_level",
+                "unknown log level '{value}'; use one of {known}",
+                {"value": value, "known": known},
+            )
         return level
 
     @field_validator("discord_api_base_url", "discord_gateway_url")
@@ -211,7 +249,9 @@ class Settings(BaseSettings):
     def _no_trailing_slash_on_api(cls, value: str) -> str:
         value = value.strip()
         if not value.startswith(("http://", "https://", "ws://", "wss://")):
-            raise ValueError(f"{value!r} is not an http(s) or ws(s) URL")
+            raise PydanticCustomError(
+                "not_api_url", "'{value}' is not an http(s) or ws(s) URL", {"value": value}
+            )
         return value
 
     @property
@@ -280,11 +320,17 @@ def parse_shard_ids(text: str) -> list[int]:
     for part in text.replace(" ", "").split(","):
         first, dash, last = part.partition("-")
         if not first.isdigit() or (dash and not last.isdigit()):
-            raise ValueError(f"{text!r} is not a list of shard ids like 0-3 or 0,2")
+            raise PydanticCustomError(
+                "not_shard_ids",
+                "'{text}' is not a list of shard ids like 0-3 or 0,2",
+                {"text": text},
+            )
         low, high = int(first), int(last) if dash else int(first)
         if high < low:
-            raise ValueError(f"the range {part!r} goes backwards")
+            raise PydanticCustomError(
+                "shards_backwards", "the range '{part}' goes backwards", {"part": part}
+            )
         shards.extend(range(low, high + 1))
     if len(set(shards)) != len(shards):
-        raise ValueError(f"{text!r} names a shard twice")
+        raise PydanticCustomError("shard_twice", "'{text}' names a shard twice", {"text": text})
     return sorted(shards)

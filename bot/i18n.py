@@ -22,6 +22,8 @@ import errno
 import locale
 import os
 import re
+import socket
+import sqlite3
 import string
 import sys
 import tomllib
@@ -266,17 +268,42 @@ def both(key: str, /, **params: object) -> str:
 
 
 def system_error(error: BaseException, lang: Lang) -> str:
-    """The system's words for a failed read or write, in `lang`: 「No such file or
-    directory」 is 「ファイルが見つかりません」; what the catalog does not know stays as the
-    system said it."""
+    """The system's words for a failed read, write, connection or database, in `lang`:
+    「No such file or directory」 is 「ファイルが見つかりません」, SQLite's 「unable to open
+    database file」 and PostgreSQL's refused password are named by their codes; what the
+    catalog does not know stays as the system said it."""
     if isinstance(error, UnicodeDecodeError):
         return t("cli.not_utf8", lang)
-    if isinstance(error, OSError) and error.errno is not None:
-        key = f"cli.os_error.{errno.errorcode.get(error.errno, '')}"
+    if isinstance(error, socket.gaierror):
+        return t("cli.os_error.host_unknown", lang)
+    for key in _error_keys(error):
         if key in catalog(lang):
             return t(key, lang)
     detail = getattr(error, "strerror", None) or str(error) or type(error).__name__
     return t("cli.os_error.other", lang, detail=detail)
+
+
+def _error_keys(error: BaseException) -> list[str]:
+    keys = []
+    if isinstance(error, OSError) and error.errno is not None:
+        keys.append(f"cli.os_error.{errno.errorcode.get(error.errno, '')}")
+    if isinstance(error, sqlite3.Error):
+        # SQLITE_IOERR_WRITE, or its primary code SQLITE_IOERR when not named itself.
+        name = getattr(error, "sqlite_errorname", "")
+        primary = "_".join(name.split("_")[:2])
+        keys += [f"cli.sqlite_error.{name}", f"cli.sqlite_error.{primary}"]
+    state = getattr(error, "sqlstate", None)  # asyncpg's errors from the server
+    if isinstance(state, str):
+        keys.append(f"cli.postgres_error.{state}")
+    return keys
+
+
+def both_error(key: str, error: BaseException, /, **params: object) -> str:
+    """`key` in each of `terminal_languages()`, its `details` the system's words for
+    `error` in that language (`system_error`)."""
+    return "\n".join(
+        t(key, lang, details=system_error(error, lang), **params) for lang in terminal_languages()
+    )
 
 
 def rule_name(rule: str, lang: Lang) -> str:
@@ -328,6 +355,8 @@ CODED_PARAMS: Mapping[str, Mapping[str, CodeName]] = {
         "setting": lambda option, lang: localized_option("tournament settings", option, lang)
     },
     "rooms.missing_permissions": {"missing": _named_in("rooms.permission.")},
+    "engine.record.bad_json": {"problem": _named_in("syntax.")},
+    "decks.data.toml_syntax": {"problem": _named_in("syntax.")},
     "submission.not_legal": {
         "rules": lambda rule, lang: t(
             "submission.rule_item", lang, rule=rule, name=rule_name(rule, lang)

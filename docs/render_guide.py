@@ -59,6 +59,7 @@ DECK = "\n".join(
     if line.strip() and not line.startswith("//")
 )
 PROMPT = r"PS C:\pm-bot> .venv\Scripts\python -m bot"  # how the guide starts the bot
+READY_SAID = "起動しました（"  # what the guide tells the organizer to wait for
 DECK_CSV = (REPO / "data" / "examples" / "keion.csv").read_bytes()
 # The filled restricted list the guide shows, attached as the guide says (no list ships).
 _GUIDE = (HERE / "ja" / "運営ガイド.md").read_text(encoding="utf-8")
@@ -511,7 +512,9 @@ class Event:
         notice = await until(lambda: self.thread_notice(2, second), "the notice")
         await self.fake.kill_bot()  # as when the PC goes off
         restarted = await self.fake.start_bot()
-        log = await until(lambda: "bot ready" in restarted.stderr and restarted.stderr, "READY")
+        log = await until(
+            lambda: READY_SAID in restarted.stderr and restarted.stderr, "the organizer's line"
+        )
         self.album.take_terminal("restart", [PROMPT, *log.splitlines()])
         confirmed = await self.click(notice, "確認", second)
         self.album.take("after-restart", self.thread_name(2), seen(notice), answer(confirmed))
@@ -595,9 +598,13 @@ async def play(fake: FakeDiscord, album: Album) -> None:
     in DEV_GUILD_ID, the database in data/bot.sqlite3."""
     fake.database = Path("data") / "bot.sqlite3"
     japanese_server(fake)
-    fake.default_env.update(DEV_GUILD_ID=str(fake.guild.id), CLOCK_TICK_SECONDS="0.2")
+    # A Japanese PC: the bot's own lines for the organizer read in Japanese.
+    fake.default_env.update(
+        DEV_GUILD_ID=str(fake.guild.id), CLOCK_TICK_SECONDS="0.2", LANG="ja_JP.UTF-8"
+    )
     bot = await fake.start_bot()
-    album.take_terminal("first-start", [PROMPT, *bot.stderr.splitlines()])
+    log = await until(lambda: READY_SAID in bot.stderr and bot.stderr, "the organizer's line")
+    album.take_terminal("first-start", [PROMPT, *log.splitlines()])
     event = Event(fake, album)
     for step in (
         event.prepare,

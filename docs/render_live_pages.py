@@ -1,13 +1,17 @@
 """Pictures of the live page, as a phone (390 px) and a computer (1280 px) show it:
 `python docs/render_live_pages.py [--out DIR]` (default: docs/live-page).
 
-It runs `python -m bot demo` as a person does and takes each section of its page in Debian's
-chromium, headless, driven by Selenium through Debian's chromedriver (`apt-get install
-chromium chromium-driver fonts-noto-cjk`): the pairings while the first round is played (the
-demo at its own pace), then every section of an event played to its end (the demo 200 times
-faster). About 30 s. The demo
-draws its pairings from a random seed, so two runs show other names at other tables.
-tests/docs/test_live_page_pictures.py runs this into a temporary folder.
+It runs `python -m bot demo --seed 22` as a person does and takes each section of its page in
+Debian's chromium, headless, driven by Selenium through Debian's chromedriver (`apt-get
+install chromium chromium-driver fonts-noto-cjk`): the pairings while the first round is
+played (the demo at half its own pace, with its first four tables reported), then every
+section of an event played to its end (the demo 200 times faster). About a minute.
+
+The seed makes every run show the same event, so a picture can be compared with a fresh one:
+beside the pictures, `pictures.json` keeps what each one shows (the page's text, its times
+left out) and where the times and the live state are drawn (they change from run to run).
+tests/docs/test_live_page_pictures.py runs this into a temporary folder and compares both
+with the committed set: a picture drawn before the page changed fails it.
 """
 
 from __future__ import annotations
@@ -44,6 +48,12 @@ SECTIONS = {
     "titles": "/titles",
 }
 LIVE = "pairings-live"  # the pairings while a round is played
+SEED = 22  # the demo's every draw: the same event each run
+LIVE_TABLES = 4  # the live picture: round 1 with its first batch of tables reported
+# What changes from run to run: the clock, the end times, the live state and its time.
+VOLATILE = "#pm-live, .clock-left, .clock-state, .clock-extra"
+TIME = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?")
+RECORD = "pictures.json"
 
 
 def names() -> list[str]:
@@ -69,10 +79,13 @@ def api(url: str, part: str) -> dict[str, Any]:
 
 @contextmanager
 def demo(speed: float) -> Iterator[str]:
-    """`python -m bot demo` in a folder of its own; the page's address."""
+    """`python -m bot demo --seed SEED` in a folder of its own; the page's address."""
     folder = tempfile.mkdtemp(prefix="pm-demo-")
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "demo", "--speed", str(speed), "--port", "0"],
+        [
+            sys.executable,
+            *("-m", "bot", "demo", "--speed", str(speed), "--port", "0", "--seed", str(SEED)),
+        ],
         cwd=folder,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -128,7 +141,30 @@ def chromium() -> Iterator[Any]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def take(driver: Any, url: str, width: int, path: Path) -> None:
+def shown(driver: Any) -> dict[str, Any]:
+    """What the page shows now: its text without what changes from run to run (times, the
+    live state), and the boxes where that is drawn."""
+    found: dict[str, Any] = driver.execute_script(
+        """
+        const volatile = [...document.querySelectorAll(arguments[0])];
+        const masks = volatile
+            .map((node) => node.getBoundingClientRect())
+            .filter((box) => box.width && box.height)
+            .map((box) => [box.left, box.top, box.width, box.height].map(Math.round));
+        const kept = volatile.map((node) => node.style.visibility);
+        volatile.forEach((node) => { node.style.visibility = "hidden"; });
+        const text = document.body.innerText;
+        volatile.forEach((node, index) => { node.style.visibility = kept[index]; });
+        return { text: text, masks: masks };
+        """,
+        VOLATILE,
+    )
+    lines = (TIME.sub("HH:MM", line).rstrip() for line in found["text"].splitlines())
+    found["text"] = "\n".join(line for line in lines if line)
+    return found
+
+
+def take(driver: Any, url: str, width: int, path: Path) -> dict[str, Any]:
     from selenium.common.exceptions import TimeoutException
 
     driver.execute_cdp_cmd(
@@ -142,29 +178,36 @@ def take(driver: Any, url: str, width: int, path: Path) -> None:
         driver.execute_async_script("document.fonts.ready.then(arguments[0])")
     time.sleep(0.3)  # the stream's first notice may draw the page once more
     driver.save_screenshot(str(path))
+    return shown(driver)
 
 
 def render(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     made = []
+    record: dict[str, Any] = {}
     with chromium() as driver:
-        with demo(speed=1.0) as url:
+        with demo(speed=0.5) as url:
 
-            def under_way() -> bool:
+            def reported() -> int:
                 now = api(url, "overview")
-                return bool(now["ends_at"] and now["tables_finished"] >= 3)
+                return int(now["tables_finished"]) if now["ends_at"] else -1
 
-            # A round under way, some tables reported: the page as players follow it.
-            wait_for(under_way, 120, "a round under way")
+            # A round under way, its first tables reported: the page as players follow it
+            # (the demo waits 6 s before the next tables, time enough for both pictures).
+            wait_for(lambda: reported() >= LIVE_TABLES, 180, "a round under way")
             for width in WIDTHS:
                 made.append(out / f"{LIVE}-{width}.png")
-                take(driver, f"{url}/pairings", width, made[-1])
+                record[made[-1].name] = take(driver, f"{url}/pairings", width, made[-1])
+            if reported() != LIVE_TABLES:
+                raise SystemExit("the round moved on while it was drawn: run it again")
         with demo(speed=200.0) as url:
             wait_for(lambda: api(url, "overview")["phase"] == "finished", 300, "the demo's end")
             for name, section in SECTIONS.items():
                 for width in WIDTHS:
                     made.append(out / f"{name}-{width}.png")
-                    take(driver, f"{url}{section}", width, made[-1])
+                    record[made[-1].name] = take(driver, f"{url}{section}", width, made[-1])
+    written = json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    (out / RECORD).write_text(written, encoding="utf-8")
     return made
 
 

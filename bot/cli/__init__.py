@@ -9,6 +9,7 @@ traceback) and exits with its code.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Protocol
 
 from bot.i18n import cli_language, t
@@ -39,3 +40,10 @@ def text(key: str, /, **params: object) -> str:
     """A line of the command line (its help, answers and progress), in the terminal's
     language (`bot.i18n.cli_language`)."""
     return t(key, cli_language(), **params)
+
+
+def tell(key: str, /, **params: object) -> None:
+    """A line for the organizer in the terminal the bot runs in (started, stopping,
+    stopped), in its language: on stderr, in order with the log (the operators' lines, in
+    English), which the README and the guide tell the organizer to look for."""
+    print(text(key, **params), file=sys.stderr, flush=True)

@@ -32,7 +32,9 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.backup.help"),
         description=text("cli.backup.description"),
     )
-    parser.add_argument("path", type=Path, metavar="PATH", help=text("cli.backup.path"))
+    parser.add_argument(
+        "path", type=Path, metavar=text("cli.metavar.backup_path"), help=text("cli.backup.path")
+    )
     parser.add_argument("--force", action="store_true", help=text("cli.backup.force"))
     parser.set_defaults(handler=handle)
 
@@ -47,7 +49,9 @@ def handle(args: argparse.Namespace) -> int:
         raise StartupError(both("backup.no_database", path=source), exit_code=2)
     if target.exists() and target.resolve() == source.resolve():
         raise StartupError(both("backup.same_file", path=target), exit_code=2)
-    if target.is_dir() or (target.exists() and not args.force):
+    if target.is_dir():
+        raise StartupError(both("backup.is_folder", path=target), exit_code=2)
+    if target.exists() and not args.force:
         raise StartupError(both("backup.exists", path=target), exit_code=2)
     version = backup_database(source, target)
     size = target.stat().st_size
@@ -56,7 +60,9 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _backup_postgres(settings: Settings, target: Path, *, force: bool) -> int:
-    if target.is_dir() or (target.exists() and not force):
+    if target.is_dir():
+        raise StartupError(both("backup.is_folder", path=target), exit_code=2)
+    if target.exists() and not force:
         raise StartupError(both("backup.exists", path=target), exit_code=2)
     label = settings.database_label
     pg_dump = shutil.which("pg_dump")

@@ -54,7 +54,7 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.check_deck.help"),
         description=text("cli.check_deck.description"),
     )
-    parser.add_argument("file", metavar="FILE", help=text("cli.check_deck.file"))
+    parser.add_argument("file", metavar=text("cli.metavar.file"), help=text("cli.check_deck.file"))
     parser.add_argument(
         "--regulation",
         required=True,
@@ -62,22 +62,39 @@ def register(subcommands: Subcommands) -> None:
         metavar="{mix,single,mix-two,event}",
         help=text("cli.check_deck.regulation"),
     )
-    parser.add_argument("--titles", default="", metavar='"A,B"', help=text("cli.check_deck.titles"))
     parser.add_argument(
-        "--restricted", type=Path, metavar="FILE", help=text("cli.check_deck.restricted")
-    )
-    parser.add_argument("--cards", type=Path, metavar="FILE", help=text("cli.check_deck.cards"))
-    parser.add_argument(
-        "--date", type=_date, default=None, metavar="DATE", help=text("cli.check_deck.date")
+        "--titles",
+        default="",
+        metavar=text("cli.metavar.titles"),
+        help=text("cli.check_deck.titles"),
     )
     parser.add_argument(
-        "--titles-file", type=Path, metavar="FILE", help=text("cli.check_deck.titles_file")
+        "--restricted",
+        type=Path,
+        metavar=text("cli.metavar.file"),
+        help=text("cli.check_deck.restricted"),
+    )
+    parser.add_argument(
+        "--cards", type=Path, metavar=text("cli.metavar.file"), help=text("cli.check_deck.cards")
+    )
+    parser.add_argument(
+        "--date",
+        type=_date,
+        default=None,
+        metavar=text("cli.metavar.date"),
+        help=text("cli.check_deck.date"),
+    )
+    parser.add_argument(
+        "--titles-file",
+        type=Path,
+        metavar=text("cli.metavar.file"),
+        help=text("cli.check_deck.titles_file"),
     )
     parser.add_argument(
         "--mix-two-minimum",
         type=int,
         default=DEFAULT_MIX_TWO_MINIMUM,
-        metavar="N",
+        metavar=text("cli.metavar.count"),
         help=text("cli.check_deck.mix_two_minimum", default=DEFAULT_MIX_TWO_MINIMUM),
     )
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help=text("cli.check_deck.lang"))

@@ -3,6 +3,7 @@ configured database (SQLite or PostgreSQL) for reading."""
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -10,25 +11,49 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from bot.cli import text
+from bot.cli.settings_errors import settings_message
 from bot.config import Settings
 from bot.errors import StartupError
-from bot.i18n import both
+from bot.i18n import both, terminal_languages
 from bot.store.backend import Snapshot
 from bot.store.database import read_snapshot
 
 if TYPE_CHECKING:
     from bot.app import TournamentBot
 
+MAX_PORT = 65535
+
 
 def load_settings() -> Settings:
+    """The settings; a value that cannot be used stops the command with what is wrong and
+    how to correct it, in the terminal's language (`settings_message`)."""
     try:
         return Settings()
     except ValidationError as error:
-        details = "; ".join(
-            f"{'.'.join(str(part) for part in problem['loc']).upper()}: {problem['msg']}"
-            for problem in error.errors()
-        )
-        raise StartupError(both("startup.invalid_settings", details=details)) from None
+        said = [settings_message(error, lang) for lang in terminal_languages()]
+        raise StartupError("\n".join(said)) from None
+    except UnicodeDecodeError:  # saved as Shift_JIS by an older Notepad
+        raise StartupError(both("settings.env_not_utf8")) from None
+
+
+def port_number(written: str) -> int:
+    """A port as an option gives it: 0 (a free one) to 65535; anything else is refused in
+    the terminal's language, as argparse refuses (not Python's OverflowError at the bind)."""
+    try:
+        port = int(written)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= MAX_PORT:
+        raise argparse.ArgumentTypeError(text("cli.bad_port", value=written, highest=MAX_PORT))
+    return port
+
+
+def quiet_log_level(settings: Settings) -> str:
+    """The log's level for a tool whose terminal an organizer reads (`web`, `sync`): the
+    operators' lines (in English, at INFO) only when LOG_LEVEL asks for them, else
+    warnings."""
+    return settings.log_level if "log_level" in settings.model_fields_set else "WARNING"
 
 
 def require_token(settings: Settings) -> str:

@@ -13,7 +13,7 @@ from bot.cli import Subcommands, text
 from bot.cli.common import load_settings, reading
 from bot.config import Settings
 from bot.errors import StartupError
-from bot.i18n import both
+from bot.i18n import both, system_error, t, terminal_languages
 from bot.store.tournaments import load_tournament, tournament_ids
 from domain.tournament.views import export_json
 
@@ -24,8 +24,15 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.export.help"),
         description=text("cli.export.description"),
     )
-    parser.add_argument("tournament", type=int, help=text("cli.export.tournament"))
-    parser.add_argument("--output", type=Path, help=text("cli.export.output"))
+    parser.add_argument(
+        "tournament",
+        type=int,
+        metavar=text("cli.metavar.tournament"),
+        help=text("cli.export.tournament"),
+    )
+    parser.add_argument(
+        "--output", type=Path, metavar=text("cli.metavar.file"), help=text("cli.export.output")
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -35,7 +42,19 @@ def handle(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(written)
     else:
-        args.output.write_text(written, encoding="utf-8")
+        try:
+            args.output.write_text(written, encoding="utf-8")
+        except OSError as error:
+            said = [
+                t(
+                    "cli.export.unwritable",
+                    lang,
+                    path=args.output,
+                    details=system_error(error, lang),
+                )
+                for lang in terminal_languages()
+            ]
+            raise StartupError("\n".join(said), exit_code=2) from None
         print(text("cli.export.wrote", path=args.output))
     return 0
 

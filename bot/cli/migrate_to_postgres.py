@@ -30,9 +30,18 @@ def register(subcommands: Subcommands) -> None:
         description=text("cli.migrate_to_postgres.description"),
     )
     parser.add_argument(
-        "--from", dest="source", type=Path, help=text("cli.migrate_to_postgres.source")
+        "--from",
+        dest="source",
+        type=Path,
+        metavar=text("cli.metavar.source"),
+        help=text("cli.migrate_to_postgres.source"),
     )
-    parser.add_argument("--to", dest="target", help=text("cli.migrate_to_postgres.target"))
+    parser.add_argument(
+        "--to",
+        dest="target",
+        metavar=text("cli.metavar.target"),
+        help=text("cli.migrate_to_postgres.target"),
+    )
     parser.set_defaults(handler=handle)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.cli import Subcommands, text
 from bot.errors import StartupError
-from bot.i18n import Lang, cli_language, system_error, t, terminal_languages
+from bot.i18n import Lang, cli_language, readable_params, system_error, t, terminal_languages
 from domain.engine import PlayerStatus, Standing, TournamentRecord
 from domain.engine.placings import Placing, TopCutPlace
 from domain.engine.record import placing_rows, read_record
@@ -29,7 +29,9 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.replay.help"),
         description=text("cli.replay.description"),
     )
-    parser.add_argument("file", type=Path, help=text("cli.replay.file"))
+    parser.add_argument(
+        "file", type=Path, metavar=text("cli.metavar.file"), help=text("cli.replay.file")
+    )
     parser.add_argument("--json", action="store_true", help=text("cli.replay.json"))
     parser.set_defaults(handler=run)
 
@@ -60,7 +62,7 @@ def domain_message(key: str, error: DomainError, /, **params: object) -> str:
     """`key` filled with the domain error's own message, in Japanese then English."""
     lines = []
     for lang in terminal_languages():
-        details = t(error.key, lang, **error.params)
+        details = t(error.key, lang, **readable_params(error.key, error.params, lang))
         if error.rule:
             details += t("engine.cli.rule_suffix", lang, rule=error.rule)
         lines.append(t(key, lang, details=details, **params))

@@ -14,7 +14,7 @@ import signal
 from collections.abc import Callable
 from types import FrameType
 
-from bot.cli import Subcommands, text
+from bot.cli import Subcommands, tell, text
 from bot.cli.common import load_settings, log_in, require_token
 from bot.config import Settings
 from bot.logging_setup import configure_logging
@@ -39,6 +39,7 @@ def handle(args: argparse.Namespace) -> int:
     token = require_token(settings)
     configure_logging(settings.log_level, secrets=[token, *settings.database_secrets])
     asyncio.run(serve(settings, token))
+    tell("cli.run.stopped")
     return 0
 
 
@@ -109,9 +110,11 @@ async def serve(settings: Settings, token: str) -> None:
         def request_stop(name: str) -> None:
             if closing:
                 log.info("%s received again: closing without waiting", name)
+                tell("cli.run.stopping_now")
                 gate.hurry()
                 return
             log.info("%s received: shutting down", name)
+            tell("cli.run.stopping")
             closing.append(loop.create_task(shut_down()))
 
         remove_handlers = install_stop_handlers(loop, request_stop)

@@ -26,9 +26,27 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.simulate.help"),
         description=text("cli.simulate.description"),
     )
-    parser.add_argument("--players", type=int, required=True, help=text("cli.simulate.players"))
-    parser.add_argument("--rounds", type=int, default=None, help=text("cli.simulate.rounds"))
-    parser.add_argument("--seed", type=int, default=0, help=text("cli.simulate.seed"))
+    parser.add_argument(
+        "--players",
+        type=int,
+        required=True,
+        metavar=text("cli.metavar.players"),
+        help=text("cli.simulate.players"),
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        metavar=text("cli.metavar.rounds"),
+        help=text("cli.simulate.rounds"),
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar=text("cli.metavar.seed"),
+        help=text("cli.simulate.seed"),
+    )
     parser.add_argument("--json", action="store_true", help=text("cli.simulate.json"))
     parser.set_defaults(handler=run)
 

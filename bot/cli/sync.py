@@ -12,7 +12,7 @@ import asyncio
 import logging
 
 from bot.cli import Subcommands, text
-from bot.cli.common import load_settings, log_in, require_token
+from bot.cli.common import load_settings, log_in, quiet_log_level, require_token
 from bot.config import Settings
 from bot.logging_setup import configure_logging
 from bot.store.database import open_database
@@ -27,7 +27,9 @@ def register(subcommands: Subcommands) -> None:
         description=text("cli.sync.description"),
     )
     target = parser.add_mutually_exclusive_group()
-    target.add_argument("--guild", type=int, metavar="ID", help=text("cli.sync.guild"))
+    target.add_argument(
+        "--guild", type=int, metavar=text("cli.metavar.guild"), help=text("cli.sync.guild")
+    )
     target.add_argument(
         "--global", dest="sync_global", action="store_true", help=text("cli.sync.global")
     )
@@ -37,7 +39,7 @@ def register(subcommands: Subcommands) -> None:
 def handle(args: argparse.Namespace) -> int:
     settings = load_settings()
     token = require_token(settings)
-    configure_logging(settings.log_level, secrets=[token, *settings.database_secrets])
+    configure_logging(quiet_log_level(settings), secrets=[token, *settings.database_secrets])
     guild_id = None if args.sync_global else (args.guild or settings.dev_guild_id)
     count = asyncio.run(_sync(settings, token, guild_id))
     if guild_id:

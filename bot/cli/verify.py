@@ -25,7 +25,12 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.verify.help"),
         description=text("cli.verify.description"),
     )
-    parser.add_argument("--tournament", type=int, help=text("cli.verify.tournament"))
+    parser.add_argument(
+        "--tournament",
+        type=int,
+        metavar=text("cli.metavar.tournament"),
+        help=text("cli.verify.tournament"),
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -68,5 +73,14 @@ def _line(verdict: Verdict) -> str:
         return text("cli.verify.does_not_replay", problem=problem, **named)
     if not verdict.differences:
         return text("cli.verify.agrees", operations=verdict.operations, **named)
-    listed = "".join(f"\n  - {difference}" for difference in verdict.differences)
+    listed = "".join(
+        "\n  - "
+        + text(
+            f"cli.verify.difference_{found.kind}",
+            path=found.path,
+            logged=found.logged,
+            stored=found.stored,
+        )
+        for found in verdict.differences
+    )
     return text("cli.verify.differences", count=len(verdict.differences), **named) + listed

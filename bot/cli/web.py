@@ -1,8 +1,9 @@
 """`python -m bot web`: the live pages without Discord, from the same database.
 
 For an organizer who wants the pages served by another process (or machine with the same
-file) than the bot: it reads DATABASE_PATH and looks at the versions of the public pages
-twice a second, so a change the bot commits shows within 2 s.
+file) than the bot: it reads the bot's database (DATABASE_URL, else DATABASE_PATH) and looks
+at the versions of the public pages twice a second, so a change the bot commits shows
+within 2 s.
 """
 
 from __future__ import annotations
@@ -10,15 +11,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+from pathlib import Path
 from typing import Any
 
 from bot.cli import Subcommands, text
-from bot.cli.common import load_settings
+from bot.cli.common import load_settings, port_number, quiet_log_level
 from bot.cli.run import install_stop_handlers
 from bot.config import only_here
 from bot.errors import StartupError
-from bot.i18n import both
+from bot.i18n import both, system_error, t, terminal_languages
 from bot.logging_setup import configure_logging
+from bot.store.urls import is_postgres_url
 
 log = logging.getLogger("bot")
 
@@ -29,17 +32,24 @@ def register(subcommands: Subcommands) -> None:
         help=text("cli.web.help"),
         description=text("cli.web.description"),
     )
-    parser.add_argument("--host", help=text("cli.web.host"))
-    parser.add_argument("--port", type=int, help=text("cli.web.port"))
+    parser.add_argument("--host", metavar=text("cli.metavar.host"), help=text("cli.web.host"))
+    parser.add_argument(
+        "--port", type=port_number, metavar=text("cli.metavar.port"), help=text("cli.web.port")
+    )
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     settings = load_settings()
-    configure_logging(settings.log_level)
+    configure_logging(quiet_log_level(settings))
     port = args.port if args.port is not None else settings.web_port
     if port is None:
         raise StartupError(both("web.cli.needs_port"), exit_code=2)
+    # The pages of the bot's database: a file that is not there is refused, as verify and
+    # backup refuse it, never made empty (it would serve nothing, silently).
+    location = settings.database_location
+    if not is_postgres_url(location) and not Path(location).is_file():
+        raise StartupError(both("verify.no_database", path=location), exit_code=2)
     host = args.host or settings.web_host
     asyncio.run(serve(settings, host, port))
     return 0
@@ -59,22 +69,34 @@ async def print_pages(services: Any, url: str) -> None:
 
 
 async def serve(settings: object, host: str, port: int) -> None:
+    from bot.app import services_for
     from bot.config import Settings
-    from bot.services import Services
     from bot.store.database import open_database
     from bot.web.server import WebServer, limits_from
 
     assert isinstance(settings, Settings)
-    database = await open_database(settings.database_path)
+    # DATABASE_URL or DATABASE_PATH, as the bot's: beside bot processes on PostgreSQL, the
+    # web process hears their commits (docs/OPERATIONS.md).
+    database = await open_database(
+        settings.database_location, pool_size=settings.database_pool_size
+    )
     try:
-        services = Services(database, default_locale=settings.default_locale)
+        services = services_for(settings, database)  # as the bot's: its clock, its language
         server = WebServer(services.live, host, port, limits=limits_from(settings), poll=True)
         try:
             await server.start()
         except OSError as error:
-            raise StartupError(
-                both("web.cli.port_in_use", host=host, port=port, details=error), exit_code=2
-            ) from None
+            said = [
+                t(
+                    "web.cli.port_in_use",
+                    lang,
+                    host=host,
+                    port=port,
+                    details=system_error(error, lang),
+                )
+                for lang in terminal_languages()
+            ]
+            raise StartupError("\n".join(said), exit_code=2) from None
         shown_host = f"[{host}]" if ":" in host else host
         url = settings.web_base_url or f"http://{shown_host}:{server.port}"
         print(both("web.cli.serving", url=url), flush=True)

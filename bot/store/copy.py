@@ -12,7 +12,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.errors import StartupError, StorageCorrupt
-from bot.i18n import both
+from bot.i18n import both, both_error
 from bot.store.database import open_database
 from bot.store.migrations import discover_migrations
 from bot.store.postgres import PostgresDatabase
@@ -74,7 +74,7 @@ async def _copy(sqlite: object, database: PostgresDatabase, tables: list[str]) -
                 cursor = await sqlite.execute(f'SELECT * FROM "{table}"')
             except sqlite3.Error as error:
                 raise StartupError(
-                    both("startup.database_unusable", path=table, details=error)
+                    both_error("startup.database_unusable", error, path=table)
                 ) from None
             columns = [str(column[0]) for column in cursor.description]
             records = [tuple(row) for row in await cursor.fetchall()]
@@ -125,7 +125,7 @@ def backup_database(source: Path, target: Path) -> int:
     except sqlite3.Error as error:
         if isinstance(storage_error(error), StorageCorrupt):
             raise unusable_database(source, error) from None
-        raise StartupError(both("backup.failed", path=source, details=error)) from None
+        raise StartupError(both_error("backup.failed", error, path=source)) from None
     finally:
         partial.unlink(missing_ok=True)
     return version

@@ -41,7 +41,7 @@ from bot.errors import (
     StoragePoolExhausted,
     StorageUnavailable,
 )
-from bot.i18n import both
+from bot.i18n import both_error
 from bot.outage import Outage
 from bot.store.backend import POSTGRES, Announced, Connection, Database, Publish, Snapshot
 from bot.store.commits import Committed
@@ -472,16 +472,12 @@ class PostgresDatabase(Database):
         try:
             pool = await create_pool(url, size=pool_size)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StartupError(
-                both("startup.database_unusable", path=label, details=error)
-            ) from None
+            raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
         try:
             raw = await pool.acquire()  # the first connection: the server is there
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             pool.terminate()
-            raise StartupError(
-                both("startup.database_unusable", path=label, details=error)
-            ) from None
+            raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
         try:
             await migrate(raw, database_label=label)
             id_tables = await identity_tables(raw)
@@ -578,7 +574,7 @@ async def migrate(
         scripts = {migration.version: migration.sql for migration in migrations}
     except ValueError as error:
         raise MigrationFailed(
-            both("startup.migration_failed", name=folder.name, details=error)
+            both_error("startup.migration_failed", error, name=folder.name)
         ) from None
     await raw.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
@@ -599,7 +595,7 @@ async def migrate(
                     )
             except asyncpg.PostgresError as error:
                 raise MigrationFailed(
-                    both("startup.migration_failed", name=migration.path.name, details=error)
+                    both_error("startup.migration_failed", error, name=migration.path.name)
                 ) from error
             applied.append(migration)
         return applied
@@ -611,7 +607,7 @@ async def _connect_once(url: str, label: str) -> asyncpg.Connection:
     try:
         return await asyncpg.connect(url)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-        raise StartupError(both("startup.database_unusable", path=label, details=error)) from None
+        raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
 
 
 @asynccontextmanager
@@ -623,7 +619,7 @@ async def snapshot_of(url: str, label: str) -> AsyncIterator[Snapshot]:
         async with raw.transaction(isolation="repeatable_read", readonly=True):
             yield Snapshot(PgConnection(raw, frozenset()), await schema_version(raw))
     except asyncpg.PostgresError as error:
-        raise StartupError(both("startup.database_unusable", path=label, details=error)) from None
+        raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
     finally:
         await raw.close()
 

@@ -28,7 +28,7 @@ from bot.errors import (
     StorageFull,
     StorageIOError,
 )
-from bot.i18n import both
+from bot.i18n import both, both_error
 from bot.store.backend import SQLITE, Announced, Connection, Database, Publish, Snapshot
 from bot.store.migrations import (
     MIGRATIONS_DIR,
@@ -87,8 +87,20 @@ def unusable_database(path: Path | str, error: BaseException) -> StartupError:
     """The start-up message for a database that cannot be opened: a damaged file gets the
     restore steps, anything else (permissions, a missing folder) SQLite's own words."""
     if isinstance(error, sqlite3.Error) and isinstance(storage_error(error), StorageCorrupt):
-        return StartupError(both("startup.database_corrupt", path=path, details=error))
-    return StartupError(both("startup.database_unusable", path=path, details=error))
+        return StartupError(both_error("startup.database_corrupt", error, path=path))
+    return StartupError(both_error("startup.database_unusable", error, path=path))
+
+
+async def opened(connecting: aiosqlite.Connection) -> aiosqlite.Connection:
+    """The connection, once open. When SQLite refuses to open the file (a folder, a place
+    not writable), aiosqlite stops its thread without waiting for it: wait here, so the
+    thread's last word reaches a loop still running (else the thread printed 「RuntimeError:
+    Event loop is closed」 after the error's own message)."""
+    try:
+        return await connecting
+    except BaseException:
+        await asyncio.to_thread(connecting._thread.join, 5)
+        raise
 
 
 async def connect(path: Path | str) -> aiosqlite.Connection:
@@ -99,7 +111,7 @@ async def connect(path: Path | str) -> aiosqlite.Connection:
     """
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    connection = await aiosqlite.connect(path, isolation_level=None)
+    connection = await opened(aiosqlite.connect(path, isolation_level=None))
     try:
         connection.row_factory = aiosqlite.Row
         await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -198,7 +210,7 @@ async def _apply(connection: aiosqlite.Connection, migration: Migration) -> None
         if isinstance(storage_error(error), StorageCorrupt):
             raise  # not the migration's fault: the caller says how to restore a backup
         raise MigrationFailed(
-            both("startup.migration_failed", name=migration.path.name, details=error)
+            both_error("startup.migration_failed", error, name=migration.path.name)
         ) from error
 
 
@@ -409,7 +421,7 @@ class SqliteDatabase(Database):
 async def read_only(path: Path) -> AsyncIterator[aiosqlite.Connection]:
     """The database opened read-only, safe beside a running bot (WAL)."""
     try:
-        connection = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+        connection = await opened(aiosqlite.connect(f"file:{path}?mode=ro", uri=True))
         connection.row_factory = aiosqlite.Row
     except sqlite3.Error as error:
         raise unusable_database(path, error) from None

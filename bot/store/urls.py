@@ -12,32 +12,43 @@ def is_postgres_url(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
+# What is wrong with a postgresql:// URL, by code (the settings' messages name each in the
+# reader's language, `settings.problem.database_url_<code>`), with the words of the log.
+_ENCODE = (
+    "the password (or user name) holds a character that must be percent-encoded: "
+    "? as %3F, # as %23, / as %2F, @ as %40, : as %3A"
+)
+URL_PROBLEMS = {
+    "encode": _ENCODE,
+    "port": "the port must be a number (1-65535)",
+    "host": "a postgresql:// URL needs a host: postgresql://user@host/db",
+    "parameters": f"the parameters after ? must be name=value pairs joined by & ({_ENCODE})",
+}
+
+
 def postgres_url_problem(text: str) -> str | None:
-    """Why a postgresql:// URL would not be read as written, or None. A password holding an
-    unencoded `?`, `#`, `/` or `@` moves where the URL's parts begin (the driver would
-    then read a piece of the password as a port or a parameter, and print it), so such a
-    URL is refused here; the message says what to do and quotes nothing of the URL."""
+    """Why a postgresql:// URL would not be read as written (a code of `URL_PROBLEMS`), or
+    None. A password holding an unencoded `?`, `#`, `/` or `@` moves where the URL's parts
+    begin (the driver would then read a piece of the password as a port or a parameter, and
+    print it), so such a URL is refused here; the message says what to do and quotes
+    nothing of the URL."""
     parts = urlsplit(text)
     rest = text.split("://", 1)[1][len(parts.netloc) :]
-    encode = (
-        "the password (or user name) holds a character that must be percent-encoded: "
-        "? as %3F, # as %23, / as %2F, @ as %40, : as %3A"
-    )
     if "@" in rest or parts.netloc.count("@") > 1:
-        return encode
+        return "encode"
     try:
         port = parts.port
     except ValueError:
         port = None
-        return encode if "@" not in parts.netloc else "the port must be a number (1-65535)"
+        return "encode" if "@" not in parts.netloc else "port"
     if port == 0:
-        return "the port must be a number (1-65535)"
+        return "port"
     if not parts.hostname and "host=" not in parts.query:
-        return "a postgresql:// URL needs a host: postgresql://user@host/db"
+        return "host"
     try:
         parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
     except ValueError:
-        return "the parameters after ? must be name=value pairs joined by & (" + encode + ")"
+        return "parameters"
     return None
 
 

@@ -8,7 +8,7 @@ from bot.store.actions import tournament_log
 from bot.store.backend import Connection
 from bot.store.tournaments import load_tournament, tournament_ids
 from domain.errors import DomainError
-from domain.tournament.compare import differences
+from domain.tournament.compare import Difference, differences
 from domain.tournament.replay import fold
 
 
@@ -19,7 +19,7 @@ class Verdict:
     name: str
     operations: int
     replayable: bool = True
-    differences: tuple[str, ...] = field(default=())
+    differences: tuple[Difference, ...] = field(default=())
     error: DomainError | None = None
 
     @property

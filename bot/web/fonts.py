@@ -12,8 +12,9 @@ Cutting every slice with fontTools costs minutes of CPU (docs/BENCHMARKS.md, "Th
 against a stranger": font slices), so it is never done
 in the bot's process nor when a reader asks: at start the web server runs `python -m
 bot.web.fonts` (at the lowest priority, once per font file) to cut every slice into a cache
-folder (`FONT_SLICES_DIR`, else the user's cache folder), and the server only reads those
-files. A slice not cut yet answers 404, and the browser keeps the reader's own font.
+folder (`FONT_SLICES_DIR`, else the user's cache folder), saying what it did in `cutting.log`
+there (never in the terminal, whose lines are the organizer's), and the server only reads
+those files. A slice not cut yet answers 404, and the browser keeps the reader's own font.
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ def _load(path: Path, lazy: bool = True) -> Any:
     from fontTools.ttLib import TTFont
 
     return TTFont(str(path), lazy=lazy)
+
+
+def cutting_log(root: Path) -> Path:
+    """The log of the process that cuts the slices, beside the slices' folders."""
+    return root / "cutting.log"
 
 
 def cache_root() -> Path:
@@ -173,16 +179,27 @@ class Cutter:
     async def start(self, slices: FontSlices) -> bool:
         if slices.folder is None or not slices.missing():
             return False
-        env = {**os.environ, "FONT_SLICES_DIR": str(slices.folder.parent)}
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot.web.fonts",
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
+        root = slices.folder.parent
+        env = {**os.environ, "FONT_SLICES_DIR": str(root)}
+        # Its words (and a traceback, were it to fail) go to its log file, never to the
+        # terminal an organizer reads the bot's own lines in.
+        root.mkdir(parents=True, exist_ok=True)
+        with cutting_log(root).open("ab") as written:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot.web.fonts",
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=written,
+            )
+        log.info(
+            "cutting %d font slices in process %d (its log: %s)",
+            len(slices.missing()),
+            self.process.pid,
+            cutting_log(root),
         )
-        log.info("cutting %d font slices in process %d", len(slices.missing()), self.process.pid)
         return True
 
     async def stop(self) -> None:
@@ -220,13 +237,24 @@ def font_slices() -> FontSlices:
 def main(argv: list[str] | None = None) -> int:
     """`python -m bot.web.fonts [INDEX …]`: every missing slice (or those named) cut into
     the cache folder."""
-    logging.basicConfig(level=logging.INFO)
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(
+        level=logging.INFO,
+        filename=cutting_log(root),
+        encoding="utf-8",
+        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
+    )
     logging.getLogger("fontTools").setLevel(logging.WARNING)  # a line per table it prunes
     if hasattr(os, "nice"):
         os.nice(19)  # the bot's process comes first on a shared machine
     named = [int(arg) for arg in (sys.argv[1:] if argv is None else argv)]
     slices = font_slices()
-    cut = slices.cut(named or None)
+    try:
+        cut = slices.cut(named or None)
+    except KeyboardInterrupt:  # Ctrl + C reaches the terminal's whole process group
+        log.info("stopped by Ctrl + C; the slices cut so far are kept")
+        return 130
     log.info("%d font slices cut into %s", cut, slices.folder)
     return 0
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from domain.decks.cards import normalise_text, title_key
 from domain.decks.decoding import decode
 from domain.decks.errors import DataFileError
+from domain.syntax import toml_problem
 
 _DATE_RE = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
 
@@ -27,7 +28,18 @@ def load_toml(data: str | bytes, source: str) -> dict[str, object]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise DataFileError("decks.data.toml_syntax", where=source, detail=str(error)) from None
+        problem = toml_problem(error)
+        if problem.line is None:
+            raise DataFileError(
+                "decks.data.toml_syntax_at_end", where=source, problem=problem.code
+            ) from None
+        raise DataFileError(
+            "decks.data.toml_syntax",
+            where=source,
+            line=problem.line,
+            column=problem.column,
+            problem=problem.code,
+        ) from None
     except RecursionError:
         # tomllib recurses once per nested array or inline table: `a = [[[[…`.
         raise DataFileError("decks.data.toml_too_deep", where=source) from None

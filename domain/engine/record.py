@@ -41,6 +41,7 @@ from domain.engine.players import Player, PlayerStatus
 from domain.engine.results import MatchResult, RecordedMatch, ResultKind
 from domain.engine.standings import NoShowTiebreak, Standing, build_standings
 from domain.errors import InvalidInput
+from domain.syntax import json_problem
 
 JUDGE_PREFIX = "judge:"
 CONCEDE_PREFIX = "concede:"
@@ -197,8 +198,12 @@ def read_record(text: str) -> TournamentRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
+        problem = json_problem(error)
         raise InvalidInput(
-            "engine.record.bad_json", line=error.lineno, column=error.colno, details=error.msg
+            "engine.record.bad_json",
+            line=problem.line,
+            column=problem.column,
+            problem=problem.code,
         ) from None
     except RecursionError:
         raise InvalidInput("engine.record.too_deep") from None
@@ -211,9 +216,11 @@ def parse_record(data: object) -> TournamentRecord:
     """Check and convert a decoded JSON record; the first problem raises InvalidInput."""
     if not isinstance(data, Mapping):
         raise InvalidInput("engine.record.not_an_object")
-    rounds = data.get("rounds")
+    if "rounds" not in data:
+        raise InvalidInput("engine.record.missing_rounds")
+    rounds = data["rounds"]
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
-        raise InvalidInput("engine.record.bad_rounds", value=repr(rounds))
+        raise InvalidInput("engine.record.bad_rounds", value=_as_written(rounds))
     players = _parse_players(data.get("players"))
     top_cut = _parse_top_cut(data.get("top_cut", []), players)
     last_round = max([rounds, *(r.number for r in top_cut)])
@@ -232,11 +239,11 @@ def parse_record(data: object) -> TournamentRecord:
     if tiebreak not in tuple(NoShowTiebreak):
         choices = ", ".join(NoShowTiebreak)
         raise InvalidInput(
-            "engine.record.bad_noshow_tiebreak", value=repr(tiebreak), choices=choices
+            "engine.record.bad_noshow_tiebreak", value=_as_written(tiebreak), choices=choices
         )
     finished = data.get("finished", False)
     if not isinstance(finished, bool):
-        raise InvalidInput("engine.record.bad_finished", value=repr(finished))
+        raise InvalidInput("engine.record.bad_finished", value=_as_written(finished))
     if finished and top_cut and not _bracket_finished(top_cut):
         raise InvalidInput("engine.record.top_cut_unfinished", round=top_cut[-1].number)
     return TournamentRecord(
@@ -249,6 +256,12 @@ def parse_record(data: object) -> TournamentRecord:
         top_cut,
         finished,
     )
+
+
+def _as_written(value: object) -> str:
+    """A value of the record as JSON writes it (`null`, `"3"`, `true`), not as Python does."""
+    shown = json.dumps(value, ensure_ascii=False)
+    return shown if len(shown) <= 40 else shown[:39] + "…"
 
 
 def _parse_players(raw: object) -> list[str]:

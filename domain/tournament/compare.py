@@ -4,14 +4,35 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
-# Long texts (decklists, uploaded files) are shown by their length, not in full.
+# Long texts (decklists, uploaded files) are shown by their beginning, not in full.
 _SHOWN = 60
 
 
-def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
-    """Every place where `actual` differs from `expected`, as `path: expected → actual`."""
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One place where the stored tables differ from the folded log: a thing the tables
+    lack (`missing`), one they have that the log does not (`extra`), or a value that
+    differs (`changed`, with both values as shown). The command line says it in the
+    reader's language; `str()` is the log's English."""
+
+    path: str
+    kind: Literal["missing", "extra", "changed"]
+    logged: str = ""
+    stored: str = ""
+
+    def __str__(self) -> str:
+        if self.kind == "missing":
+            return f"{self.path}: missing from the tables"
+        if self.kind == "extra":
+            return f"{self.path}: in the tables, not in the log"
+        return f"{self.path}: log {self.logged} ≠ tables {self.stored}"
+
+
+def differences(expected: Any, actual: Any, path: str = "") -> list[Difference]:
+    """Every place where `actual` (the tables) differs from `expected` (the folded log)."""
     if expected == actual:
         return []
     if (
@@ -19,7 +40,7 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
         and type(expected) is type(actual)
         and not isinstance(expected, type)
     ):
-        found: list[str] = []
+        found: list[Difference] = []
         for field in dataclasses.fields(expected):
             found += differences(
                 getattr(expected, field.name),
@@ -32,9 +53,9 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
         for key in sorted(expected.keys() | actual.keys(), key=str):
             where = f"{path}[{key}]"
             if key not in actual:
-                found.append(f"{where}: missing from the tables")
+                found.append(Difference(where, "missing"))
             elif key not in expected:
-                found.append(f"{where}: in the tables, not in the log")
+                found.append(Difference(where, "extra"))
             else:
                 found += differences(expected[key], actual[key], where)
         return found
@@ -49,7 +70,7 @@ def differences(expected: Any, actual: Any, path: str = "") -> list[str]:
         for index, (left, right) in enumerate(zip(expected, actual, strict=True)):
             found += differences(left, right, f"{path}[{_label(left, index)}]")
         return found
-    return [f"{path}: log {_short(expected)} ≠ tables {_short(actual)}"]
+    return [Difference(path, "changed", _short(expected), _short(actual))]
 
 
 def _label(item: Any, index: int) -> str:
@@ -63,4 +84,4 @@ def _label(item: Any, index: int) -> str:
 
 def _short(value: Any) -> str:
     text = repr(value.value if hasattr(value, "value") else value)
-    return text if len(text) <= _SHOWN else f"<{len(text)} characters>"
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"

@@ -78,8 +78,7 @@ def test_bad_values_are_refused(
         Settings()
     with pytest.raises(StartupError) as refused:
         load_settings()
-    assert variable in refused.value.message
-    assert "設定が正しくありません" in refused.value.message
+    assert f"設定 {variable} の値「{value}」は使えません" in refused.value.message
 
 
 def test_database_url_wins_and_its_password_is_never_shown(
@@ -185,11 +184,13 @@ def test_the_bot_exits_2_on_such_a_url_and_prints_no_piece_of_the_password(
         assert piece not in output
 
 
-def test_an_uncaught_error_is_printed_through_the_same_redaction(
+def test_an_uncaught_error_is_told_in_the_terminals_language_its_details_redacted_in_a_file(
     clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # An English traceback was printed to the organizer's Japanese terminal.
     from bot import __main__ as entry
 
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
     monkeypatch.setenv("DISCORD_TOKEN", "tok-abc-123-secret")
     monkeypatch.setenv("DATABASE_URL", "postgresql://bot:hunter2-pw@db.example/pm")
 
@@ -202,10 +203,16 @@ def test_an_uncaught_error_is_printed_through_the_same_redaction(
     monkeypatch.setattr(entry, "build_parser", lambda: _FixedParser(args))
     assert entry.main(["run"]) == 1
     err = capsys.readouterr().err
-    assert "Traceback" in err
-    assert "ValueError" in err
-    assert "hunter2-pw" not in err
-    assert "tok-abc-123-secret" not in err
+    assert "Traceback" not in err
+    assert "予期しないエラー（ValueError）で止まりました" in err
+    (written,) = (clean_env / "logs").glob("error-*.txt")
+    assert str(written.relative_to(clean_env)) in err
+    details = written.read_text(encoding="utf-8")
+    assert "Traceback" in details
+    assert "ValueError" in details
+    for text in (err, details):
+        assert "hunter2-pw" not in text
+        assert "tok-abc-123-secret" not in text
 
 
 class _FixedParser:
@@ -214,3 +221,93 @@ class _FixedParser:
 
     def parse_args(self, argv: object = None) -> object:
         return self.args
+
+
+# Each refused setting says which one, what it may be (a number's range read from the
+# setting's own bounds) and which line to correct, in the terminal's language; a secret's
+# value is never quoted.
+@pytest.mark.parametrize(
+    ("line", "japanese", "english"),
+    [
+        (
+            "WEB_PORT=abc",
+            ["「abc」", "1〜65535 の整数", "「WEB_PORT=」の行を直して"],
+            ['"abc"', "a whole number from 1 to 65535", 'the line "WEB_PORT="'],
+        ),
+        (
+            "DEV_GUILD_ID=x",
+            ["「x」", "整数", "サーバー ID"],
+            ['"x"', "a whole number", "server ID"],
+        ),
+        (
+            "WEB_BASE_URL=foo",
+            ["「foo」", "https:// で始まる", "例 https://pm.example.org"],
+            ['"foo"', "http:// or https://", "e.g. https://pm.example.org"],
+        ),
+        (
+            "DATABASE_URL=mysql://bot:s3cret-pw@db/pm",
+            ["値はここに表示しません", "postgresql://ユーザー:パスワード@ホスト"],
+            ["not shown here", "postgresql://USER:PASSWORD@HOST"],
+        ),
+        (
+            "DEFAULT_LOCALE=fr",
+            ["「fr」", "ja、en のどれか"],
+            ['"fr"', "one of ja, en"],
+        ),
+        (
+            "SHARD_IDS=0-3",
+            ["「0-3」", "SHARD_COUNT（シャードの総数）も必要"],
+            ['"0-3"', "needs SHARD_COUNT"],
+        ),
+        (
+            "CLOCK_TICK_SECONDS=0",
+            ["0 より大きく 60 以下の数", "わからなければ 5"],
+            ["a number above 0, at most 60", "If unsure, write 5."],
+        ),
+    ],
+)
+def test_a_refused_setting_says_what_to_write_and_where(
+    clean_env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    line: str,
+    japanese: list[str],
+    english: list[str],
+) -> None:
+    monkeypatch.setenv("LANG", "C.UTF-8")  # not a Japanese terminal: Japanese, then English
+    (clean_env / ".env").write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(StartupError) as refused:
+        load_settings()
+    said_ja, said_en = refused.value.message.splitlines()
+    name = line.split("=")[0]
+    assert f"設定 {name} " in said_ja
+    assert f"The setting {name} " in said_en
+    for words in japanese:
+        assert words in said_ja
+    for words in english:
+        assert words in said_en
+    assert "Input should" not in said_ja + said_en  # pydantic's own words
+    assert "s3cret-pw" not in refused.value.message
+    assert ".env の" in said_ja
+
+
+def test_a_refused_environment_variable_is_named_as_one(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    monkeypatch.setenv("web_port", "abc")  # the settings read names in any case
+    with pytest.raises(StartupError) as refused:
+        load_settings()
+    assert refused.value.message.count("\n") == 0  # a Japanese terminal: Japanese only
+    assert "環境変数 WEB_PORT" in refused.value.message
+
+
+def test_every_setting_can_be_described_in_both_languages() -> None:
+    # A setting added later needs bounds, a type the catalogs name, or its own words.
+    from bot.cli.settings_errors import expected, is_secret
+
+    for field in Settings.model_fields:
+        for lang in ("ja", "en"):
+            assert expected(field, lang).strip(), (field, lang)
+    assert is_secret("discord_token")
+    assert is_secret("database_url")
+    assert not is_secret("web_port")

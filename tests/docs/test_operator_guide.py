@@ -155,3 +155,46 @@ def test_the_guides_restricted_list_example_is_a_list_the_bot_accepts() -> None:
     restricted = load_restricted_list(read["restricted_list"])
     assert restricted.limits
     assert restricted.groups
+
+
+def test_the_live_page_settings_lead_to_the_guides_section_on_making_it_public() -> None:
+    # WEB_PORT, WEB_HOST and WEB_BASE_URL were listed without saying what to do with them,
+    # and WEB_BEHIND_PROXY said "only behind nginx" while the guide's tunnel needs it too.
+    readme = README.read_text(encoding="utf-8")
+    section = "docs/ja/運営ガイド.md#15-ライブページをインターネットに公開する"
+    assert section.split("#")[1] in anchors(GUIDE)
+    english, japanese = readme.split("## セットアップ手順", 1)
+    for table in (english, japanese):
+        rows = {
+            line.split("|")[1].strip(" `"): line
+            for line in table.splitlines()
+            if line.startswith("| `WEB_")
+        }
+        for name in ("WEB_PORT", "WEB_HOST", "WEB_BASE_URL"):
+            assert f"]({section})" in rows[name], name
+        assert "cloudflared" in rows["WEB_BEHIND_PROXY"]
+        assert "only behind" not in rows["WEB_BEHIND_PROXY"]
+
+
+def test_the_guides_caddy_example_bounds_idle_connections_and_links_the_safe_setup() -> None:
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text.split("### 別の方法: VPS とリバースプロキシ", 1)[1].split("\n### ", 1)[0]
+    (caddyfile,) = [
+        block
+        for block in re.findall(r"```\n(.*?)```", section, flags=re.S)
+        if "reverse_proxy" in block
+    ]
+    assert "reverse_proxy 127.0.0.1:8080" in caddyfile
+    for timeout in ("read_header", "read_body", "idle"):
+        assert re.search(rf"^\s+{timeout}\s+\d+s$", caddyfile, flags=re.M), timeout
+    assert "write" not in caddyfile  # the live-update streams stay open for hours
+    assert "](../OPERATIONS.md#ライブページを安全に公開するには)" in section
+    assert "ライブページを安全に公開するには" in {
+        heading
+        for heading in re.findall(
+            r"^#+ (.+)$",
+            (REPO_ROOT / "docs" / "OPERATIONS.md").read_text(encoding="utf-8"),
+            flags=re.M,
+        )
+    }
+    assert "](../nginx-live-page.conf)" in section

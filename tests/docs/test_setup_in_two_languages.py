@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from bot.i18n import t
 from tests.conftest import REPO_ROOT
 from tests.docs.test_operator_guide import anchors
 
@@ -123,3 +124,16 @@ def test_both_say_how_to_update_and_to_make_the_channels_and_roles_first() -> No
         assert "/setup server" in text
         assert "運営" in text
         assert "ジャッジ" in text
+
+
+def test_starting_and_stopping_quote_what_the_bot_prints_in_each_language() -> None:
+    # Both quoted `bot ready: logged in as ...`, the operators' log line in English, which a
+    # Japanese terminal now reads as 「起動しました（…としてログインしています）」.
+    english, japanese = dict(steps(ENGLISH))[11], dict(steps(JAPANESE))[11]
+    guide = (REPO_ROOT / "docs" / "ja" / "運営ガイド.md").read_text(encoding="utf-8")
+    for lang, text in (("en", english), ("ja", japanese), ("ja", guide)):
+        ready = t("cli.run.ready", lang, user="…", command="/help")
+        assert ready.split("…")[0] + "…" in text, lang
+        assert "bot ready" not in text
+    for lang, text in (("en", english), ("ja", japanese)):
+        assert t("cli.run.stopped", lang) in text

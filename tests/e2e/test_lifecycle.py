@@ -72,6 +72,34 @@ async def test_a_second_guild_is_served_separately(
     assert "database closed" in stopped.stderr
 
 
+async def test_a_japanese_terminal_reads_the_start_and_the_stop_in_japanese(
+    lonely_fake: FakeDiscord, tmp_path: Path
+) -> None:
+    # The README and the guide told the organizer to wait for 「bot ready: logged in as …」:
+    # the operators' log line, in English. The organizer's lines are in the terminal's
+    # language, in order with the log, and the README quotes them
+    # (tests/docs/test_setup_in_two_languages.py).
+    fake = lonely_fake
+    bot = await fake.start_bot(tmp_path, LANG="ja_JP.UTF-8")
+    await fake.wait_for(lambda: "起動しました" in bot.stderr, "the organizer's line")
+    (ready,) = [line for line in bot.stderr_lines if "起動しました" in line]
+    assert ready.startswith("起動しました（")
+    assert "/ヘルプ" in ready
+    assert "Ctrl + C" in ready
+    stopped = await fake.stop_bot()
+    lines = stopped.stderr_lines
+    said = [line for line in lines if line.startswith(("止めています", "止まりました"))]
+    assert said == [
+        "止めています。実行中のコマンドが終わるのを待ってから、データを保存して終了します。",
+        "止まりました。データはすべて保存されています。",
+    ]
+    assert lines[-1] == said[-1]  # the last line: after the database is closed
+    english = await fake.start_bot(tmp_path)
+    await fake.wait_for(lambda: "The bot is running" in english.stderr, "the English line")
+    assert "Type /help in Discord" in english.stderr
+    assert "Stopped. Everything is saved." in (await fake.stop_bot()).stderr
+
+
 def hold_write_lock(database: Path) -> sqlite3.Connection:
     """Take SQLite's write lock from outside the bot, as a second process would.
 

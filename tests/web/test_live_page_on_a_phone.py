@@ -152,6 +152,51 @@ def test_the_record_heading_is_one_word(browser: Any, finished_demo: str) -> Non
         assert one_line(browser, "th.col_record") == []
 
 
+def broken_words(driver: Any, selector: str) -> list[str]:
+    """The words of the elements matching `selector` that a line break cuts in two: a
+    heading's words are parted by a space or a zero-width space (where a Japanese heading
+    may break: 「決勝\u200bトーナメント」), and a word on one line has one box."""
+    script = """
+        const broken = [];
+        for (const node of document.querySelectorAll(arguments[0])) {
+            const text = node.firstChild;
+            if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+            let start = 0;
+            for (const word of text.data.split(/[ \u200b]/)) {
+                const range = document.createRange();
+                range.setStart(text, start);
+                range.setEnd(text, start + word.length);
+                const boxes = [...range.getClientRects()];
+                const lines = new Set(boxes.map((box) => Math.round(box.top)));
+                if (word && lines.size > 1) broken.push(word);
+                start += word.length + 1;
+            }
+        }
+        return broken;
+    """
+    found: list[str] = driver.execute_script(script, selector)
+    return found
+
+
+def test_every_standings_heading_keeps_its_words_whole(browser: Any, finished_demo: str) -> None:
+    # 「決勝トーナメ / ント」 and 「プレイヤ / ー」 were broken inside the word: a heading breaks
+    # only between its words (「決勝 / トーナメント」), and the table fits the phone.
+    sized(browser, PHONE)
+    for query, headings in (
+        ("", ["順位", "決勝トーナメント", "プレイヤー", "勝ち点", "対戦相手の勝ち点", "勝-敗-分"]),
+        ("?lang=en", ["Rank", "Top cut", "Player", "Points", "Opponents' points", "W-L-D"]),
+    ):
+        opened(browser, f"{finished_demo}/standings{query}", "table.standings")
+        shown = [
+            th.get_attribute("textContent").replace("\u200b", "")
+            for th in browser.find_elements("css selector", "table.standings th")
+        ]
+        assert [h for h in shown if h not in ("シード", "Seed")] == headings, shown
+        assert broken_words(browser, "table.standings th") == [], (query, shown)
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= PHONE, (query, width)
+
+
 def test_an_address_with_a_trailing_slash_opens_the_page(browser: Any, finished_demo: str) -> None:
     sized(browser, PHONE)
     for path, tab in (("/", "概要"), ("/standings/", "順位")):

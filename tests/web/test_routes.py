@@ -419,6 +419,8 @@ async def test_the_font_slices_cover_japanese_and_are_small(
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
+    assert done.stderr == b""  # what it did is in its log, not in the organizer's terminal
+    assert "font slices cut" in (tmp_path / "fonts" / "cutting.log").read_text(encoding="utf-8")
     assert slices.file(index) is not None
     response = await running.client.get(f"/fonts/{index}.woff")
     body = await response.read()

@@ -141,6 +141,16 @@ def test_bad_entries_are_named(record: dict[str, Any], key: str, params: dict[st
     assert dict(caught.value.params) == params
 
 
+def test_a_missing_round_count_is_named_and_a_bad_one_shown_as_json_writes_it() -> None:
+    with pytest.raises(InvalidInput) as missing:
+        parse_record({})
+    assert missing.value.key == "engine.record.missing_rounds"
+    for value, shown in ((None, "null"), ("3", '"3"'), (True, "true")):
+        with pytest.raises(InvalidInput) as bad:
+            parse_record({"rounds": value})
+        assert bad.value.params == {"value": shown}
+
+
 def test_not_an_object() -> None:
     with pytest.raises(InvalidInput) as caught:
         parse_record([1, 2])
