@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 # Discord failing one place this often (over about twenty minutes) means it will not work.
 MAX_ATTEMPTS = 12
 LONGEST_WAIT = 300.0
+# What came of a batch when Discord answered its request (posted, or refused: the place
+# works or is known not to); skipped and kept notices asked Discord nothing.
+REACHED = frozenset({Outcome.SENT, Outcome.MOVED})
 # Lines sent together at most: several messages' worth.
 MOST_GATHERED = 400
 
@@ -60,36 +63,64 @@ def batch_of(queue: list[Queued]) -> list[Queued]:
 
 # An outage is over when something goes through after this long without any success:
 # then every waiting lane tries again at once. A place that fails while others go through
-# (one channel's trouble) waits out its own back-off instead.
+# (one channel's trouble) waits out its own back-off instead, unless its own place takes a
+# request again (another lane's edit in the same channel, say).
 QUIET_SECONDS = 3.0
+
+
+def place_of(key: Hashable) -> Hashable:
+    """The place a lane sends to, as Discord fails it: a channel (its posts and its
+    messages' edits are two lanes of one place), one person's DMs, or the lane itself."""
+    if isinstance(key, tuple) and len(key) >= 2 and key[0] in ("post", "edit"):
+        return ("channel", key[1])
+    return key
 
 
 @dataclass
 class Recovery:
-    """Wakes every waiting lane at the first success after a stretch without any."""
+    """Wakes the lanes waiting on their back-off: those of a place when that place takes
+    a request again, and every one at the first success after a stretch without any
+    (Discord as a whole back)."""
 
     quiet: float = QUIET_SECONDS
-    failing: int = 0
     last_success: float = 0.0
-    _event: asyncio.Event = field(default_factory=asyncio.Event)
+    clock: Callable[[], float] = time.monotonic
+    _failing: set[Hashable] = field(default_factory=set)
+    _places: dict[Hashable, asyncio.Event] = field(default_factory=dict)
 
-    def failed(self) -> None:
-        self.failing += 1
+    @property
+    def failing(self) -> int:
+        """How many places Discord failed since the last wake."""
+        return len(self._failing)
 
-    def succeeded(self) -> None:
-        now = time.monotonic()
-        if self.failing and now - self.last_success >= self.quiet:
+    def failed(self, place: Hashable = None) -> None:
+        self._failing.add(place)
+
+    def succeeded(self, place: Hashable = None) -> None:
+        """A request to `place` went through."""
+        now = self.clock()
+        if self._failing and now - self.last_success >= self.quiet:
             self.wake()
+        elif place in self._failing:
+            self._failing.discard(place)
+            self._wake_place(place)
         self.last_success = now
 
     def wake(self) -> None:
-        self.failing = 0
-        self._event.set()
-        self._event = asyncio.Event()
+        self._failing.clear()
+        for place in list(self._places):
+            self._wake_place(place)
 
-    async def wait(self, seconds: float) -> None:
+    def _wake_place(self, place: Hashable) -> None:
+        waiting = self._places.pop(place, None)
+        if waiting is not None:
+            waiting.set()
+
+    async def wait(self, seconds: float, place: Hashable = None) -> None:
+        """Up to `seconds`, or until the place or Discord as a whole works again."""
+        woken = self._places.setdefault(place, asyncio.Event())
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), seconds)
+            await asyncio.wait_for(woken.wait(), seconds)
 
 
 class Lane:
@@ -102,6 +133,7 @@ class Lane:
         failing: Failing | None = None,
     ) -> None:
         self.key = key
+        self.place = place_of(key)
         self.sender = sender
         self.recovery = recovery
         self.finished = finished
@@ -171,7 +203,8 @@ class Lane:
                     self.queue.remove(queued)
                     await self.finished(queued, None, repr(error))
                 return
-            self.recovery.succeeded()
+            if not batch[0].target.kept and any(o in REACHED for o in outcomes.values()):
+                self.recovery.succeeded(self.place)  # Discord took a request of this place
             self.waiting_since = None
             await self._done(batch, outcomes)
 
@@ -186,7 +219,7 @@ class Lane:
 
     async def _wait(self, batch: list[Queued], error: str) -> None:
         """Discord failed: the lane waits, longer each time, until Discord works again."""
-        self.recovery.failed()
+        self.recovery.failed(self.place)
         loop = asyncio.get_running_loop()
         if self.waiting_since is None:
             self.waiting_since = loop.time()
@@ -211,4 +244,4 @@ class Lane:
             error,
             delay,
         )
-        await self.recovery.wait(delay)
+        await self.recovery.wait(delay, self.place)
