@@ -241,6 +241,7 @@ class TournamentBot(commands.AutoShardedBot):
             page_base=settings.web_players_url,  # never a link only this PC opens
             default_lang=normalise_locale(settings.default_locale),
             refusals=refusals,
+            clock_grace=timedelta(seconds=settings.clock_grace_seconds),
         )
         # The live web page (issue 22), when WEB_PORT is set.
         self.web: WebServer | None = None

@@ -18,7 +18,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import discord
 
@@ -35,6 +35,7 @@ from bot.store.commits import Committed
 from bot.store.outbox import FAILED, SKIPPED, Outgoing, Sending
 from bot.store.uow import Store
 from domain.guild import GuildConfig
+from domain.tournament.clock import CLOCK_GRACE
 from domain.tournament.model import Tournament
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,7 @@ class Delivery:
         pace: Pace | None = None,
         refusals: Refusals | None = None,
         outage: Outage | None = None,
+        clock_grace: timedelta = CLOCK_GRACE,
     ) -> None:
         self.client = client
         self.store = store
@@ -83,6 +85,7 @@ class Delivery:
             page_base=page_base,
             default_lang=default_lang,
             wrote=self.wake,
+            clock_grace=clock_grace,
         )
         self.order = Order()
         self.recovery = Recovery()
