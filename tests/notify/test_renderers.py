@@ -19,6 +19,7 @@ from bot.notify.plan import (
     plan,
     plan_clock,
     plan_reminder,
+    notice_nowhere,
     refusals_warning,
     tables_by_dm,
 )
@@ -181,7 +182,8 @@ def delivery_said(tournament: Tournament) -> list[tuple[Notice, Tournament]]:
         place_refused(902, Place.ANNOUNCEMENTS, "unknown_channel", [], CLOCK.at),
         place_refused(903, Place.ROUND_THREAD, "unknown_channel", [], CLOCK.at),
         notice_dropped(12, Say.PAIRINGS, "Discord 503"),
-        refusals_warning(1000, 1),
+        notice_nowhere(tournament.id, Say.STANDINGS, Place.STANDINGS),
+        refusals_warning(1000, 1, tournament.guild_id),
         *tables_by_dm(played.number, players, tournament.id),
     ]
     return [(notice, tournament) for notice in notices]
