@@ -15,11 +15,11 @@ from bot.notify.plan import (
     Place,
     Say,
     notice_dropped,
+    notice_nowhere,
     place_refused,
     plan,
     plan_clock,
     plan_reminder,
-    notice_nowhere,
     refusals_warning,
     tables_by_dm,
 )
