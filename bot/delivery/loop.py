@@ -556,9 +556,9 @@ class Delivery:
         await self._read(full=True)
         await self._settled()
 
-    async def player_used_the_bot(self, user_id: int) -> None:
-        """A player's DMs are tried again once they use the bot."""
-        await self.places.dm_open(user_id)
+    async def player_used_the_bot(self, user_id: int, *, in_their_dms: bool) -> None:
+        """A player used the bot (`Places.used_the_bot`)."""
+        await self.places.used_the_bot(user_id, in_their_dms=in_their_dms)
 
 
 # What the delivery tells the staff of Discord itself: never told about in turn.

@@ -47,7 +47,7 @@ from bot.notify.plan import (
     tables_by_dm,
 )
 from bot.store.outbox import SENT, SKIPPED, Outgoing, Sending
-from bot.store.posts import RoundPlace
+from bot.store.posts import KeptNotice, RoundPlace
 from bot.store.uow import Store
 from bot.ui.gathered import LINES, Line, gathered
 from bot.ui.notices import RENDERERS, Message, Said, Telling
@@ -679,8 +679,9 @@ class Sender:
     ) -> None:
         assert target.user_id is not None
         text = "\n".join(m.content for m in said.messages if m.content)
+        embeds = tuple(dict(embed.to_dict()) for m in said.messages for embed in m.embeds)
         await self.store.posts.leave_player_notice(
-            tournament.guild_id, target.user_id, text, self.clock()
+            tournament.guild_id, target.user_id, KeptNotice(text, embeds), self.clock()
         )
         await self.store.outbox.finish(notice.id, SENT, self.clock(), "kept: DMs closed")
 

@@ -42,6 +42,7 @@ from bot.store.outbox import OutboxStore, add_notices, planned_keys
 from bot.store.pending import add_pending, take_pending
 from bot.store.posts import (
     EntryPost,
+    KeptNotice,
     Posts,
     RoundPlace,
     round_place,
@@ -592,7 +593,7 @@ class Transaction:
             post.checkin_shown,
         )
 
-    async def take_player_notices(self, user_id: int) -> list[str]:
+    async def take_player_notices(self, user_id: int) -> list[KeptNotice]:
         """The private notices waiting for this player, taken (they are shown once)."""
         self._require_writable()
         return await take_player_notices(self._connection, self.guild_id, user_id)
