@@ -63,6 +63,15 @@ def point_at_discord(settings: Settings) -> None:
 # acknowledged (40060), unknown or expired (10062).
 INTERACTION_GONE = frozenset({40060, 10062})
 EMBEDS_PER_MESSAGE = 10
+# The answers after which an interaction takes follow-up messages.
+FOLLOWED_UP = frozenset(
+    {
+        discord.InteractionResponseType.channel_message,
+        discord.InteractionResponseType.deferred_channel_message,
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    }
+)
 
 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
@@ -357,8 +366,9 @@ class TournamentBot(commands.AutoShardedBot):
 
     async def show_kept_notices(self, interaction: discord.Interaction[Any]) -> None:
         """The notices the player could not get by DM (closed DMs), after whatever they did
-        with the bot (a command, a button, a menu, a form), once it was answered."""
-        if interaction.guild_id is None or not interaction.response.is_done():
+        with the bot (a command, a button, a menu, a form), once it was answered by a message
+        or an edit (a form opened in answer takes no follow-up: they wait for the next use)."""
+        if interaction.guild_id is None or interaction.response.type not in FOLLOWED_UP:
             return
         try:
             kept = await self.services.judges.notices_for(interaction.guild_id, interaction.user.id)
