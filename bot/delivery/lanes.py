@@ -66,6 +66,9 @@ def batch_of(queue: list[Queued]) -> list[Queued]:
 # (one channel's trouble) waits out its own back-off instead, unless its own place takes a
 # request again (another lane's edit in the same channel, say).
 QUIET_SECONDS = 3.0
+# While lanes wait for Discord, one of them tries again this often at most (a 5xx counts
+# toward no limit of Discord's): the end of an outage is found within it.
+PROBE_SECONDS = 5.0
 
 
 def place_of(key: Hashable) -> Hashable:
@@ -83,10 +86,12 @@ class Recovery:
     (Discord as a whole back)."""
 
     quiet: float = QUIET_SECONDS
+    probe: float = PROBE_SECONDS
     last_success: float = 0.0
     clock: Callable[[], float] = time.monotonic
     _failing: set[Hashable] = field(default_factory=set)
     _places: dict[Hashable, asyncio.Event] = field(default_factory=dict)
+    _prober: object = None
 
     @property
     def failing(self) -> int:
@@ -116,11 +121,21 @@ class Recovery:
         if waiting is not None:
             waiting.set()
 
-    async def wait(self, seconds: float, place: Hashable = None) -> None:
-        """Up to `seconds`, or until the place or Discord as a whole works again."""
+    async def wait(self, seconds: float, place: Hashable = None, lane: object = None) -> None:
+        """Up to `seconds`, or until the place or Discord as a whole works again. One lane
+        waiting at a time (`lane`, the first to wait) tries again every `probe` seconds at
+        most, for every lane: so the end of an outage is found within that, whatever the
+        others' waits have grown to."""
         woken = self._places.setdefault(place, asyncio.Event())
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(woken.wait(), seconds)
+        if lane is not None and self._prober in (None, lane):
+            self._prober = lane
+            seconds = min(seconds, self.probe)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(woken.wait(), seconds)
+        finally:
+            if self._prober is lane:
+                self._prober = None
 
 
 class Lane:
@@ -142,6 +157,7 @@ class Lane:
         self.sending: list[Queued] = []  # the batch on its way now
         self.failures: dict[int, int] = {}
         self.waiting_since: float | None = None  # Discord failing it: since when
+        self.retry_at: float | None = None  # the end of its wait (loop time)
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -205,7 +221,7 @@ class Lane:
                 return
             if not batch[0].target.kept and any(o in REACHED for o in outcomes.values()):
                 self.recovery.succeeded(self.place)  # Discord took a request of this place
-            self.waiting_since = None
+            self.waiting_since = self.retry_at = None
             await self._done(batch, outcomes)
 
     async def _done(self, batch: list[Queued], outcomes: dict[int, Outcome]) -> None:
@@ -218,11 +234,17 @@ class Lane:
             await self.finished(queued, outcome, None)
 
     async def _wait(self, batch: list[Queued], error: str) -> None:
-        """Discord failed: the lane waits, longer each time, until Discord works again."""
+        """Discord failed: the lane waits, longer each time, until Discord works again. A
+        try before the end of its wait (it probed Discord for every lane, or was woken by a
+        success that Discord did not repeat) is not counted: the wait goes on to its end."""
         self.recovery.failed(self.place)
         loop = asyncio.get_running_loop()
+        now = loop.time()
         if self.waiting_since is None:
-            self.waiting_since = loop.time()
+            self.waiting_since = now
+        if self.retry_at is not None and now < self.retry_at:
+            await self.recovery.wait(self.retry_at - now, self.place, self)
+            return
         head = batch[0].notice
         attempts = self.failures.get(head.id, head.attempts) + 1
         self.failures[head.id] = attempts
@@ -237,6 +259,7 @@ class Lane:
                     await self.finished(queued, Outcome.GIVEN_UP, error)
             return
         delay = min(LONGEST_WAIT, 2.0**attempts)
+        self.retry_at = now + delay
         log.warning(
             "notices for %s could not be sent (%s); trying again in %.0f s, or once Discord"
             " answers again",
@@ -244,4 +267,4 @@ class Lane:
             error,
             delay,
         )
-        await self.recovery.wait(delay, self.place)
+        await self.recovery.wait(delay, self.place, self)

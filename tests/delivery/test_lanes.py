@@ -22,12 +22,16 @@ LONG_FAILING = 7
 
 
 class Outbox:
+    def __init__(self) -> None:
+        self.failed: list[int] = []  # the tries counted against a notice
+
     async def failed_attempt(self, notice_id: int, error: str) -> None:
-        return None
+        self.failed.append(notice_id)
 
 
 class Store:
-    outbox = Outbox()
+    def __init__(self) -> None:
+        self.outbox = Outbox()
 
 
 class Discord:
@@ -153,3 +157,21 @@ async def test_a_wake_ends_every_wait_and_a_timeout_ends_one() -> None:
     recovery.wake()
     await asyncio.wait_for(asyncio.gather(*waits), 1)
     assert recovery.failing == 0
+
+
+async def test_one_lane_probes_discord_so_the_end_of_an_outage_is_found_at_once() -> None:
+    """Every place failed often (each lane waits minutes): one lane tries again every
+    `probe` seconds, for all; those tries are not counted against its notice; the first
+    that goes through wakes every lane."""
+    discord = Discord()
+    recovery = Recovery(quiet=0.05, probe=0.1)
+    lanes = [lane(("post", channel), discord, recovery) for channel in (CHANNEL, OTHER)]
+    discord.failing |= {CHANNEL, OTHER}
+    lanes[0].put(queued(1, Target(Place.STANDINGS, CHANNEL), attempts=LONG_FAILING))
+    lanes[1].put(queued(2, Target(Place.LOG, OTHER), attempts=LONG_FAILING))
+    await until(lambda: discord.tried.count(1) + discord.tried.count(2) >= 5)  # probes
+    assert sorted(discord.store.outbox.failed) == [1, 2]  # counted once each
+    discord.failing.clear()
+    await until(lambda: {1, 2} <= set(discord.sent), within=1.0)  # before: minutes
+    for each in lanes:
+        await each.cancel()
