@@ -15,6 +15,7 @@ import discord
 from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import show_date, t
 from bot.services.base import TournamentRef
+from bot.services.rounds import PostState
 from bot.ui.buttons import (
     IMPORT_FILE_FIELD,
     IMPORT_FORM,
@@ -32,7 +33,7 @@ from bot.ui.buttons import (
 )
 from bot.ui.messages import acknowledge, edit_answer, interaction_lang, reply
 from bot.ui.render import rooms_reply, safe
-from bot.ui.rounds import round_name
+from bot.ui.rounds import POST_NOT_YET, round_name
 from bot.ui.stateless import ModalHandler, send_stateless_modal, submitted_files
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
@@ -180,8 +181,8 @@ class Panel(RoutedCog):
         assert paired.round.ends_at is not None
         end = int(paired.round.ends_at.timestamp())
         text = t("ui.panel.next_round", lang, round_name=round_name(paired.round, lang), end=end)
-        if not paired.posted:
-            text += "\n" + t("ui.panel.post_waiting", lang)
+        if paired.posted is not PostState.POSTED:
+            text += "\n" + t(POST_NOT_YET[paired.posted], lang)
         await reply(interaction, text)
 
 

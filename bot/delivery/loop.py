@@ -18,23 +18,32 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import discord
 
 from bot.delivery.lanes import Lane, Recovery
-from bot.delivery.order import Order
-from bot.delivery.pace import Pace, Refusals
+from bot.delivery.order import SERVER_PLACES, Order
+from bot.delivery.pace import REFUSAL_WINDOW_SECONDS, Pace, Refusals
 from bot.delivery.places import Places, wall_clock
 from bot.delivery.sending import ANYONE, Outcome, Queued, Sender
 from bot.errors import StorageError
 from bot.i18n import Lang, normalise_locale
-from bot.notify.plan import TRAITS, Notice, Place, Say, notice_dropped, refusals_warning
+from bot.notify.plan import (
+    TRAITS,
+    Notice,
+    Place,
+    Say,
+    notice_dropped,
+    notice_nowhere,
+    refusals_warning,
+)
 from bot.outage import Outage
 from bot.store.commits import Committed
 from bot.store.outbox import FAILED, SKIPPED, Outgoing, Sending
 from bot.store.uow import Store
 from domain.guild import GuildConfig
+from domain.tournament.clock import CLOCK_GRACE
 from domain.tournament.model import Tournament
 
 log = logging.getLogger(__name__)
@@ -63,6 +72,7 @@ class Delivery:
         pace: Pace | None = None,
         refusals: Refusals | None = None,
         outage: Outage | None = None,
+        clock_grace: timedelta = CLOCK_GRACE,
     ) -> None:
         self.client = client
         self.store = store
@@ -83,6 +93,7 @@ class Delivery:
             page_base=page_base,
             default_lang=default_lang,
             wrote=self.wake,
+            clock_grace=clock_grace,
         )
         self.order = Order()
         self.recovery = Recovery()
@@ -342,6 +353,7 @@ class Delivery:
         if found is None:
             if notice.say is Say.PAIRINGS:
                 await self.sender.nowhere(notice, await self._tournament(notice))
+            await self._nowhere(notice, config)
             await self._skip(notice.id)
             return
         index, target = found
@@ -449,6 +461,33 @@ class Delivery:
         )
         self.wake()
 
+    async def _nowhere(self, notice: Outgoing, config: GuildConfig) -> None:
+        """A notice for a channel of the server's (chosen in /setup) that no place of its
+        could take: said in the log, and to the staff once per tournament and place (when
+        the staff have a place that works)."""
+        chosen = [place for place in notice.places if place in SERVER_PLACES]
+        if not chosen or notice.tournament_id is None or notice.say in TO_THE_STAFF:
+            return
+        log.warning(
+            "notice %s (%s) of tournament %s skipped: none of its places (%s) is chosen or"
+            " takes the bot's posts here",
+            notice.id,
+            notice.say,
+            notice.tournament_id,
+            ", ".join(place.value for place in notice.places),
+        )
+        staff = notice_nowhere(notice.tournament_id, notice.say, chosen[0])
+        if await self.places.resolve(staff_notice(notice, staff), config, wall_clock()) is None:
+            return  # the staff have no place here either: the log is all there is
+        await self.store.outbox.add(
+            guild_id=notice.guild_id,
+            tournament_id=notice.tournament_id,
+            lang=normalise_locale(config.locale or self.default_lang),
+            notices=[staff],
+            at=self.clock(),
+        )
+        self.wake()
+
     async def _tell_dropped(self, notice: Outgoing, error: str) -> None:
         if notice.say in (Say.NOTICE_DROPPED, Say.PLACE_REFUSED) or notice.tournament_id is None:
             return
@@ -471,26 +510,28 @@ class Delivery:
         task.add_done_callback(self._background.discard)
 
     async def _tell_many_refused(self, count: int) -> None:
-        window = int(time.time() // 600)
-        for guild_id in {found.guild_id for found in self.places.refusing.values()}:
-            config = await self._config(guild_id)
-            tournament = await self._a_tournament_of(guild_id)
-            if tournament is None:
-                continue
-            await self.store.outbox.add(
-                guild_id=guild_id,
-                tournament_id=tournament,
-                lang=normalise_locale(config.locale or self.default_lang),
-                notices=[refusals_warning(count, window)],
-                at=self.clock(),
-            )
+        """The staff of every server with a tournament in play or to come hear it once per
+        warning, in their server's language (a server whose channels refuse may be the
+        cause; every server loses the bot if Discord bans it)."""
+        window = int(time.time() // REFUSAL_WINDOW_SECONDS)
+        try:
+            active = await self.store.posts.running() + await self.store.posts.upcoming()
+            told: set[int] = set()
+            for guild_id, tournament_id in active:
+                if guild_id in told:
+                    continue
+                told.add(guild_id)
+                config = await self._config(guild_id)
+                await self.store.outbox.add(
+                    guild_id=guild_id,
+                    tournament_id=tournament_id,
+                    lang=normalise_locale(config.locale or self.default_lang),
+                    notices=[refusals_warning(count, window, guild_id)],
+                    at=self.clock(),
+                )
+        except StorageError as error:  # the log said it; the database is the loop's to tell
+            self._storage_lost(error)
         self.wake()
-
-    async def _a_tournament_of(self, guild_id: int) -> int | None:
-        for notice in self.order.known.values():
-            if notice.guild_id == guild_id and notice.tournament_id is not None:
-                return notice.tournament_id
-        return None
 
     async def _config(self, guild_id: int) -> GuildConfig:
         now = time.monotonic()
@@ -515,9 +556,18 @@ class Delivery:
         await self._read(full=True)
         await self._settled()
 
-    async def player_used_the_bot(self, user_id: int) -> None:
-        """A player's DMs are tried again once they use the bot."""
-        await self.places.dm_open(user_id)
+    async def player_used_the_bot(self, user_id: int, *, in_their_dms: bool) -> None:
+        """A player used the bot (`Places.used_the_bot`)."""
+        await self.places.used_the_bot(user_id, in_their_dms=in_their_dms)
+
+
+# What the delivery tells the staff of Discord itself: never told about in turn.
+TO_THE_STAFF = frozenset({Say.NOTICE_DROPPED, Say.PLACE_REFUSED, Say.REFUSALS_WARNING})
+
+
+def staff_notice(about: Outgoing, told: Notice) -> Outgoing:
+    """`told`, as the outbox would hold it, for resolving its place before writing it."""
+    return Outgoing(0, about.guild_id, about.tournament_id, told.say, told.places, None, {}, "", 0)
 
 
 def _post_of(notice: Outgoing) -> tuple[object, ...]:

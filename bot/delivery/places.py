@@ -4,9 +4,9 @@ and the places that refuse the bot remembered.
 A place refuses when Discord answers 403 or 404 for it (a permission taken away, the
 channel deleted, closed DMs). It is remembered (in the database, so a restart does not try
 it again): its notices go to their next place at once; the staff are told once; a channel
-is tried again after `RETRY_REFUSING`, and closed DMs after a day or when the player next
-uses the bot. A player's notice falls back only to places players can read: never to a
-channel the server's members cannot see.
+is tried again after `RETRY_REFUSING`, and closed DMs after a day (or when the player uses
+the bot in their DMs with it, which shows them open). A player's notice falls back only
+to places players can read: never to a channel the server's members cannot see.
 """
 
 from __future__ import annotations
@@ -251,7 +251,10 @@ class Places:
         self.closed_dms[user_id] = now
         await self.store.refusing.close_dm(user_id, now)
 
-    async def dm_open(self, user_id: int) -> None:
-        """The player used the bot: their DMs are tried again."""
-        if self.closed_dms.pop(user_id, None) is not None:
+    async def used_the_bot(self, user_id: int, *, in_their_dms: bool) -> None:
+        """The player used the bot. Only a use in their DMs with it shows that those are
+        open again (they are tried at the next notice); any other leaves the day's memory,
+        so that a player who uses the bot often is still tried by DM at most once a day
+        (each refused DM counts toward Discord's limit of refused requests)."""
+        if in_their_dms and self.closed_dms.pop(user_id, None) is not None:
             await self.store.refusing.open_dm(user_id)

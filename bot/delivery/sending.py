@@ -15,7 +15,7 @@ import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
@@ -47,13 +47,14 @@ from bot.notify.plan import (
     tables_by_dm,
 )
 from bot.store.outbox import SENT, SKIPPED, Outgoing, Sending
-from bot.store.posts import RoundPlace
+from bot.store.posts import KeptNotice, RoundPlace
 from bot.store.uow import Store
 from bot.ui.gathered import LINES, Line, gathered
 from bot.ui.notices import RENDERERS, Message, Said, Telling
 from bot.ui.panel import Backlog
 from bot.worker import Priority, off_loop_as
 from domain.guild import GuildConfig
+from domain.tournament.clock import CLOCK_GRACE, reminder_ends, reminder_minutes
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor
 
@@ -103,6 +104,7 @@ class Sender:
         page_base: str | None,
         default_lang: Lang,
         wrote: Callable[[], None],
+        clock_grace: timedelta = CLOCK_GRACE,
     ) -> None:
         self.client = client
         self.store = store
@@ -112,6 +114,8 @@ class Sender:
         self.page_base = page_base
         self.default_lang = default_lang
         self.wrote = wrote  # notices were written to the outbox here: look at it again
+        # How late a clock notice may go out as if on time (CLOCK_GRACE_SECONDS).
+        self.clock_grace = clock_grace
         self.calendar = Calendar(client, store, clock)
         self.rooms = Rooms(client, store, clock, later=self._rooms_later)
         self._later: set[asyncio.Task[None]] = set()
@@ -171,6 +175,12 @@ class Sender:
         if notice.say is Say.REGISTRATION_REFRESH:
             link = await self._final_standings_link(tournament)
             telling = replace(telling, data={**notice.data, "final_standings": link})
+        if notice.say is Say.REMINDER:
+            minutes = self._reminder_now(notice, tournament)
+            if minutes is None:
+                log.info("reminder %s skipped: a later clock notice says it now", notice.id)
+                return Outcome.SKIPPED
+            telling = replace(telling, data={**notice.data, "minutes": minutes})
         if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
             waiting = await self.store.outbox.waiting(tournament.id)
             telling = replace(
@@ -217,6 +227,16 @@ class Sender:
         if target.channel_id is not None:
             await self.places.worked(target.channel_id)
         return Outcome.SENT
+
+    def _reminder_now(self, notice: Outgoing, tournament: Tournament) -> int | None:
+        """The minutes a round's reminder says now: its own, or after a wait past the
+        clock's grace (Discord away) the minutes really left; None: a later clock notice
+        says it."""
+        played = tournament.round(int(notice.data["round"]))
+        ends = reminder_ends(played, [int(t) for t in notice.data["tables"]]) if played else None
+        if ends is None:
+            return int(notice.data["minutes"])
+        return reminder_minutes(int(notice.data["minutes"]), ends, self.clock(), self.clock_grace)
 
     def _rooms_later(self, tournament: Tournament, config: GuildConfig, due: datetime) -> None:
         """The rooms brought in step again at `due`, by the bot's clock (occupied rooms
@@ -659,8 +679,9 @@ class Sender:
     ) -> None:
         assert target.user_id is not None
         text = "\n".join(m.content for m in said.messages if m.content)
+        embeds = tuple(dict(embed.to_dict()) for m in said.messages for embed in m.embeds)
         await self.store.posts.leave_player_notice(
-            tournament.guild_id, target.user_id, text, self.clock()
+            tournament.guild_id, target.user_id, KeptNotice(text, embeds), self.clock()
         )
         await self.store.outbox.finish(notice.id, SENT, self.clock(), "kept: DMs closed")
 

@@ -226,6 +226,9 @@ Row = Callable[[Any, Context], list[Notice]]
 # announcements when the pairings channel refuses the bot (a permission taken, deleted).
 ROUND_POST = (Place.PAIRINGS, Place.ANNOUNCEMENTS, Place.ORIGIN)
 ROUND_CLOCK = (Place.ROUND_CHANNEL, Place.PAIRINGS, Place.ANNOUNCEMENTS)
+# A round's standings: where players read them, the announcements when the standings
+# channel refuses the bot or was never chosen, so that no round's standings are lost.
+STANDINGS_PLACES = (Place.STANDINGS, Place.ANNOUNCEMENTS)
 
 
 def nobody(why: str) -> Row:
@@ -392,7 +395,7 @@ def _round_completed(event: ev.RoundCompleted, context: Context) -> list[Notice]
     told = [Notice(Say.ROUND_COMPLETE, (Place.STAFF,), {"round": event.round})]
     played = context.after.round(event.round)
     if played is not None and played.kind is RoundKind.SWISS:
-        told.append(Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": event.round}))
+        told.append(Notice(Say.STANDINGS, STANDINGS_PLACES, {"round": event.round}))
     return told
 
 
@@ -674,7 +677,7 @@ def panel_here(channel_id: int | None) -> Notice:
 
 def standings_now(number: int) -> Notice:
     """The standings after round `number`, posted when the staff ask for them."""
-    return Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": number})
+    return Notice(Say.STANDINGS, STANDINGS_PLACES, {"round": number})
 
 
 # -- the reminders before an event ---------------------------------------------------------
@@ -709,10 +712,20 @@ def notice_dropped(notice_id: int, say: Say, error: str) -> Notice:
     return Notice(Say.NOTICE_DROPPED, (Place.STAFF,), data, key=f"dropped:{notice_id}")
 
 
-def refusals_warning(count: int, window: int) -> Notice:
-    """The staff hear that Discord refused many of the bot's requests (window: its start,
-    in seconds since the epoch, so that one burst is told once)."""
-    return Notice(Say.REFUSALS_WARNING, (Place.STAFF,), {"count": count}, key=f"refusals:{window}")
+def notice_nowhere(tournament_id: int, say: Say, place: Place) -> Notice:
+    """The staff hear that a notice had no place that works (its channel never chosen, or
+    refusing the bot, with no fallback that works): once per tournament and place."""
+    data = {"kind": say.value, "nowhere": place.value, "error": ""}
+    return Notice(
+        Say.NOTICE_DROPPED, (Place.STAFF,), data, key=f"nowhere:{tournament_id}:{place.value}"
+    )
+
+
+def refusals_warning(count: int, window: int, guild_id: int) -> Notice:
+    """A server's staff hear that Discord refused many of the bot's requests (window: the
+    warning's ten minutes, so that one burst is told once per server)."""
+    key = f"refusals:{guild_id}:{window}"
+    return Notice(Say.REFUSALS_WARNING, (Place.STAFF,), {"count": count}, key=key)
 
 
 def tables_by_dm(number: int, players: Iterable[int], tournament_id: int) -> list[Notice]:

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 from bot.notify.plan import Notice, Place, Say, plan_clock
 from bot.services.base import Clock, Service
+from domain.tournament.clock import CLOCK_GRACE, call_notices, clock_notices
 from domain.tournament.clock import Notice as ClockNotice
-from domain.tournament.clock import call_notices, clock_notices
 from domain.tournament.model import Tournament
 from domain.tournament.rounds import Round
 
@@ -46,7 +46,7 @@ class DueNotice:
 
 class ClockService(Service):
     unconfirmed_after = timedelta(minutes=10)
-    grace = timedelta(seconds=90)
+    grace = CLOCK_GRACE
 
     async def due(self) -> list[DueNotice]:
         """Notices whose time has come and that were never planned (posted or skipped)."""

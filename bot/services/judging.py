@@ -8,6 +8,7 @@ from datetime import datetime
 
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
+from bot.store.posts import KeptNotice
 from domain.errors import one_of
 from domain.tournament import events as ev
 from domain.tournament.log import Action
@@ -139,7 +140,7 @@ class JudgeService(Service):
             tournament, revoked.penalty, _effect_match(tournament, revoked.penalty)
         )
 
-    async def notices_for(self, guild_id: int, user_id: int) -> list[str]:
+    async def notices_for(self, guild_id: int, user_id: int) -> list[KeptNotice]:
         """The private notices waiting for this player (their DMs were closed), taken. It
         runs after every command, so who has any is known in memory and everyone else
         costs no database trip."""

@@ -13,6 +13,7 @@ from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
 from bot.store.actions import operations_in
+from bot.store.outbox import PostState as PostState  # the cogs' and the UI's name
 from bot.worker import Priority, at_hand, off_loop, off_loop_as
 from domain.engine.results import MatchResult
 from domain.errors import DomainError, IllegalTransition, NotFound, one_of
@@ -59,9 +60,10 @@ class Paired:
     tournament: Tournament
     round: Round
     proposal: Proposal
-    # Whether the round's pairings post was out when the answer was given: the organizer
-    # is told "posted" only then (else that it waits for Discord, and goes out by itself).
-    posted: bool = True
+    # Where the round's pairings post stood when the answer was given: the organizer is
+    # told "posted" only then (else that it waits its turn, or for Discord, and goes out by
+    # itself; or that it could be posted nowhere).
+    posted: PostState = PostState.POSTED
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ class RoundService(Service):
                 tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
-        posted = await self.store.outbox.told(
+        posted = await self.store.outbox.post_state(
             tournament.id, Say.PAIRINGS, paired.number, within=POSTED_WITHIN
         )
         return Paired(tournament, paired, proposal, posted)

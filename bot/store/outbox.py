@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 from bot.notify.plan import Notice, Place, Say
@@ -17,6 +18,15 @@ from bot.store.shards import Shards
 from bot.store.sql import Connection, Row, fetch_rows
 
 PENDING, SENT, SKIPPED, FAILED = "pending", "sent", "skipped", "failed"
+
+
+class PostState(StrEnum):
+    """Where a post stands, as the person who made it is told: "posted" only once it is."""
+
+    POSTED = "posted"
+    WAITING = "waiting"  # its turn at Discord's pace (or behind what it must follow)
+    FAILING = "failing"  # Discord failed it, or the tournament's notices before it
+    NOT_POSTED = "not_posted"  # skipped (nowhere to post it) or given up
 
 
 @dataclass(frozen=True)
@@ -206,23 +216,32 @@ class OutboxStore:
             str(errors[0][0]) if errors else None,
         )
 
-    async def told(self, tournament_id: int, say: Say, number: int, *, within: float) -> bool:
-        """Whether the newest `say` notice of round `number` is done (sent, or nothing left
-        to send), waiting up to `within` seconds for the delivery (none without one)."""
+    async def post_state(
+        self, tournament_id: int, say: Say, number: int, *, within: float
+    ) -> PostState:
+        """Where the newest `say` notice of round `number` stands, waiting up to `within`
+        seconds for the delivery (none without one) to post it."""
         deadline = time.monotonic() + (within if self.delivering else 0.0)
         while True:
             async with self.database.read() as connection:
                 rows = await fetch_rows(
                     connection,
-                    "SELECT state, payload FROM outbox WHERE tournament_id = ? AND say = ?"
-                    " ORDER BY id DESC LIMIT 5",
+                    "SELECT state, payload, last_error FROM outbox WHERE tournament_id = ?"
+                    " AND say = ? ORDER BY id DESC LIMIT 5",
                     (tournament_id, say.value),
                 )
-            states = [row[0] for row in rows if json.loads(row[1]).get("round") == number]
-            if states and states[0] != PENDING:
-                return True
+            found = [row for row in rows if json.loads(row[1]).get("round") == number]
+            if not found:
+                return PostState.NOT_POSTED
+            state, _, error = found[0]
+            if state == SENT:
+                return PostState.POSTED
+            if state != PENDING:  # skipped, failed
+                return PostState.NOT_POSTED
             if time.monotonic() >= deadline:
-                return False
+                if error is not None or (await self.waiting(tournament_id)).last_error:
+                    return PostState.FAILING
+                return PostState.WAITING
             await asyncio.sleep(0.05)
 
     async def state_of(self, notice_ids: Sequence[int]) -> dict[int, str]:

@@ -15,14 +15,18 @@ the services' only way to the database: they hold no SQL and no connection.
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
+from bot.errors import StorageConflict
 from bot.notify.plan import Context, Notice, Place, plan
 from bot.store.actions import (
     append_guild_change,
@@ -42,6 +46,7 @@ from bot.store.outbox import OutboxStore, add_notices, planned_keys
 from bot.store.pending import add_pending, take_pending
 from bot.store.posts import (
     EntryPost,
+    KeptNotice,
     Posts,
     RoundPlace,
     round_place,
@@ -592,7 +597,7 @@ class Transaction:
             post.checkin_shown,
         )
 
-    async def take_player_notices(self, user_id: int) -> list[str]:
+    async def take_player_notices(self, user_id: int) -> list[KeptNotice]:
         """The private notices waiting for this player, taken (they are shown once)."""
         self._require_writable()
         return await take_player_notices(self._connection, self.guild_id, user_id)
@@ -683,6 +688,55 @@ class GuildQueue:
         return len(self._guilds)
 
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# A use case whose transaction PostgreSQL refused because another won (a deadlock broken,
+# a serialization failure) runs again this many times, after a random wait that doubles
+# (seconds, from this range), before the person is told "not saved, try again".
+CONFLICT_RETRIES = 3
+CONFLICT_WAIT = (0.02, 0.1)
+
+
+@dataclass
+class _UseCase:
+    committed: bool = False  # a transaction of it committed: what it told may be out
+
+
+_use_case: ContextVar[_UseCase | None] = ContextVar("use_case", default=None)
+
+
+async def retrying_conflicts(use_case: Callable[[], Awaitable[T]]) -> T:
+    """Run `use_case` (a service's call), and again when PostgreSQL refused its transaction
+    for another that won (`StorageConflict`): up to `CONFLICT_RETRIES` times, each after a
+    random wait, and only while none of its transactions committed, so nothing of it was
+    told outside (its notices go out only once committed; an acknowledgement is sent once).
+    A use case called by another is the outer one's to run again."""
+    if _use_case.get() is not None:
+        return await use_case()
+    attempt = 0
+    while True:
+        state = _UseCase()
+        token = _use_case.set(state)
+        try:
+            return await use_case()
+        except StorageConflict as conflict:
+            if state.committed or attempt >= CONFLICT_RETRIES:
+                raise
+            wait = random.uniform(*CONFLICT_WAIT) * 2**attempt
+            log.info("a conflict (%s): trying again in %.0f ms", conflict.detail, wait * 1000)
+        finally:
+            _use_case.reset(token)
+        attempt += 1
+        await asyncio.sleep(wait)
+
+
+def _committed() -> None:
+    state = _use_case.get()
+    if state is not None:
+        state.committed = True
+
+
 class Store:
     """The database and the tournament cache, shared by every service."""
 
@@ -763,6 +817,7 @@ class Store:
                 self.cache.broken(tournament_id, version)
             raise
         # Committed: what changed is now what the tables hold.
+        _committed()
         for tournament_id, tournament in tx.changed.items():
             self.cache.kept(tx.versions[tournament_id], tournament)
         self._published(tx)

@@ -836,9 +836,14 @@ def place_refused(telling: Telling) -> Said:
 
 
 def notice_dropped(telling: Telling) -> Said:
+    """A notice given up (Discord failed it too long), or one with no place that works."""
     kind = str(telling.data["kind"])
     known = {"pairings", "standings", "final_standings"}
     label = t(f"ui.delivery.kind.{kind if kind in known else 'other'}", telling.lang)
+    nowhere = telling.data.get("nowhere")
+    if nowhere:
+        place = t(f"ui.delivery.place.{nowhere}", telling.lang)
+        return _said(Message(t("ui.delivery.nowhere", telling.lang, kind=label, place=place)))
     text = t(
         "ui.delivery.dropped", telling.lang, kind=label, error=safe(str(telling.data["error"]))
     )

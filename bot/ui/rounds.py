@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import Lang, t
+from bot.services.rounds import PostState
 from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
 from bot.ui.messages import fit_message
 from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT, Page
@@ -711,6 +712,19 @@ def decided_notice(
     return fit_message(notice, MESSAGE_LIMIT - len(done) - 1) + "\n" + done
 
 
+# What the organizer is told of a round's pairings post that is not out yet.
+PAIRED_NOT_YET = {
+    PostState.WAITING: "ui.rounds.paired_turn",
+    PostState.FAILING: "ui.rounds.paired_waiting",
+    PostState.NOT_POSTED: "ui.rounds.paired_nowhere",
+}
+POST_NOT_YET = {
+    PostState.WAITING: "ui.panel.post_turn",
+    PostState.FAILING: "ui.panel.post_waiting",
+    PostState.NOT_POSTED: "ui.panel.post_nowhere",
+}
+
+
 def pairing_reply(paired: Paired, lang: Lang) -> str:
     """What the organizer reads after /round pair: the round and, for Swiss, the engine's
     explanation (pair-downs, the bye, …)."""
@@ -718,8 +732,8 @@ def pairing_reply(paired: Paired, lang: Lang) -> str:
     tables = sum(1 for match in matches if len(match.players) == 2)
     byes = sum(1 for match in matches if len(match.players) == 1)
     key = "ui.rounds.paired_reply_byes" if byes else "ui.rounds.paired_reply"
-    if not paired.posted:  # said only once it is true (Discord may be away)
-        key = "ui.rounds.paired_waiting"
+    if paired.posted is not PostState.POSTED:  # said only once it is true
+        key = PAIRED_NOT_YET[paired.posted]
     lines = [t(key, lang, round_name=round_name(paired.round, lang), tables=tables, byes=byes)]
     if paired.round.kind is RoundKind.SWISS:
         notes = explanation_lines(paired.tournament, paired.proposal.explanation, lang)

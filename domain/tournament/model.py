@@ -238,7 +238,12 @@ class Tournament:
         it is told."""
         if number >= len(self.rounds):
             return self
-        return replace(self, rounds=self.rounds[: max(number, 0)])
+        kept = self.rounds[: max(number, 0)]
+        state = self.state
+        if state.phase in (Phase.TOP_CUT, Phase.FINISHED):  # not yet, after round `number`
+            cut = any(played.kind is RoundKind.ELIMINATION for played in kept)
+            state = replace(state, phase=Phase.TOP_CUT if cut else Phase.RUNNING)
+        return replace(self, rounds=kept, state=state)
 
     def with_round(self, updated: Round) -> Tournament:
         """This tournament with round `updated.number` replaced by `updated`."""

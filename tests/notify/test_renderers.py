@@ -4,6 +4,7 @@ field its plan row does not write fails here, not in a running bot."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -15,6 +16,7 @@ from bot.notify.plan import (
     Place,
     Say,
     notice_dropped,
+    notice_nowhere,
     place_refused,
     plan,
     plan_clock,
@@ -181,7 +183,8 @@ def delivery_said(tournament: Tournament) -> list[tuple[Notice, Tournament]]:
         place_refused(902, Place.ANNOUNCEMENTS, "unknown_channel", [], CLOCK.at),
         place_refused(903, Place.ROUND_THREAD, "unknown_channel", [], CLOCK.at),
         notice_dropped(12, Say.PAIRINGS, "Discord 503"),
-        refusals_warning(1000, 1),
+        notice_nowhere(tournament.id, Say.STANDINGS, Place.STANDINGS),
+        refusals_warning(1000, 1, tournament.guild_id),
         *tables_by_dm(played.number, players, tournament.id),
     ]
     return [(notice, tournament) for notice in notices]
@@ -378,3 +381,34 @@ def test_the_panel_before_the_start_counts_entries_lists_and_check_ins() -> None
         "デッキ提出": "1 / 3",
         "チェックイン": "2 / 3",
     }
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_rounds_standings_told_late_are_as_they_were_after_that_round(lang: str) -> None:
+    """Round 1's standings, sent only once the event went on (Discord was away while round
+    2 was paired and played, and the event finished): the same as right after round 1 (a
+    player who dropped since is marked so), not the final standings under round 1's name."""
+    ((notice, after_round_1),) = [
+        (n, t) for n, t in SAID if n.say is Say.STANDINGS and n.data["round"] == 1
+    ]
+    now = CLOCK.at + timedelta(hours=1)
+
+    def rendered(tournament: Tournament) -> list[tuple[str | None, str | None]]:
+        said = RENDERERS[Say.STANDINGS](Telling(tournament, notice.data, None, lang, now))  # type: ignore[arg-type]
+        return [(e.title, unmarked(e.description)) for m in said.messages for e in m.embeds]
+
+    def unmarked(table: str | None) -> str:
+        """Each row's rank, points, opponents' points and record (a name may be cut short
+        to make room for a drop marker)."""
+        rows = [
+            re.match(r"\s*(\d+) .* (\d+) +([\d.]+) +(\d+-\d+-\d+)$", row)
+            for row in (table or "").splitlines()
+        ]
+        return "\n".join(" ".join(row.groups()) for row in rows if row)
+
+    late = rendered(CLOCK.tournament)
+    assert late == rendered(after_round_1)
+    assert ("第 1 回戦終了時点" if lang == "ja" else "after round 1") in str(late[0][0])
+    newest = {**notice.data, "round": CLOCK.tournament.current_round}
+    said = RENDERERS[Say.STANDINGS](Telling(CLOCK.tournament, newest, None, lang, now))  # type: ignore[arg-type]
+    assert [(e.title, unmarked(e.description)) for m in said.messages for e in m.embeds] != late
