@@ -31,6 +31,7 @@ from domain.engine.state import Phase
 from domain.tournament.events import Dropped
 from domain.tournament.model import Tournament
 from domain.tournament.names import display_name, display_names
+from domain.tournament.rooms import tables_without_room
 from domain.tournament.rounds import Match, Round, RoundKind
 from domain.tournament.views import StandingLine, Views, bracket_seeds, knockout_rounds
 
@@ -206,6 +207,10 @@ def pairings_posts(
             "ui.rounds.pairings_title", lang, tournament=safe(tournament.name), round=paired.number
         )
     footer = t("ui.rounds.how_to_report", lang)
+    without = tables_without_room(tournament) if paired.number == tournament.current_round else ()
+    if without:  # the organizer chose fewer rooms than tables: those beyond are told so
+        beyond = t("rooms.beyond", lang, first=min(without), last=tournament.settings.room_limit)
+        footer = beyond + "\n" + footer
     if page_url is not None:
         footer += "\n" + t("ui.rounds.live_page", lang, url=page_url)
     if len(paired.matches) <= PINGED_TABLES:
@@ -643,6 +648,10 @@ def my_match_text(
     text = t("ui.rounds.mine", lang, points=points.get(opponent, 0), **shared)
     if room is not None:
         text += "\n" + t("rooms.in_call", lang, room=f"<#{room}>")
+    elif current.number == tournament.current_round and match.table in tables_without_room(
+        tournament
+    ):
+        text += "\n" + t("rooms.not_for_table", lang, tables=tournament.settings.room_limit)
     return text
 
 
@@ -725,6 +734,8 @@ def pairing_reply(paired: Paired, lang: Lang) -> str:
         notes = explanation_lines(paired.tournament, paired.proposal.explanation, lang)
         lines.append(f"**{t('ui.rounds.explanation_title', lang)}**")
         lines += notes or [t("ui.rounds.no_explanation", lang)]
+    if paired.rooms_waiting:
+        lines.insert(1, t("rooms.waiting", lang, waiting=paired.rooms_waiting))
     return "\n".join(lines)
 
 
