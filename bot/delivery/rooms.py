@@ -321,9 +321,9 @@ class Rooms:
                 work.changed = True
             else:
                 kept.append(found)
-        missing = self._missing(tournament.guild_id)
-        if missing:  # its cache says Discord would refuse: not asked (refusals count to a ban)
-            work.refused = Refusal("missing_permissions", tuple(missing))
+        lacking = self._missing(tournament.guild_id)
+        if lacking:  # its cache says Discord would refuse: not asked (refusals count to a ban)
+            work.refused = Refusal("missing_permissions", tuple(lacking))
             return
         if not wanted:
             work.changed |= await self._remove(tournament, config, kept)
