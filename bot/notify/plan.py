@@ -349,9 +349,20 @@ def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notic
     told = [Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,))]
     if "starts_at" in event.names:
         told.append(calendar_now())
-    if {"rooms", "room_spectators"} & set(event.names) and context.after.started_at is not None:
+    if ROOM_SETTINGS & set(event.names) and context.after.started_at is not None:
         told += with_rooms(context)  # made, or removed, at once (before the start: at it)
+        if context.after.current_round:  # the round's post says which tables have rooms
+            told.append(
+                Notice(
+                    Say.PAIRINGS_REFRESH,
+                    (Place.PAIRINGS_POST,),
+                    {"round": context.after.current_round},
+                )
+            )
     return told
+
+
+ROOM_SETTINGS = frozenset({"rooms", "room_spectators", "room_limit"})
 
 
 def _cancelled(event: ev.Cancelled, context: Context) -> list[Notice]:

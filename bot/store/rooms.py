@@ -48,10 +48,12 @@ def _channel(row: Row) -> RoomChannel:
 
 
 async def owned_count(connection: Connection, tournament_id: int) -> int:
-    """How many channels the tournament's rooms have now (reused by its next round)."""
+    """How many channels the tournament's rooms have now (reused by its next round): not
+    those asked for that Discord never made (refused, or a stop before its answer)."""
     rows = await fetch_rows(
         connection,
-        "SELECT COUNT(*) AS n FROM room_channels WHERE tournament_id = ?",
+        "SELECT COUNT(*) AS n FROM room_channels WHERE tournament_id = ?"
+        " AND channel_id IS NOT NULL",
         (tournament_id,),
     )
     return int(rows[0]["n"]) if rows else 0
