@@ -241,13 +241,22 @@ class Rooms:
         self._occupied_since: dict[int, datetime] = {}
         self._last_edit = 0.0
 
-    async def keep(self, tournament: Tournament, text: RoomsText, config: GuildConfig) -> Kept:
-        """Bring the tournament's rooms in step with it, as far as one notice goes. When
-        Discord refuses (the bot lost Manage Channels, the server is full), what was made
-        stays and the round goes on with it: `Kept.refused` says why, for the staff."""
+    async def keep(
+        self,
+        tournament: Tournament,
+        text: RoomsText,
+        config: GuildConfig,
+        *,
+        making: bool = True,
+    ) -> Kept:
+        """Bring the tournament's rooms in step with it, as far as one notice goes; without
+        `making`, only give the rooms there are (the notice a round's post waits for: the
+        rooms missing are made by the next notices, and the post edited as they appear).
+        When Discord refuses (the bot lost Manage Channels, the server is full), what was
+        made stays and the round goes on with it: `Kept.refused` says why, for the staff."""
         current = tournament.current_round or 0
         before = await self.store.rooms.rooms(tournament.id, current) if current else {}
-        work = _Work()
+        work = _Work(MADE_PER_NOTICE if making else 0)
         try:
             await self._in_step(tournament, text, config, work)
         except discord.HTTPException as error:
@@ -348,7 +357,7 @@ class Rooms:
             idle = Room(number, (), current)
             work.changed |= await self._give(step, spare, idle, channels[spare.channel_id])
         # Then the rooms missing, as many as one window of Discord's channel creation.
-        budget = _Budget(MADE_PER_NOTICE)
+        budget = _Budget(work.making)
         for room in missing:
             category_id = await self._category(step, room.category, budget)
             if category_id is None or not await self._room(
@@ -530,9 +539,10 @@ class Rooms:
 
 
 class _Work:
-    """What one notice did so far."""
+    """What one notice did so far, and how many channels it may make."""
 
-    def __init__(self) -> None:
+    def __init__(self, making: int) -> None:
+        self.making = making
         self.changed = False
         self.more = False
         self.refused: Refusal | None = None

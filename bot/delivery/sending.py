@@ -226,7 +226,10 @@ class Sender:
                 await self.store.outbox.finish(notice.id, SENT, self.clock())
             elif target.place is Place.ROOMS:
                 assert said.rooms is not None
-                kept = await self.rooms.keep(tournament, said.rooms, config)
+                # The notice a round's post waits for gives the rooms there are, and
+                # leaves making the missing ones to the next (the post must not wait).
+                leads = isinstance(notice.data.get("round"), int)
+                kept = await self.rooms.keep(tournament, said.rooms, config, making=not leads)
                 await self._after_rooms(tournament, config, kept)
                 if not kept.changed:
                     return Outcome.SKIPPED

@@ -145,9 +145,14 @@ async def test_one_notice_gives_the_rooms_there_are_then_makes_a_few_more(
     assert kept.changed
     await configured.rounds.pair(organizer(), None)
     paired = await current(configured)
-    kept = await rooms.keep(paired, TEXT, CONFIG)
-    assert server.edits == 4  # the 4 rooms there were, given to their tables first
-    assert len(server.created) == MADE_PER_NOTICE + 4  # then the 4 missing ones
+    # The notice the round's post waits for gives the rooms there are, and makes none.
+    kept = await rooms.keep(paired, TEXT, CONFIG, making=False)
+    assert server.edits == 4
+    assert len(server.created) == MADE_PER_NOTICE
+    assert kept.more
+    assert kept.waiting == 4  # the post names the 4 there are; the organizer is told
+    kept = await rooms.keep(paired, TEXT, CONFIG)  # the next notice
+    assert len(server.created) == MADE_PER_NOTICE + 4  # the 4 missing ones
     assert not kept.more
     assert kept.shown
     assert kept.round == 1
