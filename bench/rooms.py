@@ -117,10 +117,15 @@ def requests(fake: FakeDiscord) -> dict[str, int]:
 
 def rooms_named(fake: FakeDiscord, posts_before: int) -> int:
     """How many tables the round's pairings post names a room for (its parts as edited)."""
-    return sum(
-        (message.get("content") or "").count("対戦部屋: <#")
+    texts = [
+        text
         for message in fake.messages("pairings")[posts_before:]
-    )
+        for text in [
+            message.get("content") or "",
+            *(embed.get("description") or "" for embed in message.get("embeds") or []),
+        ]
+    ]
+    return sum(text.count("対戦部屋: <#") for text in texts)
 
 
 async def run_at_once(players: int, *, rate_limits: bool) -> dict[str, Any]:
