@@ -37,7 +37,7 @@ def wall_clock() -> datetime:
     return datetime.now(UTC)
 
 
-DIRECT = (Place.PLAYER, Place.PLAYER_WITHOUT_THREAD)
+DIRECT = (Place.PLAYER, Place.PLAYER_WITHOUT_THREAD, Place.PLAYER_WITHOUT_ROOM)
 # The staff's places: notices there never wait behind the players' (`bot.delivery.pace`).
 STAFF_PLACES = frozenset({Place.LOG, Place.JUDGES, Place.STAFF, Place.PANEL})
 # Where a notice for everyone may fall back to only if the server's members can read it.
@@ -129,13 +129,20 @@ class Places:
         tournament = notice.tournament_id
         if place is Place.PLAYER:
             return Target(place, user_id=notice.user) if notice.user is not None else None
-        if place is Place.PLAYER_WITHOUT_THREAD:
+        if place in (Place.PLAYER_WITHOUT_THREAD, Place.PLAYER_WITHOUT_ROOM):
             if notice.user is None:
                 return None
+            if place is Place.PLAYER_WITHOUT_ROOM:
+                room = await self.table_room(notice)
+                if room is not None and not self._refusing_now(room):
+                    return None  # the room's chat told them, with the table's other player
             found = await self.round_place(tournament, int(notice.data["round"]))
             if found is not None and found.thread_id and not self._refusing_now(found.thread_id):
                 return None  # the thread told them, with the table's other player
             return Target(place, user_id=notice.user)
+        if place is Place.TABLE_ROOM:
+            room = await self.table_room(notice)
+            return Target(place, room, owner=tournament) if room is not None else None
         if place in (Place.CALENDAR, Place.PAIRINGS_POST, Place.ROOMS):
             return Target(place, owner=tournament)
         if place in (Place.ROUND_THREAD, Place.ROUND_CHANNEL):
@@ -175,6 +182,19 @@ class Places:
                 return None  # not posted yet: asked again later
             self._round_places[key] = found
         return self._round_places[key]
+
+    async def table_room(self, notice: Outgoing) -> int | None:
+        """The match room of the notice's table in the notice's round, if it has one (the
+        rooms as given now: a round's rooms go to the next round's tables)."""
+        if notice.tournament_id is None:
+            return None
+        number, table = notice.data.get("round"), notice.data.get("table")
+        tables = notice.data.get("tables")
+        if table is None and isinstance(tables, list) and len(tables) == 1:
+            (table,) = tables
+        if not isinstance(number, int) or not isinstance(table, int):
+            return None
+        return (await self.store.rooms.rooms(notice.tournament_id, number)).get(table)
 
     def round_posted(self, tournament_id: int, number: int, place: RoundPlace) -> None:
         self._round_places[(tournament_id, number)] = place

@@ -32,6 +32,12 @@ class Place(StrEnum):
     PLAYER = "player"  # a DM to `Notice.user`; closed DMs: a private notice at their next command
     # a DM to `Notice.user` only where the round has no reports thread (the thread told them)
     PLAYER_WITHOUT_THREAD = "player_without_thread"
+    # a DM to `Notice.user` only where neither the table's match room nor the round's
+    # reports thread told them
+    PLAYER_WITHOUT_ROOM = "player_without_room"
+    # the text chat of the table's match room this round (a voice channel's own chat):
+    # what the bot tells one table during the round, where the event has rooms
+    TABLE_ROOM = "table_room"
     ROUND_THREAD = "round_thread"  # the reports thread of the notice's round
     ROUND_CHANNEL = "round_channel"  # the channel the round's pairings were posted in
     PAIRINGS = "pairings"  # the server's pairings channel (/setup)
@@ -90,6 +96,9 @@ class Say(StrEnum):
     CALL_REPING = "call_reping"
     CALENDAR = "calendar"  # the scheduled event as the tournament is now (time, status)
     ROOMS = "rooms"  # the match rooms as the tournament is now (made, given, removed)
+    # Discord refused the match rooms (the server full, a permission taken away): the
+    # staff hear it once, with what to do; the tables without a room play as without rooms
+    ROOMS_REFUSED = "rooms_refused"
     CANCELLED = "cancelled"  # the event was called off (中止)
     CANCELLED_TO_PLAYER = "cancelled_to_player"
     ENTRY_REMINDER = "entry_reminder"  # 24 hours / 1 hour before check-in closes
@@ -182,6 +191,7 @@ TRAITS: Mapping[Say, Traits] = {
     Say.CALENDAR: Traits(refresh=True),
     # A round's rooms are given to its tables before its post names them.
     Say.ROOMS: Traits(refresh=True, lead=Lead.ROUND),
+    Say.ROOMS_REFUSED: Traits(),
     Say.CANCELLED: Traits(),
     Say.CANCELLED_TO_PLAYER: Traits(),
     Say.ENTRY_REMINDER: Traits(),
@@ -251,18 +261,32 @@ def _claims(context: Context, number: int, table: int) -> list[list[Any]]:
 
 
 def _to_table(
-    say: Say, data: Mapping[str, Any], context: Context, number: int, table: int
+    say: Say,
+    data: Mapping[str, Any],
+    context: Context,
+    number: int,
+    table: int,
+    *,
+    in_room: bool = False,
 ) -> list[Notice]:
     """Both players of a table: in the round's reports thread, named there once; where the
-    round has no thread, each by DM."""
+    round has no thread, each by DM. `in_room`: what the bot tells the table during the
+    round (a judge's decision, an extension) goes first to the chat of the table's match
+    room, where the event has rooms."""
     played = context.after.round(number)
     match = played.match_at(table) if played else None
     if match is None or not match.players:
         return []
     data = {"round": number, "table": table, **data}
     first, *others = match.players
-    told = [Notice(say, (Place.ROUND_THREAD, Place.PLAYER), data, user=first)]
-    told += [Notice(say, (Place.PLAYER_WITHOUT_THREAD,), data, user=other) for other in others]
+    places: tuple[Place, ...]
+    if in_room and context.after.settings.rooms:
+        places = (Place.TABLE_ROOM, Place.ROUND_THREAD, Place.PLAYER)
+        rest: tuple[Place, ...] = (Place.PLAYER_WITHOUT_ROOM,)
+    else:
+        places, rest = (Place.ROUND_THREAD, Place.PLAYER), (Place.PLAYER_WITHOUT_THREAD,)
+    told = [Notice(say, places, data, user=first)]
+    told += [Notice(say, rest, data, user=other) for other in others]
     return told
 
 
@@ -328,9 +352,20 @@ def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notic
     told = [Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,))]
     if "starts_at" in event.names:
         told.append(calendar_now())
-    if {"rooms", "room_spectators"} & set(event.names) and context.after.started_at is not None:
+    if ROOM_SETTINGS & set(event.names) and context.after.started_at is not None:
         told += with_rooms(context)  # made, or removed, at once (before the start: at it)
+        if context.after.current_round:  # the round's post says which tables have rooms
+            told.append(
+                Notice(
+                    Say.PAIRINGS_REFRESH,
+                    (Place.PAIRINGS_POST,),
+                    {"round": context.after.current_round},
+                )
+            )
     return told
+
+
+ROOM_SETTINGS = frozenset({"rooms", "room_spectators", "room_limit"})
 
 
 def _cancelled(event: ev.Cancelled, context: Context) -> list[Notice]:
@@ -452,7 +487,7 @@ def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
     """The table's players hear the decision and who made it; a ruling goes to the staff's
     log too (a no-show is answered to the judge who gave it)."""
     decided = {"new": codec.encode(event.new), "judge": context.actor_name}
-    told = _to_table(Say.RESULT_DECIDED, decided, context, event.round, event.table)
+    told = _to_table(Say.RESULT_DECIDED, decided, context, event.round, event.table, in_room=True)
     if context.operation == "set_result":
         data = {
             "round": event.round,
@@ -491,7 +526,9 @@ def tables_extended(context: Context) -> list[Notice]:
                 "total": now.extension_minutes,
                 "ends": int(ends.timestamp()),
             }
-            told += _to_table(Say.TABLE_EXTENDED, data, context, played.number, now.table)
+            told += _to_table(
+                Say.TABLE_EXTENDED, data, context, played.number, now.table, in_room=True
+            )
     return told
 
 
@@ -522,7 +559,7 @@ def _penalty_given(event: ev.PenaltyGiven, context: Context) -> list[Notice]:
             "judge": context.actor_name,
             "penalty": penalty.id,
         }
-        told += _to_table(Say.RESULT_DECIDED, data, context, number, table)
+        told += _to_table(Say.RESULT_DECIDED, data, context, number, table, in_room=True)
     return told
 
 
@@ -538,7 +575,7 @@ def _penalty_revoked(event: ev.PenaltyRevoked, context: Context) -> list[Notice]
             "judge": context.actor_name,
             "revoked": event.penalty.id,
         }
-        told += _to_table(Say.RESULT_DECIDED, decided, context, number, table)
+        told += _to_table(Say.RESULT_DECIDED, decided, context, number, table, in_room=True)
     return told
 
 
@@ -660,6 +697,28 @@ def plan_clock(notice: ClockNotice, tournament: Tournament, unconfirmed_minutes:
     return Notice(Say.UNCONFIRMED, (Place.JUDGES,), data, key=key)
 
 
+def plan_clock_rooms(notice: ClockNotice, tournament: Tournament) -> list[Notice]:
+    """Where the event has match rooms, a reminder and the time-up instruction also go to
+    each of their tables' rooms, into its chat, where the players sit (each planned once;
+    the round's channel keeps its one post for everyone). A table whose room refuses, or
+    that has none, reads the round's channel as without rooms."""
+    if not tournament.settings.rooms or notice.kind not in (
+        NoticeKind.REMINDER,
+        NoticeKind.TIME_UP,
+    ):
+        return []
+    shared = plan_clock(notice, tournament)
+    return [
+        Notice(
+            shared.say,
+            (Place.TABLE_ROOM,),
+            {**shared.data, "tables": [table]},
+            key=f"{shared.key}:room{table}",
+        )
+        for table in notice.tables
+    ]
+
+
 def _reports(tournament: Tournament, number: int, table: int) -> Sequence[Any]:
     played = tournament.round(number)
     match = played.match_at(table) if played else None
@@ -704,6 +763,17 @@ def place_refused(
     data = {"channel": channel_id, "place": place.value, "reason": reason, "missing": [*missing]}
     key = f"refused:{channel_id}:{int(since.timestamp())}"
     return Notice(Say.PLACE_REFUSED, (Place.STAFF,), data, key=key)
+
+
+def rooms_refused(
+    tournament_id: int, number: int, reason: str, missing: Sequence[str], waiting: int
+) -> Notice:
+    """The staff hear once a round (and once before the first) that Discord refused the
+    match rooms: why (`reason`, the permissions `missing`), how many tables of the round
+    are left without a room (`waiting`), and what to do."""
+    data = {"round_of": number, "reason": reason, "missing": [*missing], "waiting": waiting}
+    key = f"rooms-refused:{tournament_id}:{number}:{reason}"
+    return Notice(Say.ROOMS_REFUSED, (Place.STAFF,), data, key=key)
 
 
 def notice_dropped(notice_id: int, say: Say, error: str) -> Notice:

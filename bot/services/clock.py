@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-from bot.notify.plan import Notice, Place, Say, plan_clock
+from bot.notify.plan import Notice, Place, Say, plan_clock, plan_clock_rooms
 from bot.services.base import Clock, Service
 from domain.tournament.clock import CLOCK_GRACE, call_notices, clock_notices
 from domain.tournament.clock import Notice as ClockNotice
@@ -72,8 +72,10 @@ class ClockService(Service):
         """Plan the notice (a late one as skipped): False when it was planned already."""
         async with self.bookkeeping(due.tournament.guild_id) as tx:
             told = self._planned(due.notice, due.tournament)
-            written = await tx.tell(due.tournament, [told], sent=not due.late)
-        return written == 1
+            # The tables' rooms hear it too: planned with it, never after it was claimed.
+            rooms = plan_clock_rooms(due.notice, due.tournament)
+            written = await tx.tell(due.tournament, [told, *rooms], sent=not due.late)
+        return written > 0
 
     def _planned(self, notice: ClockNotice, tournament: Tournament) -> Notice:
         minutes = int(self.unconfirmed_after.total_seconds() // 60)

@@ -57,6 +57,7 @@ class CallOutcome:
     tournament: Tournament
     call: JudgeCall
     match: Match | None
+    room: int | None = None  # the table's match room this round (a voice channel), if any
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ class JudgeService(Service):
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, CallJudge(actor.user_id, reason))
         called = ev.only(events, ev.JudgeCalled)
-        return self._call_outcome(tournament, called.call)
+        return await self._call_outcome(tournament, called.call)
 
     async def may_call(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """Refuse before asking what happened, when the call itself would be refused."""
@@ -172,7 +173,7 @@ class JudgeService(Service):
             tournament = await tx.tournament(tournament_id)
             tournament, events = await tx.apply(tournament, ClaimCall(call_id))
         claimed = ev.only(events, ev.CallClaimed)
-        return self._call_outcome(tournament, claimed.call)
+        return await self._call_outcome(tournament, claimed.call)
 
     async def resolve(
         self, actor: Actor, tournament_id: int, call_id: int, minutes: int
@@ -181,7 +182,7 @@ class JudgeService(Service):
             tournament = await tx.tournament(tournament_id)
             tournament, events = await tx.apply(tournament, ResolveCall(call_id, minutes))
         resolved = ev.only(events, ev.CallResolved)
-        return self._call_outcome(tournament, resolved.call)
+        return await self._call_outcome(tournament, resolved.call)
 
     async def may_resolve(self, actor: Actor, tournament_id: int, call_id: int) -> None:
         """Refuse before asking for the minutes, when the call cannot be resolved."""
@@ -189,10 +190,13 @@ class JudgeService(Service):
             tournament = await tx.tournament(tournament_id)
             tx.refuse_early(tournament, ResolveCall(call_id, 0))
 
-    def _call_outcome(self, tournament: Tournament, call: JudgeCall) -> CallOutcome:
+    async def _call_outcome(self, tournament: Tournament, call: JudgeCall) -> CallOutcome:
         found = tournament.round(call.round)
         match = found.match_at(call.table) if found and call.table else None
-        return CallOutcome(tournament, call, match)
+        room = None
+        if tournament.settings.rooms and match is not None:
+            room = (await self.store.rooms.rooms(tournament.id, call.round)).get(match.table)
+        return CallOutcome(tournament, call, match, room)
 
     def now(self) -> datetime:
         return self.clock()

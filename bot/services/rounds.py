@@ -46,7 +46,7 @@ from domain.tournament.play import (
     require_round_in_play,
     table_to_judge,
 )
-from domain.tournament.rooms import check_rooms_fit
+from domain.tournament.rooms import check_rooms_fit, rooms_wanted
 from domain.tournament.rounds import Claim, Match, Report, Round
 from domain.tournament.views import (
     StandingLine,
@@ -64,6 +64,9 @@ class Paired:
     # told "posted" only then (else that it waits its turn, or for Discord, and goes out by
     # itself; or that it could be posted nowhere).
     posted: PostState = PostState.POSTED
+    # The round's match rooms not made yet when the answer was given (Discord makes a
+    # server's channels slowly): the post names them as they are made.
+    rooms_waiting: int = 0
 
 
 @dataclass(frozen=True)
@@ -205,7 +208,11 @@ class RoundService(Service):
         posted = await self.store.outbox.post_state(
             tournament.id, Say.PAIRINGS, paired.number, within=POSTED_WITHIN
         )
-        return Paired(tournament, paired, proposal, posted)
+        waiting = 0
+        if tournament.settings.rooms:
+            given = await self.store.rooms.rooms(tournament.id, paired.number)
+            waiting = sum(1 for room in rooms_wanted(tournament) if room.number not in given)
+        return Paired(tournament, paired, proposal, posted, waiting)
 
     async def post_standings(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """The standings, posted to the standings channel now (the staff's choice)."""

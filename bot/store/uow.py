@@ -163,7 +163,9 @@ class TournamentCache:
             return
         if len(kept) == KEPT_VERSIONS and version < kept[0].version:
             return  # older than every version kept
-        kept.append(Cached(version, tournament, Views(tournament)))
+        # A version that only moved (`Transaction.touch`) shares what was read of the last.
+        same = [cached.views for cached in kept if cached.tournament is tournament]
+        kept.append(Cached(version, tournament, same[0] if same else Views(tournament)))
         kept.sort(key=lambda cached: cached.version)  # commits may finish out of order
         del kept[:-KEPT_VERSIONS]
 
@@ -452,6 +454,15 @@ class Transaction:
         undone = ev.Undone(target.id, target.kind, target.actor_id, dict(target.payload))
         await self._happened(tournament, plan.after, Undo.kind, (undone,), logged)
         return plan.after, plan
+
+    async def touch(self, tournament: Tournament) -> None:
+        """The tournament's version moves on, itself unchanged: something shown with it that
+        is kept beside it (its match rooms) changed, and what shows it (the live page)
+        is made again."""
+        self._require_writable()
+        await self._save(tournament, tournament)
+        self.changed[tournament.id] = tournament
+        self.versions[tournament.id] = self.versions[tournament.id] + 1
 
     async def _save(self, before: Tournament, after: Tournament) -> None:
         """Write `after` over `before`, if the stored version is still the one read: with
@@ -874,6 +885,14 @@ class Store:
             return None
         async with self.database.read() as connection:
             return await tournament_guild(connection, tournament_id)
+
+    async def rooms_shown(self, guild_id: int, tournament_id: int, at: datetime) -> None:
+        """The match rooms of the tournament's newest round changed (made, given, made
+        again): its version moves on, so that the live page shows them."""
+        async with self.write(guild_id, at, lambda _: Actor(0)) as tx:
+            tournament = await tx.load(tournament_id)
+            if tournament is not None:
+                await tx.touch(tournament)
 
     async def page_versions(self, slug: str | None = None) -> list[tuple[str, int, int, int]]:
         """(slug, guild id, tournament id, version) of the public live pages (or the one at

@@ -85,6 +85,8 @@ class Settings:
     # A voice room per played table (対戦部屋, `domain.tournament.rooms`), off unless asked for.
     rooms: bool = False
     room_spectators: RoomSpectators = RoomSpectators.LISTEN
+    # Rooms only for tables 1 to N (0: every table), where the server holds no more.
+    room_limit: int = 0
 
     @property
     def uses_checkin(self) -> bool:

@@ -141,11 +141,19 @@ def test_the_organizer_reads_tables_and_byes_apart() -> None:
     paired.tournament = clock.tournament
     paired.proposal = type("Proposal", (), {"explanation": ()})()
     paired.posted = PostState.POSTED
+    paired.rooms_waiting = 0
     first_line = pairing_reply(paired, "ja").splitlines()[0]
     assert first_line == "第 1 回戦の対戦表（2 テーブル＋不戦勝 1）を投稿しました。"
     assert pairing_reply(paired, "en").startswith(
         "Posted the pairings of Round 1 (2 tables + 1 bye)."
     )
+    # Match rooms still being made (Discord makes a server's channels slowly): said, and
+    # the post names them as they appear.
+    paired.rooms_waiting = 3
+    second_line = pairing_reply(paired, "ja").splitlines()[1]
+    assert second_line.startswith("対戦部屋はまだ 3 部屋できていません"), second_line
+    assert "3 match rooms are not made yet" in pairing_reply(paired, "en")
+    paired.rooms_waiting = 0
     # Said only once it is true: Discord away, the post waits.
     paired.posted = PostState.FAILING
     assert "投稿を待っています（Discord が応答しません）" in pairing_reply(paired, "ja")

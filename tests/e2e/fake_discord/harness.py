@@ -45,6 +45,7 @@ from .scheduled_events import automation
 from .state import (
     DM,
     EPHEMERAL,
+    GUILD_TEXT,
     Channel,
     Guild,
     InteractionRecord,
@@ -1183,6 +1184,41 @@ class FakeDiscord:
         event = "THREAD_DELETE" if found.is_thread else "CHANNEL_DELETE"
         await self._server.call(self.gateway.dispatch(event, data))
         return found
+
+    async def add_channels(
+        self,
+        count: int,
+        *,
+        prefix: str = "extra",
+        kind: int = GUILD_TEXT,
+        parent: str | int | None = None,
+        tell_bot: bool = True,
+        guild: Guild | None = None,
+    ) -> list[Channel]:
+        """`count` channels made by a moderator (text, unless `kind`; in `parent`, a
+        category, when given), e.g. to bring the server near Discord's 500. `tell_bot=False`
+        sends no CHANNEL_CREATE: the bot's cache of the server is behind, as after a missed
+        event, and only Discord's answer tells it the server is full."""
+        guild = guild or self.guild
+        made: list[Channel] = []
+        with self.world.lock:
+            parent_id = self.channel(parent, guild).id if parent is not None else None
+            for number in range(count):
+                channel = Channel(
+                    self.world.ids.next(),
+                    f"{prefix}-{number + 1}",
+                    kind,
+                    guild.id,
+                    parent_id,
+                    len(guild.channels),
+                )
+                guild.channels[channel.id] = channel
+                made.append(channel)
+            payloads = [channel.payload() for channel in made]
+        if tell_bot:
+            for data in payloads:
+                await self._server.call(self.gateway.dispatch("CHANNEL_CREATE", data))
+        return made
 
     def log_tail(self, lines: int = 80) -> str:
         return "\n".join(p.tail(lines) for p in self.processes[-2:])
