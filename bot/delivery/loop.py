@@ -47,6 +47,8 @@ CONFIG_SECONDS = 2.0
 REMEMBERED_DONE = 20_000
 # A burst of commits is looked at once: each report commits, and wakes the loop.
 GATHER_WAKES_SECONDS = 0.02
+# The outbox is read this many notices at a time (a read goes on until it has all).
+READ_LIMIT = 1000
 
 
 class Delivery:
@@ -85,6 +87,7 @@ class Delivery:
             wrote=self.wake,
         )
         self.order = Order()
+        self.read_limit = READ_LIMIT
         self.recovery = Recovery()
         self.lanes: dict[Hashable, Lane] = {}
         self._on_the_way: dict[int, Queued] = {}
@@ -288,7 +291,7 @@ class Delivery:
         claims and catches what another process left or took)."""
         if full and self._in_doubt:
             await self._resume()
-        found = await self.store.outbox.pending(after=0 if full else self._seen)
+        found = await self._pending(after=0 if full else self._seen)
         # A read may answer from before a lane marked a notice sent: never again what is done.
         found = [notice for notice in found if notice.id not in self._done_lately]
         if full and self._read_again_after_outage:
@@ -306,6 +309,17 @@ class Delivery:
             return
         for notice in unknown:
             await self._add(notice)
+
+    async def _pending(self, *, after: int) -> list[Outgoing]:
+        """Every notice waiting in the outbox after id `after`, a page at a time: what a
+        whole read does not see, it would take for done elsewhere."""
+        found: list[Outgoing] = []
+        while True:
+            page = await self.store.outbox.pending(self.read_limit, after=after)
+            found += page
+            if len(page) < self.read_limit:
+                return found
+            after = page[-1].id
 
     async def _add(self, notice: Outgoing) -> None:
         self._seen = max(self._seen, notice.id)

@@ -140,3 +140,28 @@ async def test_a_rounds_post_that_waits_holds_its_round_not_the_others(
     await delivery._settled()
     round_two = [say for say, number, _, _ in recorder.said if number == 2]
     assert round_two[0] is Say.PAIRINGS
+
+
+async def test_a_whole_read_of_an_outbox_longer_than_a_page_loses_nothing(
+    configured: Services,
+) -> None:
+    """The outbox is read a page at a time: a notice known from an earlier read, beyond
+    the first page of a whole read, is not taken for one done elsewhere (it would wait in
+    the outbox, never sent, and what it holds back with it)."""
+    services = configured
+    await event_with_round_one_reported(services)
+    delivery, recorder = recording(services)
+    delivery.read_limit = 3
+    await delivery.drain()
+    recorder.said.clear()
+    recorder.failing.add(THREAD_OF + 1)  # the thread's notices stay known, not sent
+    await report_every_table(services)
+    await delivery._read(full=False)
+    await asyncio.sleep(0.05)
+    await delivery._read(full=True)  # longer than a page
+    recorder.failing.clear()
+    delivery.recovery.wake()
+    await delivery.drain()
+    assert not await services.rounds.store.outbox.pending()
+    thread = [(say, table) for say, _, table, channel in recorder.said if channel == THREAD_OF + 1]
+    assert {table for say, table in thread if say is Say.RESULT_CONFIRMED} == {1, 2, 3, 4}
