@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import logging
 import time
 from collections import OrderedDict
@@ -23,7 +24,7 @@ from datetime import datetime
 import discord
 
 from bot.delivery.lanes import Lane, Recovery
-from bot.delivery.order import Order
+from bot.delivery.order import Order, first_place, is_staff_line
 from bot.delivery.pace import Pace, Refusals
 from bot.delivery.places import Places, wall_clock
 from bot.delivery.sending import ANYONE, Outcome, Queued, Sender
@@ -49,6 +50,9 @@ REMEMBERED_DONE = 20_000
 GATHER_WAKES_SECONDS = 0.02
 # The outbox is read this many notices at a time (a read goes on until it has all).
 READ_LIMIT = 1000
+# A read of thousands of notices lets the bot's other work in this often: the answers to
+# the players' interactions must not wait for it.
+SLICE_SECONDS = 0.01
 
 
 class Delivery:
@@ -85,6 +89,7 @@ class Delivery:
             page_base=page_base,
             default_lang=default_lang,
             wrote=self.wake,
+            skipped=self._write_skips,
         )
         self.order = Order()
         self.read_limit = READ_LIMIT
@@ -103,6 +108,8 @@ class Delivery:
         self._panel_told_failing: set[int] = set()
         # The newest notice that brings each post up to date: older ones are stale.
         self._newest_refresh: dict[tuple[object, ...], int] = {}
+        # Notices freed while a read lets its own go (`_take`): they join its order.
+        self._freed_meanwhile: list[Outgoing] | None = None
         # Messages being posted when the bot stopped, to post again before their notices
         # go any other way (their nonce must be the same): nonce → what was being sent.
         self._in_doubt: dict[str, Sending] = {}
@@ -307,8 +314,7 @@ class Delivery:
         if unknown and unknown[0].id < self.order.newest:
             await self._read_again(found)
             return
-        for notice in unknown:
-            await self._add(notice)
+        await self._take(unknown)
 
     async def _pending(self, *, after: int) -> list[Outgoing]:
         """Every notice waiting in the outbox after id `after`, a page at a time: what a
@@ -321,13 +327,40 @@ class Delivery:
                 return found
             after = page[-1].id
 
-    async def _add(self, notice: Outgoing) -> None:
+    async def _take(self, notices: list[Outgoing]) -> None:
+        """The notices of one read: each known to the order first, without a word to the
+        database, so that a refresh made stale by a newer one of the same read is dropped
+        unsent (a rush of reports plans a panel refresh each); then the free ones go to
+        their lanes, the staff's lines and the staff's decisions first, each line in its
+        order. What the lanes free meanwhile joins them in that order."""
+        freed: list[Outgoing] = []
+        self._freed_meanwhile = freed
+        try:
+            waiting: list[tuple[bool, int, Outgoing]] = []
+            pause = Pauses()
+            for notice in notices:
+                if self._add(notice) and notice.id not in self._on_the_way:
+                    waiting.append(_turn(notice))
+                await pause.now_and_then()
+            heapq.heapify(waiting)
+            while waiting or freed:
+                for notice in freed:
+                    heapq.heappush(waiting, _turn(notice))
+                freed.clear()
+                _, _, notice = heapq.heappop(waiting)
+                if notice.id in self.order.known and notice.id not in self._on_the_way:
+                    await self._let_go(notice)
+                await pause.now_and_then()
+        finally:
+            self._freed_meanwhile = None
+
+    def _add(self, notice: Outgoing) -> bool:
+        """A notice read: known to the order (no I/O); True when it may go now."""
         self._seen = max(self._seen, notice.id)
         if TRAITS[notice.say].refresh:
             key = _post_of(notice)
             self._newest_refresh[key] = max(self._newest_refresh.get(key, 0), notice.id)
-        if self.order.add(notice) and not self._doubtful(notice.id):
-            await self._let_go(notice)
+        return self.order.add(notice) and not self._doubtful(notice.id)
 
     async def _read_again(self, found: list[Outgoing]) -> None:
         """Notices older than some known ones appeared (released by another process):
@@ -335,11 +368,7 @@ class Delivery:
         waiting = {notice.id: notice for notice in found}
         waiting.update({queued.notice.id: queued.notice for queued in self._on_the_way.values()})
         self.order = Order()
-        for notice in sorted(waiting.values(), key=lambda notice: notice.id):
-            self._seen = max(self._seen, notice.id)
-            free = self.order.add(notice)
-            if free and notice.id not in self._on_the_way and not self._doubtful(notice.id):
-                await self._let_go(notice)
+        await self._take(sorted(waiting.values(), key=lambda notice: notice.id))
 
     async def _let_go(self, notice: Outgoing, start: int = 0) -> None:
         """A notice free to go: to its place's lane. A refresh made stale by a newer one is
@@ -349,8 +378,6 @@ class Delivery:
         if TRAITS[notice.say].refresh and self._newest_refresh.get(_post_of(notice), 0) > notice.id:
             await self._supersede(notice)
             return
-        if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
-            await self._write_skips()  # the panel counts what waits in the outbox
         config = await self._config(notice.guild_id)
         found = await self.places.resolve(notice, config, wall_clock(), start)
         if found is None:
@@ -430,7 +457,11 @@ class Delivery:
         if done is not None and not self.order.waiting_of(done.tournament_id):
             await self._none_waiting(done.guild_id, done.tournament_id)
         for freed in freed_now:
-            if not self._doubtful(freed.id):
+            if self._doubtful(freed.id):
+                continue
+            if self._freed_meanwhile is not None:  # a read lets notices go: in its order
+                self._freed_meanwhile.append(freed)
+            else:
                 await self._let_go(freed)
 
     async def _failing(self, notice: Outgoing) -> None:
@@ -532,6 +563,26 @@ class Delivery:
     async def player_used_the_bot(self, user_id: int) -> None:
         """A player's DMs are tried again once they use the bot."""
         await self.places.dm_open(user_id)
+
+
+class Pauses:
+    """A long stretch of work on the event loop, let go of it every `SLICE_SECONDS`."""
+
+    def __init__(self) -> None:
+        self.since = time.monotonic()
+
+    async def now_and_then(self) -> None:
+        if time.monotonic() - self.since >= SLICE_SECONDS:
+            await asyncio.sleep(0)
+            self.since = time.monotonic()
+
+
+def _turn(notice: Outgoing) -> tuple[bool, int, Outgoing]:
+    """A free notice's place in the order of letting go: the staff's lines and decisions
+    first (a staff decision goes ahead in its lane anyway), then by id (each line whole,
+    in its order)."""
+    first = TRAITS[notice.say].urgent or is_staff_line(first_place(notice))
+    return (not first, notice.id, notice)
 
 
 def _post_of(notice: Outgoing) -> tuple[object, ...]:

@@ -103,6 +103,7 @@ class Sender:
         page_base: str | None,
         default_lang: Lang,
         wrote: Callable[[], None],
+        skipped: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.client = client
         self.store = store
@@ -112,6 +113,8 @@ class Sender:
         self.page_base = page_base
         self.default_lang = default_lang
         self.wrote = wrote  # notices were written to the outbox here: look at it again
+        # Writes down the notices the delivery skipped: the panel counts what still waits.
+        self.skipped = skipped
         self.calendar = Calendar(client, store, clock)
         self.rooms = Rooms(client, store, clock, later=self._rooms_later)
         self._later: set[asyncio.Task[None]] = set()
@@ -172,6 +175,8 @@ class Sender:
             link = await self._final_standings_link(tournament)
             telling = replace(telling, data={**notice.data, "final_standings": link})
         if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
+            if self.skipped is not None:
+                await self.skipped()
             waiting = await self.store.outbox.waiting(tournament.id)
             telling = replace(
                 telling, backlog=Backlog(waiting.count, waiting.since, waiting.last_error)
@@ -435,6 +440,8 @@ class Sender:
                 return
         # One notice's post: its other parts, and what follows it, go the usual way (which
         # finds this part made, and marks the notice sent once all is done).
+        if first.say is Say.PANEL and sending.part == 0 and first.tournament_id is not None:
+            self.places.panel_posted(first.tournament_id, sending.channel_id, made.id)
         done = not single
         await self.store.outbox.record_message(
             sending.notice_ids,
@@ -529,6 +536,8 @@ class Sender:
                 [notice.id], index, channel_id, sent.id, done_at=self.clock() if done else None
             )
         first = made[0][1]
+        if notice.say is Say.PANEL:
+            self.places.panel_posted(tournament.id, made[0][0], first)
         if after is After.OPEN_THREAD and said.thread_name is not None:
             await self._open_thread(notice, tournament, channel, first, said.thread_name)
         if after is After.ENTRY_POST:

@@ -18,7 +18,7 @@ from bot.notify.plan import Say
 from bot.services import Services
 from bot.store.outbox import SENT
 from bot.store.posts import RoundPlace
-from tests.services.conftest import LEGAL_DECK, NOW, admin, organizer, player
+from tests.services.conftest import LEGAL_DECK, NOW, admin, judge, organizer, player
 
 PAIRINGS, LOG, THREAD_OF = 900, 901, 1000  # round n's thread: THREAD_OF + n
 REFRESHES = (Say.PAIRINGS_REFRESH, Say.PANEL_REFRESH, Say.REGISTRATION_REFRESH)
@@ -66,19 +66,21 @@ def recording(services: Services) -> tuple[Delivery, Recorder]:
     return delivery, recorder
 
 
-async def event_with_round_one_reported(services: Services) -> None:
+async def event_with_round_one_reported(services: Services, players: int = 8) -> None:
     await services.guilds.configure(admin(), pairings_channel_id=PAIRINGS, log_channel_id=LOG)
     await services.tournaments.create(organizer(), name="Cup", format="swiss", regulation="single")
-    for number in range(1, 9):
+    for number in range(1, players + 1):
         await services.registration.register(player(number), None)
         await services.decks.submit(player(number), None, LEGAL_DECK, "deck.csv")
     await services.lifecycle.start(organizer(), None)
     await services.rounds.pair(organizer(), None)
 
 
-async def report_every_table(services: Services) -> None:
+async def report_every_table(services: Services, but: int | None = None) -> None:
     _, current = await services.rounds.status(organizer(), None)
     for match in current.matches:
+        if match.table == but:
+            continue
         winner, loser = match.players
         await services.rounds.report(player(winner - 100), None, "win")
         await services.rounds.report(player(loser - 100), None, "lose")
@@ -140,6 +142,32 @@ async def test_a_rounds_post_that_waits_holds_its_round_not_the_others(
     await delivery._settled()
     round_two = [say for say, number, _, _ in recorder.said if number == 2]
     assert round_two[0] is Say.PAIRINGS
+
+
+async def test_a_judges_decision_goes_before_a_backlog_of_the_players_notices(
+    configured: Services,
+) -> None:
+    """Every report of a round waits in the outbox when a judge decides the last table:
+    the decision reaches #log, and the table's thread, before any of the players' notices
+    written before it (a rush's backlog never holds up the staff)."""
+    services = configured
+    await event_with_round_one_reported(services, players=32)
+    delivery, recorder = recording(services)
+    await delivery.drain()  # round 1's post and its thread
+    recorder.said.clear()
+    await report_every_table(services, but=16)
+    _, current = await services.rounds.status(organizer(), None)
+    judged = current.match_at(16)
+    assert judged is not None
+    winner = judged.players[0]
+    await services.rounds.set_result(judge(), None, table=16, choice="win", player=winner)
+    await delivery._read(full=True)
+    await delivery._settled()
+    told = [(say, table, channel) for say, _, table, channel in recorder.said]
+    decision = {(Say.RESULT_SET, 16, LOG), (Say.RESULT_DECIDED, 16, THREAD_OF + 1)}
+    assert set(told[:2]) == decision
+    rush = {table for say, table, channel in told[2:] if channel == THREAD_OF + 1}
+    assert rush == set(range(1, 16))  # the players' notices, after it
 
 
 async def test_a_whole_read_of_an_outbox_longer_than_a_page_loses_nothing(
