@@ -127,9 +127,13 @@ class Sender:
 
     # -- one batch -----------------------------------------------------------------------
 
-    async def send(self, batch: Sequence[Queued]) -> dict[int, Outcome]:
+    async def send(
+        self, batch: Sequence[Queued], give_way: Callable[[], bool] = lambda: False
+    ) -> dict[int, Outcome]:
         """Send the batch (one notice, or several tables' lines for one place); the outcome
-        of each notice. Raises `Interrupted` when Discord failed part-way."""
+        of each notice (none for the lines left for later: a batch of lines in several
+        messages stops between two when `give_way()` says so). Raises `Interrupted` when
+        Discord failed part-way."""
         first = batch[0].notice
         async with self.store.read(first.guild_id, self.clock(), lambda _: ANYONE) as tx:
             tournament = (
@@ -139,7 +143,7 @@ class Sender:
         if tournament is None:
             return {queued.notice.id: Outcome.SKIPPED for queued in batch}
         if len(batch) > 1:
-            return await self._gathered(batch, tournament, config)
+            return await self._gathered(batch, tournament, config, give_way)
         try:
             return {first.id: await self._one(batch[0], tournament, config)}
         except Transient as error:
@@ -341,7 +345,11 @@ class Sender:
     # -- several tables' lines in one message --------------------------------------------
 
     async def _gathered(
-        self, batch: Sequence[Queued], tournament: Tournament, config: GuildConfig
+        self,
+        batch: Sequence[Queued],
+        tournament: Tournament,
+        config: GuildConfig,
+        give_way: Callable[[], bool],
     ) -> dict[int, Outcome]:
         done: dict[int, Outcome] = {}
         # A notice that made its message before a stop goes on alone, where it was.
@@ -374,7 +382,10 @@ class Sender:
             target.channel_id or 0, guild_id=tournament.guild_id
         )
         priority = STAFF if target.staff else PLAYERS
+        posted = False
         for message, indexes in gathered(lines, telling):
+            if posted and give_way():  # a decision waits for this place: it goes next
+                break
             ids = [carried[index].notice.id for index in indexes]
             nonce = f"{ids[0]}g{len(ids)}"
             assert target.channel_id is not None
@@ -394,6 +405,7 @@ class Sender:
                 ids, 0, target.channel_id, sent.id, done_at=self.clock()
             )
             done.update(dict.fromkeys(ids, Outcome.SENT))
+            posted = True
         await self.places.worked(target.channel_id or 0)
         return done
 

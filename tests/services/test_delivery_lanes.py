@@ -7,14 +7,17 @@ waited goes out in its order, once."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 from bot.delivery import Delivery
 from bot.delivery.calls import Transient
+from bot.delivery.lanes import Lane, Recovery
+from bot.delivery.places import Target
 from bot.delivery.sending import Interrupted, Outcome, Queued, Sender
-from bot.notify.plan import Say
+from bot.notify.plan import Place, Say
 from bot.services import Services
 from bot.store.outbox import SENT
 from bot.store.posts import RoundPlace
@@ -39,7 +42,9 @@ class Recorder(Sender):
         self.tries = 0
         self.backlog_shown: set[int] = set()
 
-    async def send(self, batch: Sequence[Queued]) -> dict[int, Outcome]:
+    async def send(
+        self, batch: Sequence[Queued], give_way: Callable[[], bool] = lambda: False
+    ) -> dict[int, Outcome]:
         await asyncio.sleep(0)
         channel = batch[0].target.channel_id
         if channel in self.failing:
@@ -193,3 +198,65 @@ async def test_a_whole_read_of_an_outbox_longer_than_a_page_loses_nothing(
     assert not await services.rounds.store.outbox.pending()
     thread = [(say, table) for say, _, table, channel in recorder.said if channel == THREAD_OF + 1]
     assert {table for say, table in thread if say is Say.RESULT_CONFIRMED} == {1, 2, 3, 4}
+
+
+class Thread:
+    """Discord's side of one channel for the real `Sender`: each post recorded (with the
+    tables it names); `during_first` runs while the first post is on its way."""
+
+    def __init__(self) -> None:
+        self.posts: list[str] = []
+        self.during_first: Callable[[], None] = lambda: None
+
+    def get_partial_messageable(self, channel_id: int, **_: Any) -> Thread:
+        return self
+
+    async def send(self, content: str | None = None, **_: Any) -> Any:
+        if not self.posts:
+            self.during_first()
+        await asyncio.sleep(0)
+        self.posts.append(content or "")
+        return SimpleNamespace(id=len(self.posts))
+
+
+async def test_a_decision_for_a_place_goes_between_the_messages_of_a_long_batch_of_lines(
+    configured: Services,
+) -> None:
+    """A lane sends a round's backlog of lines into the thread, several messages' worth at
+    about a post a second; a judge's decision for the thread comes meanwhile: it goes after
+    the message on its way, not after the whole backlog."""
+    services = configured
+    await event_with_round_one_reported(services, players=128)
+    store = services.rounds.store
+    _, current = await services.rounds.status(organizer(), None)
+    for match in current.matches[:-1]:  # every table's first report: its opponent asked
+        await services.rounds.report(player(match.players[0] - 100), None, "win")
+    last = current.matches[-1]
+    await services.rounds.set_result(
+        judge(), None, table=last.table, choice="win", player=last.players[0]
+    )
+    thread = Thread()
+    delivery = Delivery(client=thread, store=store, clock=lambda: NOW)  # type: ignore[arg-type]
+    target = Target(Place.ROUND_THREAD, THREAD_OF + 1)
+    waiting = await store.outbox.pending()
+    asks = [Queued(n, 0, target) for n in waiting if n.say is Say.ASK_OPPONENT]
+    (decided,) = [
+        Queued(n, 0, target)
+        for n in waiting
+        if n.say is Say.RESULT_DECIDED and n.places[0] is Place.ROUND_THREAD
+    ]
+    finished: list[int] = []
+
+    async def done(queued: Queued, outcome: Outcome | None, error: str | None) -> None:
+        finished.append(queued.notice.id)
+
+    lane = Lane("thread", delivery.sender, Recovery(), done)
+    thread.during_first = lambda: lane.put(decided)
+    for queued in asks:
+        lane.put(queued)
+    while lane.queue:  # noqa: ASYNC110
+        await asyncio.sleep(0.01)
+    assert len(thread.posts) >= 3  # the backlog alone takes two messages or more
+    assert f"テーブル {last.table}" not in thread.posts[0]
+    assert f"テーブル {last.table}" in thread.posts[1]  # the decision, next
+    assert len(set(finished)) == len(asks) + 1  # and every line, once
