@@ -283,8 +283,8 @@ class Tournaments(
         await acknowledge(interaction, update=True)
         report = await self.services.lifecycle.start(actor_of(interaction), tournament)
         content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
-        await interaction.edit_original_response(
-            content=content, attachments=[file] if file else [], view=None
+        await edit_answer(
+            interaction, content=content, attachments=[file] if file else [], view=None
         )
 
     @app_commands.command(
