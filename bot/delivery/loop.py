@@ -90,6 +90,7 @@ class Delivery:
             default_lang=default_lang,
             wrote=self.wake,
             skipped=self._write_skips,
+            sending_now=self._sending_now,
         )
         self.order = Order()
         self.read_limit = READ_LIMIT
@@ -398,6 +399,18 @@ class Delivery:
         queued = Queued(notice, index, target)
         self._on_the_way[notice.id] = queued
         lane.put(queued)
+
+    def _sending_now(self, tournament_id: int) -> list[int]:
+        """The tournament's notices in a batch on its way this moment, which Discord has not
+        failed: not waiting (a panel refreshed beside the notices of the same change would
+        otherwise show them waiting, and be refreshed again once they went)."""
+        return [
+            queued.notice.id
+            for lane in self.lanes.values()
+            if lane.waiting_since is None
+            for queued in lane.sending
+            if queued.notice.tournament_id == tournament_id
+        ]
 
     async def _supersede(self, notice: Outgoing) -> None:
         await self._skip(notice.id, "superseded")

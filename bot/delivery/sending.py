@@ -104,6 +104,7 @@ class Sender:
         default_lang: Lang,
         wrote: Callable[[], None],
         skipped: Callable[[], Awaitable[None]] | None = None,
+        sending_now: Callable[[int], Sequence[int]] | None = None,
     ) -> None:
         self.client = client
         self.store = store
@@ -113,8 +114,10 @@ class Sender:
         self.page_base = page_base
         self.default_lang = default_lang
         self.wrote = wrote  # notices were written to the outbox here: look at it again
-        # Writes down the notices the delivery skipped: the panel counts what still waits.
+        # For the panel's count of what waits: writes down the notices the delivery skipped,
+        # and gives a tournament's notices on their way this moment (they do not wait).
         self.skipped = skipped
+        self.sending_now = sending_now
         self.calendar = Calendar(client, store, clock)
         self.rooms = Rooms(client, store, clock, later=self._rooms_later)
         self._later: set[asyncio.Task[None]] = set()
@@ -181,7 +184,8 @@ class Sender:
         if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
             if self.skipped is not None:
                 await self.skipped()
-            waiting = await self.store.outbox.waiting(tournament.id)
+            on_the_way = self.sending_now(tournament.id) if self.sending_now else ()
+            waiting = await self.store.outbox.waiting(tournament.id, on_the_way)
             telling = replace(
                 telling, backlog=Backlog(waiting.count, waiting.since, waiting.last_error)
             )
