@@ -28,7 +28,14 @@ from bot.services.clock import scaled_clock
 from bot.store.database import Database
 from bot.store.shards import Shards
 from bot.ui.buttons import PAGE, CustomId
-from bot.ui.messages import NotAcknowledged, interaction_lang, render_error, reply_ephemeral
+from bot.ui.messages import (
+    NotAcknowledged,
+    edit_answer,
+    interaction_lang,
+    render_error,
+    reply_ephemeral,
+    token_alive,
+)
 from bot.ui.pagination import PageRenderer, page_view
 from bot.ui.stateless import ModalRoutes, submitted_values
 from bot.ui.translator import CatalogTranslator
@@ -324,10 +331,8 @@ class TournamentBot(commands.AutoShardedBot):
             raise IllegalTransition("errors.stale_button")
         shown = await renderer(interaction, arg, page)
         view = page_view(kind, arg, shown)
-        if interaction.response.is_done():  # the renderer acknowledged first (slow work)
-            await interaction.edit_original_response(embed=shown.embed, view=view)
-        else:
-            await interaction.response.edit_message(embed=shown.embed, view=view)
+        # The renderer may have acknowledged first (slow work).
+        await edit_answer(interaction, embed=shown.embed, view=view)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.user.id in self.delivery.places.closed_dms:
@@ -372,6 +377,8 @@ class TournamentBot(commands.AutoShardedBot):
         or an edit (a form opened in answer takes no follow-up: they wait for the next use)."""
         if interaction.guild_id is None or interaction.response.type not in FOLLOWED_UP:
             return
+        if not token_alive(interaction):
+            return  # kept for their next use of the bot: a private answer needs the token
         try:
             kept = await self.services.judges.notices_for(interaction.guild_id, interaction.user.id)
         except StorageError as error:  # they stay kept for the next time

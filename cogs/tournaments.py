@@ -290,8 +290,8 @@ class Tournaments(
                 actor_of(interaction), tournament, free_channels=free_channels(interaction)
             )
             content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
-            await interaction.edit_original_response(
-                content=content, attachments=[file] if file else [], view=None
+            await edit_answer(
+                interaction, content=content, attachments=[file] if file else [], view=None
             )
 
     @app_commands.command(

@@ -204,7 +204,8 @@ class Lane:
         if self.queue:
             batch = self.sending = batch_of(self.queue)
             try:
-                outcomes = await self.sender.send(batch)
+                in_batch = {queued.notice.id for queued in batch}
+                outcomes = await self.sender.send(batch, lambda: self._decision_waits(in_batch))
             except asyncio.CancelledError:
                 raise
             except Interrupted as interrupted:
@@ -223,6 +224,12 @@ class Lane:
                 self.recovery.succeeded(self.place)  # Discord took a request of this place
             self.waiting_since = self.retry_at = None
             await self._done(batch, outcomes)
+
+    def _decision_waits(self, batch: set[int]) -> bool:
+        """A staff decision came for this place while a batch of lines goes out in several
+        messages: the batch stops after its message on the way, and the decision goes
+        next (its table's earlier lines are done: the order let it go only then)."""
+        return any(TRAITS[q.notice.say].urgent and q.notice.id not in batch for q in self.queue)
 
     async def _done(self, batch: list[Queued], outcomes: dict[int, Outcome]) -> None:
         for queued in batch:

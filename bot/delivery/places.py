@@ -12,6 +12,7 @@ to places players can read: never to a channel the server's members cannot see.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 RETRY_REFUSING = timedelta(minutes=10)
 CLOSED_DMS_FOR = timedelta(days=1)
+# A tournament's panel, looked up in the outbox at most this often (a rush of reports
+# refreshes it at each commit); a panel posted here is known at once.
+PANEL_SECONDS = 5.0
 
 
 def wall_clock() -> datetime:
@@ -96,6 +100,8 @@ class Places:
         self.closed_dms: dict[int, datetime] = {}
         self.dm_channels: dict[int, int] = {}  # user → their DM channel, once opened
         self._round_places: dict[tuple[int, int], RoundPlace | None] = {}
+        # Tournament → (when looked up, its panel's channel and message).
+        self._panels: dict[int, tuple[float, tuple[int, int]]] = {}
 
     async def load(self) -> None:
         """What was remembered before a restart."""
@@ -157,7 +163,7 @@ class Places:
             return Target(place, post.channel_id, post.message_id) if post else None
         if place is Place.PANEL:
             assert tournament is not None
-            newest = await self.store.outbox.latest_post(tournament, Say.PANEL)
+            newest = await self.panel(tournament)
             return Target(place, newest[0], newest[1]) if newest else None
         if place is Place.JUDGES:
             channel = config.judge_calls_channel_id or config.log_channel_id
@@ -198,6 +204,20 @@ class Places:
 
     def round_posted(self, tournament_id: int, number: int, place: RoundPlace) -> None:
         self._round_places[(tournament_id, number)] = place
+
+    async def panel(self, tournament_id: int) -> tuple[int, int] | None:
+        """(channel id, message id) of the tournament's newest panel, if one was posted."""
+        now = time.monotonic()
+        known = self._panels.get(tournament_id)
+        if known is not None and now - known[0] < PANEL_SECONDS:
+            return known[1]
+        newest = await self.store.outbox.latest_post(tournament_id, Say.PANEL)
+        if newest is not None:
+            self._panels[tournament_id] = (now, newest)
+        return newest
+
+    def panel_posted(self, tournament_id: int, channel_id: int, message_id: int) -> None:
+        self._panels[tournament_id] = (time.monotonic(), (channel_id, message_id))
 
     def _members_read(self, notice: Outgoing, target: Target) -> bool:
         """Whether the server's members can read the channel (from the bot's cache of the

@@ -108,6 +108,8 @@ class Sender:
         default_lang: Lang,
         wrote: Callable[[], None],
         clock_grace: timedelta = CLOCK_GRACE,
+        skipped: Callable[[], Awaitable[None]] | None = None,
+        sending_now: Callable[[int], Sequence[int]] | None = None,
     ) -> None:
         self.client = client
         self.store = store
@@ -119,6 +121,10 @@ class Sender:
         self.wrote = wrote  # notices were written to the outbox here: look at it again
         # How late a clock notice may go out as if on time (CLOCK_GRACE_SECONDS).
         self.clock_grace = clock_grace
+        # For the panel's count of what waits: writes down the notices the delivery skipped,
+        # and gives a tournament's notices on their way this moment (they do not wait).
+        self.skipped = skipped
+        self.sending_now = sending_now
         self.calendar = Calendar(client, store, clock)
         self.rooms = Rooms(client, store, clock, later=self._rooms_later)
         self._later: set[asyncio.Task[None]] = set()
@@ -131,9 +137,13 @@ class Sender:
 
     # -- one batch -----------------------------------------------------------------------
 
-    async def send(self, batch: Sequence[Queued]) -> dict[int, Outcome]:
+    async def send(
+        self, batch: Sequence[Queued], give_way: Callable[[], bool] = lambda: False
+    ) -> dict[int, Outcome]:
         """Send the batch (one notice, or several tables' lines for one place); the outcome
-        of each notice. Raises `Interrupted` when Discord failed part-way."""
+        of each notice (none for the lines left for later: a batch of lines in several
+        messages stops between two when `give_way()` says so). Raises `Interrupted` when
+        Discord failed part-way."""
         first = batch[0].notice
         async with self.store.read(first.guild_id, self.clock(), lambda _: ANYONE) as tx:
             tournament = (
@@ -144,7 +154,7 @@ class Sender:
             return {queued.notice.id: Outcome.SKIPPED for queued in batch}
         rooms = await self._rooms_of(tournament)
         if len(batch) > 1:
-            return await self._gathered(batch, tournament, config, rooms)
+            return await self._gathered(batch, tournament, config, rooms, give_way)
         try:
             return {first.id: await self._one(batch[0], tournament, config, rooms)}
         except Transient as error:
@@ -211,7 +221,10 @@ class Sender:
                 return Outcome.SKIPPED
             telling = replace(telling, data={**notice.data, "minutes": minutes})
         if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
-            waiting = await self.store.outbox.waiting(tournament.id)
+            if self.skipped is not None:
+                await self.skipped()
+            on_the_way = self.sending_now(tournament.id) if self.sending_now else ()
+            waiting = await self.store.outbox.waiting(tournament.id, on_the_way)
             telling = replace(
                 telling, backlog=Backlog(waiting.count, waiting.since, waiting.last_error)
             )
@@ -410,6 +423,7 @@ class Sender:
         tournament: Tournament,
         config: GuildConfig,
         rooms: Rooms_,
+        give_way: Callable[[], bool],
     ) -> dict[int, Outcome]:
         done: dict[int, Outcome] = {}
         # A notice that made its message before a stop goes on alone, where it was.
@@ -443,7 +457,10 @@ class Sender:
             target.channel_id or 0, guild_id=tournament.guild_id
         )
         priority = STAFF if target.staff else PLAYERS
+        posted = False
         for message, indexes in gathered(lines, telling):
+            if posted and give_way():  # a decision waits for this place: it goes next
+                break
             ids = [carried[index].notice.id for index in indexes]
             nonce = f"{ids[0]}g{len(ids)}"
             assert target.channel_id is not None
@@ -463,6 +480,7 @@ class Sender:
                 ids, 0, target.channel_id, sent.id, done_at=self.clock()
             )
             done.update(dict.fromkeys(ids, Outcome.SENT))
+            posted = True
         await self.places.worked(target.channel_id or 0)
         return done
 
@@ -512,6 +530,8 @@ class Sender:
                 return
         # One notice's post: its other parts, and what follows it, go the usual way (which
         # finds this part made, and marks the notice sent once all is done).
+        if first.say is Say.PANEL and sending.part == 0 and first.tournament_id is not None:
+            self.places.panel_posted(first.tournament_id, sending.channel_id, made.id)
         done = not single
         await self.store.outbox.record_message(
             sending.notice_ids,
@@ -606,6 +626,8 @@ class Sender:
                 [notice.id], index, channel_id, sent.id, done_at=self.clock() if done else None
             )
         first = made[0][1]
+        if notice.say is Say.PANEL:
+            self.places.panel_posted(tournament.id, made[0][0], first)
         if after is After.OPEN_THREAD and said.thread_name is not None:
             await self._open_thread(notice, tournament, channel, first, said.thread_name)
         if after is After.ENTRY_POST:

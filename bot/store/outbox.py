@@ -192,22 +192,26 @@ class OutboxStore:
             )
         return sorted((_outgoing(row) for row in rows), key=lambda notice: notice.id)
 
-    async def waiting(self, tournament_id: int) -> Waiting:
+    async def waiting(self, tournament_id: int, besides: Sequence[int] = ()) -> Waiting:
         """How many of a tournament's notices wait to be sent, since when, and the last
-        error of the oldest that failed (for the organizer's panel)."""
+        error of the oldest that failed, if it did (for the organizer's panel); those of
+        `besides` (on their way this moment) are not waiting."""
+        others = ""
+        if besides:
+            others = f" AND id NOT IN ({', '.join('?' for _ in besides)})"
+        waiting = (
+            "FROM outbox WHERE tournament_id = ? AND state = 'pending'"
+            f" AND say NOT IN ('panel', 'panel_refresh'){others}"
+        )
+        values = (tournament_id, *besides)
         async with self.database.read() as connection:
             rows = await fetch_rows(
-                connection,
-                "SELECT COUNT(*), MIN(created_at) FROM outbox WHERE tournament_id = ?"
-                " AND state = 'pending' AND say NOT IN ('panel', 'panel_refresh')",
-                (tournament_id,),
+                connection, f"SELECT COUNT(*), MIN(created_at) {waiting}", values
             )
             errors = await fetch_rows(
                 connection,
-                "SELECT last_error FROM outbox WHERE tournament_id = ? AND state = 'pending'"
-                " AND say NOT IN ('panel', 'panel_refresh') AND last_error IS NOT NULL"
-                " ORDER BY id LIMIT 1",
-                (tournament_id,),
+                f"SELECT last_error {waiting} AND last_error IS NOT NULL ORDER BY id LIMIT 1",
+                values,
             )
         count, oldest = (rows[0][0], rows[0][1]) if rows else (0, None)
         return Waiting(

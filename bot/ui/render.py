@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -314,21 +314,6 @@ def paste_box(tournament_id: int, store: bool, lang: Lang) -> discord.ui.Modal:
         )
     )
     return modal
-
-
-async def send_deck_report(
-    interaction: discord.Interaction[Any], submission: DeckSubmission, lang: Lang
-) -> None:
-    content, embed, file = deck_report(submission, lang)
-    kwargs: dict[str, Any] = {"ephemeral": True}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if file is not None:
-        kwargs["file"] = file
-    if interaction.response.is_done():
-        await interaction.followup.send(content, **kwargs)
-    else:
-        await interaction.response.send_message(content, **kwargs)
 
 
 def registered_text(result: Registration, lang: Lang) -> str:

@@ -1238,6 +1238,7 @@ class FakeDiscord:
         app_permissions: int | None = None,
         expect_response: bool = True,
         wait: bool = True,
+        made_minutes_ago: float = 0.0,
     ) -> Reply:
         """Invoke `/command` ("tournament create" for subcommands) and wait for the answer.
 
@@ -1245,10 +1246,15 @@ class FakeDiscord:
         role names and `Upload`/`StoredFile` attachments are resolved like Discord does.
         `wait=False` returns once INTERACTION_CREATE is sent (the reply fills in later):
         bench/interactions.py sends 100 at once without 100 waiting loops.
+        `made_minutes_ago`: the interaction was made that long ago (its id and its token's
+        age say so): the bot's answer comes that late, without the test waiting for it.
         """
         guild = None if dm else (guild or self.guild)
         data = self._command_data(command, options or {}, guild, focused=None)
-        record = self._interaction(2, data, user, guild, channel, locale, app_permissions, dm=dm)
+        made_ago = made_minutes_ago * 60
+        record = self._interaction(
+            2, data, user, guild, channel, locale, app_permissions, dm=dm, made_ago=made_ago
+        )
         if not wait:
             await self._server.call(self._send_interaction(record))
             return Reply(self, record)
@@ -1693,6 +1699,7 @@ class FakeDiscord:
         *,
         dm: bool = False,
         message: JSON | None = None,
+        made_ago: float = 0.0,
     ) -> InteractionRecord:
         with self.world.lock:
             if dm or guild is None:
@@ -1717,6 +1724,7 @@ class FakeDiscord:
                 locale=locale,
                 app_permissions=app_permissions,
                 message=message,
+                made_ago=made_ago,
             )
 
     def _user(self, user: UserRef) -> User:
