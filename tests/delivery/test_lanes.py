@@ -6,7 +6,7 @@ success; a place failing while others go through waits out its own back-off."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from bot.delivery.calls import Transient
@@ -44,7 +44,9 @@ class Discord:
         self.sent: list[int] = []
         self.tried: list[int] = []
 
-    async def send(self, batch: Sequence[Queued]) -> dict[int, Outcome]:
+    async def send(
+        self, batch: Sequence[Queued], give_way: Callable[[], bool] = lambda: False
+    ) -> dict[int, Outcome]:
         await asyncio.sleep(0)
         notice = batch[0].notice
         self.tried.append(notice.id)
