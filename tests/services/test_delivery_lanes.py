@@ -23,7 +23,7 @@ from bot.store.outbox import SENT
 from bot.store.posts import RoundPlace
 from tests.services.conftest import LEGAL_DECK, NOW, admin, judge, organizer, player
 
-PAIRINGS, LOG, THREAD_OF = 900, 901, 1000  # round n's thread: THREAD_OF + n
+PAIRINGS, LOG, STANDINGS, NEWS, THREAD_OF = 900, 901, 902, 903, 1000  # round n's thread: +n
 REFRESHES = (Say.PAIRINGS_REFRESH, Say.PANEL_REFRESH, Say.REGISTRATION_REFRESH)
 
 
@@ -72,7 +72,13 @@ def recording(services: Services) -> tuple[Delivery, Recorder]:
 
 
 async def event_with_round_one_reported(services: Services, players: int = 8) -> None:
-    await services.guilds.configure(admin(), pairings_channel_id=PAIRINGS, log_channel_id=LOG)
+    await services.guilds.configure(
+        admin(),
+        pairings_channel_id=PAIRINGS,
+        log_channel_id=LOG,
+        standings_channel_id=STANDINGS,
+        announcements_channel_id=NEWS,
+    )
     await services.tournaments.create(organizer(), name="Cup", format="swiss", regulation="single")
     for number in range(1, players + 1):
         await services.registration.register(player(number), None)
@@ -169,7 +175,10 @@ async def test_a_judges_decision_goes_before_a_backlog_of_the_players_notices(
     await services.rounds.set_result(judge(), None, table=16, choice="win", player=winner)
     await delivery._read(full=True)
     await delivery._settled()
-    told = [(say, table, channel) for say, _, table, channel in recorder.said]
+    # (Edits of the posts go in their own lanes beside.)
+    told = [
+        (say, table, channel) for say, _, table, channel in recorder.said if say not in REFRESHES
+    ]
     decision = {(Say.RESULT_SET, 16, LOG), (Say.RESULT_DECIDED, 16, THREAD_OF + 1)}
     assert set(told[:2]) == decision
     rush = {table for say, table, channel in told[2:] if channel == THREAD_OF + 1}
