@@ -26,6 +26,7 @@ from bot.services.clock import ClockTimes, scaled_clock
 from bot.store.backend import Database
 from bot.store.shards import Shards
 from bot.ui.buttons import PAGE
+from bot.ui.messages import edit_answer, token_alive
 from bot.ui.pagination import page_renderer, page_view
 from bot.ui.routing import answer_error, route
 from bot.ui.stateless import ModalRoutes, submitted_values
@@ -56,6 +57,18 @@ def point_at_discord(settings: Settings) -> None:
         discord.http.Route.BASE = settings.api_base_url
     if settings.discord_gateway_url != DISCORD_GATEWAY_URL:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+EMBEDS_PER_MESSAGE = 10
+# The answers after which an interaction takes follow-up messages.
+FOLLOWED_UP = frozenset(
+    {
+        discord.InteractionResponseType.channel_message,
+        discord.InteractionResponseType.deferred_channel_message,
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    }
+)
 
 
 def services_for(settings: Settings, database: Database) -> Services:
@@ -122,6 +135,7 @@ class TournamentBot(commands.AutoShardedBot):
             page_base=settings.web_players_url,  # never a link only this PC opens
             default_lang=normalise_locale(settings.default_locale),
             refusals=refusals,
+            clock_grace=timedelta(seconds=settings.clock_grace_seconds),
         )
         # The live web page, when WEB_PORT is set.
         self.web: WebServer | None = None
@@ -189,15 +203,12 @@ class TournamentBot(commands.AutoShardedBot):
             raise IllegalTransition("errors.stale_button")
         shown = await renderer(interaction, arg, page)
         view = page_view(kind, arg, shown)
-        if interaction.response.is_done():  # the renderer acknowledged first (slow work)
-            await interaction.edit_original_response(embed=shown.embed, view=view)
-        else:
-            await interaction.response.edit_message(embed=shown.embed, view=view)
+        # The renderer may have acknowledged first (slow work).
+        await edit_answer(interaction, embed=shown.embed, view=view)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.user.id in self.delivery.places.closed_dms:
-            # They use the bot: their DMs may be open again.
-            await self.delivery.player_used_the_bot(interaction.user.id)
+            await self._dms_may_be_open(interaction)
         if interaction.type is not discord.InteractionType.modal_submit:
             return
         data: Any = interaction.data or {}
@@ -212,23 +223,53 @@ class TournamentBot(commands.AutoShardedBot):
             await handler(interaction, submitted_values(interaction), **fields)
         except Exception as error:  # the one error path, as for commands
             await answer_error(interaction, error)
+        await self.show_kept_notices(interaction)
+
+    async def _dms_may_be_open(self, interaction: discord.Interaction[Any]) -> None:
+        """A player remembered with closed DMs used the bot: in their DMs with it, which
+        shows those open, or elsewhere (`Places.used_the_bot`)."""
+        in_their_dms = interaction.guild_id is None and isinstance(
+            interaction.channel, discord.DMChannel
+        )
+        try:
+            await self.delivery.player_used_the_bot(interaction.user.id, in_their_dms=in_their_dms)
+        except StorageError as error:
+            log.warning("%s's open DMs not written down: %s", interaction.user.id, error)
 
     async def on_app_command_completion(
         self,
         interaction: discord.Interaction[Any],
         command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu,
     ) -> None:
-        """A notice the player could not get by DM (closed DMs), the next time they use
-        the bot."""
-        if interaction.guild_id is None:
+        await self.show_kept_notices(interaction)
+
+    async def show_kept_notices(self, interaction: discord.Interaction[Any]) -> None:
+        """The notices the player could not get by DM (closed DMs), after whatever they did
+        with the bot (a command, a button, a menu, a form), once it was answered by a message
+        or an edit (a form opened in answer takes no follow-up: they wait for the next use)."""
+        if interaction.guild_id is None or interaction.response.type not in FOLLOWED_UP:
             return
-        for text in await self.services.judges.notices_for(
-            interaction.guild_id, interaction.user.id
-        ):
-            try:
-                await interaction.followup.send(text, ephemeral=True)
-            except discord.HTTPException:
-                log.info("could not show a pending notice to %s", interaction.user.id)
+        if not token_alive(interaction):
+            return  # kept for their next use of the bot: a private answer needs the token
+        try:
+            kept = await self.services.judges.notices_for(interaction.guild_id, interaction.user.id)
+        except StorageError as error:  # they stay kept for the next time
+            log.warning("kept notices of %s not shown now: %s", interaction.user.id, error)
+            return
+        for notice in kept:
+            embeds = [discord.Embed.from_dict(embed) for embed in notice.embeds]
+            # A message takes ten embeds at most: the text with the first ten, then the rest.
+            text: str = notice.text or discord.utils.MISSING
+            for at in range(0, max(len(embeds), 1), EMBEDS_PER_MESSAGE):
+                part = embeds[at : at + EMBEDS_PER_MESSAGE]
+                if at > 0:
+                    text = discord.utils.MISSING
+                elif not part and not notice.text:
+                    break
+                try:
+                    await interaction.followup.send(text, embeds=part, ephemeral=True)
+                except discord.HTTPException:
+                    log.info("could not show a pending notice to %s", interaction.user.id)
 
     async def on_guild_channel_update(
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel

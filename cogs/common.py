@@ -6,7 +6,8 @@ Not an extension: imported by the cogs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import PurePath
 from typing import Any, Protocol, cast
@@ -20,13 +21,13 @@ from bot.config import Settings
 from bot.i18n import Lang, normalise_locale
 from bot.services import Services
 from bot.services.actors import Actor
-from bot.ui.buttons import CustomId, Labels, server_labels
-from bot.ui.messages import acknowledge
+from bot.ui.buttons import CustomId, Labels, rooms_fit_view, server_labels
+from bot.ui.messages import acknowledge, interaction_lang, render_error, reply
 from bot.ui.routing import ButtonHandler, RoutedItem, route, route_select
 from bot.ui.stateless import ModalHandler, ModalRoutes
 from domain.errors import InvalidInput
 from domain.guild import GuildConfig
-from domain.tournament.rooms import CHANNELS_PER_SERVER
+from domain.tournament.rooms import CHANNELS_PER_SERVER, RoomsDoNotFit
 
 
 class Host(Protocol):
@@ -132,6 +133,19 @@ def free_channels(interaction: discord.Interaction[Any]) -> int | None:
     included, threads not); None where the bot's cache has no server."""
     guild = interaction.guild
     return None if guild is None else CHANNELS_PER_SERVER - len(guild.channels)
+
+
+@asynccontextmanager
+async def offering_fewer_rooms(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """A step refused because the match rooms would not fit the server (the start, a
+    round's pairing, rooms turned on): the refusal comes with the organizer's choice of
+    rooms for the tables that fit only, or none, as buttons (nothing was changed)."""
+    try:
+        yield
+    except RoomsDoNotFit as refused:
+        lang = interaction_lang(interaction)
+        view = rooms_fit_view(refused.tournament_id, refused.fits, Labels(lang))
+        await reply(interaction, render_error(refused, lang), view=view)
 
 
 def bot_permissions(interaction: discord.Interaction[Any]) -> frozenset[str]:

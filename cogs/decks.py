@@ -15,7 +15,7 @@ from bot.services.base import TournamentRef
 from bot.ui.buttons import PASTE_BOX, SUBMIT_DECK, CustomId
 from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.render import DECK_FIELD, deck_embed, paste_box, safe, send_deck_report
+from bot.ui.render import DECK_FIELD, deck_embed, deck_report, paste_box, safe
 from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import (
@@ -66,7 +66,8 @@ class Decks(RoutedCog, commands.GroupCog, group_name="deck", group_description="
         action = decks.submit if kind == "box" else decks.check
         text = values.get(DECK_FIELD, "")
         submission = await action(actor_of(interaction), tournament, text, None)
-        await send_deck_report(interaction, submission, interaction_lang(interaction))
+        content, embed, report = deck_report(submission, interaction_lang(interaction))
+        await reply(interaction, content, embed=embed, file=report)
 
     async def _read_or_ask(
         self,
@@ -84,7 +85,8 @@ class Decks(RoutedCog, commands.GroupCog, group_name="deck", group_description="
         decks = self.services.decks
         action = decks.submit if store else decks.check
         submission = await action(actor_of(interaction), tournament, data, file.filename)
-        await send_deck_report(interaction, submission, lang)
+        content, embed, report = deck_report(submission, lang)
+        await reply(interaction, content, embed=embed, file=report)
 
     @app_commands.command(name="submit", description="Submit your decklist (a file, or paste it)")
     @app_commands.describe(tournament=TOURNAMENT, file=FILE)

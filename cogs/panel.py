@@ -14,6 +14,7 @@ import discord
 
 from bot.i18n import show_date, t
 from bot.services.base import TournamentRef
+from bot.services.rounds import PostState
 from bot.ui.buttons import (
     IMPORT_FILE_FIELD,
     IMPORT_FORM,
@@ -31,7 +32,7 @@ from bot.ui.buttons import (
 )
 from bot.ui.messages import acknowledge, edit_answer, interaction_lang, reply
 from bot.ui.render import rooms_reply, safe
-from bot.ui.rounds import round_name
+from bot.ui.rounds import POST_NOT_YET, round_name
 from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal, submitted_files
 from cogs.common import (
@@ -41,6 +42,7 @@ from cogs.common import (
     actor_of,
     bot_permissions,
     free_channels,
+    offering_fewer_rooms,
     read_attachment,
 )
 from cogs.event_steps import (
@@ -102,10 +104,15 @@ class Panel(RoutedCog):
         if chosen is Tool.SERIES:
             await show_series_menu(self.services, interaction, tournament)
         elif chosen is Tool.ROOMS:  # on or off, the other way from now
-            updated = await self.services.tournaments.set_rooms(
-                actor, tournament, on=None, granted=bot_permissions(interaction)
-            )
-            await reply(interaction, rooms_reply(updated, lang))
+            async with offering_fewer_rooms(interaction):
+                updated = await self.services.tournaments.set_rooms(
+                    actor,
+                    tournament,
+                    on=None,
+                    granted=bot_permissions(interaction),
+                    free_channels=free_channels(interaction),
+                )
+                await reply(interaction, rooms_reply(updated, lang))
         elif chosen is Tool.NEW_PAGE:
             await renew_page(self.services, interaction, tournament)
         elif chosen is Tool.PUBLISH:
@@ -177,15 +184,20 @@ class Panel(RoutedCog):
         """次の回戦: the next round paired and its clock started, in one press."""
         lang = interaction_lang(interaction)
         await acknowledge(interaction)
-        paired = await self.services.rounds.next_round(
-            actor_of(interaction), reference, free_channels=free_channels(interaction)
-        )
-        assert paired.round.ends_at is not None
-        end = int(paired.round.ends_at.timestamp())
-        text = t("ui.panel.next_round", lang, round_name=round_name(paired.round, lang), end=end)
-        if not paired.posted:
-            text += "\n" + t("ui.panel.post_waiting", lang)
-        await reply(interaction, text)
+        async with offering_fewer_rooms(interaction):
+            paired = await self.services.rounds.next_round(
+                actor_of(interaction), reference, free_channels=free_channels(interaction)
+            )
+            assert paired.round.ends_at is not None
+            end = int(paired.round.ends_at.timestamp())
+            text = t(
+                "ui.panel.next_round", lang, round_name=round_name(paired.round, lang), end=end
+            )
+            if paired.posted is not PostState.POSTED:
+                text += "\n" + t(POST_NOT_YET[paired.posted], lang)
+            if paired.rooms_waiting:
+                text += "\n" + t("rooms.waiting", lang, waiting=paired.rooms_waiting)
+            await reply(interaction, text)
 
 
 async def setup(bot: Host) -> None:

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.i18n import normalise_locale, t
 from bot.services.live import public_url
-from bot.ui.buttons import START, CustomId
+from bot.ui.buttons import ROOMS_FIT, START, CustomId
 from bot.ui.messages import acknowledge, edit_answer, fit_or_attach, interaction_lang, reply
 from bot.ui.options import (
     TOURNAMENT,
@@ -26,12 +26,14 @@ from bot.ui.options import (
     MixTwoMinimum,
     NoShowMinutes,
     PlayerLimit,
+    RoomTables,
     SwissRounds,
     TimeLimit,
     TopCutSize,
 )
 from bot.ui.pagination import Page, PageRenderer, page_view
 from bot.ui.render import (
+    rooms_chosen_reply,
     rooms_reply,
     safe,
     start_reply,
@@ -46,6 +48,8 @@ from cogs.common import (
     actor_of,
     bot_permissions,
     costly_command,
+    free_channels,
+    offering_fewer_rooms,
     read_attachment,
     tournament_autocomplete,
 )
@@ -102,7 +106,7 @@ class Tournaments(
     group_description="Create and run tournaments",
 ):
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
-        return [(START, self.start_pressed)]
+        return [(START, self.start_pressed), (ROOMS_FIT, self.rooms_chosen)]
 
     def pages(self) -> Mapping[str, PageRenderer]:
         return {"tournaments": self.render_list_page}
@@ -281,11 +285,14 @@ class Tournaments(
             )
             return
         await acknowledge(interaction, update=True)
-        report = await self.services.lifecycle.start(actor_of(interaction), tournament)
-        content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
-        await interaction.edit_original_response(
-            content=content, attachments=[file] if file else [], view=None
-        )
+        async with offering_fewer_rooms(interaction):
+            report = await self.services.lifecycle.start(
+                actor_of(interaction), tournament, free_channels=free_channels(interaction)
+            )
+            content, file = fit_or_attach(start_reply(report, lang), "start.txt", lang)
+            await edit_answer(
+                interaction, content=content, attachments=[file] if file else [], view=None
+            )
 
     @app_commands.command(
         name="page", description="Show or hide the tournament's live web page (organizers)"
@@ -329,6 +336,7 @@ class Tournaments(
     @app_commands.describe(
         enabled="Make a room per table (needs Manage Channels and Manage Roles)",
         spectators="What everyone but the table's players and the staff may do in the rooms",
+        tables="Rooms for tables 1 to N only, where channels run short (0: every table)",
         tournament=TOURNAMENT,
     )
     @app_commands.choices(spectators=ROOM_SPECTATORS)
@@ -338,17 +346,38 @@ class Tournaments(
         interaction: discord.Interaction,
         enabled: bool,
         spectators: app_commands.Choice[str] | None = None,
+        tables: RoomTables | None = None,
         tournament: str | None = None,
     ) -> None:
         lang = interaction_lang(interaction)
-        updated = await self.services.tournaments.set_rooms(
-            actor_of(interaction),
-            tournament,
-            on=enabled,
-            spectators=spectators.value if spectators else None,
-            granted=bot_permissions(interaction),
-        )
-        await reply(interaction, rooms_reply(updated, lang))
+        async with offering_fewer_rooms(interaction):
+            updated = await self.services.tournaments.set_rooms(
+                actor_of(interaction),
+                tournament,
+                on=enabled,
+                spectators=spectators.value if spectators else None,
+                limit=tables,
+                granted=bot_permissions(interaction),
+                free_channels=free_channels(interaction),
+            )
+            await reply(interaction, rooms_reply(updated, lang))
+
+    async def rooms_chosen(
+        self, interaction: discord.Interaction[Any], tournament: int, tables: int
+    ) -> None:
+        """A choice offered where the rooms would not fit: rooms for tables 1 to `tables`
+        only, or (0) no rooms; then the organizer takes their step again."""
+        lang = interaction_lang(interaction)
+        async with offering_fewer_rooms(interaction):
+            updated = await self.services.tournaments.set_rooms(
+                actor_of(interaction),
+                tournament,
+                on=tables > 0,
+                limit=tables or None,
+                granted=bot_permissions(interaction),
+                free_channels=free_channels(interaction),
+            )
+            await reply(interaction, rooms_chosen_reply(updated, lang))
 
     @app_commands.command(
         name="cancel", description="Call off a tournament that has not started (organizers)"

@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 # Discord failing one place this often (over about twenty minutes) means it will not work.
 MAX_ATTEMPTS = 12
 LONGEST_WAIT = 300.0
+# What came of a batch when Discord answered its request (posted, or refused: the place
+# works or is known not to); skipped and kept notices asked Discord nothing.
+REACHED = frozenset({Outcome.SENT, Outcome.MOVED})
 # Lines sent together at most: several messages' worth.
 MOST_GATHERED = 400
 
@@ -60,36 +63,79 @@ def batch_of(queue: list[Queued]) -> list[Queued]:
 
 # An outage is over when something goes through after this long without any success:
 # then every waiting lane tries again at once. A place that fails while others go through
-# (one channel's trouble) waits out its own back-off instead.
+# (one channel's trouble) waits out its own back-off instead, unless its own place takes a
+# request again (another lane's edit in the same channel, say).
 QUIET_SECONDS = 3.0
+# While lanes wait for Discord, one of them tries again this often at most (a 5xx counts
+# toward no limit of Discord's): the end of an outage is found within it.
+PROBE_SECONDS = 5.0
+
+
+def place_of(key: Hashable) -> Hashable:
+    """The place a lane sends to, as Discord fails it: a channel (its posts and its
+    messages' edits are two lanes of one place), one person's DMs, or the lane itself."""
+    if isinstance(key, tuple) and len(key) >= 2 and key[0] in ("post", "edit"):
+        return ("channel", key[1])
+    return key
 
 
 @dataclass
 class Recovery:
-    """Wakes every waiting lane at the first success after a stretch without any."""
+    """Wakes the lanes waiting on their back-off: those of a place when that place takes
+    a request again, and every one at the first success after a stretch without any
+    (Discord as a whole back)."""
 
     quiet: float = QUIET_SECONDS
-    failing: int = 0
+    probe: float = PROBE_SECONDS
     last_success: float = 0.0
-    _event: asyncio.Event = field(default_factory=asyncio.Event)
+    clock: Callable[[], float] = time.monotonic
+    _failing: set[Hashable] = field(default_factory=set)
+    _places: dict[Hashable, asyncio.Event] = field(default_factory=dict)
+    _prober: object = None
 
-    def failed(self) -> None:
-        self.failing += 1
+    @property
+    def failing(self) -> int:
+        """How many places Discord failed since the last wake."""
+        return len(self._failing)
 
-    def succeeded(self) -> None:
-        now = time.monotonic()
-        if self.failing and now - self.last_success >= self.quiet:
+    def failed(self, place: Hashable = None) -> None:
+        self._failing.add(place)
+
+    def succeeded(self, place: Hashable = None) -> None:
+        """A request to `place` went through."""
+        now = self.clock()
+        if self._failing and now - self.last_success >= self.quiet:
             self.wake()
+        elif place in self._failing:
+            self._failing.discard(place)
+            self._wake_place(place)
         self.last_success = now
 
     def wake(self) -> None:
-        self.failing = 0
-        self._event.set()
-        self._event = asyncio.Event()
+        self._failing.clear()
+        for place in list(self._places):
+            self._wake_place(place)
 
-    async def wait(self, seconds: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), seconds)
+    def _wake_place(self, place: Hashable) -> None:
+        waiting = self._places.pop(place, None)
+        if waiting is not None:
+            waiting.set()
+
+    async def wait(self, seconds: float, place: Hashable = None, lane: object = None) -> None:
+        """Up to `seconds`, or until the place or Discord as a whole works again. One lane
+        waiting at a time (`lane`, the first to wait) tries again every `probe` seconds at
+        most, for every lane: so the end of an outage is found within that, whatever the
+        others' waits have grown to."""
+        woken = self._places.setdefault(place, asyncio.Event())
+        if lane is not None and self._prober in (None, lane):
+            self._prober = lane
+            seconds = min(seconds, self.probe)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(woken.wait(), seconds)
+        finally:
+            if self._prober is lane:
+                self._prober = None
 
 
 class Lane:
@@ -102,6 +148,7 @@ class Lane:
         failing: Failing | None = None,
     ) -> None:
         self.key = key
+        self.place = place_of(key)
         self.sender = sender
         self.recovery = recovery
         self.finished = finished
@@ -110,6 +157,7 @@ class Lane:
         self.sending: list[Queued] = []  # the batch on its way now
         self.failures: dict[int, int] = {}
         self.waiting_since: float | None = None  # Discord failing it: since when
+        self.retry_at: float | None = None  # the end of its wait (loop time)
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -156,7 +204,8 @@ class Lane:
         if self.queue:
             batch = self.sending = batch_of(self.queue)
             try:
-                outcomes = await self.sender.send(batch)
+                in_batch = {queued.notice.id for queued in batch}
+                outcomes = await self.sender.send(batch, lambda: self._decision_waits(in_batch))
             except asyncio.CancelledError:
                 raise
             except Interrupted as interrupted:
@@ -171,9 +220,16 @@ class Lane:
                     self.queue.remove(queued)
                     await self.finished(queued, None, repr(error))
                 return
-            self.recovery.succeeded()
-            self.waiting_since = None
+            if not batch[0].target.kept and any(o in REACHED for o in outcomes.values()):
+                self.recovery.succeeded(self.place)  # Discord took a request of this place
+            self.waiting_since = self.retry_at = None
             await self._done(batch, outcomes)
+
+    def _decision_waits(self, batch: set[int]) -> bool:
+        """A staff decision came for this place while a batch of lines goes out in several
+        messages: the batch stops after its message on the way, and the decision goes
+        next (its table's earlier lines are done: the order let it go only then)."""
+        return any(TRAITS[q.notice.say].urgent and q.notice.id not in batch for q in self.queue)
 
     async def _done(self, batch: list[Queued], outcomes: dict[int, Outcome]) -> None:
         for queued in batch:
@@ -185,11 +241,17 @@ class Lane:
             await self.finished(queued, outcome, None)
 
     async def _wait(self, batch: list[Queued], error: str) -> None:
-        """Discord failed: the lane waits, longer each time, until Discord works again."""
-        self.recovery.failed()
+        """Discord failed: the lane waits, longer each time, until Discord works again. A
+        try before the end of its wait (it probed Discord for every lane, or was woken by a
+        success that Discord did not repeat) is not counted: the wait goes on to its end."""
+        self.recovery.failed(self.place)
         loop = asyncio.get_running_loop()
+        now = loop.time()
         if self.waiting_since is None:
-            self.waiting_since = loop.time()
+            self.waiting_since = now
+        if self.retry_at is not None and now < self.retry_at:
+            await self.recovery.wait(self.retry_at - now, self.place, self)
+            return
         head = batch[0].notice
         attempts = self.failures.get(head.id, head.attempts) + 1
         self.failures[head.id] = attempts
@@ -204,6 +266,7 @@ class Lane:
                     await self.finished(queued, Outcome.GIVEN_UP, error)
             return
         delay = min(LONGEST_WAIT, 2.0**attempts)
+        self.retry_at = now + delay
         log.warning(
             "notices for %s could not be sent (%s); trying again in %.0f s, or once Discord"
             " answers again",
@@ -211,4 +274,4 @@ class Lane:
             error,
             delay,
         )
-        await self.recovery.wait(delay)
+        await self.recovery.wait(delay, self.place, self)

@@ -14,27 +14,37 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import discord
 
 from bot.delivery.lanes import Lane, Recovery
-from bot.delivery.order import Order
-from bot.delivery.pace import Pace, Refusals
+from bot.delivery.order import SERVER_PLACES, Order, first_place, is_staff_line
+from bot.delivery.pace import REFUSAL_WINDOW_SECONDS, Pace, Refusals
 from bot.delivery.places import Places, wall_clock
 from bot.delivery.sending import ANYONE, Outcome, Queued, Sender
 from bot.errors import StorageError
 from bot.i18n import Lang, normalise_locale
-from bot.notify.plan import TRAITS, Notice, Place, Say, notice_dropped, refusals_warning
+from bot.notify.plan import (
+    TRAITS,
+    Notice,
+    Place,
+    Say,
+    notice_dropped,
+    notice_nowhere,
+    refusals_warning,
+)
 from bot.outage import Outage
 from bot.store.commits import Committed
 from bot.store.outbox import FAILED, SKIPPED, Outgoing, Sending
 from bot.store.uow import Store
 from domain.guild import GuildConfig
+from domain.tournament.clock import CLOCK_GRACE
 from domain.tournament.model import Tournament
 
 log = logging.getLogger(__name__)
@@ -47,6 +57,11 @@ CONFIG_SECONDS = 2.0
 REMEMBERED_DONE = 20_000
 # A burst of commits is looked at once: each report commits, and wakes the loop.
 GATHER_WAKES_SECONDS = 0.02
+# The outbox is read this many notices at a time (a read goes on until it has all).
+READ_LIMIT = 1000
+# A read of thousands of notices lets the bot's other work in this often: the answers to
+# the players' interactions must not wait for it.
+SLICE_SECONDS = 0.01
 
 
 class Delivery:
@@ -63,6 +78,7 @@ class Delivery:
         pace: Pace | None = None,
         refusals: Refusals | None = None,
         outage: Outage | None = None,
+        clock_grace: timedelta = CLOCK_GRACE,
     ) -> None:
         self.client = client
         self.store = store
@@ -83,8 +99,12 @@ class Delivery:
             page_base=page_base,
             default_lang=default_lang,
             wrote=self.wake,
+            clock_grace=clock_grace,
+            skipped=self._write_skips,
+            sending_now=self._sending_now,
         )
         self.order = Order()
+        self.read_limit = READ_LIMIT
         self.recovery = Recovery()
         self.lanes: dict[Hashable, Lane] = {}
         self._on_the_way: dict[int, Queued] = {}
@@ -100,6 +120,8 @@ class Delivery:
         self._panel_told_failing: set[int] = set()
         # The newest notice that brings each post up to date: older ones are stale.
         self._newest_refresh: dict[tuple[object, ...], int] = {}
+        # Notices freed while a read lets its own go (`_take`): they join its order.
+        self._freed_meanwhile: list[Outgoing] | None = None
         # Messages being posted when the bot stopped, to post again before their notices
         # go any other way (their nonce must be the same): nonce → what was being sent.
         self._in_doubt: dict[str, Sending] = {}
@@ -288,7 +310,7 @@ class Delivery:
         claims and catches what another process left or took)."""
         if full and self._in_doubt:
             await self._resume()
-        found = await self.store.outbox.pending(after=0 if full else self._seen)
+        found = await self._pending(after=0 if full else self._seen)
         # A read may answer from before a lane marked a notice sent: never again what is done.
         found = [notice for notice in found if notice.id not in self._done_lately]
         if full and self._read_again_after_outage:
@@ -304,16 +326,53 @@ class Delivery:
         if unknown and unknown[0].id < self.order.newest:
             await self._read_again(found)
             return
-        for notice in unknown:
-            await self._add(notice)
+        await self._take(unknown)
 
-    async def _add(self, notice: Outgoing) -> None:
+    async def _pending(self, *, after: int) -> list[Outgoing]:
+        """Every notice waiting in the outbox after id `after`, a page at a time: what a
+        whole read does not see, it would take for done elsewhere."""
+        found: list[Outgoing] = []
+        while True:
+            page = await self.store.outbox.pending(self.read_limit, after=after)
+            found += page
+            if len(page) < self.read_limit:
+                return found
+            after = page[-1].id
+
+    async def _take(self, notices: list[Outgoing]) -> None:
+        """The notices of one read: each known to the order first, without a word to the
+        database, so that a refresh made stale by a newer one of the same read is dropped
+        unsent (a rush of reports plans a panel refresh each); then the free ones go to
+        their lanes, the staff's lines and the staff's decisions first, each line in its
+        order. What the lanes free meanwhile joins them in that order."""
+        freed: list[Outgoing] = []
+        self._freed_meanwhile = freed
+        try:
+            waiting: list[tuple[bool, int, Outgoing]] = []
+            pause = Pauses()
+            for notice in notices:
+                if self._add(notice) and notice.id not in self._on_the_way:
+                    waiting.append(_turn(notice))
+                await pause.now_and_then()
+            heapq.heapify(waiting)
+            while waiting or freed:
+                for notice in freed:
+                    heapq.heappush(waiting, _turn(notice))
+                freed.clear()
+                _, _, notice = heapq.heappop(waiting)
+                if notice.id in self.order.known and notice.id not in self._on_the_way:
+                    await self._let_go(notice)
+                await pause.now_and_then()
+        finally:
+            self._freed_meanwhile = None
+
+    def _add(self, notice: Outgoing) -> bool:
+        """A notice read: known to the order (no I/O); True when it may go now."""
         self._seen = max(self._seen, notice.id)
         if TRAITS[notice.say].refresh:
             key = _post_of(notice)
             self._newest_refresh[key] = max(self._newest_refresh.get(key, 0), notice.id)
-        if self.order.add(notice) and not self._doubtful(notice.id):
-            await self._let_go(notice)
+        return self.order.add(notice) and not self._doubtful(notice.id)
 
     async def _read_again(self, found: list[Outgoing]) -> None:
         """Notices older than some known ones appeared (released by another process):
@@ -321,11 +380,7 @@ class Delivery:
         waiting = {notice.id: notice for notice in found}
         waiting.update({queued.notice.id: queued.notice for queued in self._on_the_way.values()})
         self.order = Order()
-        for notice in sorted(waiting.values(), key=lambda notice: notice.id):
-            self._seen = max(self._seen, notice.id)
-            free = self.order.add(notice)
-            if free and notice.id not in self._on_the_way and not self._doubtful(notice.id):
-                await self._let_go(notice)
+        await self._take(sorted(waiting.values(), key=lambda notice: notice.id))
 
     async def _let_go(self, notice: Outgoing, start: int = 0) -> None:
         """A notice free to go: to its place's lane. A refresh made stale by a newer one is
@@ -335,13 +390,12 @@ class Delivery:
         if TRAITS[notice.say].refresh and self._newest_refresh.get(_post_of(notice), 0) > notice.id:
             await self._supersede(notice)
             return
-        if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
-            await self._write_skips()  # the panel counts what waits in the outbox
         config = await self._config(notice.guild_id)
         found = await self.places.resolve(notice, config, wall_clock(), start)
         if found is None:
             if notice.say is Say.PAIRINGS:
                 await self.sender.nowhere(notice, await self._tournament(notice))
+            await self._nowhere(notice, config)
             await self._skip(notice.id)
             return
         index, target = found
@@ -357,6 +411,18 @@ class Delivery:
         queued = Queued(notice, index, target)
         self._on_the_way[notice.id] = queued
         lane.put(queued)
+
+    def _sending_now(self, tournament_id: int) -> list[int]:
+        """The tournament's notices in a batch on its way this moment, which Discord has not
+        failed: not waiting (a panel refreshed beside the notices of the same change would
+        otherwise show them waiting, and be refreshed again once they went)."""
+        return [
+            queued.notice.id
+            for lane in self.lanes.values()
+            if lane.waiting_since is None
+            for queued in lane.sending
+            if queued.notice.tournament_id == tournament_id
+        ]
 
     async def _supersede(self, notice: Outgoing) -> None:
         await self._skip(notice.id, "superseded")
@@ -416,7 +482,11 @@ class Delivery:
         if done is not None and not self.order.waiting_of(done.tournament_id):
             await self._none_waiting(done.guild_id, done.tournament_id)
         for freed in freed_now:
-            if not self._doubtful(freed.id):
+            if self._doubtful(freed.id):
+                continue
+            if self._freed_meanwhile is not None:  # a read lets notices go: in its order
+                self._freed_meanwhile.append(freed)
+            else:
                 await self._let_go(freed)
 
     async def _failing(self, notice: Outgoing) -> None:
@@ -449,6 +519,33 @@ class Delivery:
         )
         self.wake()
 
+    async def _nowhere(self, notice: Outgoing, config: GuildConfig) -> None:
+        """A notice for a channel of the server's (chosen in /setup) that no place of its
+        could take: said in the log, and to the staff once per tournament and place (when
+        the staff have a place that works)."""
+        chosen = [place for place in notice.places if place in SERVER_PLACES]
+        if not chosen or notice.tournament_id is None or notice.say in TO_THE_STAFF:
+            return
+        log.warning(
+            "notice %s (%s) of tournament %s skipped: none of its places (%s) is chosen or"
+            " takes the bot's posts here",
+            notice.id,
+            notice.say,
+            notice.tournament_id,
+            ", ".join(place.value for place in notice.places),
+        )
+        staff = notice_nowhere(notice.tournament_id, notice.say, chosen[0])
+        if await self.places.resolve(staff_notice(notice, staff), config, wall_clock()) is None:
+            return  # the staff have no place here either: the log is all there is
+        await self.store.outbox.add(
+            guild_id=notice.guild_id,
+            tournament_id=notice.tournament_id,
+            lang=normalise_locale(config.locale or self.default_lang),
+            notices=[staff],
+            at=self.clock(),
+        )
+        self.wake()
+
     async def _tell_dropped(self, notice: Outgoing, error: str) -> None:
         if notice.say in (Say.NOTICE_DROPPED, Say.PLACE_REFUSED) or notice.tournament_id is None:
             return
@@ -471,26 +568,28 @@ class Delivery:
         task.add_done_callback(self._background.discard)
 
     async def _tell_many_refused(self, count: int) -> None:
-        window = int(time.time() // 600)
-        for guild_id in {found.guild_id for found in self.places.refusing.values()}:
-            config = await self._config(guild_id)
-            tournament = await self._a_tournament_of(guild_id)
-            if tournament is None:
-                continue
-            await self.store.outbox.add(
-                guild_id=guild_id,
-                tournament_id=tournament,
-                lang=normalise_locale(config.locale or self.default_lang),
-                notices=[refusals_warning(count, window)],
-                at=self.clock(),
-            )
+        """The staff of every server with a tournament in play or to come hear it once per
+        warning, in their server's language (a server whose channels refuse may be the
+        cause; every server loses the bot if Discord bans it)."""
+        window = int(time.time() // REFUSAL_WINDOW_SECONDS)
+        try:
+            active = await self.store.posts.running() + await self.store.posts.upcoming()
+            told: set[int] = set()
+            for guild_id, tournament_id in active:
+                if guild_id in told:
+                    continue
+                told.add(guild_id)
+                config = await self._config(guild_id)
+                await self.store.outbox.add(
+                    guild_id=guild_id,
+                    tournament_id=tournament_id,
+                    lang=normalise_locale(config.locale or self.default_lang),
+                    notices=[refusals_warning(count, window, guild_id)],
+                    at=self.clock(),
+                )
+        except StorageError as error:  # the log said it; the database is the loop's to tell
+            self._storage_lost(error)
         self.wake()
-
-    async def _a_tournament_of(self, guild_id: int) -> int | None:
-        for notice in self.order.known.values():
-            if notice.guild_id == guild_id and notice.tournament_id is not None:
-                return notice.tournament_id
-        return None
 
     async def _config(self, guild_id: int) -> GuildConfig:
         now = time.monotonic()
@@ -515,9 +614,38 @@ class Delivery:
         await self._read(full=True)
         await self._settled()
 
-    async def player_used_the_bot(self, user_id: int) -> None:
-        """A player's DMs are tried again once they use the bot."""
-        await self.places.dm_open(user_id)
+    async def player_used_the_bot(self, user_id: int, *, in_their_dms: bool) -> None:
+        """A player used the bot (`Places.used_the_bot`)."""
+        await self.places.used_the_bot(user_id, in_their_dms=in_their_dms)
+
+
+# What the delivery tells the staff of Discord itself: never told about in turn.
+TO_THE_STAFF = frozenset({Say.NOTICE_DROPPED, Say.PLACE_REFUSED, Say.REFUSALS_WARNING})
+
+
+def staff_notice(about: Outgoing, told: Notice) -> Outgoing:
+    """`told`, as the outbox would hold it, for resolving its place before writing it."""
+    return Outgoing(0, about.guild_id, about.tournament_id, told.say, told.places, None, {}, "", 0)
+
+
+class Pauses:
+    """A long stretch of work on the event loop, let go of it every `SLICE_SECONDS`."""
+
+    def __init__(self) -> None:
+        self.since = time.monotonic()
+
+    async def now_and_then(self) -> None:
+        if time.monotonic() - self.since >= SLICE_SECONDS:
+            await asyncio.sleep(0)
+            self.since = time.monotonic()
+
+
+def _turn(notice: Outgoing) -> tuple[bool, int, Outgoing]:
+    """A free notice's place in the order of letting go: the staff's lines and decisions
+    first (a staff decision goes ahead in its lane anyway), then by id (each line whole,
+    in its order)."""
+    first = TRAITS[notice.say].urgent or is_staff_line(first_place(notice))
+    return (not first, notice.id, notice)
 
 
 def _post_of(notice: Outgoing) -> tuple[object, ...]:

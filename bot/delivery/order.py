@@ -65,10 +65,12 @@ def first_place(notice: Outgoing) -> tuple[object, ...] | None:
     place = notice.places[0]
     if place in SERVER_PLACES:
         return (notice.guild_id, place)
-    if place in (Place.PLAYER, Place.PLAYER_WITHOUT_THREAD):
+    if place in (Place.PLAYER, Place.PLAYER_WITHOUT_THREAD, Place.PLAYER_WITHOUT_ROOM):
         return ("dm", notice.user)
     if place in (Place.ROUND_THREAD, Place.ROUND_CHANNEL):
         return (notice.tournament_id, place, round_of(notice))
+    if place is Place.TABLE_ROOM:  # one table's room: its own line
+        return (notice.tournament_id, place, table_of(notice))
     return None
 
 

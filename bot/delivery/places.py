@@ -4,14 +4,15 @@ and the places that refuse the bot remembered.
 A place refuses when Discord answers 403 or 404 for it (a permission taken away, the
 channel deleted, closed DMs). It is remembered (in the database, so a restart does not try
 it again): its notices go to their next place at once; the staff are told once; a channel
-is tried again after `RETRY_REFUSING`, and closed DMs after a day or when the player next
-uses the bot. A player's notice falls back only to places players can read: never to a
-channel the server's members cannot see.
+is tried again after `RETRY_REFUSING`, and closed DMs after a day (or when the player uses
+the bot in their DMs with it, which shows them open). A player's notice falls back only
+to places players can read: never to a channel the server's members cannot see.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 RETRY_REFUSING = timedelta(minutes=10)
 CLOSED_DMS_FOR = timedelta(days=1)
+# A tournament's panel, looked up in the outbox at most this often (a rush of reports
+# refreshes it at each commit); a panel posted here is known at once.
+PANEL_SECONDS = 5.0
 
 
 def wall_clock() -> datetime:
@@ -37,7 +41,7 @@ def wall_clock() -> datetime:
     return datetime.now(UTC)
 
 
-DIRECT = (Place.PLAYER, Place.PLAYER_WITHOUT_THREAD)
+DIRECT = (Place.PLAYER, Place.PLAYER_WITHOUT_THREAD, Place.PLAYER_WITHOUT_ROOM)
 # The staff's places: notices there never wait behind the players' (`bot.delivery.pace`).
 STAFF_PLACES = frozenset({Place.LOG, Place.JUDGES, Place.STAFF, Place.PANEL})
 # Where a notice for everyone may fall back to only if the server's members can read it.
@@ -96,6 +100,8 @@ class Places:
         self.closed_dms: dict[int, datetime] = {}
         self.dm_channels: dict[int, int] = {}  # user → their DM channel, once opened
         self._round_places: dict[tuple[int, int], RoundPlace | None] = {}
+        # Tournament → (when looked up, its panel's channel and message).
+        self._panels: dict[int, tuple[float, tuple[int, int]]] = {}
 
     async def load(self) -> None:
         """What was remembered before a restart."""
@@ -129,13 +135,20 @@ class Places:
         tournament = notice.tournament_id
         if place is Place.PLAYER:
             return Target(place, user_id=notice.user) if notice.user is not None else None
-        if place is Place.PLAYER_WITHOUT_THREAD:
+        if place in (Place.PLAYER_WITHOUT_THREAD, Place.PLAYER_WITHOUT_ROOM):
             if notice.user is None:
                 return None
+            if place is Place.PLAYER_WITHOUT_ROOM:
+                room = await self.table_room(notice)
+                if room is not None and not self._refusing_now(room):
+                    return None  # the room's chat told them, with the table's other player
             found = await self.round_place(tournament, int(notice.data["round"]))
             if found is not None and found.thread_id and not self._refusing_now(found.thread_id):
                 return None  # the thread told them, with the table's other player
             return Target(place, user_id=notice.user)
+        if place is Place.TABLE_ROOM:
+            room = await self.table_room(notice)
+            return Target(place, room, owner=tournament) if room is not None else None
         if place in (Place.CALENDAR, Place.PAIRINGS_POST, Place.ROOMS):
             return Target(place, owner=tournament)
         if place in (Place.ROUND_THREAD, Place.ROUND_CHANNEL):
@@ -150,7 +163,7 @@ class Places:
             return Target(place, post.channel_id, post.message_id) if post else None
         if place is Place.PANEL:
             assert tournament is not None
-            newest = await self.store.outbox.latest_post(tournament, Say.PANEL)
+            newest = await self.panel(tournament)
             return Target(place, newest[0], newest[1]) if newest else None
         if place is Place.JUDGES:
             channel = config.judge_calls_channel_id or config.log_channel_id
@@ -176,8 +189,35 @@ class Places:
             self._round_places[key] = found
         return self._round_places[key]
 
+    async def table_room(self, notice: Outgoing) -> int | None:
+        """The match room of the notice's table in the notice's round, if it has one (the
+        rooms as given now: a round's rooms go to the next round's tables)."""
+        if notice.tournament_id is None:
+            return None
+        number, table = notice.data.get("round"), notice.data.get("table")
+        tables = notice.data.get("tables")
+        if table is None and isinstance(tables, list) and len(tables) == 1:
+            (table,) = tables
+        if not isinstance(number, int) or not isinstance(table, int):
+            return None
+        return (await self.store.rooms.rooms(notice.tournament_id, number)).get(table)
+
     def round_posted(self, tournament_id: int, number: int, place: RoundPlace) -> None:
         self._round_places[(tournament_id, number)] = place
+
+    async def panel(self, tournament_id: int) -> tuple[int, int] | None:
+        """(channel id, message id) of the tournament's newest panel, if one was posted."""
+        now = time.monotonic()
+        known = self._panels.get(tournament_id)
+        if known is not None and now - known[0] < PANEL_SECONDS:
+            return known[1]
+        newest = await self.store.outbox.latest_post(tournament_id, Say.PANEL)
+        if newest is not None:
+            self._panels[tournament_id] = (now, newest)
+        return newest
+
+    def panel_posted(self, tournament_id: int, channel_id: int, message_id: int) -> None:
+        self._panels[tournament_id] = (time.monotonic(), (channel_id, message_id))
 
     def _members_read(self, notice: Outgoing, target: Target) -> bool:
         """Whether the server's members can read the channel (from the bot's cache of the
@@ -251,7 +291,10 @@ class Places:
         self.closed_dms[user_id] = now
         await self.store.refusing.close_dm(user_id, now)
 
-    async def dm_open(self, user_id: int) -> None:
-        """The player used the bot: their DMs are tried again."""
-        if self.closed_dms.pop(user_id, None) is not None:
+    async def used_the_bot(self, user_id: int, *, in_their_dms: bool) -> None:
+        """The player used the bot. Only a use in their DMs with it shows that those are
+        open again (they are tried at the next notice); any other leaves the day's memory,
+        so that a player who uses the bot often is still tried by DM at most once a day
+        (each refused DM counts toward Discord's limit of refused requests)."""
+        if in_their_dms and self.closed_dms.pop(user_id, None) is not None:
             await self.store.refusing.open_dm(user_id)

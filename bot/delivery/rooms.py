@@ -1,17 +1,25 @@
 """The match rooms (対戦部屋): a tournament's voice channels, brought in step with it.
 
-One notice (`Say.ROOMS`) brings every room in step with the tournament as it is when it is
-sent: the rooms its newest round's tables need are made (in categories of 50), or taken
-over from the last round and given to their new pairs (their overwrites replaced whole,
-so the last round's players keep nothing), and at the finish, a cancel or when rooms are
-turned off they are removed, categories last. The server's channels are read once per
-notice, so a room deleted by hand is seen and made again.
+One notice (`Say.ROOMS`) brings the rooms in step with the tournament as it is when it is
+sent: the rooms its newest round's tables already have are given to their new pairs first
+(their overwrites replaced whole, so the last round's players keep nothing), then the
+rooms missing are made (in categories of 50), at most `MADE_PER_NOTICE` a notice: Discord
+makes a server's channels slowly (about 5 in 10 s), and the round's pairings post waits
+for this notice, so what is left goes on in the next notice (`Kept.more`) and the post is
+brought up to date as rooms appear. At the finish, a cancel or when rooms are turned off
+they are removed, categories last. The server's channels are read once per notice, so a
+room deleted by hand is seen and made again.
 
-Every channel is written down before it is asked for: after a stop between the request
-and its answer, the channel is found again by its name in the tournament's category
-(or, for a category, among the server's categories no tournament owns) rather than made
-twice. Only the channels written down for the tournament are ever deleted. An occupied
-room outlives the end by a grace period (`GRACE`), so nobody is cut off mid-sentence.
+Every channel is written down before it is asked for, with the lowest id it can have:
+after a stop between the request and its answer, a channel of its name is taken for it
+only if Discord made it since and it carries the overwrite the bot gives itself in every
+channel it makes (`BOT_MARK`): a hand-made channel of the same name is never adopted, so
+never deleted. Only the channels written down for the tournament are ever deleted. An
+occupied room outlives the end by a grace period (`GRACE`), so nobody is cut off
+mid-sentence.
+
+When Discord refuses (the server full, Manage Channels or Manage Roles taken away), what
+was made stays, the round goes on, and the caller tells the staff (`Kept.refused`).
 """
 
 from __future__ import annotations
@@ -21,7 +29,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 import discord
@@ -32,7 +41,7 @@ from bot.store.uow import Store
 from bot.ui.notices import RoomsText
 from domain.guild import GuildConfig
 from domain.tournament.model import Tournament
-from domain.tournament.rooms import Access, Room, categories_needed, everyone_else, rooms_wanted
+from domain.tournament.rooms import Access, Room, everyone_else, rooms_wanted
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +52,15 @@ GRACE = timedelta(minutes=5)  # an occupied room outlives the end by this much
 # Discord allows 50 requests a second in all, and discord.py does not wait for that: a
 # round's overwrites (one edit per room, 128 at 256 players) go at most this often.
 EDIT_GAP = 1 / 40
+# Channels one notice makes at most: one window of Discord's channel creation (5 a server
+# in 10 s, an assumed figure), so a notice never holds the round's post for long.
+MADE_PER_NOTICE = 5
+# A channel made before a stop is taken back only if its id is no older than the moment it
+# was asked for, less this (the bot's clock and Discord's may differ a little).
+CLOCKS_DIFFER = timedelta(minutes=1)
+# Discord's codes for a refusal the staff can fix (docs: topics/opcodes-and-status-codes).
+MAX_CHANNELS = 30013  # the server holds 500 channels
+INVALID_FORM = 50035  # e.g. the category holds 50 already (channels added by hand)
 
 Payload = dict[str, Any]
 
@@ -68,8 +86,12 @@ DENIED: Mapping[Access, tuple[str, ...]] = {
     Access.LISTEN: ("speak", "stream", "send_messages"),
     Access.HIDDEN: ("view_channel", "connect"),
 }
-# The bot keeps seeing and managing what it made, whatever everyone else may do.
-BOT_ALLOWED = ("view_channel", "connect", "manage_channels", "manage_roles")
+# The bot keeps seeing and managing what it made, whatever everyone else may do: the
+# overwrite it gives itself in every channel it makes, which also marks them as its own.
+BOT_MARK = ("view_channel", "connect", "manage_channels", "manage_roles")
+# And it posts in a room's chat (what it tells the table), with what it has on the server:
+# an overwrite may only give what the bot has itself.
+BOT_POSTS = ("send_messages", "embed_links", "read_message_history")
 
 
 def _bits(names: Iterable[str]) -> int:
@@ -81,10 +103,15 @@ def _overwrite(target: int, kind: int, allow: Iterable[str], deny: Iterable[str]
 
 
 def room_overwrites(
-    room: Room, tournament: Tournament, config: GuildConfig, bot_id: int
+    room: Room,
+    tournament: Tournament,
+    config: GuildConfig,
+    bot_id: int,
+    bot_has: Iterable[str] = (),
 ) -> list[Payload]:
     """A room's overwrites, whole: everyone else, the staff's roles, the table's players
-    and the bot (`domain.tournament.rooms.access` decides who is who)."""
+    and the bot (`domain.tournament.rooms.access` decides who is who); `bot_has`: the
+    bot's server permissions, for what it may give itself to post in the room's chat."""
     others = everyone_else(tournament.settings.room_spectators)
     given = [
         _overwrite(tournament.guild_id, ROLE_TARGET, ALLOWED[others], DENIED[others]),
@@ -94,18 +121,52 @@ def room_overwrites(
             for player in room.players
             if player != bot_id
         ),
-        _overwrite(bot_id, MEMBER_TARGET, BOT_ALLOWED),
+        _bots(bot_id, bot_has),
     ]
     return given
 
 
-def category_overwrites(tournament: Tournament, config: GuildConfig, bot_id: int) -> list[Payload]:
+def category_overwrites(
+    tournament: Tournament, config: GuildConfig, bot_id: int, bot_has: Iterable[str] = ()
+) -> list[Payload]:
     """A category's: hidden from everyone else where the rooms are hidden, seen otherwise."""
     others = everyone_else(tournament.settings.room_spectators)
-    given = [*_staff(config), _overwrite(bot_id, MEMBER_TARGET, BOT_ALLOWED)]
+    given = [*_staff(config), _bots(bot_id, bot_has)]
     if others is Access.HIDDEN:
         given.insert(0, _overwrite(tournament.guild_id, ROLE_TARGET, (), DENIED[others]))
     return given
+
+
+def _bots(bot_id: int, bot_has: Iterable[str]) -> Payload:
+    has = set(bot_has)
+    return _overwrite(bot_id, MEMBER_TARGET, (*BOT_MARK, *(p for p in BOT_POSTS if p in has)))
+
+
+def marked_as_the_bots(channel: Payload, bot_id: int) -> bool:
+    """Whether the channel carries the overwrite the bot gives itself in every channel it
+    makes (a channel made by hand has none)."""
+    mark = _bits(BOT_MARK)
+    return any(
+        str(o.get("id")) == str(bot_id)
+        and int(o.get("type", ROLE_TARGET)) == MEMBER_TARGET
+        and int(o.get("allow") or 0) & mark == mark
+        for o in channel.get("permission_overwrites") or []
+    )
+
+
+def made_for(channel: Payload, found: RoomChannel, kind: int, bot_id: int) -> bool:
+    """Whether `channel` is the one asked for as `found` before a stop: its name and type,
+    made since it was asked for, and marked as the bot's (`marked_as_the_bots`)."""
+    if channel.get("type") != kind or channel.get("name") != found.name:
+        return False
+    if found.asked_after is not None and int(channel["id"]) < found.asked_after:
+        return False  # there before the bot asked: somebody else's
+    return marked_as_the_bots(channel, bot_id)
+
+
+def lowest_id_from_now() -> int:
+    """The lowest id a channel asked for now can have (Discord's clock, not the bot's)."""
+    return discord.utils.time_snowflake(datetime.now(UTC) - CLOCKS_DIFFER)
 
 
 def _staff(config: GuildConfig) -> list[Payload]:
@@ -124,6 +185,41 @@ def _same_overwrites(channel: Payload, wanted: list[Payload]) -> bool:
         }
 
     return shape(channel.get("permission_overwrites") or []) == shape(wanted)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why Discord refused the rooms: the server full (`server_full`), a category full of
+    channels added by hand (`category_full`), a permission taken away (`missing_permissions`:
+    `missing`, by Discord's names, as far as the bot's cache tells)."""
+
+    reason: str
+    missing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What one notice did to the rooms."""
+
+    changed: bool = False  # something was made, given or removed
+    more: bool = False  # rooms are still to be made: the next notice goes on with them
+    # The rooms of the newest round's tables are not as they were: what names them (the
+    # round's post, the live page) is brought up to date.
+    shown: bool = False
+    round: int = 0  # the newest round (0: none yet)
+    refused: Refusal | None = None
+    waiting: int = 0  # rooms the newest round's tables still wait for
+
+
+class _Budget:
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def take(self) -> bool:
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
 
 
 class Rooms:
@@ -145,28 +241,82 @@ class Rooms:
         self._occupied_since: dict[int, datetime] = {}
         self._last_edit = 0.0
 
-    async def keep(self, tournament: Tournament, text: RoomsText, config: GuildConfig) -> bool:
-        """Bring the tournament's rooms in step with it. False when there was nothing to
-        do, or Discord refused (the bot lost Manage Channels, the server is full): the
-        round goes on without rooms rather than fail its other notices."""
+    async def keep(
+        self,
+        tournament: Tournament,
+        text: RoomsText,
+        config: GuildConfig,
+        *,
+        making: bool = True,
+    ) -> Kept:
+        """Bring the tournament's rooms in step with it, as far as one notice goes; without
+        `making`, only give the rooms there are (the notice a round's post waits for: the
+        rooms missing are made by the next notices, and the post edited as they appear).
+        When Discord refuses (the bot lost Manage Channels, the server is full), what was
+        made stays and the round goes on with it: `Kept.refused` says why, for the staff."""
+        current = tournament.current_round or 0
+        before = await self.store.rooms.rooms(tournament.id, current) if current else {}
+        work = _Work(MADE_PER_NOTICE if making else 0)
         try:
-            return await self._in_step(tournament, text, config)
-        except (discord.Forbidden, discord.NotFound, discord.HTTPException) as error:
+            await self._in_step(tournament, text, config, work)
+        except discord.HTTPException as error:
             if isinstance(error, discord.DiscordServerError):
                 raise
             log.warning("the rooms of tournament %s were not changed: %s", tournament.id, error)
-            return False
+            work.refused = self._refusal(tournament.guild_id, error)
+            work.more = False
+        after = await self.store.rooms.rooms(tournament.id, current) if current else {}
+        wanted = rooms_wanted(tournament)
+        waiting = sum(1 for room in wanted if room.round and room.number not in after)
+        return Kept(
+            changed=work.changed,
+            more=work.more,
+            shown=after != before,
+            round=current,
+            refused=work.refused,
+            waiting=waiting,
+        )
+
+    def _refusal(self, guild_id: int, error: discord.HTTPException) -> Refusal | None:
+        if isinstance(error, discord.NotFound):
+            return None  # a channel deleted meanwhile: its deletion brings them in step again
+        if error.code == MAX_CHANNELS:
+            return Refusal("server_full")
+        if isinstance(error, discord.Forbidden):
+            return Refusal("missing_permissions", tuple(self._missing(guild_id)))
+        if error.code == INVALID_FORM:
+            return Refusal("category_full")
+        return Refusal("refused")
+
+    def _missing(self, guild_id: int) -> list[str]:
+        guild = self.client.get_guild(guild_id)
+        if guild is None or guild.me is None:
+            return []
+        has = guild.me.guild_permissions
+        if has.administrator:
+            return []
+        return [name for name in ("manage_channels", "manage_roles") if not getattr(has, name)]
 
     @property
     def _bot_id(self) -> int:
         assert self.client.user is not None
         return self.client.user.id
 
-    async def _in_step(self, tournament: Tournament, text: RoomsText, config: GuildConfig) -> bool:
+    def _bot_has(self, guild_id: int) -> list[str]:
+        """The bot's server permissions it may give itself in a room (its cache's)."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None or guild.me is None:
+            return []
+        has = guild.me.guild_permissions
+        return [name for name in BOT_POSTS if has.administrator or getattr(has, name)]
+
+    async def _in_step(
+        self, tournament: Tournament, text: RoomsText, config: GuildConfig, work: _Work
+    ) -> None:
         wanted = rooms_wanted(tournament)
         records = await self.store.rooms.of(tournament.id)
         if not wanted and not records:
-            return False
+            return
         http = self.client.http
         channels: dict[int, Payload] = {
             int(c["id"]): c for c in await call(http.get_all_guild_channels(tournament.guild_id))
@@ -177,22 +327,27 @@ class Rooms:
             if found.channel_id is not None and found.channel_id not in channels:
                 log.warning("room %s of tournament %s was deleted", found.name, tournament.id)
                 await self.store.rooms.removed(tournament.guild_id, found, now, lost=True)
+                work.changed = True
             else:
                 kept.append(found)
+        lacking = self._missing(tournament.guild_id)
+        if lacking:  # its cache says Discord would refuse: not asked (refusals count to a ban)
+            work.refused = Refusal("missing_permissions", tuple(lacking))
+            return
         if not wanted:
-            return await self._remove(tournament, config, kept)
-        categories = {c.number: c for c in kept if c.kind == CATEGORY}
+            work.changed |= await self._remove(tournament, config, kept)
+            return
+        step = _Step(tournament, text, config, channels, self._bot_has(tournament.guild_id))
+        step.categories = {c.number: c for c in kept if c.kind == CATEGORY}
         rooms = {r.number: r for r in kept if r.kind == ROOM}
-        owned = {c.channel_id for c in kept if c.channel_id is not None}
-        category_ids: dict[int, int] = {}
-        for number in range(1, categories_needed(wanted) + 1):
-            category_ids[number] = await self._category(
-                tournament, text, config, categories.get(number), number, channels, owned
-            )
+        # The rooms there are first (one edit each): the round's post waits for them.
+        missing: list[Room] = []
         for room in wanted:
-            await self._room(
-                tournament, text, config, room, rooms.get(room.number), category_ids, channels
-            )
+            there = rooms.get(room.number)
+            if there is not None and there.channel_id is not None:
+                work.changed |= await self._give(step, there, room, channels[there.channel_id])
+            else:
+                missing.append(room)
         # A room the round does not use: nobody's this round (its last pair keep nothing).
         playing = {room.number for room in wanted}
         current = wanted[0].round
@@ -200,72 +355,76 @@ class Rooms:
             if number in playing or spare.channel_id is None:
                 continue
             idle = Room(number, (), current)
-            await self._give(tournament, config, spare, idle, channels[spare.channel_id])
-        return True
+            work.changed |= await self._give(step, spare, idle, channels[spare.channel_id])
+        # Then the rooms missing, as many as one window of Discord's channel creation.
+        budget = _Budget(work.making)
+        for room in missing:
+            category_id = await self._category(step, room.category, budget)
+            if category_id is None or not await self._room(
+                step, room, rooms.get(room.number), category_id, budget
+            ):
+                work.more = True
+                return
+            work.changed = True
 
-    async def _category(
-        self,
-        tournament: Tournament,
-        text: RoomsText,
-        config: GuildConfig,
-        found: RoomChannel | None,
-        number: int,
-        channels: dict[int, Payload],
-        owned: set[int],
-    ) -> int:
+    async def _category(self, step: _Step, number: int, budget: _Budget) -> int | None:
+        """The tournament's `number`-th category: as written down, found again after a
+        stop, or made (None: not within this notice's budget)."""
+        if number in step.made_categories:
+            return step.made_categories[number]
+        tournament = step.tournament
+        found = step.categories.get(number)
         if found is not None and found.channel_id is not None:
+            step.made_categories[number] = found.channel_id
             return found.channel_id
-        name = text.category(number)
         if found is not None:  # asked for before a stop: made, if Discord has it
             taken = await self._owned_anywhere()
-            for channel_id, channel in channels.items():
-                if (
-                    channel["type"] == CATEGORY_TYPE
-                    and channel["name"] == found.name
-                    and channel_id not in taken
+            for channel_id, channel in step.channels.items():
+                if channel_id not in taken and made_for(
+                    channel, found, CATEGORY_TYPE, self._bot_id
                 ):
                     await self.store.rooms.made(
                         tournament.guild_id, found, channel_id, self.clock(), again=True
                     )
-                    owned.add(channel_id)
+                    step.made_categories[number] = channel_id
                     return channel_id
-        await self.store.rooms.asking(tournament.id, CATEGORY, number, name, None)
+        if not budget.take():
+            return None
+        name = step.text.category(number)
+        asked_after = lowest_id_from_now()
+        await self.store.rooms.asking(tournament.id, CATEGORY, number, name, None, asked_after)
         made = await call(
             self.client.http.create_channel(
                 tournament.guild_id,
                 CATEGORY_TYPE,
                 name=name,
-                permission_overwrites=category_overwrites(tournament, config, self._bot_id),
+                permission_overwrites=category_overwrites(
+                    tournament, step.config, self._bot_id, step.bot_has
+                ),
             )
         )
         channel_id = int(made["id"])
-        record = RoomChannel(tournament.id, CATEGORY, number, name, None, None, 0)
+        record = RoomChannel(tournament.id, CATEGORY, number, name, None, None, 0, asked_after)
         await self.store.rooms.made(tournament.guild_id, record, channel_id, self.clock())
-        channels[channel_id] = dict(made)
-        owned.add(channel_id)
+        step.channels[channel_id] = dict(made)
+        step.made_categories[number] = channel_id
         return channel_id
 
     async def _room(
         self,
-        tournament: Tournament,
-        text: RoomsText,
-        config: GuildConfig,
+        step: _Step,
         room: Room,
         found: RoomChannel | None,
-        category_ids: dict[int, int],
-        channels: dict[int, Payload],
-    ) -> None:
-        category_id = category_ids[room.category]
-        if found is not None and found.channel_id is not None:
-            await self._give(tournament, config, found, room, channels[found.channel_id])
-            return
-        name = text.room(room.number)
+        category_id: int,
+        budget: _Budget,
+    ) -> bool:
+        """The room made for its table, or found again after a stop (False: not within
+        this notice's budget)."""
+        tournament = step.tournament
         if found is not None:  # asked for before a stop: made, if Discord has it
-            for channel_id, channel in channels.items():
-                if (
-                    channel["type"] == VOICE
-                    and channel["name"] == found.name
-                    and str(channel.get("parent_id")) == str(found.category_id)
+            for channel_id, channel in step.channels.items():
+                if str(channel.get("parent_id")) == str(found.category_id) and made_for(
+                    channel, found, VOICE, self._bot_id
                 ):
                     await self.store.rooms.made(
                         tournament.guild_id, found, channel_id, self.clock(), again=True
@@ -273,19 +432,29 @@ class Rooms:
                     again = RoomChannel(
                         tournament.id, ROOM, room.number, found.name, channel_id, category_id, 0
                     )
-                    await self._give(tournament, config, again, room, channel)
-                    return
-        await self.store.rooms.asking(tournament.id, ROOM, room.number, name, category_id)
+                    await self._give(step, again, room, channel)
+                    return True
+        if not budget.take():
+            return False
+        name = step.text.room(room.number)
+        asked_after = lowest_id_from_now()
+        await self.store.rooms.asking(
+            tournament.id, ROOM, room.number, name, category_id, asked_after
+        )
         made = await call(
             self.client.http.create_channel(
                 tournament.guild_id,
                 VOICE,
                 name=name,
                 parent_id=category_id,
-                permission_overwrites=room_overwrites(room, tournament, config, self._bot_id),
+                permission_overwrites=room_overwrites(
+                    room, tournament, step.config, self._bot_id, step.bot_has
+                ),
             )
         )
-        record = RoomChannel(tournament.id, ROOM, room.number, name, None, category_id, 0)
+        record = RoomChannel(
+            tournament.id, ROOM, room.number, name, None, category_id, 0, asked_after
+        )
         await self.store.rooms.made(
             tournament.guild_id,
             record,
@@ -294,35 +463,32 @@ class Rooms:
             round_number=room.round,
             players=room.players,
         )
+        return True
 
-    async def _give(
-        self,
-        tournament: Tournament,
-        config: GuildConfig,
-        found: RoomChannel,
-        room: Room,
-        channel: Payload,
-    ) -> None:
+    async def _give(self, step: _Step, found: RoomChannel, room: Room, channel: Payload) -> bool:
         """The room given to `room`'s table: its overwrites replaced whole, unless they are
-        the table's already."""
+        the table's already. Whether anything changed."""
         assert found.channel_id is not None
-        wanted = room_overwrites(room, tournament, config, self._bot_id)
+        wanted = room_overwrites(room, step.tournament, step.config, self._bot_id, step.bot_has)
         if found.round == room.round and _same_overwrites(channel, wanted):
-            return
+            return False
         if not _same_overwrites(channel, wanted):
             await self._paced()
             await call(
                 self.client.http.edit_channel(found.channel_id, permission_overwrites=wanted)
             )
         await self.store.rooms.permissioned(
-            tournament.guild_id, found, room.round, room.players, self.clock()
+            step.tournament.guild_id, found, room.round, room.players, self.clock()
         )
+        return True
 
     async def _remove(
         self, tournament: Tournament, config: GuildConfig, records: list[RoomChannel]
     ) -> bool:
         """Every room, then every category, of the tournament deleted; an occupied room
         only after the grace period (a later notice, or the next start, removes it)."""
+        if not records:
+            return False
         now = self.clock()
         waiting = False
         left = GRACE
@@ -370,3 +536,34 @@ class Rooms:
                 if found.channel_id is not None
             }
         return owned
+
+
+class _Work:
+    """What one notice did so far, and how many channels it may make."""
+
+    def __init__(self, making: int) -> None:
+        self.making = making
+        self.changed = False
+        self.more = False
+        self.refused: Refusal | None = None
+
+
+class _Step:
+    """What one notice works from: the tournament, the server's channels as read, and the
+    categories known or made so far."""
+
+    def __init__(
+        self,
+        tournament: Tournament,
+        text: RoomsText,
+        config: GuildConfig,
+        channels: dict[int, Payload],
+        bot_has: list[str],
+    ) -> None:
+        self.tournament = tournament
+        self.text = text
+        self.config = config
+        self.channels = channels
+        self.bot_has = bot_has
+        self.categories: dict[int, RoomChannel] = {}
+        self.made_categories: dict[int, int] = {}

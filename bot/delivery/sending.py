@@ -15,7 +15,7 @@ import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
@@ -34,7 +34,7 @@ from bot.delivery.places import (
     Target,
     wall_clock,
 )
-from bot.delivery.rooms import Rooms
+from bot.delivery.rooms import Kept, Rooms
 from bot.i18n import Lang, normalise_locale
 from bot.notify.plan import (
     TRAITS,
@@ -44,22 +44,26 @@ from bot.notify.plan import (
     Say,
     place_refused,
     rooms_now,
+    rooms_refused,
     tables_by_dm,
 )
 from bot.store.outbox import SENT, SKIPPED, Outgoing, Sending
-from bot.store.posts import RoundPlace
+from bot.store.posts import KeptNotice, RoundPlace
+from bot.store.rooms import ROOM
 from bot.store.uow import Store
 from bot.ui.gathered import LINES, Line, gathered
 from bot.ui.notices import RENDERERS, Message, Said, Telling
 from bot.ui.panel import Backlog
 from bot.worker import Priority, off_loop_as
 from domain.guild import GuildConfig
+from domain.tournament.clock import CLOCK_GRACE, reminder_ends, reminder_minutes
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+Rooms_ = dict[int, dict[int, int]]  # round → table → its match room
 ANYONE = Actor(0)
 THREAD_EXISTS = 160004  # Discord: a thread has already been created for this message
 REFUSING_CODES = frozenset({UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS})
@@ -103,6 +107,9 @@ class Sender:
         page_base: str | None,
         default_lang: Lang,
         wrote: Callable[[], None],
+        clock_grace: timedelta = CLOCK_GRACE,
+        skipped: Callable[[], Awaitable[None]] | None = None,
+        sending_now: Callable[[int], Sequence[int]] | None = None,
     ) -> None:
         self.client = client
         self.store = store
@@ -112,6 +119,12 @@ class Sender:
         self.page_base = page_base
         self.default_lang = default_lang
         self.wrote = wrote  # notices were written to the outbox here: look at it again
+        # How late a clock notice may go out as if on time (CLOCK_GRACE_SECONDS).
+        self.clock_grace = clock_grace
+        # For the panel's count of what waits: writes down the notices the delivery skipped,
+        # and gives a tournament's notices on their way this moment (they do not wait).
+        self.skipped = skipped
+        self.sending_now = sending_now
         self.calendar = Calendar(client, store, clock)
         self.rooms = Rooms(client, store, clock, later=self._rooms_later)
         self._later: set[asyncio.Task[None]] = set()
@@ -124,9 +137,13 @@ class Sender:
 
     # -- one batch -----------------------------------------------------------------------
 
-    async def send(self, batch: Sequence[Queued]) -> dict[int, Outcome]:
+    async def send(
+        self, batch: Sequence[Queued], give_way: Callable[[], bool] = lambda: False
+    ) -> dict[int, Outcome]:
         """Send the batch (one notice, or several tables' lines for one place); the outcome
-        of each notice. Raises `Interrupted` when Discord failed part-way."""
+        of each notice (none for the lines left for later: a batch of lines in several
+        messages stops between two when `give_way()` says so). Raises `Interrupted` when
+        Discord failed part-way."""
         first = batch[0].notice
         async with self.store.read(first.guild_id, self.clock(), lambda _: ANYONE) as tx:
             tournament = (
@@ -135,14 +152,24 @@ class Sender:
             config = await tx.guild_config()
         if tournament is None:
             return {queued.notice.id: Outcome.SKIPPED for queued in batch}
+        rooms = await self._rooms_of(tournament)
         if len(batch) > 1:
-            return await self._gathered(batch, tournament, config)
+            return await self._gathered(batch, tournament, config, rooms, give_way)
         try:
-            return {first.id: await self._one(batch[0], tournament, config)}
+            return {first.id: await self._one(batch[0], tournament, config, rooms)}
         except Transient as error:
             raise Interrupted({}, error) from error
 
-    def _telling(self, notice: Outgoing, tournament: Tournament, config: GuildConfig) -> Telling:
+    def _telling(
+        self,
+        notice: Outgoing,
+        tournament: Tournament,
+        config: GuildConfig,
+        rooms: Rooms_ | None = None,
+    ) -> Telling:
+        number = notice.data.get("round", notice.data.get("of_round"))
+        if not isinstance(number, int):
+            number = tournament.current_round
         return Telling(
             tournament,
             notice.data,
@@ -152,7 +179,19 @@ class Sender:
             page_base=self.page_base,
             bilingual_buttons=config.bilingual_buttons,
             known=self.store.views(tournament),
+            rooms=(rooms or {}).get(number, {}),
         )
+
+    async def _rooms_of(self, tournament: Tournament) -> Rooms_:
+        """Round → table → its match room, for the rooms given to that round's tables (a
+        room belongs to one round's table at a time), where the event has rooms."""
+        if not tournament.settings.rooms:
+            return {}
+        found: dict[int, dict[int, int]] = {}
+        for room in await self.store.rooms.of(tournament.id):
+            if room.kind == ROOM and room.channel_id is not None and room.round:
+                found.setdefault(room.round, {})[room.number] = room.channel_id
+        return found
 
     async def _render(self, notice: Outgoing, telling: Telling) -> Said:
         render = RENDERERS[notice.say]
@@ -163,16 +202,29 @@ class Sender:
         priority = Priority.POST if traits.first else Priority.READ
         return await off_loop_as(priority, partial(render, telling))
 
-    async def _one(self, queued: Queued, tournament: Tournament, config: GuildConfig) -> Outcome:
+    async def _one(
+        self,
+        queued: Queued,
+        tournament: Tournament,
+        config: GuildConfig,
+        rooms: Rooms_ | None = None,
+    ) -> Outcome:
         notice, target = queued.notice, queued.target
-        telling = self._telling(notice, tournament, config)
-        if tournament.settings.rooms:
-            telling = replace(telling, rooms=await self._rooms(notice, tournament))
+        telling = self._telling(notice, tournament, config, rooms)
         if notice.say is Say.REGISTRATION_REFRESH:
             link = await self._final_standings_link(tournament)
             telling = replace(telling, data={**notice.data, "final_standings": link})
+        if notice.say is Say.REMINDER:
+            minutes = self._reminder_now(notice, tournament)
+            if minutes is None:
+                log.info("reminder %s skipped: a later clock notice says it now", notice.id)
+                return Outcome.SKIPPED
+            telling = replace(telling, data={**notice.data, "minutes": minutes})
         if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
-            waiting = await self.store.outbox.waiting(tournament.id)
+            if self.skipped is not None:
+                await self.skipped()
+            on_the_way = self.sending_now(tournament.id) if self.sending_now else ()
+            waiting = await self.store.outbox.waiting(tournament.id, on_the_way)
             telling = replace(
                 telling, backlog=Backlog(waiting.count, waiting.since, waiting.last_error)
             )
@@ -197,7 +249,12 @@ class Sender:
                 await self.store.outbox.finish(notice.id, SENT, self.clock())
             elif target.place is Place.ROOMS:
                 assert said.rooms is not None
-                if not await self.rooms.keep(tournament, said.rooms, config):
+                # The notice a round's post waits for gives the rooms there are, and
+                # leaves making the missing ones to the next (the post must not wait).
+                leads = isinstance(notice.data.get("round"), int)
+                kept = await self.rooms.keep(tournament, said.rooms, config, making=not leads)
+                await self._after_rooms(tournament, config, kept)
+                if not kept.changed:
                     return Outcome.SKIPPED
                 await self.store.outbox.finish(notice.id, SENT, self.clock())
             elif target.place is Place.PAIRINGS_POST:
@@ -217,6 +274,36 @@ class Sender:
         if target.channel_id is not None:
             await self.places.worked(target.channel_id)
         return Outcome.SENT
+
+    def _reminder_now(self, notice: Outgoing, tournament: Tournament) -> int | None:
+        """The minutes a round's reminder says now: its own, or after a wait past the
+        clock's grace (Discord away) the minutes really left; None: a later clock notice
+        says it."""
+        played = tournament.round(int(notice.data["round"]))
+        ends = reminder_ends(played, [int(t) for t in notice.data["tables"]]) if played else None
+        if ends is None:
+            return int(notice.data["minutes"])
+        return reminder_minutes(int(notice.data["minutes"]), ends, self.clock(), self.clock_grace)
+
+    async def _after_rooms(self, tournament: Tournament, config: GuildConfig, kept: Kept) -> None:
+        """What follows a notice's work on the rooms: the staff told once of a refusal; the
+        rooms still missing made by the next notice; where the newest round's rooms changed,
+        its pairings post brought up to date and the live page made again."""
+        told: list[Notice] = []
+        if kept.refused is not None:
+            refused = kept.refused
+            told.append(
+                rooms_refused(
+                    tournament.id, kept.round, refused.reason, refused.missing, kept.waiting
+                )
+            )
+        if kept.more:
+            told.append(rooms_now())
+        if kept.shown and kept.round:
+            told.append(Notice(Say.PAIRINGS_REFRESH, (Place.PAIRINGS_POST,), {"round": kept.round}))
+            await self.store.rooms_shown(tournament.guild_id, tournament.id, self.clock())
+        if told:
+            await self._write(tournament, config, told)
 
     def _rooms_later(self, tournament: Tournament, config: GuildConfig, due: datetime) -> None:
         """The rooms brought in step again at `due`, by the bot's clock (occupied rooms
@@ -242,13 +329,6 @@ class Sender:
             if tournament is not None and (tournament.phase.over or not tournament.settings.rooms):
                 await self._write(tournament, config, [rooms_now()])
 
-    async def _rooms(self, notice: Outgoing, tournament: Tournament) -> dict[int, int]:
-        """Table → its match room in the notice's round (else the current one)."""
-        number = notice.data.get("round")
-        if not isinstance(number, int):
-            number = tournament.current_round
-        return await self.store.rooms.rooms(tournament.id, number) if number else {}
-
     async def _refused(
         self,
         notice: Outgoing,
@@ -270,7 +350,9 @@ class Sender:
             found = await self.places.refused(
                 tournament.guild_id, target.channel_id, error, wall_clock()
             )
-            if found is not None:
+            # A room's chat is the bot's own channel: what keeps its rooms from working is
+            # told by the rooms' own notice (`Say.ROOMS_REFUSED`), not channel by channel.
+            if found is not None and target.place is not Place.TABLE_ROOM:
                 missing = self._missing(tournament.guild_id, target.channel_id, notice)
                 told = place_refused(
                     target.channel_id, target.place, found.reason, missing, found.since
@@ -336,20 +418,26 @@ class Sender:
     # -- several tables' lines in one message --------------------------------------------
 
     async def _gathered(
-        self, batch: Sequence[Queued], tournament: Tournament, config: GuildConfig
+        self,
+        batch: Sequence[Queued],
+        tournament: Tournament,
+        config: GuildConfig,
+        rooms: Rooms_,
+        give_way: Callable[[], bool],
     ) -> dict[int, Outcome]:
         done: dict[int, Outcome] = {}
         # A notice that made its message before a stop goes on alone, where it was.
         partly = await self.store.outbox.partly_sent([queued.notice.id for queued in batch])
         for queued in [queued for queued in batch if queued.notice.id in partly]:
             try:
-                done[queued.notice.id] = await self._one(queued, tournament, config)
+                done[queued.notice.id] = await self._one(queued, tournament, config, rooms)
             except Transient as error:
                 raise Interrupted(done, error) from error
         lines: list[Line] = []
         carried: list[Queued] = []
         for queued in [queued for queued in batch if queued.notice.id not in partly]:
-            line = LINES[queued.notice.say](self._telling(queued.notice, tournament, config))
+            telling = self._telling(queued.notice, tournament, config, rooms)
+            line = LINES[queued.notice.say](telling)
             if line is None:
                 done[queued.notice.id] = Outcome.SKIPPED
             else:
@@ -357,19 +445,22 @@ class Sender:
                 carried.append(queued)
         if len(carried) == 1:  # alone after all: its own message, as ever
             try:
-                done[carried[0].notice.id] = await self._one(carried[0], tournament, config)
+                done[carried[0].notice.id] = await self._one(carried[0], tournament, config, rooms)
             except Transient as error:
                 raise Interrupted(done, error) from error
             return done
         if not carried:
             return done
         target = carried[0].target
-        telling = self._telling(carried[0].notice, tournament, config)
+        telling = self._telling(carried[0].notice, tournament, config, rooms)
         channel = self.client.get_partial_messageable(
             target.channel_id or 0, guild_id=tournament.guild_id
         )
         priority = STAFF if target.staff else PLAYERS
+        posted = False
         for message, indexes in gathered(lines, telling):
+            if posted and give_way():  # a decision waits for this place: it goes next
+                break
             ids = [carried[index].notice.id for index in indexes]
             nonce = f"{ids[0]}g{len(ids)}"
             assert target.channel_id is not None
@@ -389,6 +480,7 @@ class Sender:
                 ids, 0, target.channel_id, sent.id, done_at=self.clock()
             )
             done.update(dict.fromkeys(ids, Outcome.SENT))
+            posted = True
         await self.places.worked(target.channel_id or 0)
         return done
 
@@ -414,18 +506,21 @@ class Sender:
             if tournament is None:
                 return
             target = Target(Place.ORIGIN, sending.channel_id)
+            rooms = await self._rooms_of(tournament)
             if single:
-                said = await self._render(first, self._telling(first, tournament, config))
+                telling = self._telling(first, tournament, config, rooms)
+                said = await self._render(first, telling)
                 if sending.part >= len(said.messages):
                     return
                 message = said.messages[sending.part]
             else:
-                lines = [LINES[n.say](self._telling(n, tournament, config)) for n in notices]
+                lines = [LINES[n.say](self._telling(n, tournament, config, rooms)) for n in notices]
                 shown = [line for line in lines if line is not None]
                 if not shown:  # nothing left to say: as it would be now
                     await self.store.outbox.finish_all(sending.notice_ids, SKIPPED, self.clock())
                     return
-                message = gathered(shown, self._telling(first, tournament, config))[0][0]
+                telling = self._telling(first, tournament, config, rooms)
+                message = gathered(shown, telling)[0][0]
             try:
                 made = await self._send_message(channel, message, target, sending.nonce, PLAYERS)
             except (discord.Forbidden, discord.NotFound):
@@ -435,6 +530,8 @@ class Sender:
                 return
         # One notice's post: its other parts, and what follows it, go the usual way (which
         # finds this part made, and marks the notice sent once all is done).
+        if first.say is Say.PANEL and sending.part == 0 and first.tournament_id is not None:
+            self.places.panel_posted(first.tournament_id, sending.channel_id, made.id)
         done = not single
         await self.store.outbox.record_message(
             sending.notice_ids,
@@ -529,6 +626,8 @@ class Sender:
                 [notice.id], index, channel_id, sent.id, done_at=self.clock() if done else None
             )
         first = made[0][1]
+        if notice.say is Say.PANEL:
+            self.places.panel_posted(tournament.id, made[0][0], first)
         if after is After.OPEN_THREAD and said.thread_name is not None:
             await self._open_thread(notice, tournament, channel, first, said.thread_name)
         if after is After.ENTRY_POST:
@@ -659,8 +758,9 @@ class Sender:
     ) -> None:
         assert target.user_id is not None
         text = "\n".join(m.content for m in said.messages if m.content)
+        embeds = tuple(dict(embed.to_dict()) for m in said.messages for embed in m.embeds)
         await self.store.posts.leave_player_notice(
-            tournament.guild_id, target.user_id, text, self.clock()
+            tournament.guild_id, target.user_id, KeptNotice(text, embeds), self.clock()
         )
         await self.store.outbox.finish(notice.id, SENT, self.clock(), "kept: DMs closed")
 

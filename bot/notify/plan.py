@@ -32,6 +32,12 @@ class Place(StrEnum):
     PLAYER = "player"  # a DM to `Notice.user`; closed DMs: a private notice at their next command
     # a DM to `Notice.user` only where the round has no reports thread (the thread told them)
     PLAYER_WITHOUT_THREAD = "player_without_thread"
+    # a DM to `Notice.user` only where neither the table's match room nor the round's
+    # reports thread told them
+    PLAYER_WITHOUT_ROOM = "player_without_room"
+    # the text chat of the table's match room this round (a voice channel's own chat):
+    # what the bot tells one table during the round, where the event has rooms
+    TABLE_ROOM = "table_room"
     ROUND_THREAD = "round_thread"  # the reports thread of the notice's round
     ROUND_CHANNEL = "round_channel"  # the channel the round's pairings were posted in
     PAIRINGS = "pairings"  # the server's pairings channel (/setup)
@@ -90,6 +96,9 @@ class Say(StrEnum):
     CALL_REPING = "call_reping"
     CALENDAR = "calendar"  # the scheduled event as the tournament is now (time, status)
     ROOMS = "rooms"  # the match rooms as the tournament is now (made, given, removed)
+    # Discord refused the match rooms (the server full, a permission taken away): the
+    # staff hear it once, with what to do; the tables without a room play as without rooms
+    ROOMS_REFUSED = "rooms_refused"
     CANCELLED = "cancelled"  # the event was called off (中止)
     CANCELLED_TO_PLAYER = "cancelled_to_player"
     ENTRY_REMINDER = "entry_reminder"  # 24 hours / 1 hour before check-in closes
@@ -182,6 +191,7 @@ TRAITS: Mapping[Say, Traits] = {
     Say.CALENDAR: Traits(refresh=True),
     # A round's rooms are given to its tables before its post names them.
     Say.ROOMS: Traits(refresh=True, lead=Lead.ROUND),
+    Say.ROOMS_REFUSED: Traits(),
     Say.CANCELLED: Traits(),
     Say.CANCELLED_TO_PLAYER: Traits(),
     Say.ENTRY_REMINDER: Traits(),
@@ -226,6 +236,9 @@ Row = Callable[[Any, Context], list[Notice]]
 # announcements when the pairings channel refuses the bot (a permission taken, deleted).
 ROUND_POST = (Place.PAIRINGS, Place.ANNOUNCEMENTS, Place.ORIGIN)
 ROUND_CLOCK = (Place.ROUND_CHANNEL, Place.PAIRINGS, Place.ANNOUNCEMENTS)
+# A round's standings: where players read them, the announcements when the standings
+# channel refuses the bot or was never chosen, so that no round's standings are lost.
+STANDINGS_PLACES = (Place.STANDINGS, Place.ANNOUNCEMENTS)
 
 
 def nobody(why: str) -> Row:
@@ -248,18 +261,32 @@ def _claims(context: Context, number: int, table: int) -> list[list[Any]]:
 
 
 def _to_table(
-    say: Say, data: Mapping[str, Any], context: Context, number: int, table: int
+    say: Say,
+    data: Mapping[str, Any],
+    context: Context,
+    number: int,
+    table: int,
+    *,
+    in_room: bool = False,
 ) -> list[Notice]:
     """Both players of a table: in the round's reports thread, named there once; where the
-    round has no thread, each by DM."""
+    round has no thread, each by DM. `in_room`: what the bot tells the table during the
+    round (a judge's decision, an extension) goes first to the chat of the table's match
+    room, where the event has rooms."""
     played = context.after.round(number)
     match = played.match_at(table) if played else None
     if match is None or not match.players:
         return []
     data = {"round": number, "table": table, **data}
     first, *others = match.players
-    told = [Notice(say, (Place.ROUND_THREAD, Place.PLAYER), data, user=first)]
-    told += [Notice(say, (Place.PLAYER_WITHOUT_THREAD,), data, user=other) for other in others]
+    places: tuple[Place, ...]
+    if in_room and context.after.settings.rooms:
+        places = (Place.TABLE_ROOM, Place.ROUND_THREAD, Place.PLAYER)
+        rest: tuple[Place, ...] = (Place.PLAYER_WITHOUT_ROOM,)
+    else:
+        places, rest = (Place.ROUND_THREAD, Place.PLAYER), (Place.PLAYER_WITHOUT_THREAD,)
+    told = [Notice(say, places, data, user=first)]
+    told += [Notice(say, rest, data, user=other) for other in others]
     return told
 
 
@@ -325,9 +352,20 @@ def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notic
     told = [Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,))]
     if "starts_at" in event.names:
         told.append(calendar_now())
-    if {"rooms", "room_spectators"} & set(event.names) and context.after.started_at is not None:
+    if ROOM_SETTINGS & set(event.names) and context.after.started_at is not None:
         told += with_rooms(context)  # made, or removed, at once (before the start: at it)
+        if context.after.current_round:  # the round's post says which tables have rooms
+            told.append(
+                Notice(
+                    Say.PAIRINGS_REFRESH,
+                    (Place.PAIRINGS_POST,),
+                    {"round": context.after.current_round},
+                )
+            )
     return told
+
+
+ROOM_SETTINGS = frozenset({"rooms", "room_spectators", "room_limit"})
 
 
 def _cancelled(event: ev.Cancelled, context: Context) -> list[Notice]:
@@ -392,7 +430,7 @@ def _round_completed(event: ev.RoundCompleted, context: Context) -> list[Notice]
     told = [Notice(Say.ROUND_COMPLETE, (Place.STAFF,), {"round": event.round})]
     played = context.after.round(event.round)
     if played is not None and played.kind is RoundKind.SWISS:
-        told.append(Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": event.round}))
+        told.append(Notice(Say.STANDINGS, STANDINGS_PLACES, {"round": event.round}))
     return told
 
 
@@ -449,7 +487,7 @@ def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
     """The table's players hear the decision and who made it; a ruling goes to the staff's
     log too (a no-show is answered to the judge who gave it)."""
     decided = {"new": codec.encode(event.new), "judge": context.actor_name}
-    told = _to_table(Say.RESULT_DECIDED, decided, context, event.round, event.table)
+    told = _to_table(Say.RESULT_DECIDED, decided, context, event.round, event.table, in_room=True)
     if context.operation == "set_result":
         data = {
             "round": event.round,
@@ -488,7 +526,9 @@ def tables_extended(context: Context) -> list[Notice]:
                 "total": now.extension_minutes,
                 "ends": int(ends.timestamp()),
             }
-            told += _to_table(Say.TABLE_EXTENDED, data, context, played.number, now.table)
+            told += _to_table(
+                Say.TABLE_EXTENDED, data, context, played.number, now.table, in_room=True
+            )
     return told
 
 
@@ -519,7 +559,7 @@ def _penalty_given(event: ev.PenaltyGiven, context: Context) -> list[Notice]:
             "judge": context.actor_name,
             "penalty": penalty.id,
         }
-        told += _to_table(Say.RESULT_DECIDED, data, context, number, table)
+        told += _to_table(Say.RESULT_DECIDED, data, context, number, table, in_room=True)
     return told
 
 
@@ -535,7 +575,7 @@ def _penalty_revoked(event: ev.PenaltyRevoked, context: Context) -> list[Notice]
             "judge": context.actor_name,
             "revoked": event.penalty.id,
         }
-        told += _to_table(Say.RESULT_DECIDED, decided, context, number, table)
+        told += _to_table(Say.RESULT_DECIDED, decided, context, number, table, in_room=True)
     return told
 
 
@@ -657,6 +697,28 @@ def plan_clock(notice: ClockNotice, tournament: Tournament, unconfirmed_minutes:
     return Notice(Say.UNCONFIRMED, (Place.JUDGES,), data, key=key)
 
 
+def plan_clock_rooms(notice: ClockNotice, tournament: Tournament) -> list[Notice]:
+    """Where the event has match rooms, a reminder and the time-up instruction also go to
+    each of their tables' rooms, into its chat, where the players sit (each planned once;
+    the round's channel keeps its one post for everyone). A table whose room refuses, or
+    that has none, reads the round's channel as without rooms."""
+    if not tournament.settings.rooms or notice.kind not in (
+        NoticeKind.REMINDER,
+        NoticeKind.TIME_UP,
+    ):
+        return []
+    shared = plan_clock(notice, tournament)
+    return [
+        Notice(
+            shared.say,
+            (Place.TABLE_ROOM,),
+            {**shared.data, "tables": [table]},
+            key=f"{shared.key}:room{table}",
+        )
+        for table in notice.tables
+    ]
+
+
 def _reports(tournament: Tournament, number: int, table: int) -> Sequence[Any]:
     played = tournament.round(number)
     match = played.match_at(table) if played else None
@@ -674,7 +736,7 @@ def panel_here(channel_id: int | None) -> Notice:
 
 def standings_now(number: int) -> Notice:
     """The standings after round `number`, posted when the staff ask for them."""
-    return Notice(Say.STANDINGS, (Place.STANDINGS,), {"round": number})
+    return Notice(Say.STANDINGS, STANDINGS_PLACES, {"round": number})
 
 
 # -- the reminders before an event ---------------------------------------------------------
@@ -703,16 +765,37 @@ def place_refused(
     return Notice(Say.PLACE_REFUSED, (Place.STAFF,), data, key=key)
 
 
+def rooms_refused(
+    tournament_id: int, number: int, reason: str, missing: Sequence[str], waiting: int
+) -> Notice:
+    """The staff hear once a round (and once before the first) that Discord refused the
+    match rooms: why (`reason`, the permissions `missing`), how many tables of the round
+    are left without a room (`waiting`), and what to do."""
+    data = {"round_of": number, "reason": reason, "missing": [*missing], "waiting": waiting}
+    key = f"rooms-refused:{tournament_id}:{number}:{reason}"
+    return Notice(Say.ROOMS_REFUSED, (Place.STAFF,), data, key=key)
+
+
 def notice_dropped(notice_id: int, say: Say, error: str) -> Notice:
     """The staff hear of a notice Discord failed for so long that it was given up."""
     data = {"notice": notice_id, "kind": say.value, "error": error[:200]}
     return Notice(Say.NOTICE_DROPPED, (Place.STAFF,), data, key=f"dropped:{notice_id}")
 
 
-def refusals_warning(count: int, window: int) -> Notice:
-    """The staff hear that Discord refused many of the bot's requests (window: its start,
-    in seconds since the epoch, so that one burst is told once)."""
-    return Notice(Say.REFUSALS_WARNING, (Place.STAFF,), {"count": count}, key=f"refusals:{window}")
+def notice_nowhere(tournament_id: int, say: Say, place: Place) -> Notice:
+    """The staff hear that a notice had no place that works (its channel never chosen, or
+    refusing the bot, with no fallback that works): once per tournament and place."""
+    data = {"kind": say.value, "nowhere": place.value, "error": ""}
+    return Notice(
+        Say.NOTICE_DROPPED, (Place.STAFF,), data, key=f"nowhere:{tournament_id}:{place.value}"
+    )
+
+
+def refusals_warning(count: int, window: int, guild_id: int) -> Notice:
+    """A server's staff hear that Discord refused many of the bot's requests (window: the
+    warning's ten minutes, so that one burst is told once per server)."""
+    key = f"refusals:{guild_id}:{window}"
+    return Notice(Say.REFUSALS_WARNING, (Place.STAFF,), {"count": count}, key=key)
 
 
 def tables_by_dm(number: int, players: Iterable[int], tournament_id: int) -> list[Notice]:

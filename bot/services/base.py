@@ -3,26 +3,37 @@ work that every change goes through."""
 
 from __future__ import annotations
 
+import inspect
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
-from functools import partial
+from functools import partial, wraps
+from typing import Any, TypeVar
 
 from bot.services.actors import Actor, require_guild, role_of, tournament_actor
-from bot.store.uow import Origin, Store, Transaction
+from bot.store.uow import Origin, Store, Transaction, retrying_conflicts
 from bot.store.uow import TournamentRef as TournamentRef  # the services' and cogs' name
 from bot.worker import for_the_staff
 from domain.errors import DomainError, IllegalTransition
 from domain.tournament.operations import Actor as TournamentActor
 from domain.tournament.operations import Role
 
+T = TypeVar("T")
 Clock = Callable[[], datetime]
 SeedSource = Callable[[], int]
 
 ANYONE = TournamentActor(0)  # reads that anyone in the guild may make
 SYSTEM = TournamentActor(0)  # the bot's own bookkeeping (the clock, its posts)
+
+
+def _retried(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    @wraps(method)
+    async def retried(*args: Any, **kwargs: Any) -> T:
+        return await retrying_conflicts(partial(method, *args, **kwargs))
+
+    return retried
 
 
 def utc_now() -> datetime:
@@ -34,6 +45,15 @@ def random_seed() -> int:
 
 
 class Service:
+    """A group of use cases. Each public coroutine method of a service is run again when
+    PostgreSQL refused its transaction for another that won (`retrying_conflicts`)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, method in list(vars(cls).items()):
+            if not name.startswith("_") and inspect.iscoroutinefunction(method):
+                setattr(cls, name, _retried(method))
+
     def __init__(
         self,
         store: Store,

@@ -8,11 +8,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.notify.plan import Notice, Place, Say, plan_clock
+from bot.notify.plan import Notice, Place, Say, plan_clock, plan_clock_rooms
 from bot.services.base import Clock, Service
 from bot.store.uow import Store
+from domain.tournament.clock import CLOCK_GRACE, call_notices, clock_notices
 from domain.tournament.clock import Notice as ClockNotice
-from domain.tournament.clock import call_notices, clock_notices
 from domain.tournament.model import Tournament
 from domain.tournament.rounds import Round
 
@@ -54,7 +54,7 @@ class ClockTimes:
     # A report nobody confirmed is flagged to the judges after this long.
     unconfirmed_after: timedelta = timedelta(minutes=10)
     # A notice overdue by more than this (the bot was down) is recorded, not posted.
-    grace: timedelta = timedelta(seconds=90)
+    grace: timedelta = CLOCK_GRACE
 
 
 class ClockService(Service):
@@ -87,8 +87,10 @@ class ClockService(Service):
         """Plan the notice (a late one as skipped): False when it was planned already."""
         async with self.bookkeeping(due.tournament.guild_id) as tx:
             told = self._planned(due.notice, due.tournament)
-            written = await tx.tell(due.tournament, [told], sent=not due.late)
-        return written == 1
+            # The tables' rooms hear it too: planned with it, never after it was claimed.
+            rooms = plan_clock_rooms(due.notice, due.tournament)
+            written = await tx.tell(due.tournament, [told, *rooms], sent=not due.late)
+        return written > 0
 
     def _planned(self, notice: ClockNotice, tournament: Tournament) -> Notice:
         minutes = int(self.unconfirmed_after.total_seconds() // 60)

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
+from bot.store.posts import KeptNotice
 from domain.errors import one_of
 from domain.guild import GuildConfig
 from domain.tournament import events as ev
@@ -59,6 +60,7 @@ class CallOutcome:
     match: Match | None
     server: GuildConfig  # the server's settings: the language of the call's post
     at: datetime  # when it happened (a claim suggests minutes from it)
+    room: int | None = None  # the table's match room this round (a voice channel), if any
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,7 @@ class JudgeService(Service):
             tournament, revoked.penalty, _effect_match(tournament, revoked.penalty)
         )
 
-    async def notices_for(self, guild_id: int, user_id: int) -> list[str]:
+    async def notices_for(self, guild_id: int, user_id: int) -> list[KeptNotice]:
         """The private notices waiting for this player (their DMs were closed), taken. It
         runs after every command, so who has any is known in memory and everyone else
         costs no database trip."""
@@ -161,7 +163,7 @@ class JudgeService(Service):
             tournament, events = await tx.apply(tournament, CallJudge(actor.user_id, reason))
             server = await tx.guild_config()
         called = ev.only(events, ev.JudgeCalled)
-        return self._call_outcome(tournament, called.call, server, tx.at)
+        return await self._call_outcome(tournament, called.call, server, tx.at)
 
     async def may_call(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """Refuse before asking what happened, when the call itself would be refused."""
@@ -176,7 +178,7 @@ class JudgeService(Service):
             tournament, events = await tx.apply(tournament, ClaimCall(call_id))
             server = await tx.guild_config()
         claimed = ev.only(events, ev.CallClaimed)
-        return self._call_outcome(tournament, claimed.call, server, tx.at)
+        return await self._call_outcome(tournament, claimed.call, server, tx.at)
 
     async def resolve(
         self, actor: Actor, tournament_id: int, call_id: int, minutes: int
@@ -186,7 +188,7 @@ class JudgeService(Service):
             tournament, events = await tx.apply(tournament, ResolveCall(call_id, minutes))
             server = await tx.guild_config()
         resolved = ev.only(events, ev.CallResolved)
-        return self._call_outcome(tournament, resolved.call, server, tx.at)
+        return await self._call_outcome(tournament, resolved.call, server, tx.at)
 
     async def may_resolve(self, actor: Actor, tournament_id: int, call_id: int) -> None:
         """Refuse before asking for the minutes, when the call cannot be resolved."""
@@ -194,12 +196,15 @@ class JudgeService(Service):
             tournament = await tx.tournament(tournament_id)
             tx.refuse_early(tournament, ResolveCall(call_id, 0))
 
-    def _call_outcome(
+    async def _call_outcome(
         self, tournament: Tournament, call: JudgeCall, server: GuildConfig, at: datetime
     ) -> CallOutcome:
         found = tournament.round(call.round)
         match = found.match_at(call.table) if found and call.table else None
-        return CallOutcome(tournament, call, match, server, at)
+        room = None
+        if tournament.settings.rooms and match is not None:
+            room = (await self.store.rooms.rooms(tournament.id, call.round)).get(match.table)
+        return CallOutcome(tournament, call, match, server, at, room)
 
     async def no_show(
         self, actor: Actor, reference: TournamentRef, table: int, player_id: int

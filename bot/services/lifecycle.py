@@ -10,6 +10,7 @@ from domain.decks import Unchecked
 from domain.tournament import events as ev
 from domain.tournament.model import Entry, Tournament
 from domain.tournament.operations import StartTournament
+from domain.tournament.rooms import check_rooms_fit
 
 
 @dataclass(frozen=True)
@@ -56,10 +57,16 @@ class LifecycleService(Service):
             tournament.deck_rules().unchecked,
         )
 
-    async def start(self, actor: Actor, reference: TournamentRef) -> StartReport:
+    async def start(
+        self, actor: Actor, reference: TournamentRef, *, free_channels: int | None = None
+    ) -> StartReport:
+        """The start; with match rooms on, refused whole where the first round's rooms (made
+        at the start) would not fit the server (`free_channels`: what it can still take)."""
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, StartTournament(seed=self.seeds()))
+            if tournament.settings.rooms:
+                check_rooms_fit(tournament, free_channels, await tx.owned_rooms(tournament.id))
         started = ev.only(events, ev.Started)
 
         def entries(ids: tuple[int, ...]) -> list[Entry]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -78,6 +78,9 @@ class LivePage:
     version: int
     tournament: Tournament
     views: Views
+    # Table → its match room (a voice channel) in the newest round, where the event has
+    # rooms: kept beside the tournament, read with its version (`Store.rooms_shown`).
+    rooms: Mapping[int, int] = field(default_factory=dict)
 
 
 class LiveService(Service):
@@ -117,7 +120,10 @@ class LiveService(Service):
             version = tx.versions.get(ref.tournament_id, ref.version)
         if tournament is None or not tournament.page_public or tournament.page_slug != slug:
             return None
-        return LivePage(slug, version, tournament, tx.views(tournament))
+        rooms: Mapping[int, int] = {}
+        if tournament.settings.rooms and not tournament.phase.over and tournament.current_round:
+            rooms = await self.store.rooms.rooms(tournament.id, tournament.current_round)
+        return LivePage(slug, version, tournament, tx.views(tournament), rooms)
 
     # -- the series the event is in, the records players chose to show ------------------
 
@@ -349,6 +355,8 @@ class Table:
     result: ShownResult | None
     extension_minutes: int
     ends_at: datetime | None
+    # Its match room: a link that opens the voice channel in Discord (None: no room).
+    room: str | None = None
 
 
 @dataclass(frozen=True)
@@ -381,14 +389,25 @@ def _state(played: Round, match: Match) -> str:
     return "playing" if played.started_at is not None else "ready"
 
 
+def room_link(guild_id: int, channel_id: int) -> str:
+    """A link that opens a channel in Discord (the app, or the browser's client)."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
 def pairings(
-    tournament: Tournament, number: int | None = None, views: Views | None = None
+    tournament: Tournament,
+    number: int | None = None,
+    views: Views | None = None,
+    rooms: Mapping[int, int] | None = None,
 ) -> Pairings:
-    """One round's tables (the current round by default); NotFound for a round not paired."""
+    """One round's tables (the current round by default); NotFound for a round not paired.
+    `rooms`: each table's match room in the newest round (an older round's rooms belong
+    to other tables now, and are not shown)."""
     views = views if views is not None else Views(tournament)
     played = tournament.round(number) if number is not None else tournament.current
     if played is None:
         raise NotFound("web.no_round")
+    shown = rooms if rooms is not None and played.number == tournament.current_round else {}
     names = public_names(tournament, views)
     # 勝ち点 from the Swiss rounds before this one, as the pairings post shows them.
     points = views.points_before(played.number)
@@ -400,6 +419,9 @@ def pairings(
             result=shown_result(match, match.result) if played.finished(match) else None,
             extension_minutes=match.extension_minutes,
             ends_at=played.table_ends_at(match),
+            room=room_link(tournament.guild_id, shown[match.table])
+            if match.table in shown
+            else None,
         )
         for match in played.matches
     )

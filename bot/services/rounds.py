@@ -13,6 +13,7 @@ from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.services.copies import create_copy, plan_copy
 from bot.store.actions import operations_in
+from bot.store.outbox import PostState as PostState  # the cogs' and the UI's name
 from bot.worker import Priority, at_hand, off_loop, off_loop_as
 from domain.engine.results import MatchResult
 from domain.errors import DomainError, IllegalTransition, NotFound, one_of
@@ -46,7 +47,7 @@ from domain.tournament.play import (
     require_round_in_play,
     table_to_judge,
 )
-from domain.tournament.rooms import check_rooms_fit
+from domain.tournament.rooms import check_rooms_fit, rooms_wanted
 from domain.tournament.rounds import Claim, Match, Report, Round
 from domain.tournament.views import (
     StandingLine,
@@ -60,9 +61,13 @@ class Paired:
     tournament: Tournament
     round: Round
     proposal: Proposal
-    # Whether the round's pairings post was out when the answer was given: the organizer
-    # is told "posted" only then (else that it waits for Discord, and goes out by itself).
-    posted: bool = True
+    # Where the round's pairings post stood when the answer was given: the organizer is
+    # told "posted" only then (else that it waits its turn, or for Discord, and goes out by
+    # itself; or that it could be posted nowhere).
+    posted: PostState = PostState.POSTED
+    # The round's match rooms not made yet when the answer was given (Discord makes a
+    # server's channels slowly): the post names them as they are made.
+    rooms_waiting: int = 0
 
 
 @dataclass(frozen=True)
@@ -205,10 +210,14 @@ class RoundService(Service):
                 tournament, _ = await tx.apply(tournament, StartRound(proposal.number))
         paired = tournament.current
         assert paired is not None
-        posted = await self.store.outbox.told(
+        posted = await self.store.outbox.post_state(
             tournament.id, Say.PAIRINGS, paired.number, within=POSTED_WITHIN
         )
-        return Paired(tournament, paired, proposal, posted)
+        waiting = 0
+        if tournament.settings.rooms:
+            given = await self.store.rooms.rooms(tournament.id, paired.number)
+            waiting = sum(1 for room in rooms_wanted(tournament) if room.number not in given)
+        return Paired(tournament, paired, proposal, posted, waiting)
 
     async def post_standings(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """The standings, posted to the standings channel now (the staff's choice)."""

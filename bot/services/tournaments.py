@@ -47,7 +47,7 @@ from domain.tournament.operations import (
 )
 from domain.tournament.permissions import require_role
 from domain.tournament.registration import check_deck_rules_changeable
-from domain.tournament.rooms import missing_for_rooms
+from domain.tournament.rooms import check_rooms_fit, missing_for_rooms
 
 AUTOCOMPLETE_LIMIT = 25  # Discord's limit of autocomplete choices
 CHOICE_LABEL_LIMIT = 100  # Discord's limit of a choice's name
@@ -410,11 +410,15 @@ class TournamentService(Service):
         *,
         on: bool | None,
         spectators: str | None = None,
+        limit: int | None = None,
         granted: frozenset[str] = frozenset(),
+        free_channels: int | None = None,
     ) -> Tournament:
         """Match rooms on or off (`on` None: the other way from now; the panel's button),
-        and what everyone else may do in them. Turning them on is refused, with what is
-        missing, where the bot cannot make them (`granted`: its server permissions)."""
+        what everyone else may do in them, and for how many tables (`limit`: tables 1 to
+        N only, 0 every table). Turning them on is refused, with what is missing, where the
+        bot cannot make them (`granted`: its server permissions), and, once the event runs,
+        where they would not fit the server (`free_channels`: what it can still take)."""
         watching = None
         if spectators is not None:
             watching = _refused_as(
@@ -428,11 +432,14 @@ class TournamentService(Service):
                 missing = missing_for_rooms(granted)
                 if missing:
                     raise InvalidInput("rooms.missing_permissions", missing=missing)
-            change = SettingsChange(rooms=wanted, room_spectators=watching)
+            change = SettingsChange(rooms=wanted, room_spectators=watching, room_limit=limit)
             try:
                 updated, _ = await tx.apply(tournament, ChangeSettings(change))
             except (InvalidInput, IllegalTransition) as error:
                 raise settings_refused(error) from error
+            if updated.settings.rooms and updated.started_at is not None:
+                # Made at once: refused whole (nothing written) if the server cannot hold them.
+                check_rooms_fit(updated, free_channels, await tx.owned_rooms(updated.id))
         return updated
 
     async def cancel(self, actor: Actor, reference: str | None) -> Tournament:

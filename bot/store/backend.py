@@ -13,7 +13,7 @@ and `executemany`, with `?` placeholders, rows read by column name or position.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
@@ -31,6 +31,10 @@ class Row(Protocol):
     """One row: read by column name or by position (sqlite3.Row, asyncpg.Record)."""
 
     def __getitem__(self, key: Any, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
 
     def keys(self) -> Any: ...
 

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 from bot.notify.plan import Notice, Place, Say
@@ -16,6 +17,15 @@ from bot.store.backend import Connection, Database, Row, fetch_rows
 from bot.store.shards import Shards
 
 PENDING, SENT, SKIPPED, FAILED = "pending", "sent", "skipped", "failed"
+
+
+class PostState(StrEnum):
+    """Where a post stands, as the person who made it is told: "posted" only once it is."""
+
+    POSTED = "posted"
+    WAITING = "waiting"  # its turn at Discord's pace (or behind what it must follow)
+    FAILING = "failing"  # Discord failed it, or the tournament's notices before it
+    NOT_POSTED = "not_posted"  # skipped (nowhere to post it) or given up
 
 
 @dataclass(frozen=True)
@@ -187,22 +197,26 @@ class OutboxStore:
             )
         return sorted((_outgoing(row) for row in rows), key=lambda notice: notice.id)
 
-    async def waiting(self, tournament_id: int) -> Waiting:
+    async def waiting(self, tournament_id: int, besides: Sequence[int] = ()) -> Waiting:
         """How many of a tournament's notices wait to be sent, since when, and the last
-        error of the oldest that failed (for the organizer's panel)."""
+        error of the oldest that failed, if it did (for the organizer's panel); those of
+        `besides` (on their way this moment) are not waiting."""
+        others = ""
+        if besides:
+            others = f" AND id NOT IN ({', '.join('?' for _ in besides)})"
+        waiting = (
+            "FROM outbox WHERE tournament_id = ? AND state = 'pending'"
+            f" AND say NOT IN ('panel', 'panel_refresh'){others}"
+        )
+        values = (tournament_id, *besides)
         async with self.database.read() as connection:
             rows = await fetch_rows(
-                connection,
-                "SELECT COUNT(*), MIN(created_at) FROM outbox WHERE tournament_id = ?"
-                " AND state = 'pending' AND say NOT IN ('panel', 'panel_refresh')",
-                (tournament_id,),
+                connection, f"SELECT COUNT(*), MIN(created_at) {waiting}", values
             )
             errors = await fetch_rows(
                 connection,
-                "SELECT last_error FROM outbox WHERE tournament_id = ? AND state = 'pending'"
-                " AND say NOT IN ('panel', 'panel_refresh') AND last_error IS NOT NULL"
-                " ORDER BY id LIMIT 1",
-                (tournament_id,),
+                f"SELECT last_error {waiting} AND last_error IS NOT NULL ORDER BY id LIMIT 1",
+                values,
             )
         count, oldest = (rows[0][0], rows[0][1]) if rows else (0, None)
         return Waiting(
@@ -211,23 +225,32 @@ class OutboxStore:
             str(errors[0][0]) if errors else None,
         )
 
-    async def told(self, tournament_id: int, say: Say, number: int, *, within: float) -> bool:
-        """Whether the newest `say` notice of round `number` is done (sent, or nothing left
-        to send), waiting up to `within` seconds for the delivery (none without one)."""
+    async def post_state(
+        self, tournament_id: int, say: Say, number: int, *, within: float
+    ) -> PostState:
+        """Where the newest `say` notice of round `number` stands, waiting up to `within`
+        seconds for the delivery (none without one) to post it."""
         deadline = time.monotonic() + (within if self.delivering else 0.0)
         while True:
             async with self.database.read() as connection:
                 rows = await fetch_rows(
                     connection,
-                    "SELECT state, payload FROM outbox WHERE tournament_id = ? AND say = ?"
-                    " ORDER BY id DESC LIMIT 5",
+                    "SELECT state, payload, last_error FROM outbox WHERE tournament_id = ?"
+                    " AND say = ? ORDER BY id DESC LIMIT 5",
                     (tournament_id, say.value),
                 )
-            states = [row[0] for row in rows if json.loads(row[1]).get("round") == number]
-            if states and states[0] != PENDING:
-                return True
+            found = [row for row in rows if json.loads(row[1]).get("round") == number]
+            if not found:
+                return PostState.NOT_POSTED
+            state, _, error = found[0]
+            if state == SENT:
+                return PostState.POSTED
+            if state != PENDING:  # skipped, failed
+                return PostState.NOT_POSTED
             if time.monotonic() >= deadline:
-                return False
+                if error is not None or (await self.waiting(tournament_id)).last_error:
+                    return PostState.FAILING
+                return PostState.WAITING
             await asyncio.sleep(0.05)
 
     async def state_of(self, notice_ids: Sequence[int]) -> dict[int, str]:

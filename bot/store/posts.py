@@ -5,8 +5,10 @@ of the bot, not tournament state: not in the action log."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from bot.store.backend import Connection, Database, Row
 from bot.store.shards import Shards
@@ -119,25 +121,41 @@ async def save_entry_post(
     )
 
 
+@dataclass(frozen=True)
+class KeptNotice:
+    """A notice kept for a player whose DMs are closed, shown at their next use of the bot:
+    its text and its embeds (as Discord's JSON)."""
+
+    text: str
+    embeds: tuple[dict[str, Any], ...] = ()
+
+
 async def add_player_notice(
-    connection: Connection, guild_id: int, user_id: int, text: str, at: datetime
+    connection: Connection, guild_id: int, user_id: int, kept: KeptNotice, at: datetime
 ) -> None:
     await connection.execute(
-        "INSERT INTO player_notices (guild_id, user_id, text, created_at) VALUES (?, ?, ?, ?)",
-        (guild_id, user_id, text, at.isoformat()),
+        "INSERT INTO player_notices (guild_id, user_id, text, embeds, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (guild_id, user_id, kept.text, json.dumps(list(kept.embeds)), at.isoformat()),
     )
 
 
-async def take_player_notices(connection: Connection, guild_id: int, user_id: int) -> list[str]:
+async def take_player_notices(
+    connection: Connection, guild_id: int, user_id: int
+) -> list[KeptNotice]:
     # Runs after every command: one statement (one trip to the database thread), which
     # also makes two processes unable to show the same notice twice.
     rows: list[Row] = list(
         await connection.execute_fetchall(
-            "DELETE FROM player_notices WHERE guild_id = ? AND user_id = ? RETURNING id, text",
+            "DELETE FROM player_notices WHERE guild_id = ? AND user_id = ?"
+            " RETURNING id, text, embeds",
             (guild_id, user_id),
         )
     )
-    return [row["text"] for row in sorted(rows, key=lambda row: int(row["id"]))]
+    return [
+        KeptNotice(row["text"], tuple(json.loads(row["embeds"])))
+        for row in sorted(rows, key=lambda row: int(row["id"]))
+    ]
 
 
 async def players_with_notices(connection: Connection) -> set[tuple[int, int]]:
@@ -204,9 +222,9 @@ class Posts:
             await save_entry_post(connection, tournament_id, channel_id, message_id, checkin_shown)
 
     async def leave_player_notice(
-        self, guild_id: int, user_id: int, text: str, at: datetime
+        self, guild_id: int, user_id: int, kept: KeptNotice, at: datetime
     ) -> None:
         async with self.database.write() as connection:
-            await add_player_notice(connection, guild_id, user_id, text, at)
+            await add_player_notice(connection, guild_id, user_id, kept, at)
         if self._waiting is not None:
             self._waiting.add((guild_id, user_id))

@@ -1,9 +1,10 @@
 """The channels the bot made for each tournament's match rooms, and the record of every
 change to them in the action log (each change and its record in one transaction).
 
-A channel is written down before it is asked for (no id yet), so that a stop between the
-request and its answer leaves a trace: the delivery then looks for the channel by its
-name before it makes another. Only channels written down here are ever deleted.
+A channel is written down before it is asked for (no id yet, the lowest id it can have),
+so that a stop between the request and its answer leaves a trace: the delivery then looks
+for a channel of that name the bot made since before it makes another. Only channels
+written down here are ever deleted.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ class RoomChannel:
     channel_id: int | None  # None: asked for, its answer not (yet) seen
     category_id: int | None
     round: int  # the round its permissions are for (0: none yet)
+    # The lowest id the channel can have: a snowflake of when it was asked for (None: not
+    # known, written before this was kept).
+    asked_after: int | None = None
 
 
 def _channel(row: Row) -> RoomChannel:
@@ -38,14 +42,17 @@ def _channel(row: Row) -> RoomChannel:
         row["channel_id"],
         row["category_id"],
         row["round"],
+        row["asked_after"],
     )
 
 
 async def owned_count(connection: Connection, tournament_id: int) -> int:
-    """How many channels the tournament's rooms have now (reused by its next round)."""
+    """How many channels the tournament's rooms have now (reused by its next round): not
+    those asked for that Discord never made (refused, or a stop before its answer)."""
     rows = await fetch_rows(
         connection,
-        "SELECT COUNT(*) AS n FROM room_channels WHERE tournament_id = ?",
+        "SELECT COUNT(*) AS n FROM room_channels WHERE tournament_id = ?"
+        " AND channel_id IS NOT NULL",
         (tournament_id,),
     )
     return int(rows[0]["n"]) if rows else 0
@@ -95,16 +102,24 @@ class RoomChannels:
         return [(int(row["guild_id"]), int(row["id"])) for row in rows]
 
     async def asking(
-        self, tournament_id: int, kind: str, number: int, name: str, category_id: int | None
+        self,
+        tournament_id: int,
+        kind: str,
+        number: int,
+        name: str,
+        category_id: int | None,
+        asked_after: int,
     ) -> None:
-        """Written before the channel is asked for."""
+        """Written before the channel is asked for: `asked_after`, the lowest id the
+        channel Discord makes can have."""
         async with self.database.write() as connection:
             await connection.execute(
-                "INSERT INTO room_channels (tournament_id, kind, number, name, category_id)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament_id, kind, number) DO UPDATE"
+                "INSERT INTO room_channels"
+                " (tournament_id, kind, number, name, category_id, asked_after)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, kind, number) DO UPDATE"
                 " SET name = excluded.name, category_id = excluded.category_id,"
-                " channel_id = NULL, round = 0",
-                (tournament_id, kind, number, name, category_id),
+                " channel_id = NULL, round = 0, asked_after = excluded.asked_after",
+                (tournament_id, kind, number, name, category_id, asked_after),
             )
 
     async def made(

@@ -84,6 +84,7 @@ def tournament_columns(tournament: Tournament) -> dict[str, Any]:
         "reminders": settings.reminders,
         "rooms": settings.rooms,
         "room_spectators": settings.room_spectators,
+        "room_limit": settings.room_limit,
         "decks_published": tournament.decks_published,
         "page_slug": tournament.page_slug,
         "page_public": tournament.page_public,
@@ -124,6 +125,7 @@ def _tournament(row: Row, players: dict[int, Entry], decks: dict[int, StoredDeck
         reminders=bool(row["reminders"]),
         rooms=bool(row["rooms"]),
         room_spectators=RoomSpectators(row["room_spectators"]),
+        room_limit=int(row["room_limit"]),
     )
     state = TournamentState(phase=Phase(row["state"]), planned_rounds=row["planned_rounds"])
     created_at = _time(row["created_at"])

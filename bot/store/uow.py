@@ -15,14 +15,18 @@ the services' only way to the database: they hold no SQL and no connection.
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
+from bot.errors import StorageConflict
 from bot.notify.plan import Context, Notice, Place
 from bot.store.actions import (
     append_guild_change,
@@ -42,6 +46,7 @@ from bot.store.outbox import OutboxStore, add_notices, planned_keys
 from bot.store.pending import add_pending, take_pending
 from bot.store.posts import (
     EntryPost,
+    KeptNotice,
     Posts,
     RoundPlace,
     round_place,
@@ -159,7 +164,9 @@ class TournamentCache:
             return
         if len(kept) == KEPT_VERSIONS and version < kept[0].version:
             return  # older than every version kept
-        kept.append(Cached(version, tournament, Views(tournament)))
+        # A version that only moved (`Transaction.touch`) shares what was read of the last.
+        same = [cached.views for cached in kept if cached.tournament is tournament]
+        kept.append(Cached(version, tournament, same[0] if same else Views(tournament)))
         kept.sort(key=lambda cached: cached.version)  # commits may finish out of order
         del kept[:-KEPT_VERSIONS]
 
@@ -456,6 +463,15 @@ class Transaction:
         await self._happened(tournament, plan.after, Undo.kind, (undone,), logged)
         return plan.after, plan
 
+    async def touch(self, tournament: Tournament) -> None:
+        """The tournament's version moves on, itself unchanged: something shown with it that
+        is kept beside it (its match rooms) changed, and what shows it (the live page)
+        is made again."""
+        self._require_writable()
+        await self._save(tournament, tournament)
+        self.changed[tournament.id] = tournament
+        self.versions[tournament.id] = self.versions[tournament.id] + 1
+
     async def _save(self, before: Tournament, after: Tournament) -> None:
         """Write `after` over `before`, if the stored version is still the one read: with
         the lock taken in `load` it always is; a writer that skipped the lock makes this
@@ -600,7 +616,7 @@ class Transaction:
             post.checkin_shown,
         )
 
-    async def take_player_notices(self, user_id: int) -> list[str]:
+    async def take_player_notices(self, user_id: int) -> list[KeptNotice]:
         """The private notices waiting for this player, taken (they are shown once)."""
         self._require_writable()
         return await take_player_notices(self._connection, self.guild_id, user_id)
@@ -689,6 +705,55 @@ class GuildQueue:
 
     def __len__(self) -> int:
         return len(self._guilds)
+
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# A use case whose transaction PostgreSQL refused because another won (a deadlock broken,
+# a serialization failure) runs again this many times, after a random wait that doubles
+# (seconds, from this range), before the person is told "not saved, try again".
+CONFLICT_RETRIES = 3
+CONFLICT_WAIT = (0.02, 0.1)
+
+
+@dataclass
+class _UseCase:
+    committed: bool = False  # a transaction of it committed: what it told may be out
+
+
+_use_case: ContextVar[_UseCase | None] = ContextVar("use_case", default=None)
+
+
+async def retrying_conflicts(use_case: Callable[[], Awaitable[T]]) -> T:
+    """Run `use_case` (a service's call), and again when PostgreSQL refused its transaction
+    for another that won (`StorageConflict`): up to `CONFLICT_RETRIES` times, each after a
+    random wait, and only while none of its transactions committed, so nothing of it was
+    told outside (its notices go out only once committed; an acknowledgement is sent once).
+    A use case called by another is the outer one's to run again."""
+    if _use_case.get() is not None:
+        return await use_case()
+    attempt = 0
+    while True:
+        state = _UseCase()
+        token = _use_case.set(state)
+        try:
+            return await use_case()
+        except StorageConflict as conflict:
+            if state.committed or attempt >= CONFLICT_RETRIES:
+                raise
+            wait = random.uniform(*CONFLICT_WAIT) * 2**attempt
+            log.info("a conflict (%s): trying again in %.0f ms", conflict.detail, wait * 1000)
+        finally:
+            _use_case.reset(token)
+        attempt += 1
+        await asyncio.sleep(wait)
+
+
+def _committed() -> None:
+    state = _use_case.get()
+    if state is not None:
+        state.committed = True
 
 
 class Store:
@@ -781,6 +846,7 @@ class Store:
                 self.cache.broken(tournament_id, version)
             raise
         # Committed: what changed is now what the tables hold.
+        _committed()
         for tournament_id, tournament in tx.changed.items():
             self.cache.kept(tx.versions[tournament_id], tournament)
         self._published(tx)
@@ -838,6 +904,14 @@ class Store:
             return None
         async with self.database.read() as connection:
             return await tournament_guild(connection, tournament_id)
+
+    async def rooms_shown(self, guild_id: int, tournament_id: int, at: datetime) -> None:
+        """The match rooms of the tournament's newest round changed (made, given, made
+        again): its version moves on, so that the live page shows them."""
+        async with self.write(guild_id, at, lambda _: Actor(0)) as tx:
+            tournament = await tx.load(tournament_id)
+            if tournament is not None:
+                await tx.touch(tournament)
 
     async def page_versions(self, slug: str | None = None) -> list[tuple[str, int, int, int]]:
         """(slug, guild id, tournament id, version) of the public live pages (or the one at

@@ -151,6 +151,8 @@ POINTS_BUTTON = CustomId.of("sb", series=NUMBER)
 IMPORT_FORM = CustomId.of("ic", tournament=NUMBER)
 RESTRICTED_FORM = CustomId.of("rl", tournament=NUMBER)
 PUBLISH = CustomId.of("pb", choice=_choice("go", "no"), tournament=NUMBER)
+# Where the match rooms would not fit: rooms for tables 1 to `tables` only, or (0) none.
+ROOMS_FIT = CustomId.of("rf", tournament=NUMBER, tables=NUMBER)
 
 
 # -- their labels -------------------------------------------------------------------------
@@ -268,6 +270,22 @@ def publish_view(tournament_id: int, labels: Labels) -> discord.ui.View:
         ),
         button(PUBLISH(choice="no", tournament=tournament_id), labels("ui.cancel_button")),
     )
+
+
+def rooms_fit_view(tournament_id: int, fits: int, labels: Labels) -> discord.ui.View:
+    """The organizer's choice where the rooms would not fit: fewer rooms (for the tables
+    that fit, when any does) or none."""
+    choices = []
+    if fits:
+        choices.append(
+            button(
+                ROOMS_FIT(tournament=tournament_id, tables=fits),
+                labels("rooms.fewer", tables=fits),
+                Style.primary,
+            )
+        )
+    choices.append(button(ROOMS_FIT(tournament=tournament_id, tables=0), labels("rooms.none")))
+    return stateless_view(*choices)
 
 
 def report_view(

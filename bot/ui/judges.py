@@ -295,16 +295,26 @@ def penalty_given_text(outcome: PenaltyOutcome, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-def claimed_text(tournament: Tournament, call: JudgeCall, judge: str, lang: Lang) -> str:
-    """The call's post once a judge took it."""
+def room_text(room: int | None, lang: Lang) -> str:
+    """「対戦部屋: #卓3」 on a line of its own, for a call at a table with a match room."""
+    return "\n" + t("rooms.in_call", lang, room=f"<#{room}>") if room is not None else ""
+
+
+def claimed_text(
+    tournament: Tournament, call: JudgeCall, judge: str, lang: Lang, room: int | None = None
+) -> str:
+    """The call's post once a judge took it: the table's match room (`room`) stays on it,
+    one tap to where the judge is going."""
     claimed = t("ui.judge.claimed", lang, judge=safe(judge), waited=waited(call, lang))
-    return call_text(tournament, call, lang) + "\n" + claimed
+    return call_text(tournament, call, lang) + room_text(room, lang) + "\n" + claimed
 
 
-def resolved_text(tournament: Tournament, call: JudgeCall, judge: str, lang: Lang) -> str:
+def resolved_text(
+    tournament: Tournament, call: JudgeCall, judge: str, lang: Lang, room: int | None = None
+) -> str:
     """The call's post once resolved: by whom, and the table's new end with an extension
-    (R-MATCH-7)."""
-    text = call_text(tournament, call, lang) + "\n"
+    (R-MATCH-7); the table's match room (`room`) stays on it."""
+    text = call_text(tournament, call, lang) + room_text(room, lang) + "\n"
     played = tournament.round(call.round)
     match = played.match_at(call.table) if played and call.table else None
     ends = played.table_ends_at(match) if played and match else None

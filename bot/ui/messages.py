@@ -6,6 +6,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any
 
@@ -49,6 +50,19 @@ def fit_or_attach(text: str, filename: str, lang: Lang) -> tuple[str, discord.Fi
     return fit_message(text, MESSAGE_LIMIT - len(note)) + note, file
 
 
+# Discord takes answers through an interaction's token for 15 minutes after the click, and
+# refuses them after (401, counted toward its ban). An answer ready later than this goes as
+# a DM or a post instead: a request sent near the end could arrive after it.
+TOKEN_ANSWERS_FOR = timedelta(minutes=14)
+
+
+def token_alive(interaction: discord.Interaction[Any], now: datetime | None = None) -> bool:
+    """Whether an answer may still go through the interaction's token, by Discord's time (its
+    id says when it was made)."""
+    now = now or discord.utils.utcnow()
+    return now - interaction.created_at < TOKEN_ANSWERS_FOR
+
+
 async def reply(
     interaction: discord.Interaction[Any],
     content: str | None = None,
@@ -60,12 +74,15 @@ async def reply(
     ephemeral: bool = True,
 ) -> None:
     """Answer the person who acted, whether or not the interaction was already acknowledged
-    (a deferred command answers with a follow-up); only what is given is sent."""
+    (a deferred command answers with a follow-up); only what is given is sent. An answer
+    ready after the token's life goes another way (`answer_late`)."""
     given: dict[str, Any] = {"content": content, "embed": embed, "file": file, "files": files}
     kwargs = {name: value for name, value in given.items() if value is not None}
     if view is not None:
         kwargs["view"] = view
-    if interaction.response.is_done():
+    if not token_alive(interaction):
+        await answer_late(interaction, private=ephemeral, **kwargs)
+    elif interaction.response.is_done():
         await interaction.followup.send(ephemeral=ephemeral, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
@@ -74,11 +91,49 @@ async def reply(
 async def edit_answer(interaction: discord.Interaction[Any], **fields: Any) -> None:
     """Answer by editing the message the button, the menu or the form was on, whether or
     not the interaction was acknowledged first (then as a deferred update: `acknowledge`
-    with `update`)."""
-    if interaction.response.is_done():
+    with `update`). After the token's life, a message everyone sees is edited as the bot's
+    own post, and a private one cannot be: its new text goes to the person's DMs."""
+    if not token_alive(interaction):
+        message = interaction.message
+        if message is not None and not message.flags.ephemeral:
+            await message.edit(**fields)
+            return
+        sent = {name: fields[name] for name in ("content", "embed", "embeds") if fields.get(name)}
+        attached = [f for f in fields.get("attachments") or () if isinstance(f, discord.File)]
+        if attached:
+            sent["files"] = attached
+        await answer_late(interaction, private=True, **sent)
+    elif interaction.response.is_done():
         await interaction.edit_original_response(**fields)
     else:
         await interaction.response.edit_message(**fields)
+
+
+async def answer_late(
+    interaction: discord.Interaction[Any], *, private: bool, **kwargs: Any
+) -> None:
+    """An answer ready after the interaction's token ran out: a private one in the person's
+    DMs, one for everyone as a post in the channel of the interaction naming them; each
+    says it is the answer to their earlier action. A DM the person does not take is logged
+    (a private answer never goes where others read)."""
+    note = t("ui.late_answer", interaction_lang(interaction))
+    content = kwargs.pop("content", None)
+    where: discord.abc.Messageable = interaction.user
+    if not private and isinstance(interaction.channel, discord.abc.Messageable):
+        where = interaction.channel
+        note = f"{interaction.user.mention} {note}"
+        kwargs["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, users=[interaction.user]
+        )
+    text = f"{note}\n{content}" if content else note
+    try:
+        if len(text) > MESSAGE_LIMIT:  # the note alone first, the answer whole after it
+            mentions = {k: v for k, v in kwargs.items() if k == "allowed_mentions"}
+            await where.send(note, **mentions)
+            text = content or ""
+        await where.send(text, **kwargs)
+    except discord.HTTPException as error:
+        log.info("the late answer to interaction %s could not be sent: %s", interaction.id, error)
 
 
 class NotAcknowledged(Exception):
@@ -171,7 +226,9 @@ class Acknowledgement:
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:
     """Answer privately, whether or not the interaction was already acknowledged."""
     allowed = discord.AllowedMentions.none()
-    if interaction.response.is_done():
+    if not token_alive(interaction):
+        await answer_late(interaction, private=True, content=content, allowed_mentions=allowed)
+    elif interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=True, allowed_mentions=allowed)
     else:
         await interaction.response.send_message(content, ephemeral=True, allowed_mentions=allowed)

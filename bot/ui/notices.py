@@ -155,10 +155,21 @@ class Telling:
     # Table → its match room (a voice channel) in the notice's round, where it has rooms.
     rooms: Mapping[int, int] = field(default_factory=dict)
 
-    def room_line(self, table: int | None) -> str:
-        """「対戦部屋: #卓3」 on a line of its own, for a table with a room; else nothing."""
+    def room_line(self, table: int | None, *, inline: bool = False) -> str:
+        """「対戦部屋: #卓3」 on a line of its own (`inline`: after a space, for a table's
+        line among others), for a table with a room; else nothing. Every notice to or
+        about one table names its room: one tap takes a player or a judge there."""
         room = self.rooms.get(table) if table is not None else None
-        return "\n" + room_mention(room, self.lang) if room is not None else ""
+        if room is None:
+            return ""
+        return (" " if inline else "\n") + room_mention(room, self.lang)
+
+    def one_table(self) -> int | None:
+        """The table a notice of the round clock is for, when it is for one."""
+        tables = self.data.get("tables")
+        if isinstance(tables, list) and len(tables) == 1:
+            return int(tables[0])
+        return None
 
     @property
     def views(self) -> Views:
@@ -426,6 +437,7 @@ def ask_opponent_text(telling: Telling, *, compact: bool = False) -> tuple[str, 
         table=match.table,
         result=describe_result(tournament, match, pending[-1].result, lang),
     )
+    text += telling.room_line(match.table, inline=compact)
     return text, opponent, played.number
 
 
@@ -442,7 +454,7 @@ def result_confirmed(telling: Telling) -> Said:
         table=match.table,
         result=result,
     )
-    return _said(Message(text))
+    return _said(Message(text + telling.room_line(match.table)))
 
 
 def dispute(telling: Telling) -> Said:
@@ -476,7 +488,7 @@ def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, *
         disputer=int(disputer) if disputer is not None else None,
         reason=str(data.get("reason") or ""),
     )
-    return t(
+    text = t(
         key,
         lang,
         round_name=round_name(played, lang),
@@ -486,6 +498,7 @@ def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, *
         claims=claims,
         **extra,
     )
+    return text + telling.room_line(match.table)
 
 
 def result_set(telling: Telling) -> Said:
@@ -584,7 +597,7 @@ def result_decided(telling: Telling) -> Said:
         )
     else:
         text = t("ui.result.decided", lang, **shared)
-    return _said(Message(text, pings=match.players))
+    return _said(Message(text + telling.room_line(match.table), pings=match.players))
 
 
 def final(telling: Telling) -> Said:
@@ -680,19 +693,20 @@ def reminder(telling: Telling) -> Said:
         "minutes": telling.data["minutes"],
         "end": int(ends.timestamp()),
     }
+    room = telling.room_line(telling.one_table())
     if ends == played.ends_at:
-        return _said(Message(t("ui.rounds.reminder", telling.lang, **shared)))
+        return _said(Message(t("ui.rounds.reminder", telling.lang, **shared) + room))
     text = t(
         "ui.rounds.reminder_tables", telling.lang, tables=", ".join(map(str, tables)), **shared
     )
-    return _said(Message(text))
+    return _said(Message(text + room))
 
 
 def time_up(telling: Telling) -> Said:
     tables = [str(table) for table in telling.data["tables"]]
     number = round_name_at(telling.tournament, int(telling.data["round"]), telling.lang)
     text = t("ui.rounds.time_up", telling.lang, round_name=number, tables=tables)
-    return _said(Message(text))
+    return _said(Message(text + telling.room_line(telling.one_table())))
 
 
 def unconfirmed(telling: Telling) -> Said:
@@ -712,7 +726,7 @@ def reping(telling: Telling) -> Said:
     found = [c for c in tournament.calls if c.id == telling.data["call"]]
     if not found or not found[0].open or found[0].claimed_by is not None:
         return _said()
-    text = call_reping(found[0], telling.now, telling.lang)
+    text = call_reping(found[0], telling.now, telling.lang) + telling.room_line(found[0].table)
     return _said(Message(text))
 
 
@@ -835,10 +849,30 @@ def place_refused(telling: Telling) -> Said:
     return _said(Message(text))
 
 
+def rooms_refused(telling: Telling) -> Said:
+    """Discord refused the match rooms: why, the tables left without one, the fix."""
+    data, lang = telling.data, telling.lang
+    names = [t(f"rooms.permission.{name}", lang) for name in data["missing"]]
+    permissions = (
+        t("ui.delivery.permission_separator", lang).join(names)
+        if names
+        else t("rooms.permissions_unknown", lang)
+    )
+    waiting = int(data.get("waiting") or 0)
+    left = t("rooms.refused_waiting", lang, waiting=waiting) if waiting else ""
+    text = t(f"rooms.refused_{data['reason']}", lang, permissions=permissions, waiting=left)
+    return _said(Message(text))
+
+
 def notice_dropped(telling: Telling) -> Said:
+    """A notice given up (Discord failed it too long), or one with no place that works."""
     kind = str(telling.data["kind"])
     known = {"pairings", "standings", "final_standings"}
     label = t(f"ui.delivery.kind.{kind if kind in known else 'other'}", telling.lang)
+    nowhere = telling.data.get("nowhere")
+    if nowhere:
+        place = t(f"ui.delivery.place.{nowhere}", telling.lang)
+        return _said(Message(t("ui.delivery.nowhere", telling.lang, kind=label, place=place)))
     text = t(
         "ui.delivery.dropped", telling.lang, kind=label, error=safe(str(telling.data["error"]))
     )
@@ -869,7 +903,7 @@ def table_by_dm(telling: Telling) -> Said:
         round_name=round_name(played, lang),
         table=table,
     )
-    return _said(Message(text))
+    return _said(Message(text + telling.room_line(match.table)))
 
 
 RENDERERS: Mapping[Say, Renderer] = {
@@ -905,6 +939,7 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.CALL_REPING: reping,
     Say.CALENDAR: calendar,
     Say.ROOMS: rooms,
+    Say.ROOMS_REFUSED: rooms_refused,
     Say.CANCELLED: cancelled,
     Say.CANCELLED_TO_PLAYER: cancelled_to_player,
     Say.ENTRY_REMINDER: entry_reminder,

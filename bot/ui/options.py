@@ -28,6 +28,7 @@ from domain.tournament.registration import (
     MIX_TWO_MINIMUM,
     NOSHOW_MINUTES,
 )
+from domain.tournament.rooms import ROOM_LIMIT
 
 TOURNAMENT = "Tournament (optional when only one is open)"
 
@@ -44,6 +45,7 @@ MixTwoMinimum = app_commands.Range[int, MIX_TWO_MINIMUM[0], MIX_TWO_MINIMUM[1]]
 NoShowMinutes = app_commands.Range[int, NOSHOW_MINUTES[0], NOSHOW_MINUTES[1]]
 ExtensionMinutes = app_commands.Range[int, 1, MAX_EXTENSION_MINUTES]  # R-MATCH-7
 PenaltyNumber = app_commands.Range[int, 1, MAX_PENALTY_ID]
+RoomTables = app_commands.Range[int, ROOM_LIMIT[0], ROOM_LIMIT[1]]  # rooms for tables 1 to N
 
 # The numbers option descriptions mention, for both languages' texts (the Japanese ones are
 # catalog templates filled with these by the command translator).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -168,7 +168,10 @@ def tournament_embed(summary: TournamentSummary, lang: Lang) -> discord.Embed:
         field("reminders", t(f"ui.tournament.{reminders}", lang))
     if settings.rooms:
         hidden = settings.room_spectators is RoomSpectators.HIDDEN
-        field("rooms", t("rooms.setting_hidden" if hidden else "rooms.setting_on", lang))
+        shown = t("rooms.setting_hidden" if hidden else "rooms.setting_on", lang)
+        if settings.room_limit:
+            shown += t("rooms.setting_limit", lang, tables=settings.room_limit)
+        field("rooms", shown)
     field("id", str(tournament.id))
     return embed
 
@@ -179,7 +182,18 @@ def rooms_reply(tournament: Tournament, lang: Lang) -> str:
     if not settings.rooms:
         return t("rooms.off", lang, name=safe(tournament.name))
     watching = t(f"rooms.spectators_{settings.room_spectators.value}", lang)
-    return t("rooms.on", lang, name=safe(tournament.name), spectators=watching)
+    text = t("rooms.on", lang, name=safe(tournament.name), spectators=watching)
+    if settings.room_limit:
+        text += t("rooms.limited", lang, tables=settings.room_limit)
+    return text
+
+
+def rooms_chosen_reply(tournament: Tournament, lang: Lang) -> str:
+    """The organizer's answer to their choice where the rooms would not fit."""
+    settings = tournament.settings
+    if not settings.rooms:
+        return t("rooms.chosen_none", lang, name=safe(tournament.name))
+    return t("rooms.chosen_fewer", lang, name=safe(tournament.name), tables=settings.room_limit)
 
 
 def announcement_created(tournament: Tournament, lang: Lang, *, checkin: bool) -> str:
@@ -300,21 +314,6 @@ def paste_box(tournament_id: int, store: bool, lang: Lang) -> discord.ui.Modal:
         )
     )
     return modal
-
-
-async def send_deck_report(
-    interaction: discord.Interaction[Any], submission: DeckSubmission, lang: Lang
-) -> None:
-    content, embed, file = deck_report(submission, lang)
-    kwargs: dict[str, Any] = {"ephemeral": True}
-    if embed is not None:
-        kwargs["embed"] = embed
-    if file is not None:
-        kwargs["file"] = file
-    if interaction.response.is_done():
-        await interaction.followup.send(content, **kwargs)
-    else:
-        await interaction.response.send_message(content, **kwargs)
 
 
 def registered_text(result: Registration, lang: Lang) -> str:

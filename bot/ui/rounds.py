@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import Lang, t
+from bot.services.rounds import PostState
 from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
 from bot.ui.messages import fit_message
 from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT, Page
@@ -31,6 +32,7 @@ from domain.engine.state import Phase
 from domain.tournament.events import Dropped
 from domain.tournament.model import Tournament
 from domain.tournament.names import display_name, display_names
+from domain.tournament.rooms import tables_without_room
 from domain.tournament.rounds import Match, Round, RoundKind
 from domain.tournament.views import StandingLine, Views, bracket_seeds, knockout_rounds
 
@@ -167,6 +169,7 @@ def round_name_at(tournament: Tournament, number: int, lang: Lang) -> str:
 # is given the room of the longer of its two forms from the start, so that marking tables
 # later never moves a table to another message of the post.
 MARKED_LINE_LIMIT = 64
+LONGEST_ID = 2**64 - 1  # a snowflake, as long as one can be: a room's mention keeps its space
 
 
 def pairings_posts(
@@ -206,20 +209,24 @@ def pairings_posts(
             "ui.rounds.pairings_title", lang, tournament=safe(tournament.name), round=paired.number
         )
     footer = t("ui.rounds.how_to_report", lang)
+    without = tables_without_room(tournament) if paired.number == tournament.current_round else ()
+    if without:  # the organizer chose fewer rooms than tables: those beyond are told so
+        beyond = t("rooms.beyond", lang, first=min(without), last=tournament.settings.room_limit)
+        footer = beyond + "\n" + footer
     if page_url is not None:
         footer += "\n" + t("ui.rounds.live_page", lang, url=page_url)
     if len(paired.matches) <= PINGED_TABLES:
         posts = _pinged_posts(title, footer, pinged, lang)
         if len(posts) <= POST_MESSAGES:
             return posts
-    texts = [text for text, _ in pinged]
+    texts = [(text, size) for text, _, size in pinged]
     packed = _packed_posts(title, footer, texts, lang)
     if len(packed) <= POST_MESSAGES:
         return packed
     named = _pairing_lines(
         tournament, paired, points, lang, marked, lambda user: everyone.get(user, str(user)), {}
     )
-    return [_listed_post(paired, title, footer, [text for text, _ in named], lang)]
+    return [_listed_post(paired, title, footer, [text for text, _, _ in named], lang)]
 
 
 def _pairing_lines(
@@ -230,13 +237,21 @@ def _pairing_lines(
     marked: bool,
     who: Callable[[int], str],
     rooms: Mapping[int, int],
-) -> list[tuple[str, tuple[int, ...]]]:
-    """Each table's line, and the players it may ping; `who` names a player (a mention in
-    a post, a name in a file); `rooms`: each table's match room, named on its line."""
+) -> list[tuple[str, tuple[int, ...], int]]:
+    """Each table's line, the players it may ping, and the room it takes in a message: the
+    longest of its forms (unmarked, marked, with its match room once the room is made),
+    so that marking a table or naming its room never moves a table to another message;
+    `who` names a player (a mention in a post, a name in a file); `rooms`: each table's
+    match room, named on its line."""
     top_cut = paired.kind is RoundKind.ELIMINATION
     everyone = display_names(tournament) if marked else None
-    lines: list[tuple[str, tuple[int, ...]]] = []
+    # A table that will have a room keeps space for its name from the start.
+    with_rooms = tournament.settings.rooms and paired.number == tournament.current_round
+    roomless = set(tables_without_room(tournament)) if with_rooms else set()
+    room_space = len(" " + t("rooms.in_post", lang, room=f"<#{LONGEST_ID}>"))
+    lines: list[tuple[str, tuple[int, ...], int]] = []
     for match in paired.matches:
+        space = MARKED_LINE_LIMIT
         if len(match.players) == 2:
             first, second = match.players
             names = {"table": match.table, "first": who(first), "second": who(second)}
@@ -250,6 +265,9 @@ def _pairing_lines(
                     second_points=points.get(second, 0),
                     **names,
                 )
+            space = max(len(text), MARKED_LINE_LIMIT)
+            if with_rooms and match.table not in roomless:
+                space += room_space
             if marked and paired.finished(match):
                 text = marked_line(tournament, match, lang, everyone)
             if match.table in rooms:
@@ -264,12 +282,12 @@ def _pairing_lines(
                 )
         else:
             text = t("ui.rounds.empty_line", lang, table=match.table)
-        lines.append((text, match.players))
+        lines.append((text, match.players, max(len(text), space) + 1))
     return lines
 
 
 def _pinged_posts(
-    title: str, footer: str, lines: list[tuple[str, tuple[int, ...]]], lang: Lang
+    title: str, footer: str, lines: list[tuple[str, tuple[int, ...], int]], lang: Lang
 ) -> list[Post]:
     """The tables in messages of text, each player pinged (2,000 characters, 100 pings a
     message)."""
@@ -277,8 +295,7 @@ def _pinged_posts(
     budget = MESSAGE_LIMIT - len(title) - len(footer) - 40
     chunks: list[list[tuple[str, tuple[int, ...]]]] = [[]]
     size = pings = 0
-    for text, players in lines:
-        room = _room(text)
+    for text, players, room in lines:
         if chunks[-1] and (size + room > budget or pings + len(players) > MENTIONS_PER_MESSAGE):
             chunks.append([])
             size = pings = 0
@@ -306,23 +323,17 @@ def _listed_post(paired: Round, title: str, footer: str, lines: list[str], lang:
     )
 
 
-def _room(line: str) -> int:
-    """A table's room in a message: the longer of its two forms (see MARKED_LINE_LIMIT)."""
-    return max(len(line), MARKED_LINE_LIMIT) + 1
-
-
 def _part(index: int, parts: int, lang: Lang) -> str:
     return t("ui.rounds.pairings_part", lang, part=index, parts=parts) if parts > 1 else ""
 
 
-def _packed_posts(title: str, footer: str, lines: list[str], lang: Lang) -> list[Post]:
+def _packed_posts(title: str, footer: str, lines: list[tuple[str, int]], lang: Lang) -> list[Post]:
     """A large round's pairings: the tables in embeds packed to Discord's limits (10 a
     message, 6,000 characters across them, 4,096 each), the title and how to report above
     them, no pings."""
     messages: list[list[list[str]]] = [[[]]]
     in_message = in_embed = 0
-    for line in lines:
-        room = _room(line)
+    for line, room in lines:
         embeds = messages[-1]
         if in_message + room > EMBED_CHARACTERS_PER_MESSAGE:
             messages.append([[]])
@@ -643,6 +654,10 @@ def my_match_text(
     text = t("ui.rounds.mine", lang, points=points.get(opponent, 0), **shared)
     if room is not None:
         text += "\n" + t("rooms.in_call", lang, room=f"<#{room}>")
+    elif current.number == tournament.current_round and match.table in tables_without_room(
+        tournament
+    ):
+        text += "\n" + t("rooms.not_for_table", lang, tables=tournament.settings.room_limit)
     return text
 
 
@@ -711,6 +726,19 @@ def decided_notice(
     return fit_message(notice, MESSAGE_LIMIT - len(done) - 1) + "\n" + done
 
 
+# What the organizer is told of a round's pairings post that is not out yet.
+PAIRED_NOT_YET = {
+    PostState.WAITING: "ui.rounds.paired_turn",
+    PostState.FAILING: "ui.rounds.paired_waiting",
+    PostState.NOT_POSTED: "ui.rounds.paired_nowhere",
+}
+POST_NOT_YET = {
+    PostState.WAITING: "ui.panel.post_turn",
+    PostState.FAILING: "ui.panel.post_waiting",
+    PostState.NOT_POSTED: "ui.panel.post_nowhere",
+}
+
+
 def pairing_reply(paired: Paired, lang: Lang) -> str:
     """What the organizer reads after /round pair: the round and, for Swiss, the engine's
     explanation (pair-downs, the bye, …)."""
@@ -718,13 +746,15 @@ def pairing_reply(paired: Paired, lang: Lang) -> str:
     tables = sum(1 for match in matches if len(match.players) == 2)
     byes = sum(1 for match in matches if len(match.players) == 1)
     key = "ui.rounds.paired_reply_byes" if byes else "ui.rounds.paired_reply"
-    if not paired.posted:  # said only once it is true (Discord may be away)
-        key = "ui.rounds.paired_waiting"
+    if paired.posted is not PostState.POSTED:  # said only once it is true
+        key = PAIRED_NOT_YET[paired.posted]
     lines = [t(key, lang, round_name=round_name(paired.round, lang), tables=tables, byes=byes)]
     if paired.round.kind is RoundKind.SWISS:
         notes = explanation_lines(paired.tournament, paired.proposal.explanation, lang)
         lines.append(f"**{t('ui.rounds.explanation_title', lang)}**")
         lines += notes or [t("ui.rounds.no_explanation", lang)]
+    if paired.rooms_waiting:
+        lines.insert(1, t("rooms.waiting", lang, waiting=paired.rooms_waiting))
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
@@ -79,6 +79,14 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         log.warning("could not send the error reply for interaction %s", interaction.id)
 
 
+@runtime_checkable
+class KeepsNotices(Protocol):
+    """A client that keeps what a player could not get by DM (closed DMs) for their next
+    use of the bot: the bot, after each press it routes."""
+
+    async def show_kept_notices(self, interaction: discord.Interaction[Any], /) -> None: ...
+
+
 ButtonHandler = Callable[..., Awaitable[None]]
 RoutedItem = type[discord.ui.DynamicItem[Any]]
 
@@ -134,6 +142,9 @@ def _routed(custom: CustomId, handler: ButtonHandler, *, select: bool) -> Routed
                     await handler(interaction, **self.fields)
             except Exception as error:
                 await answer_error(interaction, error)
+            client = interaction.client
+            if isinstance(client, KeepsNotices):
+                await client.show_kept_notices(interaction)
 
     Routed.__name__ = Routed.__qualname__ = f"Routed_{custom.prefix.replace(':', '_')}"
     return Routed

@@ -394,6 +394,8 @@ class LivePages:
         if previous is None:
             return dict.fromkeys(PARTS, page.version)
         changed = changed_parts(previous.page.tournament, page.tournament)
+        if previous.page.rooms != page.rooms:  # kept beside the tournament: its version moved
+            changed.add("pairings")
         return {part: page.version if part in changed else previous.stamps[part] for part in PARTS}
 
     # -- event streams ----------------------------------------------------------------------

@@ -382,7 +382,7 @@ def part_text(state: PageState, part: str, number: int | None, page: int) -> str
     tournament, known = state.page.tournament, state.page.views
     views: dict[str, Callable[[], Any]] = {
         "overview": lambda: overview(tournament),
-        "pairings": lambda: pairings(tournament, number, known),
+        "pairings": lambda: pairings(tournament, number, known, state.page.rooms),
         "standings": lambda: standings(tournament, page, views=known),
         "bracket": lambda: bracket(tournament, known),
         "decklists": lambda: decklists(tournament, page, known),

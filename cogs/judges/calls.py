@@ -97,7 +97,7 @@ class Calls(RoutedCog):
             tournament, call, suggested, labels, at_a_table=claimed.table is not None
         )
         judge = interaction.user.display_name
-        text = claimed_text(outcome.tournament, claimed, judge, labels.lang)
+        text = claimed_text(outcome.tournament, claimed, judge, labels.lang, outcome.room)
         await edit_answer(
             interaction, content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -135,7 +135,8 @@ class Calls(RoutedCog):
         actor = actor_of(interaction, updates_message=on_the_post)
         outcome = await self.services.judges.resolve(actor, tournament, call, minutes)
         lang = server_lang(outcome.server, interaction)
-        text = resolved_text(outcome.tournament, outcome.call, interaction.user.display_name, lang)
+        judge = interaction.user.display_name
+        text = resolved_text(outcome.tournament, outcome.call, judge, lang, outcome.room)
         if on_the_post:
             await edit_answer(
                 interaction,

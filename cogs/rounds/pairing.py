@@ -14,7 +14,13 @@ from bot.services.base import TournamentRef
 from bot.ui.messages import Acknowledgement, acknowledge, fit_or_attach, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.rounds import my_match_text, pairing_reply, round_name, status_embed
-from cogs.common import RoutedCog, actor_of, free_channels, tournament_autocomplete
+from cogs.common import (
+    RoutedCog,
+    actor_of,
+    free_channels,
+    offering_fewer_rooms,
+    tournament_autocomplete,
+)
 
 
 class Pairing(RoutedCog):
@@ -88,11 +94,12 @@ async def pair_next_round(
     the pairings post is the notifier's."""
     lang = interaction_lang(interaction)
     await acknowledge(interaction)
-    paired = await services.rounds.pair(
-        actor_of(interaction), reference, free_channels=free_channels(interaction)
-    )
-    text, file = fit_or_attach(pairing_reply(paired, lang), "pairing-explanation.txt", lang)
-    await reply(interaction, text, file=file)
+    async with offering_fewer_rooms(interaction):
+        paired = await services.rounds.pair(
+            actor_of(interaction), reference, free_channels=free_channels(interaction)
+        )
+        text, file = fit_or_attach(pairing_reply(paired, lang), "pairing-explanation.txt", lang)
+        await reply(interaction, text, file=file)
 
 
 async def start_round_clock(

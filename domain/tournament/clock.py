@@ -14,6 +14,8 @@ from domain.tournament.penalties import REPING_AFTER, JudgeCall
 from domain.tournament.rounds import Round
 
 REMINDER_MINUTES = (10, 5)
+# How late a clock notice may still go out as if on time (the bot's CLOCK_GRACE_SECONDS).
+CLOCK_GRACE = timedelta(seconds=90)
 
 
 class NoticeKind(StrEnum):
@@ -44,6 +46,27 @@ class Notice:
             return f"{self.kind.value}:{self.call_id}"
         tables = ",".join(map(str, self.tables)) if self.kind is NoticeKind.UNCONFIRMED else ""
         return f"{self.kind.value}:{self.minutes_left}:{self.due.isoformat()}:{tables}"
+
+
+def reminder_ends(played: Round, tables: Sequence[int]) -> datetime | None:
+    """When the tables a reminder is for end: the round's end, or an extended table's own
+    (R-MATCH-7)."""
+    first = played.match_at(tables[0]) if tables else None
+    return played.table_ends_at(first) if first is not None else played.ends_at
+
+
+def reminder_minutes(minutes: int, ends: datetime, now: datetime, grace: timedelta) -> int | None:
+    """What a reminder of `minutes` left says when it goes out at `now`: its own minutes
+    while it is within `grace` of its moment. Later (Discord was away while it waited), the
+    whole minutes really left, so that nobody plays to a clock that is wrong; nothing when
+    a shorter reminder, or the time-up, says it by now."""
+    if now - (ends - timedelta(minutes=minutes)) <= grace:
+        return minutes
+    left = (ends - now) // timedelta(minutes=1)
+    shorter = [other for other in REMINDER_MINUTES if other < minutes]
+    if left < 1 or (shorter and left <= max(shorter)):
+        return None
+    return min(left, minutes)
 
 
 def call_notices(calls: Sequence[JudgeCall]) -> list[Notice]:

@@ -85,6 +85,8 @@ class Settings:
     # A voice room per played table (対戦部屋, `domain.tournament.rooms`), off unless asked for.
     rooms: bool = False
     room_spectators: RoomSpectators = RoomSpectators.LISTEN
+    # Rooms only for tables 1 to N (0: every table), where the server holds no more.
+    room_limit: int = 0
 
     @property
     def uses_checkin(self) -> bool:
@@ -238,7 +240,12 @@ class Tournament:
         it is told."""
         if number >= len(self.rounds):
             return self
-        return replace(self, rounds=self.rounds[: max(number, 0)])
+        kept = self.rounds[: max(number, 0)]
+        state = self.state
+        if state.phase in (Phase.TOP_CUT, Phase.FINISHED):  # not yet, after round `number`
+            cut = any(played.kind is RoundKind.ELIMINATION for played in kept)
+            state = replace(state, phase=Phase.TOP_CUT if cut else Phase.RUNNING)
+        return replace(self, rounds=kept, state=state)
 
     def with_round(self, updated: Round) -> Tournament:
         """This tournament with round `updated.number` replaced by `updated`."""

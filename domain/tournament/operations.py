@@ -143,6 +143,8 @@ class SettingsChange:
     reminders: bool | None = field(default=None, metadata=codec.when_absent(None))
     rooms: bool | None = field(default=None, metadata=codec.when_absent(None))
     room_spectators: RoomSpectators | None = field(default=None, metadata=codec.when_absent(None))
+    # Rooms only for tables 1 to N (0: every table): what fits the server.
+    room_limit: int | None = field(default=None, metadata=codec.when_absent(None))
 
     def given(self) -> dict[str, Any]:
         """The settings this change sets, by name (a cleared start time as None)."""
@@ -171,6 +173,7 @@ SETTING_NAMES = (
     "reminders",
     "rooms",
     "room_spectators",
+    "room_limit",
 )
 # R-DECK-4: these decide which lists are legal, so they are locked from the start.
 DECK_RULE_SETTINGS = frozenset(

@@ -42,6 +42,7 @@ from domain.tournament.operations import (
     SubmitDeck,
     Unregister,
 )
+from domain.tournament.rooms import ROOM_LIMIT
 
 MINIMUM_PLAYERS = 2
 LATE_REGISTRATION_ROUNDS = (0, 30)
@@ -352,6 +353,7 @@ def _check_setting_ranges(given: Mapping[str, Any]) -> None:
         "checkin_minutes": (CHECKIN_MINUTES, "tournament.bad_checkin_minutes"),
         "mix_two_minimum": (MIX_TWO_MINIMUM, "tournament.bad_mix_two_minimum"),
         "noshow_minutes": (NOSHOW_MINUTES, "tournament.bad_noshow_minutes"),
+        "room_limit": (ROOM_LIMIT, "rooms.bad_limit"),
     }
     for name, ((low, high), key) in ranges.items():
         value = given.get(name)

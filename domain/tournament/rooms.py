@@ -7,7 +7,10 @@ everyone else at most listens and watches (「対戦中、観戦者や対戦相�
 belongs to its table for one round: the next round's pairs take it over, the last
 round's keep nothing of it.
 
-Discord's limits are the design's: 50 channels a category, 500 a server.
+Discord's limits are the design's: 50 channels a category, 500 a server. Where the rooms
+would not fit, the organizer chooses before the round is paired (or the event started, or
+rooms turned on): rooms for the first tables only (`Settings.room_limit`), the tables
+beyond playing without one, or no rooms.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from domain.tournament.operations import RoomSpectators
 
 ROOMS_PER_CATEGORY = 50  # Discord: a category holds at most 50 channels
 CHANNELS_PER_SERVER = 500  # Discord: a server holds at most 500 channels, categories included
+# The organizer's choice of rooms for tables 1 to N only (0: every table).
+ROOM_LIMIT = (0, CHANNELS_PER_SERVER)
 # What the bot needs to make rooms and give each its overwrites (Discord's names).
 ROOM_PERMISSIONS = ("manage_channels", "manage_roles")
 
@@ -54,12 +59,17 @@ class Room:
 
 def rooms_wanted(tournament: Tournament) -> tuple[Room, ...]:
     """The rooms the tournament should have now: one for each table of its newest round
-    with two players (a bye plays nowhere), while rooms are on and the event is not over.
-    Started but not yet paired, a room for each table the first round will have, nobody's
-    yet: made before the pairing, so that the round's rooms are ready with its post."""
-    current = tournament.current
+    with two players (a bye plays nowhere), while rooms are on and the event is not over,
+    up to the first `room_limit` tables where the organizer chose fewer rooms. Started but
+    not yet paired, a room for each table the first round will have, nobody's yet: made
+    before the pairing, so that the round's rooms are ready with its post."""
     if not tournament.settings.rooms or tournament.phase.over:
         return ()
+    return _limited(tournament, _every_room(tournament))
+
+
+def _every_room(tournament: Tournament) -> tuple[Room, ...]:
+    current = tournament.current
     if current is None:
         if tournament.phase is Phase.REGISTRATION:
             return ()
@@ -67,9 +77,24 @@ def rooms_wanted(tournament: Tournament) -> tuple[Room, ...]:
         return tuple(Room(number, (), 0) for number in range(1, tables + 1))
     return tuple(
         Room(match.table, match.players, current.number)
-        for match in current.matches
+        for match in sorted(current.matches, key=lambda match: match.table)
         if not match.is_bye
     )
+
+
+def _limited(tournament: Tournament, rooms: tuple[Room, ...]) -> tuple[Room, ...]:
+    limit = tournament.settings.room_limit
+    return rooms[:limit] if limit else rooms
+
+
+def tables_without_room(tournament: Tournament) -> tuple[int, ...]:
+    """The played tables of the newest round left without a room by the organizer's choice
+    of fewer rooms (they play as they would without rooms, and are told so)."""
+    if not tournament.settings.rooms or tournament.phase.over:
+        return ()
+    every = _every_room(tournament)
+    kept = {room.number for room in _limited(tournament, every)}
+    return tuple(room.number for room in every if room.number not in kept)
 
 
 def categories_needed(rooms: Collection[Room]) -> int:
@@ -96,19 +121,53 @@ def missing_for_rooms(granted: Collection[str]) -> list[str]:
     return [name for name in ROOM_PERMISSIONS if name not in granted]
 
 
+def channels_for(rooms: int) -> int:
+    """The channels `rooms` rooms take: the rooms and their categories (50 rooms each)."""
+    return rooms + ceil(rooms / ROOMS_PER_CATEGORY)
+
+
+def rooms_that_fit(wanted: int, free_channels: int, owned: int) -> int:
+    """How many of `wanted` rooms (tables 1, 2, …) the server can hold: `free_channels` it
+    can still take, `owned` the tournament's channels already there (reused)."""
+    fits = 0
+    while fits < wanted and channels_for(fits + 1) - owned <= free_channels:
+        fits += 1
+    return fits
+
+
+class RoomsDoNotFit(InvalidInput):
+    """The server cannot hold the rooms the tournament would need now: nothing was changed,
+    and the organizer chooses rooms for the first `fits` tables only, or no rooms."""
+
+    def __init__(
+        self, tournament_id: int, *, rooms: int, needed: int, free: int, fits: int
+    ) -> None:
+        super().__init__(
+            "rooms.no_space" if fits else "rooms.no_space_none",
+            rooms=rooms,
+            needed=needed,
+            free=free,
+            fits=fits,
+            limit=CHANNELS_PER_SERVER,
+        )
+        self.tournament_id = tournament_id
+        self.fits = fits
+
+
 def check_rooms_fit(tournament: Tournament, free_channels: int | None, owned: int) -> None:
-    """Refuse a round whose rooms the server cannot hold: `free_channels` is what it can
-    still take (None: not known), `owned` how many channels the tournament has already
-    (its rooms and categories, reused). Nothing is half made: the round is not paired."""
+    """Refuse a step (the start, a round's pairing, rooms turned on) after which the
+    tournament would want rooms the server cannot hold: `free_channels` is what it can
+    still take (None: not known), `owned` how many channels the tournament has already (its
+    rooms and categories, reused). Nothing is half made: the step is not taken."""
     if free_channels is None:
         return
     rooms = rooms_wanted(tournament)
     needed = len(rooms) + categories_needed(rooms) - owned
     if needed > free_channels:
-        raise InvalidInput(
-            "rooms.no_space",
+        raise RoomsDoNotFit(
+            tournament.id,
             rooms=len(rooms),
             needed=needed,
             free=free_channels,
-            limit=CHANNELS_PER_SERVER,
+            fits=rooms_that_fit(len(rooms), free_channels, owned),
         )

@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from bot.i18n import catalog, describe_error, t
+from bot.services.rounds import PostState
 from bot.ui.buttons import Labels, minutes_modal, registration_view, time_modal
 from bot.ui.entry import registration_embed
 from bot.ui.judges import action_what, call_reping, penalty_type
@@ -139,16 +140,36 @@ def test_the_organizer_reads_tables_and_byes_apart() -> None:
     paired.round = clock.tournament.rounds[0]
     paired.tournament = clock.tournament
     paired.proposal = type("Proposal", (), {"explanation": ()})()
-    paired.posted = True
+    paired.posted = PostState.POSTED
+    paired.rooms_waiting = 0
     first_line = pairing_reply(paired, "ja").splitlines()[0]
     assert first_line == "第 1 回戦の対戦表（2 テーブル＋不戦勝 1）を投稿しました。"
     assert pairing_reply(paired, "en").startswith(
         "Posted the pairings of Round 1 (2 tables + 1 bye)."
     )
+    # Match rooms still being made (Discord makes a server's channels slowly): said, and
+    # the post names them as they appear.
+    paired.rooms_waiting = 3
+    second_line = pairing_reply(paired, "ja").splitlines()[1]
+    assert second_line.startswith("対戦部屋はまだ 3 部屋できていません"), second_line
+    assert "3 match rooms are not made yet" in pairing_reply(paired, "en")
+    paired.rooms_waiting = 0
     # Said only once it is true: Discord away, the post waits.
-    paired.posted = False
+    paired.posted = PostState.FAILING
     assert "投稿を待っています（Discord が応答しません）" in pairing_reply(paired, "ja")
     assert "waiting to be posted (Discord is not answering)" in pairing_reply(paired, "en")
+    # Only its turn at Discord's pace: Discord is not blamed.
+    paired.posted = PostState.WAITING
+    waiting = pairing_reply(paired, "ja")
+    assert "投稿の順番を待っています" in waiting
+    assert "応答しません" not in waiting
+    assert "投稿しました" not in waiting
+    assert "waiting their turn" in pairing_reply(paired, "en")
+    # Skipped (no channel players read): never "posted"; each player hears by DM.
+    paired.posted = PostState.NOT_POSTED
+    nowhere = pairing_reply(paired, "ja")
+    assert "投稿できませんでした" in nowhere
+    assert "投稿しました" not in nowhere
 
 
 # -- one date format ---------------------------------------------------------------------

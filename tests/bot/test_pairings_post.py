@@ -163,3 +163,39 @@ def test_a_handle_shows_beside_the_mention_in_the_post_and_the_bye_line() -> Non
     for other in (102, 103):
         assert f"<@{other}>（勝ち点 0）" in ja  # no handle: the mention alone
         assert f"<@{other}> 参加者" not in ja
+
+
+def tables_by_message(posts: list[rounds.Post], lang: str) -> list[list[int]]:
+    label = "テーブル" if lang == "ja" else "Table"
+    return [
+        [int(t) for t in re.findall(rf"{label} (\d+):", "\n".join([p.content, *p.tables]))]
+        for p in posts
+    ]
+
+
+@pytest.mark.parametrize("count", [40, 256])
+def test_naming_the_rooms_as_they_are_made_never_moves_a_table(count: int) -> None:
+    """With match rooms, the post goes out naming the rooms made so far and is edited as
+    the rest appear (and as results come in): every form of the post has the same
+    messages with the same tables in each, so an edit of each part never loses a table."""
+    clock = players(count)
+    clock.apply(ChangeSettings(SettingsChange(rooms=True)))
+    played = clock.tournament.rounds[0]
+    tables = [m.table for m in played.matches if len(m.players) == 2]
+    every = {table: 1_580_000_000_000_000_000 + table for table in tables}
+    some = {table: room for table, room in every.items() if table <= len(tables) // 3}
+    for table in range(1, len(tables), 4):  # some results in too
+        winner = played.matches[table - 1].players[0]
+        clock.apply(SetResult(1, table, MatchResult.win(str(winner))), JUDGE)
+    for lang in ("ja", "en"):
+        first = pairings_posts(clock.tournament, played, {}, lang, rooms=some)
+        later = pairings_posts(
+            clock.tournament, clock.tournament.rounds[0], {}, lang, rooms=every, marked=True
+        )
+        assert tables_by_message(first, lang) == tables_by_message(later, lang)
+        assert sum(len(found) for found in tables_by_message(later, lang)) == len(tables)
+        shown = "\n".join(text for p in later for text in (p.content, *p.tables))
+        assert all(f"<#{room}>" in shown for room in every.values())
+        for post in later:
+            assert len(post.content) <= MESSAGE_LIMIT
+            assert sum(len(embed) for embed in post.tables) <= 6000

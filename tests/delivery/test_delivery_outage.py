@@ -93,7 +93,12 @@ async def test_the_loop_pauses_once_and_goes_on_by_itself(
     await settled(delivery)
     assert ran[-2:] == ["clock", "reminders"]
     assert await outbox(services) == DONE
-    records = [r for r in caplog.records if r.name == "bot.delivery.loop"]
+    # (Besides a line for each notice skipped: this server has no channel to take them.)
+    records = [
+        r
+        for r in caplog.records
+        if r.name == "bot.delivery.loop" and "skipped: none of its places" not in r.getMessage()
+    ]
     told = [(r.levelname, r.getMessage()) for r in records]
     assert len(told) == 2, told  # once away, once back
     assert told[0][0] == "WARNING"

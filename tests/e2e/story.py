@@ -193,6 +193,28 @@ def standings_rows(
     return rows
 
 
+def assert_said_once(messages: list[JSON], where: object = "") -> None:
+    """No message of the bot's in one place says the same twice."""
+    said = [
+        (m.get("content") or "", tuple(e.get("description") or "" for e in m.get("embeds") or []))
+        for m in messages
+    ]
+    assert len(said) == len(set(said)), (where, [s for s in said if said.count(s) > 1])
+
+
+def assert_every_place_said_once(
+    fake: FakeDiscord, channels: tuple[str, ...], players: tuple[str, ...] = PLAYERS
+) -> None:
+    """Nothing said twice in each channel, the reports threads opened in it, and each
+    player's DMs."""
+    for channel in channels:
+        assert_said_once(fake.messages(channel), channel)
+        for thread in fake.threads(channel):
+            assert_said_once(fake.messages(thread.id), thread.name)
+    for player in players:
+        assert_said_once(fake.dms(player), player)
+
+
 def sent_payload(fake: FakeDiscord, content: str) -> JSON:
     """What the bot sent for the message with `content` (the fake keeps the request, e.g.
     allowed_mentions)."""

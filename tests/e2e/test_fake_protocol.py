@@ -34,23 +34,31 @@ from tests.e2e.fake_discord.permissions import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     ATTACH_FILES,
+    CONNECT,
     CREATE_EVENTS,
     CREATE_PUBLIC_THREADS,
     EMBED_LINKS,
     EVERYONE_PERMISSIONS,
     MANAGE_CHANNELS,
     MANAGE_EVENTS,
+    MANAGE_ROLES,
     MEMBER,
     ROLE,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
+    SPEAK,
+    STREAM,
+    USE_VAD,
     VIEW_CHANNEL,
     base_permissions,
     effective_permissions,
     overwrite,
 )
 from tests.e2e.fake_discord.state import (
+    CATEGORY_CHANNEL_LIMIT,
+    GUILD_CHANNEL_LIMIT,
     GUILD_TEXT,
+    GUILD_VOICE,
     PUBLIC_THREAD,
     Channel,
     RecordedRequest,
@@ -1078,3 +1086,117 @@ async def test_permissions_follow_discords_order_of_overwrites() -> None:
     guild.roles[moderator.id].permissions |= ADMINISTRATOR
     admin.role_ids.append(moderator.id)
     assert effective_permissions(guild, admin, channel) == ALL_PERMISSIONS
+
+
+async def test_without_connect_a_voice_channel_gives_no_voice_at_all() -> None:
+    """The docs' implicit permissions: in a voice channel, without Connect, speaking, video
+    and voice activity go too (what a match room's spectators are denied rests on it);
+    in a text channel Connect means nothing."""
+    world = World(token="t")
+    guild = world.add_guild("Voice")
+    member = world.add_member(guild, "ann")
+    room = Channel(world.ids.next(), "卓1", GUILD_VOICE, guild.id)
+    guild.channels[room.id] = room
+    voice = SPEAK | STREAM | USE_VAD
+    assert effective_permissions(guild, member, room) & (CONNECT | voice) == CONNECT | voice
+    room.permission_overwrites = [overwrite(guild.id, ROLE, deny=CONNECT)]
+    seen = effective_permissions(guild, member, room)
+    assert seen & VIEW_CHANNEL
+    assert not seen & (CONNECT | voice)
+    # The member's own allow of Speak does not bring it back without Connect.
+    room.permission_overwrites.append(overwrite(member.id, MEMBER, allow=SPEAK))
+    assert not effective_permissions(guild, member, room) & SPEAK
+    text = guild.channel("pairings")
+    text.permission_overwrites = [overwrite(guild.id, ROLE, deny=CONNECT)]
+    assert effective_permissions(guild, member, text) & SEND_MESSAGES
+
+
+# -- voice channels and categories (the match rooms) ------------------------------------------
+
+
+async def test_a_voice_channel_has_its_own_chat_and_a_category_none(probed: Probed) -> None:
+    """A voice channel takes posts in its chat, held to the same permission checks as a
+    text channel; a category answers 400 50008."""
+    fake = probed.fake
+    with fake.bot_with(MANAGE_CHANNELS):
+        category = await probed.guild.create_category("chat rooms")
+        room = await probed.guild.create_voice_channel("卓1", category=category)
+    chat = probed.client.get_partial_messageable(room.id)
+    await chat.send("残り 10 分です")
+    assert [m["content"] for m in fake.messages(room.id)] == ["残り 10 分です"]
+    with pytest.raises(discord.HTTPException) as no_chat:
+        await probed.client.get_partial_messageable(category.id).send("nowhere")
+    assert no_chat.value.code == 50008
+    await fake.set_overwrite(room.id, "bot", deny=SEND_MESSAGES)
+    with pytest.raises(discord.Forbidden) as refused:
+        await chat.send("refused")
+    assert refused.value.code == 50013
+    await fake.set_overwrite(room.id, "bot", deny=VIEW_CHANNEL)
+    with pytest.raises(discord.Forbidden) as unseen:
+        await chat.send("unseen")
+    assert unseen.value.code == 50001
+
+
+async def test_making_and_deleting_channels_takes_manage_channels(probed: Probed) -> None:
+    fake = probed.fake
+    with pytest.raises(discord.Forbidden) as refused:
+        await probed.guild.create_voice_channel("卓2")
+    assert refused.value.code == 50013
+    with fake.bot_with(MANAGE_CHANNELS):
+        room = await probed.guild.create_voice_channel("卓2")
+    with pytest.raises(discord.Forbidden) as kept:
+        await room.delete()
+    assert kept.value.code == 50013
+    with fake.bot_with(MANAGE_CHANNELS):
+        await room.delete()
+    assert room.id in fake.world.deleted_channels
+
+
+async def test_overwrites_take_manage_roles_and_only_the_bits_the_bot_has(probed: Probed) -> None:
+    """Discord's rule for writing overwrites (on a new channel or an old one): Manage Roles,
+    and no bit the bot does not have itself."""
+    fake = probed.fake
+    everyone = probed.guild.default_role
+    listen_only = {everyone: discord.PermissionOverwrite(speak=False, stream=False)}
+    with fake.bot_with(MANAGE_CHANNELS):
+        with pytest.raises(discord.Forbidden) as without_roles:
+            await probed.guild.create_voice_channel("卓3", overwrites=listen_only)
+        assert without_roles.value.code == 50013
+        with fake.bot_with(MANAGE_ROLES):
+            room = await probed.guild.create_voice_channel("卓3", overwrites=listen_only)
+            made = fake.channel(room.id)
+            assert [int(o["deny"]) for o in made.permission_overwrites] == [SPEAK | STREAM]
+            muting = {everyone: discord.PermissionOverwrite(mute_members=True)}
+            with pytest.raises(discord.Forbidden) as beyond:  # the bot cannot mute anyone
+                await room.edit(overwrites=muting)
+            assert beyond.value.code == 50013
+        with pytest.raises(discord.Forbidden) as lost:  # Manage Roles taken away
+            await room.edit(overwrites={})
+        assert lost.value.code == 50013
+    assert [int(o["deny"]) for o in made.permission_overwrites] == [SPEAK | STREAM]
+
+
+async def test_a_category_holds_50_channels_and_a_server_500(probed: Probed) -> None:
+    fake = probed.fake
+    with fake.bot_with(MANAGE_CHANNELS):
+        category = await probed.guild.create_category("full rooms")
+        seats = await fake.add_channels(
+            CATEGORY_CHANNEL_LIMIT, prefix="seat", kind=GUILD_VOICE, parent=category.id
+        )
+        with pytest.raises(discord.HTTPException) as full_category:
+            await probed.guild.create_voice_channel("卓51", category=category)
+        assert full_category.value.code == 50035
+        assert "Maximum number of channels in category" in str(full_category.value)
+        fillers = await fake.add_channels(
+            GUILD_CHANNEL_LIMIT - fake.guild.channel_count, prefix="filler", tell_bot=False
+        )
+        try:
+            assert fake.guild.channel_count == GUILD_CHANNEL_LIMIT
+            with pytest.raises(discord.HTTPException) as full_server:
+                await probed.guild.create_voice_channel("one too many")
+            assert full_server.value.code == 30013
+        finally:
+            with fake.world.lock:
+                for channel in [*seats, *fillers]:
+                    del fake.guild.channels[channel.id]
+        await probed.guild.create_voice_channel("fits again", category=category)

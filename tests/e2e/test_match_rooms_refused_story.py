@@ -1,7 +1,9 @@
 """Match rooms asked for where the bot lacks Manage Channels: the command and the panel's
 対戦部屋 switch are refused with what is missing and where to grant it, in the organizer's
 language; nothing is made, nothing is half set; the event runs without rooms. Given the
-permission, the same switch turns them on."""
+permission, the same switch turns them on. Taken away again mid-round, a room deleted by
+hand cannot be made again: the staff are told once, in their language, and the bot does
+not ask Discord for what it knows Discord would refuse."""
 
 from __future__ import annotations
 
@@ -106,3 +108,24 @@ async def test_given_the_permission_the_switch_turns_rooms_on(fake: FakeDiscord)
     await fake.wait_for(
         lambda: "対戦部屋: オン" in labels(panel(fake)), "the panel showing rooms on", within=30
     )
+
+
+def told_of_rooms(fake: FakeDiscord) -> list[str]:
+    return [text_of(m) for m in fake.messages("log") if "対戦部屋を作れませんでした" in text_of(m)]
+
+
+async def test_a_permission_lost_mid_round_is_told_to_the_staff_once(fake: FakeDiscord) -> None:
+    made = sorted(fake.voice_channels(), key=lambda c: c.name)
+    requests = len(fake.requests)
+    with fake.bot_without(MANAGE_CHANNELS):
+        await fake.delete_channel(made[0].id)
+        told = await fake.wait_for(
+            lambda: told_of_rooms(fake), "the staff told the room cannot be made", within=30
+        )
+        assert "ボットにサーバーの「チャンネルの管理」の権限がありません" in told[0], told
+        assert "部屋のない 1 卓は、部屋なしで対戦します" in told[0]
+        await fake.delete_channel(made[1].id)  # again, in the same round
+        await fake.settled()
+    assert len(told_of_rooms(fake)) == 1  # told once
+    asked = fake.requests_to("POST", f"/guilds/{fake.guild.id}/channels")
+    assert not [r for r in asked if fake.requests.index(r) >= requests]  # never asked

@@ -7,6 +7,9 @@ event with rooms on.
 - round 1: each table's room is named in the pairings post and in /pairing; the
   permissions computed by Discord's arithmetic: the table's player speaks and shows their
   camera, a player of another table and a spectator may only listen, a judge speaks;
+- during round 1, what the bot tells one table goes to its room's own chat: the round's
+  reminders and time up, an extension, a judge's decision (the reports thread keeps the
+  reports); a judge call names the room, and so does the post once a judge claims it;
 - round 2 reuses the rooms: the new pairs speak, round 1's pairs keep nothing;
 - the finish removes the rooms and their category; every other channel is untouched;
   `verify` agrees and every room change is in the action log.
@@ -39,6 +42,8 @@ from tests.e2e.story import (
     setup_server,
     start_event,
     tables_of,
+    thread_messages,
+    wait_for_time_up,
 )
 
 pytestmark = pytest.mark.e2e
@@ -151,6 +156,48 @@ async def test_round_1_names_each_room_and_gives_it_to_its_table(fake: FakeDisco
     mine_en = await fake.slash("pairing", user=second, locale="en-US")
     assert f"<#{room}>" in mine_en.text, mine_en.text
     ROOMS_BEFORE["round 1"] = {table: frozenset(pair) for table, pair in tables.items()}
+
+
+def chat(fake: FakeDiscord, room: int) -> str:
+    """What the bot said in a room's own chat."""
+    return "\n".join(m.get("content") or "" for m in fake.messages(room))
+
+
+async def test_round_1_tells_each_table_in_its_own_room(fake: FakeDiscord) -> None:
+    tables = tables_of(fake, 1)
+    made = rooms(fake)
+    first, _ = tables[1]
+    called = await fake.slash("judge call", user=first, locale="ja")
+    assert "ジャッジを呼びました" in called.text
+    post = fake.messages("judge-calls")[-1]
+    assert f"対戦部屋: <#{made['卓1']}>" in post["content"]
+    claimed = await fake.click(post, "対応する", user="judge", locale="ja")
+    assert f"<#{made['卓1']}>" in claimed.text  # the judge's one tap to the table
+    resolved = await fake.click(claimed.message, "解決（延長なし）", user="judge", locale="ja")
+    assert f"<#{made['卓1']}>" in resolved.text
+    since = len(fake.messages("pairings"))
+    await fake.slash("round start", user="organizer", locale="ja")
+    await fake.slash("judge extend", user="judge", options={"table": 2, "minutes": 5})
+    await fake.wait_for(
+        lambda: "5 分延長" in chat(fake, made["卓2"]), "the extension in 卓2's chat", within=30
+    )
+    thread = "\n".join(m.get("content") or "" for m in thread_messages(fake, 1))
+    assert "5 分延長" not in thread  # told in the room, where the table sits
+    await wait_for_time_up(fake, 1, since)  # the round's channel keeps its one post
+    for table in tables:
+        room = made[f"卓{table}"]
+        await fake.wait_for(
+            lambda room=room: "⏰" in chat(fake, room), f"the time up in 卓{table}", within=30
+        )
+        said = chat(fake, room)
+        assert "あと 10 分" in said
+        assert f"対戦部屋: <#{room}>" in said
+    await judge_gives_win(fake, 3, tables[3][0])
+    await fake.wait_for(
+        lambda: "勝ち" in chat(fake, made["卓3"]).rsplit("⏰", 1)[-1],
+        "the judge's decision in 卓3's chat",
+        within=30,
+    )
 
 
 async def test_round_2_reuses_the_rooms_and_round_1_keeps_nothing(fake: FakeDiscord) -> None:

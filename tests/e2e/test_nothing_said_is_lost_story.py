@@ -16,8 +16,10 @@ Discord (`fake.kill_on`), at the request where a crash would hurt.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -142,7 +144,7 @@ async def test_a_crash_in_a_burst_of_reports_leaves_every_opponent_asked_once(
     fake: FakeDiscord,
 ) -> None:
     (thread,) = threads(fake, 4)
-    fake.kill_on("POST", f"/channels/{thread.id}/messages", count=5)
+    fake.kill_on("POST", f"/channels/{thread.id}/messages", count=2)
     seats = tables(fake, 4)
     for first, _ in seats:
         await fake.slash(
@@ -215,38 +217,72 @@ async def test_a_crash_after_discord_made_the_post_whose_nonce_it_forgot_does_no
     assert_posted_once(fake, 5)
 
 
+def posted(fake: FakeDiscord) -> dict[int, JSON]:
+    """Every message the bot has posted (every channel, thread and DM), by id; not its
+    answers to interactions, which are each their own."""
+    with fake.world.lock:
+        bot = str(fake.world.bot_user.id)
+        return {
+            number: copy.deepcopy(message)
+            for number, message in fake.world.messages.items()
+            if message["author"]["id"] == bot and "interaction_metadata" not in message
+        }
+
+
+def assert_nothing_posted_twice(fake: FakeDiscord, before: set[int]) -> None:
+    """No place got the same message twice among the bot's posts since `before`."""
+    said = Counter(
+        (
+            message["channel_id"],
+            message.get("content") or "",
+            tuple(embed.get("description") or "" for embed in message["embeds"]),
+        )
+        for number, message in posted(fake).items()
+        if number not in before
+    )
+    twice = [(where, text[:80]) for (where, text, _), count in said.items() if count > 1]
+    assert not twice, twice
+
+
 @pytest.mark.parametrize("signal", ["SIGTERM", "SIGKILL"])
 async def test_stopped_while_sending_at_discords_pace_says_each_thing_once(
     fake: FakeDiscord, signal: str
 ) -> None:
-    """A burst of reports into one thread, which takes about a post a second: the bot is
-    stopped (SIGTERM: it lets its lanes finish for a moment, then stops; SIGKILL: nothing
-    runs) while it sends, and started again after Discord forgot its nonces. First every
-    table's first report (the opponents asked), then every second report (the results)."""
+    """Three bursts of reports into one thread, which takes about a post a second: at each
+    burst's first post the bot is stopped (SIGTERM: it lets its lanes finish for a moment,
+    then stops; SIGKILL: nothing runs, as Discord makes the post or before it does), and
+    started again after Discord forgot its nonces, with what it had not sent still to go.
+    First every table's first report (the opponents asked), then every second report (the
+    results). Nothing the bot posted anywhere says the same thing twice."""
     (thread,) = threads(fake, 5)
     seats = tables(fake, 5)
-    sent = len(fake.requests_to("POST", f"/channels/{thread.id}/messages"))
-    for first, second in seats:
-        user, result = (first, "win") if signal == "SIGTERM" else (second, "lose")
-        await fake.slash(
-            "report result",
-            user=name_of(fake, user),
-            options={"result": result},
-            locale="ja",
-            wait=False,
-        )
-    # Stopped once the thread has had a few of its posts, the rest still to go.
-    await fake.wait_for(
-        lambda: len(fake.requests_to("POST", f"/channels/{thread.id}/messages")) >= sent + 2,
-        "the first posts into the thread",
-    )
-    if signal == "SIGTERM":
-        await fake.stop_bot()
-    else:
-        await fake.kill_bot()
-    fake.age_nonces(minutes=10)
-    await fake.start_bot()
+    before = set(posted(fake))
+    path = f"/channels/{thread.id}/messages"
+    for stop, burst in enumerate((seats[:6], seats[6:11], seats[11:])):
+        sent = len(fake.requests_to("POST", path))
+        if signal == "SIGKILL":
+            fake.kill_on("POST", path, after=stop % 2 == 0)
+        for first, second in burst:
+            user, result = (first, "win") if signal == "SIGTERM" else (second, "lose")
+            await fake.slash(
+                "report result",
+                user=name_of(fake, user),
+                options={"result": result},
+                locale="ja",
+                wait=False,
+            )
+        if signal == "SIGTERM":
+            await fake.wait_for(
+                lambda sent=sent: len(fake.requests_to("POST", path)) > sent,
+                "the burst's first post into the thread",
+            )
+            await fake.stop_bot()
+        else:
+            await fake.wait_exit(within=30)
+        fake.age_nonces(minutes=10)
+        await fake.start_bot()
     await fake.settled()
+    assert_nothing_posted_twice(fake, before)
     if signal == "SIGTERM":
         asked_once(fake, thread.id, seats, reported_in(fake, 5))
         return

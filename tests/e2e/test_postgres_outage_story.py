@@ -32,6 +32,7 @@ import pytest
 from tests.e2e.conftest import JSON, running_fake
 from tests.e2e.fake_discord import FakeDiscord, Reply
 from tests.e2e.story import (
+    assert_every_place_said_once,
     database_rows,
     member_id,
     run_cli,
@@ -50,6 +51,7 @@ PLAYERS = (
     "grace", "heidi", "ivan", "judy", "mallory", "niaj",
 )  # fmt: skip
 NEW_MEMBERS = PLAYERS[8:]
+CHANNELS = ("announcements", "pairings", "standings", "judge-calls", "log")
 STOPPED_SECONDS = float(os.environ.get("PG_STOPPED_SECONDS", "8"))
 NOT_SAVED = {
     "ja": "保存できませんでした。少し待ってからもう一度お試しください。",
@@ -187,6 +189,7 @@ async def test_a_restart_during_six_reports(fake: FakeDiscord, server: PostgresS
     assert reports_of(fake) == {member_id(fake, r): 1 for r in reporters}
     for table, (_, opponent) in Story.tables.items():
         assert confirm_requests(fake, opponent) == 1, (table, opponent)
+    assert_every_place_said_once(fake, CHANNELS, PLAYERS)  # every notice, not only those
     lines = log_lines(fake, start)
     assert not any(word in line for line in lines for word in UNEXPECTED), lines
     assert tracebacks(lines) <= 1
@@ -229,6 +232,20 @@ async def test_a_stop_pauses_everything_once_and_it_goes_on_by_itself(
     await fake.settled()
     ((failed,),) = database_rows(fake, "SELECT COUNT(*) FROM outbox WHERE state = 'failed'")
     assert failed == 0  # nothing was failed for good because the database was away
+    ((pending,),) = database_rows(fake, "SELECT COUNT(*) FROM outbox WHERE state = 'pending'")
+    assert pending == 0
+    # Every notice of the stop once: each table confirmed after it told in the thread once
+    # (a line of its own, or one of several tables' lines gathered in one message).
+    lines = [
+        line
+        for m in thread_messages(fake, 1)
+        for text in (m.get("content") or "", *(e.get("description") or "" for e in m["embeds"]))
+        for line in text.splitlines()
+    ]
+    for table in (1, 2, 3):
+        told = [line for line in lines if f"テーブル {table}:" in line and "（確定）" in line]
+        assert len(told) == 1, (table, told)
+    assert_every_place_said_once(fake, CHANNELS, PLAYERS)
     ((confirmed,),) = database_rows(
         fake, "SELECT COUNT(*) FROM action_log WHERE kind = 'report_result'"
     )

@@ -7,7 +7,17 @@ import inspect
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.notify.plan import PLAN, Context, Notice, Place, Say, missing_rows, plan, plan_clock
+from bot.notify.plan import (
+    PLAN,
+    Context,
+    Notice,
+    Place,
+    Say,
+    missing_rows,
+    plan,
+    plan_clock,
+    plan_clock_rooms,
+)
 from domain.engine.results import MatchResult
 from domain.event import EventFormat
 from domain.tournament import codec
@@ -336,3 +346,59 @@ def test_the_finish_closes_the_registration_post_after_the_final_standings() -> 
     clock.apply(FinishTournament())
     said = [n.say for n in told(clock, context(clock, before, FinishTournament.kind))]
     assert said.index(Say.FINAL_STANDINGS) < said.index(Say.REGISTRATION_REFRESH)
+
+
+def with_rooms(clock: Clock) -> None:
+    clock.apply(ChangeSettings(SettingsChange(rooms=True)))
+
+
+def test_what_the_bot_tells_one_table_goes_to_its_room_first_where_there_are_rooms() -> None:
+    """A judge's decision and an extension: the table's room's chat, else the round's
+    thread, else each player by DM; the other player is told by DM only where neither the
+    room nor the thread told them. Without rooms, as ever."""
+    for rooms in (False, True):
+        clock = running()
+        if rooms:
+            with_rooms(clock)
+        first, second = clock.tournament.rounds[0].matches[0].players
+        before = clock.tournament
+        ruling = SetResult(1, 1, MatchResult.win(str(first)))
+        clock.apply(ruling, JUDGE)
+        notices = told(clock, Context(before, clock.tournament, ruling.kind, JUDGE.user_id, "J"))
+        decided = [n for n in notices if n.say is Say.RESULT_DECIDED]
+        if rooms:
+            expected = [
+                ((Place.TABLE_ROOM, Place.ROUND_THREAD, Place.PLAYER), first),
+                ((Place.PLAYER_WITHOUT_ROOM,), second),
+            ]
+        else:
+            expected = [
+                ((Place.ROUND_THREAD, Place.PLAYER), first),
+                ((Place.PLAYER_WITHOUT_THREAD,), second),
+            ]
+        assert [(n.places, n.user) for n in decided] == expected
+        extend = ExtendTable(1, 2, 5)
+        clock.apply(StartRound(1))
+        before = clock.tournament
+        clock.apply(extend, JUDGE)
+        notices = told(clock, Context(before, clock.tournament, extend.kind, JUDGE.user_id, "J"))
+        extended = [n for n in notices if n.say is Say.TABLE_EXTENDED]
+        assert extended[0].places[0] is (Place.TABLE_ROOM if rooms else Place.ROUND_THREAD)
+
+
+def test_the_clock_tells_each_tables_room_too_where_there_are_rooms() -> None:
+    """A reminder and the time-up instruction: the round's one post as ever, and a copy in
+    each playing table's room (planned once each); nothing more without rooms."""
+    clock = running(6)
+    clock.apply(StartRound(1))
+    notices = clock_notices(clock.tournament.rounds[0], unconfirmed_after=timedelta(minutes=10))
+    assert all(plan_clock_rooms(notice, clock.tournament) == [] for notice in notices)
+    with_rooms(clock)
+    reminder = next(n for n in notices if n.kind is NoticeKind.REMINDER)
+    copies = plan_clock_rooms(reminder, clock.tournament)
+    assert [(c.places, c.data["tables"]) for c in copies] == [
+        ((Place.TABLE_ROOM,), [table]) for table in reminder.tables
+    ]
+    keys = {c.key for c in copies} | {plan_clock(reminder, clock.tournament).key}
+    assert len(keys) == len(copies) + 1
+    assert all(c.say is Say.REMINDER for c in copies)

@@ -4,6 +4,7 @@ field its plan row does not write fails here, not in a running bot."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -15,11 +16,13 @@ from bot.notify.plan import (
     Place,
     Say,
     notice_dropped,
+    notice_nowhere,
     place_refused,
     plan,
     plan_clock,
     plan_reminder,
     refusals_warning,
+    rooms_refused,
     tables_by_dm,
 )
 from bot.ui.notices import RENDERERS, Message, Telling
@@ -181,8 +184,14 @@ def delivery_said(tournament: Tournament) -> list[tuple[Notice, Tournament]]:
         place_refused(902, Place.ANNOUNCEMENTS, "unknown_channel", [], CLOCK.at),
         place_refused(903, Place.ROUND_THREAD, "unknown_channel", [], CLOCK.at),
         notice_dropped(12, Say.PAIRINGS, "Discord 503"),
-        refusals_warning(1000, 1),
+        notice_nowhere(tournament.id, Say.STANDINGS, Place.STANDINGS),
+        refusals_warning(1000, 1, tournament.guild_id),
         *tables_by_dm(played.number, players, tournament.id),
+        rooms_refused(tournament.id, played.number, "server_full", [], 2),
+        rooms_refused(tournament.id, played.number, "missing_permissions", ["manage_roles"], 0),
+        rooms_refused(tournament.id, played.number, "missing_permissions", [], 1),
+        rooms_refused(tournament.id, played.number, "category_full", [], 1),
+        rooms_refused(tournament.id, played.number, "refused", [], 1),
     ]
     return [(notice, tournament) for notice in notices]
 
@@ -378,3 +387,95 @@ def test_the_panel_before_the_start_counts_entries_lists_and_check_ins() -> None
         "デッキ提出": "1 / 3",
         "チェックイン": "2 / 3",
     }
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_rounds_standings_told_late_are_as_they_were_after_that_round(lang: str) -> None:
+    """Round 1's standings, sent only once the event went on (Discord was away while round
+    2 was paired and played, and the event finished): the same as right after round 1 (a
+    player who dropped since is marked so), not the final standings under round 1's name."""
+    ((notice, after_round_1),) = [
+        (n, t) for n, t in SAID if n.say is Say.STANDINGS and n.data["round"] == 1
+    ]
+    now = CLOCK.at + timedelta(hours=1)
+
+    def rendered(tournament: Tournament) -> list[tuple[str | None, str | None]]:
+        said = RENDERERS[Say.STANDINGS](Telling(tournament, notice.data, None, lang, now))  # type: ignore[arg-type]
+        return [(e.title, unmarked(e.description)) for m in said.messages for e in m.embeds]
+
+    def unmarked(table: str | None) -> str:
+        """Each row's rank, points, opponents' points and record (a name may be cut short
+        to make room for a drop marker)."""
+        rows = [
+            re.match(r"\s*(\d+) .* (\d+) +([\d.]+) +(\d+-\d+-\d+)$", row)
+            for row in (table or "").splitlines()
+        ]
+        return "\n".join(" ".join(row.groups()) for row in rows if row)
+
+    late = rendered(CLOCK.tournament)
+    assert late == rendered(after_round_1)
+    assert ("第 1 回戦終了時点" if lang == "ja" else "after round 1") in str(late[0][0])
+    newest = {**notice.data, "round": CLOCK.tournament.current_round}
+    said = RENDERERS[Say.STANDINGS](Telling(CLOCK.tournament, newest, None, lang, now))  # type: ignore[arg-type]
+    assert [(e.title, unmarked(e.description)) for m in said.messages for e in m.embeds] != late
+
+
+# What every notice to (or about) one table says of it: its match room, one tap away.
+TO_A_TABLE = {
+    Say.ASK_OPPONENT,
+    Say.RESULT_CONFIRMED,
+    Say.RESULT_DECIDED,
+    Say.TABLE_EXTENDED,
+    Say.DISPUTE,
+    Say.UNCONFIRMED,
+    Say.REMINDER,
+    Say.TIME_UP,
+    Say.JUDGE_CALL,
+    Say.CALL_REPING,
+    Say.TABLE_BY_DM,
+}
+
+
+def table_of_notice(notice: Notice, tournament: Tournament) -> int | None:
+    data = notice.data
+    if "table" in data:
+        return int(data["table"])
+    if len(data.get("tables") or ()) == 1:
+        return int(data["tables"][0])
+    if "call" in data:
+        return next(c.table for c in tournament.calls if c.id == data["call"])
+    if notice.say is Say.TABLE_BY_DM:
+        played = tournament.round(int(data["of_round"]))
+        match = played.match_of(notice.user) if played and notice.user else None
+        return match.table if match else None
+    return None
+
+
+def one_table(notice: Notice) -> Notice:
+    """A clock notice as each table's room hears it (`plan_clock_rooms`): its first table."""
+    tables = notice.data.get("tables")
+    if notice.say in (Say.REMINDER, Say.TIME_UP) and tables:
+        return replace(notice, data={**notice.data, "tables": [tables[0]]})
+    return notice
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("say", sorted(TO_A_TABLE), ids=lambda say: say.value)
+def test_every_notice_to_a_table_names_its_room(say: Say, lang: str) -> None:
+    now = CLOCK.at + timedelta(hours=1)
+    checked = 0
+    for notice, tournament in [(one_table(n), t) for n, t in EVERYTHING if n.say is say]:
+        table = table_of_notice(notice, tournament)
+        if table is None:
+            continue
+        rooms = {number: 7000 + number for number in range(1, 20)}
+        telling = Telling(tournament, notice.data, notice.user, lang, now, rooms=rooms)  # type: ignore[arg-type]
+        said = RENDERERS[say](telling)
+        if not said.messages:  # nothing left to say (the match decided since)
+            continue
+        label = "対戦部屋" if lang == "ja" else "Room"
+        assert f"{label}: <#{7000 + table}>" in text_of(said.messages), (say, notice)
+        checked += 1
+        without = RENDERERS[say](replace(telling, rooms={}))
+        assert "<#" not in text_of(without.messages)  # no room, no line
+    assert checked, say

@@ -7,20 +7,23 @@ waited goes out in its order, once."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 from bot.delivery import Delivery
 from bot.delivery.calls import Transient
+from bot.delivery.lanes import Lane, Recovery
+from bot.delivery.places import Target
 from bot.delivery.sending import Interrupted, Outcome, Queued, Sender
-from bot.notify.plan import Say
+from bot.notify.plan import Place, Say
 from bot.services import Services
 from bot.store.outbox import SENT
 from bot.store.posts import RoundPlace
-from tests.services.conftest import LEGAL_DECK, NOW, admin, organizer, player
+from tests.services.conftest import LEGAL_DECK, NOW, admin, judge, organizer, player
 
-PAIRINGS, LOG, THREAD_OF = 900, 901, 1000  # round n's thread: THREAD_OF + n
+PAIRINGS, LOG, STANDINGS, NEWS, THREAD_OF = 900, 901, 902, 903, 1000  # round n's thread: +n
 REFRESHES = (Say.PAIRINGS_REFRESH, Say.PANEL_REFRESH, Say.REGISTRATION_REFRESH)
 
 
@@ -39,7 +42,9 @@ class Recorder(Sender):
         self.tries = 0
         self.backlog_shown: set[int] = set()
 
-    async def send(self, batch: Sequence[Queued]) -> dict[int, Outcome]:
+    async def send(
+        self, batch: Sequence[Queued], give_way: Callable[[], bool] = lambda: False
+    ) -> dict[int, Outcome]:
         await asyncio.sleep(0)
         channel = batch[0].target.channel_id
         if channel in self.failing:
@@ -66,19 +71,27 @@ def recording(services: Services) -> tuple[Delivery, Recorder]:
     return delivery, recorder
 
 
-async def event_with_round_one_reported(services: Services) -> None:
-    await services.guilds.configure(admin(), pairings_channel_id=PAIRINGS, log_channel_id=LOG)
+async def event_with_round_one_reported(services: Services, players: int = 8) -> None:
+    await services.guilds.configure(
+        admin(),
+        pairings_channel_id=PAIRINGS,
+        log_channel_id=LOG,
+        standings_channel_id=STANDINGS,
+        announcements_channel_id=NEWS,
+    )
     await services.tournaments.create(organizer(), name="Cup", format="swiss", regulation="single")
-    for number in range(1, 9):
+    for number in range(1, players + 1):
         await services.registration.register(player(number), None)
         await services.decks.submit(player(number), None, LEGAL_DECK, "deck.csv")
     await services.lifecycle.start(organizer(), None)
     await services.rounds.pair(organizer(), None)
 
 
-async def report_every_table(services: Services) -> None:
+async def report_every_table(services: Services, but: int | None = None) -> None:
     _, current = await services.rounds.status(organizer(), None)
     for match in current.matches:
+        if match.table == but:
+            continue
         winner, loser = match.players
         await services.rounds.report(player(winner - 100), None, "win")
         await services.rounds.report(player(loser - 100), None, "lose")
@@ -115,7 +128,8 @@ async def test_a_failing_thread_holds_only_its_own_place(configured: Services) -
     # All at once after the outage: gathered, not one message per table.
     assert max(recorder.batches) > 1
     assert not await services.rounds.store.outbox.pending()
-    told = [said for said in recorder.said if said[0] not in REFRESHES]
+    # (The staff's notices that a place is not chosen here say different places.)
+    told = [said for said in recorder.said if said[0] not in (*REFRESHES, Say.NOTICE_DROPPED)]
     assert len(told) == len(set(told))  # nothing said twice
 
 
@@ -140,3 +154,119 @@ async def test_a_rounds_post_that_waits_holds_its_round_not_the_others(
     await delivery._settled()
     round_two = [say for say, number, _, _ in recorder.said if number == 2]
     assert round_two[0] is Say.PAIRINGS
+
+
+async def test_a_judges_decision_goes_before_a_backlog_of_the_players_notices(
+    configured: Services,
+) -> None:
+    """Every report of a round waits in the outbox when a judge decides the last table:
+    the decision reaches #log, and the table's thread, before any of the players' notices
+    written before it (a rush's backlog never holds up the staff)."""
+    services = configured
+    await event_with_round_one_reported(services, players=32)
+    delivery, recorder = recording(services)
+    await delivery.drain()  # round 1's post and its thread
+    recorder.said.clear()
+    await report_every_table(services, but=16)
+    _, current = await services.rounds.status(organizer(), None)
+    judged = current.match_at(16)
+    assert judged is not None
+    winner = judged.players[0]
+    await services.rounds.set_result(judge(), None, table=16, choice="win", player=winner)
+    await delivery._read(full=True)
+    await delivery._settled()
+    # (Edits of the posts go in their own lanes beside.)
+    told = [
+        (say, table, channel) for say, _, table, channel in recorder.said if say not in REFRESHES
+    ]
+    decision = {(Say.RESULT_SET, 16, LOG), (Say.RESULT_DECIDED, 16, THREAD_OF + 1)}
+    assert set(told[:2]) == decision
+    rush = {table for say, table, channel in told[2:] if channel == THREAD_OF + 1}
+    assert rush == set(range(1, 16))  # the players' notices, after it
+
+
+async def test_a_whole_read_of_an_outbox_longer_than_a_page_loses_nothing(
+    configured: Services,
+) -> None:
+    """The outbox is read a page at a time: a notice known from an earlier read, beyond
+    the first page of a whole read, is not taken for one done elsewhere (it would wait in
+    the outbox, never sent, and what it holds back with it)."""
+    services = configured
+    await event_with_round_one_reported(services)
+    delivery, recorder = recording(services)
+    delivery.read_limit = 3
+    await delivery.drain()
+    recorder.said.clear()
+    recorder.failing.add(THREAD_OF + 1)  # the thread's notices stay known, not sent
+    await report_every_table(services)
+    await delivery._read(full=False)
+    await asyncio.sleep(0.05)
+    await delivery._read(full=True)  # longer than a page
+    recorder.failing.clear()
+    delivery.recovery.wake()
+    await delivery.drain()
+    assert not await services.rounds.store.outbox.pending()
+    thread = [(say, table) for say, _, table, channel in recorder.said if channel == THREAD_OF + 1]
+    assert {table for say, table in thread if say is Say.RESULT_CONFIRMED} == {1, 2, 3, 4}
+
+
+class Thread:
+    """Discord's side of one channel for the real `Sender`: each post recorded (with the
+    tables it names); `during_first` runs while the first post is on its way."""
+
+    def __init__(self) -> None:
+        self.posts: list[str] = []
+        self.during_first: Callable[[], None] = lambda: None
+
+    def get_partial_messageable(self, channel_id: int, **_: Any) -> Thread:
+        return self
+
+    async def send(self, content: str | None = None, **_: Any) -> Any:
+        if not self.posts:
+            self.during_first()
+        await asyncio.sleep(0)
+        self.posts.append(content or "")
+        return SimpleNamespace(id=len(self.posts))
+
+
+async def test_a_decision_for_a_place_goes_between_the_messages_of_a_long_batch_of_lines(
+    configured: Services,
+) -> None:
+    """A lane sends a round's backlog of lines into the thread, several messages' worth at
+    about a post a second; a judge's decision for the thread comes meanwhile: it goes after
+    the message on its way, not after the whole backlog."""
+    services = configured
+    await event_with_round_one_reported(services, players=128)
+    store = services.rounds.store
+    _, current = await services.rounds.status(organizer(), None)
+    for match in current.matches[:-1]:  # every table's first report: its opponent asked
+        await services.rounds.report(player(match.players[0] - 100), None, "win")
+    last = current.matches[-1]
+    await services.rounds.set_result(
+        judge(), None, table=last.table, choice="win", player=last.players[0]
+    )
+    thread = Thread()
+    delivery = Delivery(client=thread, store=store, clock=lambda: NOW)  # type: ignore[arg-type]
+    target = Target(Place.ROUND_THREAD, THREAD_OF + 1)
+    waiting = await store.outbox.pending()
+    asks = [Queued(n, 0, target) for n in waiting if n.say is Say.ASK_OPPONENT]
+    (decided,) = [
+        Queued(n, 0, target)
+        for n in waiting
+        if n.say is Say.RESULT_DECIDED and n.places[0] is Place.ROUND_THREAD
+    ]
+    finished: list[int] = []
+
+    async def done(queued: Queued, outcome: Outcome | None, error: str | None) -> None:
+        finished.append(queued.notice.id)
+
+    lane = Lane("thread", delivery.sender, Recovery(), done)
+    thread.during_first = lambda: lane.put(decided)
+    for queued in asks:
+        lane.put(queued)
+    while lane.queue:  # noqa: ASYNC110
+        await asyncio.sleep(0.01)
+    assert len(thread.posts) >= 3  # the backlog alone takes two messages or more
+    assert f"テーブル {last.table}" not in thread.posts[0]
+    assert f"テーブル {last.table}" in thread.posts[1]  # the decision, next
+    assert len(set(finished)) == len(asks) + 1  # and every line, once

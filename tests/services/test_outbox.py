@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from bot.notify.plan import Say
 from bot.services import Services
 from bot.store.backend import Database
 from bot.store.commits import Committed
+from bot.store.outbox import FAILED, SENT, SKIPPED, PostState
 from domain.errors import PermissionDenied
 from domain.tournament.operations import Actor as TournamentActor
 from tests.services.conftest import GUILD, LEGAL_DECK, NOW, admin, organizer, player
@@ -145,3 +147,31 @@ async def test_a_timed_job_telling_about_an_older_copy_never_stales_the_cache(
     async with event.store.read(GUILD, NOW, lambda _: ORGANIZER_ACTOR) as tx:
         fresh = await tx.tournament(None)
     assert any(m.reports for m in fresh.rounds[0].matches)
+
+
+async def test_the_organizer_is_told_posted_only_once_it_is(event: Services) -> None:
+    """Where a round's pairings post stands, as the answer to /round pair says it: waiting
+    its turn (nothing failed), waiting for Discord (it, or a notice of the tournament before
+    it, failed), posted once sent, and not posted when it was skipped (nowhere to post it)
+    or given up: a skipped or failed post is never "posted"."""
+    store = event.store
+    paired = await event.rounds.pair(organizer(), None)
+    tournament = paired.tournament.id
+    (post,) = [n for n in await store.outbox.pending() if n.say is Say.PAIRINGS]
+
+    async def state() -> PostState:
+        return await store.outbox.post_state(tournament, Say.PAIRINGS, 1, within=0)
+
+    assert paired.posted is PostState.WAITING  # no delivery here: it waits its turn
+    assert await state() is PostState.WAITING
+    others = [n for n in await store.outbox.pending() if n.id != post.id]
+    await store.outbox.failed_attempt(others[0].id, "Discord 503")
+    assert await state() is PostState.FAILING  # the tournament's notices meet Discord failing
+    await store.outbox.finish(others[0].id, SENT, NOW)
+    await store.outbox.failed_attempt(post.id, "Discord 503")
+    assert await state() is PostState.FAILING
+    for done, expected in ((SKIPPED, PostState.NOT_POSTED), (FAILED, PostState.NOT_POSTED)):
+        await store.outbox.finish(post.id, done, NOW)
+        assert await state() is expected, done
+    await store.outbox.finish(post.id, SENT, NOW)
+    assert await state() is PostState.POSTED

@@ -8,8 +8,10 @@ import pytest
 from bot.i18n import describe_error
 from bot.services import Services
 from bot.store.actions import ROOM_KINDS
+from bot.ui.rounds import my_match_text, pairings_posts
 from domain.errors import InvalidInput, PermissionDenied
 from domain.tournament.operations import RoomSpectators
+from domain.tournament.rooms import RoomsDoNotFit, rooms_wanted, tables_without_room
 from tests.services.conftest import organizer, player
 
 CAN_MAKE_ROOMS = frozenset({"manage_channels", "manage_roles", "view_channel"})
@@ -40,8 +42,8 @@ async def test_rooms_are_off_until_turned_on_and_each_change_is_logged(
     changes = [entry.payload["change"] for entry in log if entry.kind == "change_settings"]
     given = [{k: v for k, v in change.items() if k.startswith("room")} for change in changes]
     assert given[-2:] == [
-        {"rooms": True, "room_spectators": "hidden"},
-        {"rooms": False, "room_spectators": None},
+        {"rooms": True, "room_spectators": "hidden", "room_limit": None},
+        {"rooms": False, "room_spectators": None, "room_limit": None},
     ]
 
 
@@ -119,13 +121,79 @@ async def test_a_round_whose_rooms_would_not_fit_is_not_paired(configured: Servi
         "rooms": 4,
         "needed": 5,
         "free": 4,
+        "fits": 3,  # 3 rooms and their category
         "limit": 500,
     }
     text = describe_error(refused.value, "ja")
-    assert "組み合わせは作っていません" in text
+    assert "まだ何も変更していません" in text
+    assert "卓 1〜3 だけ" in text
     assert "Nothing" not in text
-    assert "was not paired" in describe_error(refused.value, "en")
+    assert "Nothing was changed" in describe_error(refused.value, "en")
     found = await configured.tournaments.info(organizer(), None)
     assert found.tournament.rounds == ()  # nothing half made: no round
     paired = await configured.rounds.pair(organizer(), None, free_channels=5)
     assert paired.round.number == 1
+
+
+async def test_rooms_for_the_first_tables_only_make_the_round_fit(configured: Services) -> None:
+    # The organizer's choice where the rooms would not fit: tables 1 to 3 get rooms, the
+    # fourth plays without one (and the pairings and /pairing say so).
+    await started_with_rooms(configured, 9)
+    chosen = await configured.tournaments.set_rooms(
+        organizer(), None, on=True, limit=3, granted=CAN_MAKE_ROOMS, free_channels=4
+    )
+    assert chosen.settings.room_limit == 3
+    paired = await configured.rounds.pair(organizer(), None, free_channels=4)
+    assert [room.number for room in rooms_wanted(paired.tournament)] == [1, 2, 3]
+    assert tables_without_room(paired.tournament) == (4,)
+    assert paired.rooms_waiting == 3  # none made here: there is no Discord in this test
+    text = "\n".join(
+        part.content
+        for part in pairings_posts(paired.tournament, paired.round, {}, "ja", rooms={1: 901})
+    )
+    assert "テーブル 4 以降には対戦部屋がありません" in text
+    assert "対戦部屋: <#901>" in text
+    fourth = next(m for m in paired.round.matches if m.table == 4)
+    mine = my_match_text(paired.tournament, paired.round, fourth, fourth.players[0], "en", {})
+    assert "Your table has no match room (rooms are for tables 1 to 3 only)" in mine
+    back = await configured.tournaments.set_rooms(
+        organizer(), None, on=True, limit=0, granted=CAN_MAKE_ROOMS
+    )
+    assert back.settings.room_limit == 0  # every table again
+
+
+async def test_a_start_whose_rooms_would_not_fit_is_refused_with_the_choice(
+    configured: Services,
+) -> None:
+    await create(configured)
+    await configured.tournaments.update_settings(organizer(), None, decklist_required=False)
+    for number in range(1, 9):
+        await configured.registration.register(player(number), None)
+    await configured.tournaments.set_rooms(organizer(), None, on=True, granted=CAN_MAKE_ROOMS)
+    # 4 rooms and their category: 5 channels; the server takes 3 more (2 rooms fit).
+    with pytest.raises(RoomsDoNotFit) as refused:
+        await configured.lifecycle.start(organizer(), None, free_channels=3)
+    assert refused.value.fits == 2
+    found = await configured.tournaments.info(organizer(), None)
+    assert found.tournament.started_at is None  # nothing half made: not started
+    report = await configured.lifecycle.start(organizer(), None, free_channels=5)
+    assert report.tournament.started_at is not None
+
+
+async def test_rooms_turned_on_mid_event_that_would_not_fit_are_refused(
+    configured: Services,
+) -> None:
+    await create(configured)
+    await configured.tournaments.update_settings(organizer(), None, decklist_required=False)
+    for number in range(1, 9):
+        await configured.registration.register(player(number), None)
+    await configured.lifecycle.start(organizer(), None)
+    await configured.rounds.pair(organizer(), None)
+    with pytest.raises(RoomsDoNotFit) as refused:
+        await configured.tournaments.set_rooms(
+            organizer(), None, on=True, granted=CAN_MAKE_ROOMS, free_channels=0
+        )
+    assert refused.value.fits == 0
+    assert "turn rooms off below" in describe_error(refused.value, "en")
+    found = await configured.tournaments.info(organizer(), None)
+    assert not found.tournament.settings.rooms  # nothing changed

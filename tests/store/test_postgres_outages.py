@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import asyncpg
 import pytest
@@ -28,6 +30,7 @@ from bot.services import Services
 from bot.store import postgres
 from bot.store.database import open_database
 from bot.store.postgres import PostgresDatabase
+from bot.store.uow import CONFLICT_RETRIES, Store, retrying_conflicts
 from domain.tournament.operations import Actor as TournamentActor
 from tests.services.conftest import GUILD, NOW, admin, organizer, player
 from tests.support.postgres import PostgresServer
@@ -251,6 +254,79 @@ async def test_a_deadlock_is_a_conflict_and_the_other_writer_commits(
             "SELECT COUNT(*) FROM action_log WHERE kind = 'race'"
         )
     assert int(rows[0][0]) == 1  # the refused writer's row is gone with it
+
+
+async def test_a_use_case_refused_in_a_deadlock_is_run_again_and_stored_once(
+    services: Services, database: PostgresDatabase, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A registration meets another transaction that holds the tournament's row and then
+    wants the tournament's lock, which the registration holds: PostgreSQL breaks the
+    deadlock by refusing the registration's transaction (40P01). It is run again after a
+    short random wait and stored once; the player never reads "not saved". (Before, the
+    first refusal was the answer.)"""
+    caplog.set_level(logging.INFO, logger="bot.store.uow")
+    ((tournament,),) = [tuple(row) for row in await rows(database, "SELECT id FROM tournaments")]
+    before = await logged(database)
+    other = await database.pool.acquire()
+    watcher = await database.pool.acquire()
+    try:
+        # The other waits longest before looking for a deadlock: the registration, which
+        # waits first, is the transaction PostgreSQL refuses.
+        await other.execute("SET deadlock_timeout = '10s'")
+        holding = other.transaction()
+        await holding.start()
+        await other.execute("SELECT 1 FROM tournaments WHERE id = $1 FOR UPDATE", tournament)
+        registering = asyncio.create_task(services.registration.register(player(7), None))
+        async with asyncio.timeout(10):  # until the registration waits for the row
+            while not await watcher.fetchval(  # noqa: ASYNC110
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()"
+            ):
+                await asyncio.sleep(0.01)
+        await other.execute("SELECT pg_advisory_xact_lock($1)", tournament)  # the cycle
+        await holding.commit()
+    finally:
+        await database.pool.release(other)
+        await database.pool.release(watcher)
+    registration = await asyncio.wait_for(registering, 10)
+    assert registration.player.user_id == 107
+    assert await registered(database) == [107]
+    assert await logged(database) == before + 1  # once
+    tried_again = [r.getMessage() for r in caplog.records if "trying again" in r.getMessage()]
+    assert len(tried_again) == 1, tried_again
+    assert "40P01" in tried_again[0]
+
+
+async def test_a_conflict_after_a_commit_is_not_run_again(database: PostgresDatabase) -> None:
+    """A use case is run again only while none of its transactions committed (what a
+    commit told may be out already); one that committed nothing, at most
+    `CONFLICT_RETRIES` more times."""
+    store = Store(database)
+    calls: list[str] = []
+
+    async def commits_then_conflicts() -> None:
+        calls.append("committed")
+        async with store.write(GUILD, NOW, lambda _: TournamentActor(0)):
+            pass
+        raise StorageConflict("40P01: deadlock detected")
+
+    with pytest.raises(StorageConflict):
+        await retrying_conflicts(commits_then_conflicts)
+    assert calls == ["committed"]
+
+    async def conflicts() -> None:
+        calls.append("refused")
+        raise StorageConflict("40001: could not serialize access")
+
+    calls.clear()
+    with pytest.raises(StorageConflict):
+        await retrying_conflicts(conflicts)
+    assert calls == ["refused"] * (1 + CONFLICT_RETRIES)
+
+
+async def rows(database: PostgresDatabase, sql: str) -> list[Any]:
+    async with database.read() as connection:
+        return list(await connection.execute_fetchall(sql))
 
 
 def test_what_is_not_the_servers_fault_stays_unexpected() -> None:

@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 from bot.demo import FIRST_PLAYER_ID
 from bot.store.actions import list_actions
 from bot.store.database import open_database
+from bot.store.rooms import ROOM, RoomChannel
 from bot.web.fonts import font_slices
 from bot.web.server import CSP, WebLimits
 from domain.tournament.rounds import Round
@@ -438,3 +440,46 @@ async def test_before_any_round_has_finished_the_standings_are_the_entrants(runn
     assert standings["final"] is False
     assert standings["total"] == 32
     assert all(row["top_cut"] is None and row["seed"] is None for row in standings["rows"])
+
+
+async def test_each_table_links_to_its_match_room_once_the_room_is_given(running: Site) -> None:
+    """The rooms are kept beside the tournament: when the delivery gives the round's rooms,
+    the tournament's version moves on (`Store.rooms_shown`), the readers are told the
+    pairings changed, and each table's JSON carries the link that opens its room."""
+
+    event = running.event
+    store = event.services.store
+    slug = await running.slug()
+    rooms_on = await event.services.tournaments.set_rooms(
+        event.admin, event.ref, on=True, granted=frozenset({"manage_channels", "manage_roles"})
+    )
+    before = await (await running.client.get(f"/t/{slug}/api/pairings.json")).json()
+    assert all(table["room"] is None for table in before["tables"])
+    response = await running.client.get(f"/t/{slug}/events")
+    _, hello = await asyncio.wait_for(next_event(response.content), 2)
+    played = rooms_on.rounds[0]
+    for match in played.matches:
+        if len(match.players) == 2:
+            record = RoomChannel(rooms_on.id, ROOM, match.table, f"卓{match.table}", None, 9, 0)
+            await store.rooms.asking(rooms_on.id, ROOM, match.table, record.name, 9, 0)
+            await store.rooms.made(
+                rooms_on.guild_id,
+                record,
+                5000 + match.table,
+                datetime.now(UTC),
+                round_number=played.number,
+                players=match.players,
+            )
+    await store.rooms_shown(rooms_on.guild_id, rooms_on.id, datetime.now(UTC))
+    while True:
+        _, notice = await asyncio.wait_for(next_event(response.content), 2)
+        if notice["stamps"]["pairings"] != hello["stamps"]["pairings"]:
+            break
+    response.close()
+    after = await (await running.client.get(f"/t/{slug}/api/pairings.json")).json()
+    for table in after["tables"]:
+        if len(table["seats"]) == 2:
+            room = 5000 + table["table"]
+            assert table["room"] == f"https://discord.com/channels/{rooms_on.guild_id}/{room}"
+        else:
+            assert table["room"] is None  # a bye plays nowhere

@@ -310,6 +310,11 @@
     if (table.extension_minutes && table.ends_at && table.state !== "finished") {
       state.append(el("span", { class: "extra", text: tr("extended", { table: table.table, minutes: table.extension_minutes, time: clockTime(table.ends_at) }) }));
     }
+    // The table's match room: one tap opens the voice channel in Discord (a link the
+    // server made, to Discord only).
+    if (table.room && new URL(table.room).hostname === "discord.com") {
+      state.append(el("a", { class: "room", href: table.room, rel: "noopener noreferrer", text: tr("room") }));
+    }
     item.append(state);
     return item;
   }

@@ -5,8 +5,10 @@ played says what it said then."""
 from __future__ import annotations
 
 from domain.engine.results import MatchResult
+from domain.engine.state import Phase
 from domain.tournament.operations import (
     ChangeSettings,
+    FinishTournament,
     Register,
     SetResult,
     SettingsChange,
@@ -42,3 +44,22 @@ def test_the_standings_through_a_round_are_those_after_it() -> None:
     assert then.lines == after_one.lines
     assert then.lines != later.lines
     assert clock.tournament.through(5) is clock.tournament  # nothing after round 5 to take
+
+
+def test_the_standings_through_a_round_of_a_finished_event_are_not_its_final_ones() -> None:
+    """Round 1's standings told once the event is over (Discord away until then): the Swiss
+    standings after round 1, not the final placings under round 1's name."""
+    clock = Clock(new_tournament(rounds=2))
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    for number in range(1, 9):
+        clock.apply(Register(100 + number, f"P{number}"), player(number))
+    clock.apply(StartTournament(seed=3))
+    play_round(clock)
+    after_one = Views(clock.tournament)
+    play_round(clock)
+    clock.apply(FinishTournament())
+    then = clock.tournament.through(1)
+    assert clock.tournament.phase is Phase.FINISHED
+    assert then.phase is Phase.RUNNING
+    assert Views(then).placings == after_one.placings
+    assert Views(then).placings != Views(clock.tournament).placings

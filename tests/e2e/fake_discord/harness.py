@@ -45,6 +45,7 @@ from .scheduled_events import automation
 from .state import (
     DM,
     EPHEMERAL,
+    GUILD_TEXT,
     Channel,
     Guild,
     InteractionRecord,
@@ -1184,6 +1185,41 @@ class FakeDiscord:
         await self._server.call(self.gateway.dispatch(event, data))
         return found
 
+    async def add_channels(
+        self,
+        count: int,
+        *,
+        prefix: str = "extra",
+        kind: int = GUILD_TEXT,
+        parent: str | int | None = None,
+        tell_bot: bool = True,
+        guild: Guild | None = None,
+    ) -> list[Channel]:
+        """`count` channels made by a moderator (text, unless `kind`; in `parent`, a
+        category, when given), e.g. to bring the server near Discord's 500. `tell_bot=False`
+        sends no CHANNEL_CREATE: the bot's cache of the server is behind, as after a missed
+        event, and only Discord's answer tells it the server is full."""
+        guild = guild or self.guild
+        made: list[Channel] = []
+        with self.world.lock:
+            parent_id = self.channel(parent, guild).id if parent is not None else None
+            for number in range(count):
+                channel = Channel(
+                    self.world.ids.next(),
+                    f"{prefix}-{number + 1}",
+                    kind,
+                    guild.id,
+                    parent_id,
+                    len(guild.channels),
+                )
+                guild.channels[channel.id] = channel
+                made.append(channel)
+            payloads = [channel.payload() for channel in made]
+        if tell_bot:
+            for data in payloads:
+                await self._server.call(self.gateway.dispatch("CHANNEL_CREATE", data))
+        return made
+
     def log_tail(self, lines: int = 80) -> str:
         return "\n".join(p.tail(lines) for p in self.processes[-2:])
 
@@ -1202,6 +1238,7 @@ class FakeDiscord:
         app_permissions: int | None = None,
         expect_response: bool = True,
         wait: bool = True,
+        made_minutes_ago: float = 0.0,
     ) -> Reply:
         """Invoke `/command` ("tournament create" for subcommands) and wait for the answer.
 
@@ -1209,10 +1246,15 @@ class FakeDiscord:
         role names and `Upload`/`StoredFile` attachments are resolved like Discord does.
         `wait=False` returns once INTERACTION_CREATE is sent (the reply fills in later):
         bench/interactions.py sends 100 at once without 100 waiting loops.
+        `made_minutes_ago`: the interaction was made that long ago (its id and its token's
+        age say so): the bot's answer comes that late, without the test waiting for it.
         """
         guild = None if dm else (guild or self.guild)
         data = self._command_data(command, options or {}, guild, focused=None)
-        record = self._interaction(2, data, user, guild, channel, locale, app_permissions, dm=dm)
+        made_ago = made_minutes_ago * 60
+        record = self._interaction(
+            2, data, user, guild, channel, locale, app_permissions, dm=dm, made_ago=made_ago
+        )
         if not wait:
             await self._server.call(self._send_interaction(record))
             return Reply(self, record)
@@ -1657,6 +1699,7 @@ class FakeDiscord:
         *,
         dm: bool = False,
         message: JSON | None = None,
+        made_ago: float = 0.0,
     ) -> InteractionRecord:
         with self.world.lock:
             if dm or guild is None:
@@ -1681,6 +1724,7 @@ class FakeDiscord:
                 locale=locale,
                 app_permissions=app_permissions,
                 message=message,
+                made_ago=made_ago,
             )
 
     def _user(self, user: UserRef) -> User:

@@ -710,6 +710,8 @@ class Rest:
                 world.dm_attempts[channel.recipient.id] += 1
                 if not channel.recipient.accepts_dms:
                     return error(403, "Cannot send messages to this user", 50007)
+            if channel.is_category:  # a voice channel has its own chat; a category none
+                return error(400, "Cannot send messages in a non-text channel", 50008)
             if channel.type != DM:
                 needed = sending_permission(channel) | (ATTACH_FILES if files else 0)
                 if not self._bot_granted(channel, needed):

@@ -75,11 +75,12 @@ class Snowflakes:
         self._counter = itertools.count(1)
         self._lock = threading.Lock()
 
-    def next(self, shard: tuple[int, int] | None = None) -> int:
+    def next(self, shard: tuple[int, int] | None = None, *, ago: float = 0.0) -> int:
         """A new id; with `shard` (id, count), one that shard serves as a guild's id
-        (`(id >> 22) % count`): its time goes back the few milliseconds needed."""
+        (`(id >> 22) % count`): its time goes back the few milliseconds needed; `ago`: the
+        id of something made that many seconds ago."""
         with self._lock:
-            ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+            ms = int((time.time() - ago) * 1000) - DISCORD_EPOCH_MS
             if shard is not None:
                 shard_id, count = shard
                 ms -= (ms - shard_id) % count
@@ -714,8 +715,12 @@ class World:
         locale: str,
         app_permissions: int | None,
         message: JSON | None = None,
+        made_ago: float = 0.0,
     ) -> InteractionRecord:
-        interaction_id = self.ids.next()
+        """`made_ago`: Discord made the interaction that many seconds ago (its id and its
+        token's age say so) and delivers it now: a test of an answer that comes late,
+        without waiting for it (the 3 s to acknowledge count from the delivery)."""
+        interaction_id = self.ids.next(ago=made_ago)
         token = "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48)
         payload: JSON = {
             "id": str(interaction_id),
@@ -770,7 +775,7 @@ class World:
             user_id=user.id,
             guild_id=guild.id if guild else None,
             channel_id=channel.id,
-            created=time.monotonic(),
+            created=time.monotonic() - made_ago,
             target_message_id=int(message["id"]) if message else None,
         )
         self.interactions[interaction_id] = record
