@@ -232,6 +232,8 @@ class Delivery:
         try:
             await self._read(full=full)
             await self._write_skips()
+            if full:
+                await self._panels_caught_up()
         except asyncio.CancelledError:
             raise
         except StorageError as error:  # nothing is lost: the notices wait in the outbox
@@ -497,6 +499,14 @@ class Delivery:
         self._panel_told_failing.add(notice.tournament_id)
         await self._refresh_panel(notice.guild_id, notice.tournament_id)
 
+    async def _panels_caught_up(self) -> None:
+        """A panel that showed notices waiting is brought up to date once none waits, at
+        the latest at the next whole read: the last of them may have finished while the
+        panel's own refresh was rendered, counting it."""
+        for tournament_id, guild_id in list(self.sender.backlog_shown.items()):
+            if not self.order.waiting_of(tournament_id):
+                await self._none_waiting(guild_id, tournament_id)
+
     async def _none_waiting(self, guild_id: int, tournament_id: int | None) -> None:
         """None of a tournament's notices waits: a panel that showed them waiting is
         brought up to date."""
@@ -505,7 +515,7 @@ class Delivery:
         self._panel_told_failing.discard(tournament_id)
         if tournament_id not in self.sender.backlog_shown:
             return
-        self.sender.backlog_shown.discard(tournament_id)
+        self.sender.backlog_shown.pop(tournament_id, None)
         await self._refresh_panel(guild_id, tournament_id)
 
     async def _refresh_panel(self, guild_id: int, tournament_id: int) -> None:

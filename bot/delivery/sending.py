@@ -131,8 +131,9 @@ class Sender:
         # What each pairings post's part shows, so that marking one table edits one message
         # of a long post, not all of them (forgotten at a restart: then all are edited once).
         self._shown: dict[int, str] = {}
-        # Tournaments whose panel shows notices waiting: brought up to date once none wait.
-        self.backlog_shown: set[int] = set()
+        # Tournaments whose panel shows notices waiting (and their servers): brought up to
+        # date once none wait.
+        self.backlog_shown: dict[int, int] = {}
         self._opening_dms = asyncio.Lock()
 
     # -- one batch -----------------------------------------------------------------------
@@ -229,7 +230,7 @@ class Sender:
                 telling, backlog=Backlog(waiting.count, waiting.since, waiting.last_error)
             )
             if waiting.count:
-                self.backlog_shown.add(tournament.id)
+                self.backlog_shown[tournament.id] = tournament.guild_id
         said = await self._render(notice, telling)
         if not said.messages and said.calendar is None and said.rooms is None:
             return Outcome.SKIPPED

@@ -270,10 +270,17 @@ async def test_the_finish_removes_the_rooms_and_nothing_else(fake: FakeDiscord) 
     assert all(at < occupied_at for at in others)
     threads = {c.id for c in fake.guild.channels.values() if c.is_thread}
     assert set(fake.guild.channels) - threads == ROOMS_BEFORE["channels"]
-    kinds = dict(
-        database_rows(
+
+    def room_kinds() -> dict[str, int]:
+        rows = database_rows(
             fake, "SELECT kind, COUNT(*) FROM action_log WHERE kind LIKE 'room_%' GROUP BY kind"
         )
+        return {str(kind): int(count) for kind, count in rows}
+
+    # Each removal is written down once Discord answered its DELETE: a moment after.
+    kinds = await fake.wait_for(
+        lambda: (found := room_kinds()).get("room_removed") == 5 and found,
+        "every removal written down",
     )
     assert kinds["room_made"] == 6  # a category and four rooms, 卓2 again
     assert kinds["room_removed"] == 5

@@ -61,6 +61,7 @@ from bot.ui.buttons import (
     REPORT,
     RESOLVE_CALL,
     RESTRICTED_FORM,
+    ROOMS_FIT,
     SERIES_ADD,
     SERIES_FORM,
     SERIES_NEW,
@@ -645,6 +646,15 @@ def rows(story: Ids) -> list[Row]:
             {"choice": "go", **gone},
             out_of_date,
             {"choice": "go", **other},
+            "tournament",
+        ),
+        # Where the rooms would not fit: the organizer's choice of fewer rooms, or none.
+        Row(
+            ROOMS_FIT,
+            "organizer",
+            {"tables": 2, **gone},
+            out_of_date,
+            {"tables": 2, **other},
             "tournament",
         ),
         # The series menu: its options carry the series (`chosen`), its ids the tournament.

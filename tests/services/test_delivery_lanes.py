@@ -40,7 +40,7 @@ class Recorder(Sender):
         self.batches: list[int] = []
         self.failing: set[int] = set()
         self.tries = 0
-        self.backlog_shown: set[int] = set()
+        self.backlog_shown: dict[int, int] = {}
 
     async def send(
         self, batch: Sequence[Queued], give_way: Callable[[], bool] = lambda: False
