@@ -17,7 +17,7 @@ import pytest
 from bot.delivery.pace import Pace
 from bot.delivery.places import CLOSED_DMS_FOR, Places, Target
 from bot.delivery.sending import Sender
-from bot.notify.plan import Place, Say
+from bot.notify.plan import Place, Say, plan
 from bot.store.database import open_database
 from bot.store.outbox import Outgoing
 from bot.store.posts import KeptNotice, take_player_notices
@@ -32,7 +32,7 @@ REFUSED_AT = datetime(2026, 12, 1, 4, 0, tzinfo=UTC)
 @pytest.fixture
 async def store(database_location: str) -> AsyncIterator[Store]:
     database = await open_database(database_location)
-    yield Store(database)
+    yield Store(database, plan=plan)
     await database.close()
 
 

@@ -26,6 +26,7 @@ from bot.errors import (
     StoragePoolExhausted,
     StorageUnavailable,
 )
+from bot.notify.plan import plan
 from bot.services import Services
 from bot.store import postgres
 from bot.store.database import open_database
@@ -301,7 +302,7 @@ async def test_a_conflict_after_a_commit_is_not_run_again(database: PostgresData
     """A use case is run again only while none of its transactions committed (what a
     commit told may be out already); one that committed nothing, at most
     `CONFLICT_RETRIES` more times."""
-    store = Store(database)
+    store = Store(database, plan=plan)
     calls: list[str] = []
 
     async def commits_then_conflicts() -> None:
