@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 import discord
 
 from bot.delivery.lanes import Lane, Recovery
-from bot.delivery.order import SERVER_PLACES, Order, first_place, is_staff_line
+from bot.delivery.order import SERVER_PLACES, Order, first_place, is_staff_line, post_of
 from bot.delivery.pace import REFUSAL_WINDOW_SECONDS, Pace, Refusals
 from bot.delivery.places import Places, wall_clock
 from bot.delivery.sending import ANYONE, Outcome, Queued, Sender
@@ -372,7 +372,7 @@ class Delivery:
         """A notice read: known to the order (no I/O); True when it may go now."""
         self._seen = max(self._seen, notice.id)
         if TRAITS[notice.say].refresh:
-            key = _post_of(notice)
+            key = post_of(notice)
             self._newest_refresh[key] = max(self._newest_refresh.get(key, 0), notice.id)
         return self.order.add(notice) and not self._doubtful(notice.id)
 
@@ -389,7 +389,7 @@ class Delivery:
         dropped (a burst of results edits the panel once, not once per result), and so is
         the one waiting in its lane when a newer comes; a notice with no place that works
         here is done."""
-        if TRAITS[notice.say].refresh and self._newest_refresh.get(_post_of(notice), 0) > notice.id:
+        if TRAITS[notice.say].refresh and self._newest_refresh.get(post_of(notice), 0) > notice.id:
             await self._supersede(notice)
             return
         config = await self._config(notice.guild_id)
@@ -407,7 +407,7 @@ class Delivery:
                 target.lane, self.sender, self.recovery, self._finished, self._failing
             )
         if TRAITS[notice.say].refresh:
-            for older in lane.waiting_refreshes(_post_of(notice)):
+            for older in lane.waiting_refreshes(post_of(notice)):
                 self._on_the_way.pop(older.notice.id, None)
                 await self._supersede(older.notice)
         queued = Queued(notice, index, target)
@@ -635,7 +635,9 @@ TO_THE_STAFF = frozenset({Say.NOTICE_DROPPED, Say.PLACE_REFUSED, Say.REFUSALS_WA
 
 def staff_notice(about: Outgoing, told: Notice) -> Outgoing:
     """`told`, as the outbox would hold it, for resolving its place before writing it."""
-    return Outgoing(0, about.guild_id, about.tournament_id, told.say, told.places, None, {}, "", 0)
+    return Outgoing(
+        0, about.guild_id, about.tournament_id, told.say, told.places, None, told.data, "", 0
+    )
 
 
 class Pauses:
@@ -656,8 +658,3 @@ def _turn(notice: Outgoing) -> tuple[bool, int, Outgoing]:
     in its order)."""
     first = TRAITS[notice.say].urgent or is_staff_line(first_place(notice))
     return (not first, notice.id, notice)
-
-
-def _post_of(notice: Outgoing) -> tuple[object, ...]:
-    """The post a refresh brings up to date."""
-    return (notice.tournament_id, notice.say, notice.data.get("round"))

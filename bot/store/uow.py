@@ -931,4 +931,4 @@ def _with_origin(notice: Notice, channel_id: int) -> Notice:
     """The command's channel, for a notice that may fall back to it."""
     if Place.ORIGIN not in notice.places:
         return notice
-    return replace(notice, data={**notice.data, "origin": channel_id})
+    return replace(notice, data=replace(notice.data, origin=channel_id))

@@ -17,6 +17,7 @@ import pytest
 from bot.delivery.pace import Pace
 from bot.delivery.places import CLOSED_DMS_FOR, Places, Target
 from bot.delivery.sending import Sender
+from bot.notify.payloads import OfPenalty
 from bot.notify.plan import Place, Say, plan
 from bot.store.database import open_database
 from bot.store.outbox import Outgoing
@@ -41,7 +42,8 @@ def places_of(store: Store) -> Places:
 
 
 def to_the_player() -> Outgoing:
-    return Outgoing(1, GUILD, 7, Say.PENALTY_TO_PLAYER, (Place.PLAYER,), USER, {}, "ja", 0)
+    data = OfPenalty(1)
+    return Outgoing(1, GUILD, 7, Say.PENALTY_TO_PLAYER, (Place.PLAYER,), USER, data, "ja", 0)
 
 
 async def tried_by_dm(places: Places, at: datetime) -> bool:

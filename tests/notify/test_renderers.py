@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from bot.notify.payloads import CallReping, Dispute, OfCall, OfRound, OfTables, TableInRound
 from bot.notify.plan import (
     Context,
     Notice,
@@ -86,7 +87,7 @@ def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
 
     def step(operation: object, actor: object = ORGANIZER) -> None:
         before = clock.tournament
-        clock.apply(operation, actor)  # type: ignore[arg-type]
+        clock.apply(operation, actor)
         kind = operation.kind  # type: ignore[attr-defined]
         said.extend((notice, clock.tournament) for notice in told(clock, before, kind))
 
@@ -158,7 +159,7 @@ def called_off_said() -> list[tuple[Notice, Tournament]]:
 
     def step(operation: object, actor: object = ORGANIZER) -> None:
         before = clock.tournament
-        clock.apply(operation, actor)  # type: ignore[arg-type]
+        clock.apply(operation, actor)
         kind = operation.kind  # type: ignore[attr-defined]
         said.extend((notice, clock.tournament) for notice in told(clock, before, kind))
 
@@ -209,7 +210,7 @@ def test_the_story_makes_every_kind_of_notice() -> None:
 def test_each_notice_renders_in_both_languages(say: Say, lang: str) -> None:
     now = CLOCK.at + timedelta(hours=1)
     for notice, tournament in [(n, t) for n, t in EVERYTHING if n.say is say]:
-        said = RENDERERS[say](Telling(tournament, notice.data, notice.user, lang, now))  # type: ignore[arg-type]
+        said = RENDERERS[say](Telling(tournament, notice.data, notice.user, lang, now))
         if said.calendar is not None:  # the calendar's entry: its texts, not a message
             text = "\n".join((said.calendar.name, said.calendar.description))
             assert said.calendar.marker[0 if lang == "ja" else 1] in text
@@ -292,8 +293,11 @@ def test_the_judges_see_both_claims_and_a_button_for_each_decision() -> None:
 
 def test_a_dispute_noticed_before_claims_were_asked_for_still_reads() -> None:
     clock, notice, first, _ = disputed_table()
-    data = {key: notice.data[key] for key in ("round", "table")}
-    data["claims"] = [claim for claim in notice.data["claims"] if claim[0] == first]
+    stored = notice.data.to_json()
+    # As the outbox held it before: the table and the first report, no one disputing.
+    old = {key: stored[key] for key in ("round", "table")}
+    old["claims"] = [claim for claim in stored["claims"] if claim[0] == first]
+    data = Dispute.from_json(old)
     said = RENDERERS[Say.DISPUTE](Telling(clock.tournament, data, None, "ja", clock.at))
     text = said.messages[0].content or ""
     assert "の報告: " in text
@@ -395,12 +399,12 @@ def test_a_rounds_standings_told_late_are_as_they_were_after_that_round(lang: st
     2 was paired and played, and the event finished): the same as right after round 1 (a
     player who dropped since is marked so), not the final standings under round 1's name."""
     ((notice, after_round_1),) = [
-        (n, t) for n, t in SAID if n.say is Say.STANDINGS and n.data["round"] == 1
+        (n, t) for n, t in SAID if n.say is Say.STANDINGS and n.data == OfRound(1)
     ]
     now = CLOCK.at + timedelta(hours=1)
 
     def rendered(tournament: Tournament) -> list[tuple[str | None, str | None]]:
-        said = RENDERERS[Say.STANDINGS](Telling(tournament, notice.data, None, lang, now))  # type: ignore[arg-type]
+        said = RENDERERS[Say.STANDINGS](Telling(tournament, notice.data, None, lang, now))
         return [(e.title, unmarked(e.description)) for m in said.messages for e in m.embeds]
 
     def unmarked(table: str | None) -> str:
@@ -415,8 +419,8 @@ def test_a_rounds_standings_told_late_are_as_they_were_after_that_round(lang: st
     late = rendered(CLOCK.tournament)
     assert late == rendered(after_round_1)
     assert ("第 1 回戦終了時点" if lang == "ja" else "after round 1") in str(late[0][0])
-    newest = {**notice.data, "round": CLOCK.tournament.current_round}
-    said = RENDERERS[Say.STANDINGS](Telling(CLOCK.tournament, newest, None, lang, now))  # type: ignore[arg-type]
+    newest = OfRound(CLOCK.tournament.current_round)
+    said = RENDERERS[Say.STANDINGS](Telling(CLOCK.tournament, newest, None, lang, now))
     assert [(e.title, unmarked(e.description)) for m in said.messages for e in m.embeds] != late
 
 
@@ -438,14 +442,12 @@ TO_A_TABLE = {
 
 def table_of_notice(notice: Notice, tournament: Tournament) -> int | None:
     data = notice.data
-    if "table" in data:
-        return int(data["table"])
-    if len(data.get("tables") or ()) == 1:
-        return int(data["tables"][0])
-    if "call" in data:
-        return next(c.table for c in tournament.calls if c.id == data["call"])
-    if notice.say is Say.TABLE_BY_DM:
-        played = tournament.round(int(data["of_round"]))
+    if data.about_table is not None:
+        return data.about_table
+    if isinstance(data, OfCall | CallReping):
+        return next(c.table for c in tournament.calls if c.id == data.call)
+    if isinstance(data, TableInRound):
+        played = tournament.round(data.of_round)
         match = played.match_of(notice.user) if played and notice.user else None
         return match.table if match else None
     return None
@@ -453,9 +455,9 @@ def table_of_notice(notice: Notice, tournament: Tournament) -> int | None:
 
 def one_table(notice: Notice) -> Notice:
     """A clock notice as each table's room hears it (`plan_clock_rooms`): its first table."""
-    tables = notice.data.get("tables")
+    tables = notice.data.about_tables
     if notice.say in (Say.REMINDER, Say.TIME_UP) and tables:
-        return replace(notice, data={**notice.data, "tables": [tables[0]]})
+        return replace(notice, data=replace(notice.data.as_(OfTables), tables=tables[:1]))
     return notice
 
 
@@ -469,7 +471,7 @@ def test_every_notice_to_a_table_names_its_room(say: Say, lang: str) -> None:
         if table is None:
             continue
         rooms = {number: 7000 + number for number in range(1, 20)}
-        telling = Telling(tournament, notice.data, notice.user, lang, now, rooms=rooms)  # type: ignore[arg-type]
+        telling = Telling(tournament, notice.data, notice.user, lang, now, rooms=rooms)
         said = RENDERERS[say](telling)
         if not said.messages:  # nothing left to say (the match decided since)
             continue
