@@ -196,6 +196,16 @@ class Extension(OfTable):
 
 
 @dataclass(frozen=True)
+class RoundExtension(OfRound):
+    """Every table of the round still playing got `minutes` more (全体延長): how many
+    tables, and when a table without an earlier extension now ends (a Unix timestamp)."""
+
+    minutes: int
+    tables: int
+    ends: int
+
+
+@dataclass(frozen=True)
 class PlayerInRound(OfRound):
     """A player who left after `round`."""
 

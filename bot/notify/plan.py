@@ -45,6 +45,7 @@ from bot.notify.payloads import (
     Reasons,
     ResultSet,
     RoomsRefused,
+    RoundExtension,
     TableInRound,
     Unconfirmed,
     Undo,
@@ -117,6 +118,8 @@ class Say(StrEnum):
     STANDINGS = "standings"
     DROPPED = "dropped"
     TABLE_EXTENDED = "table_extended"
+    # every table still playing got more time (全体延長): said once where the round is read
+    ROUND_EXTENDED = "round_extended"
     FINAL_STANDINGS = "final_standings"
     PENALTY_TO_PLAYER = "penalty_to_player"
     PENALTY_GIVEN = "penalty_given"
@@ -218,6 +221,7 @@ TRAITS: Mapping[Say, Traits] = {
     Say.STANDINGS: Traits(OfRound, heavy=True),
     Say.DROPPED: line(PlayerInRound),
     Say.TABLE_EXTENDED: decision(Extension),
+    Say.ROUND_EXTENDED: Traits(RoundExtension),
     # The closed registration post links the final standings.
     Say.FINAL_STANDINGS: Traits(Nothing, heavy=True, first=True, lead=Lead.TOURNAMENT),
     Say.PENALTY_TO_PLAYER: Traits(OfPenalty, urgent=True),
@@ -573,6 +577,15 @@ def tables_extended(context: Context) -> list[Notice]:
     return told
 
 
+def _round_extended(event: ev.RoundExtended, context: Context) -> list[Notice]:
+    """全体延長: said once where the round is read, with how many tables and the new end of
+    a table without an earlier extension; each table also hears its own new end
+    (`tables_extended`, as for any table whose time moved)."""
+    ends = int(event.ends_at.timestamp())
+    data = RoundExtension(event.round, event.minutes, len(event.tables), ends)
+    return [Notice(Say.ROUND_EXTENDED, ROUND_CLOCK, data)]
+
+
 def _finished(event: ev.Finished, context: Context) -> list[Notice]:
     places = (Place.STANDINGS, Place.ANNOUNCEMENTS, Place.ORIGIN)
     return [
@@ -643,6 +656,7 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.Dropped: _dropped,
     ev.Undropped: nobody("the organizer's own answer says it"),
     ev.TableExtended: nobody("told by the rule for every table whose time moved (tables_extended)"),
+    ev.RoundExtended: _round_extended,
     ev.Finished: _in_calendar(_finished),
     ev.Cancelled: _cancelled,
     ev.NameChanged: nobody(

@@ -41,6 +41,7 @@ from bot.notify.payloads import (
     Reasons,
     ResultSet,
     RoomsRefused,
+    RoundExtension,
     TableInRound,
     Unconfirmed,
     Undo,
@@ -591,6 +592,23 @@ def table_extended(telling: Telling) -> Said:
     return _said(Message(text, pings=found[1].players))
 
 
+def round_extended(telling: Telling) -> Said:
+    """「⏱ 第 2 回戦の対戦時間を 5 分延長しました（対戦中の 12 テーブルすべて）」, where the
+    round is read; each table hears its own new end besides (`table_extended`)."""
+    data = telling.data.as_(RoundExtension)
+    if telling.tournament.round(data.round) is None:  # taken back since
+        return _said()
+    text = t(
+        "ui.rounds.round_extended",
+        telling.lang,
+        round_name=round_name_at(telling.tournament, data.round, telling.lang),
+        minutes=data.minutes,
+        tables=data.tables,
+        end=data.ends,
+    )
+    return _said(Message(text))
+
+
 def _mentions(tournament: Tournament, match: Match, lang: Lang) -> str:
     return " ".join(mention(tournament, player, lang) for player in match.players)
 
@@ -959,6 +977,7 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.STANDINGS: standings,
     Say.DROPPED: dropped,
     Say.TABLE_EXTENDED: table_extended,
+    Say.ROUND_EXTENDED: round_extended,
     Say.FINAL_STANDINGS: final,
     Say.PENALTY_TO_PLAYER: penalty_to_player,
     Say.PENALTY_GIVEN: penalty_given,

@@ -374,6 +374,16 @@ class ExtendTable(JudgeOperation):
 
 
 @dataclass(frozen=True)
+class ExtendRound(JudgeOperation):
+    """R-MATCH-7: more time for every table of a round still playing, at once (全体延長:
+    after an outage every table waited)."""
+
+    kind: ClassVar[str] = "extend_round"
+    round: int
+    minutes: int
+
+
+@dataclass(frozen=True)
 class FinishTournament(OrganizerOperation):
     kind: ClassVar[str] = "finish_tournament"
 

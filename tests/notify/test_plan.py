@@ -15,6 +15,7 @@ from bot.notify.payloads import (
     OfTables,
     PenaltyGiven,
     Reasons,
+    RoundExtension,
 )
 from bot.notify.plan import (
     PLAN,
@@ -39,6 +40,7 @@ from domain.tournament.operations import (
     ChangeSettings,
     ConfirmResult,
     DisputeResult,
+    ExtendRound,
     ExtendTable,
     FinishTournament,
     GivePenalty,
@@ -303,6 +305,36 @@ def test_an_extension_is_told_to_the_tables_players_with_the_minutes_added_r_mat
     ]
     extension = notices[0].data.as_(Extension)
     assert (extension.added, extension.total) == (4, 7)
+
+
+def test_a_round_extension_is_announced_once_where_the_round_is_read_r_match_7() -> None:
+    """全体延長: one post where the round's clock is told (its channel, else the pairings
+    channel, else the announcements), with how many tables and the end of a table not
+    extended before; each table still playing hears its own new end, as for /judge extend."""
+    clock = running(8)
+    clock.apply(StartRound(1))
+    current = clock.tournament.rounds[0]
+    first, second = current.matches[0].players
+    clock.apply(SetResult(1, 1, MatchResult.win(str(first))), JUDGE)  # table 1 is done
+    clock.apply(ExtendTable(1, 3, 4), JUDGE)
+    before = clock.tournament
+    clock.apply(ExtendRound(1, 5), JUDGE)
+    notices = told(clock, context(clock, before, ExtendRound.kind))
+    (announced,) = [n for n in notices if n.say is Say.ROUND_EXTENDED]
+    assert announced.places == (Place.ROUND_CHANNEL, Place.PAIRINGS, Place.ANNOUNCEMENTS)
+    assert current.ends_at is not None
+    ends = int((current.ends_at + timedelta(minutes=5)).timestamp())
+    assert announced.data == RoundExtension(1, 5, tables=3, ends=ends)
+    assert announced.data.to_json() == {"round": 1, "minutes": 5, "tables": 3, "ends": ends}
+    # Each table still playing (2, 3 and 4), both players, with its own end; not table 1.
+    extended = [n.data.as_(Extension) for n in notices if n.say is Say.TABLE_EXTENDED]
+    assert sorted({(e.table, e.added, e.total) for e in extended}) == [
+        (2, 5, 5),
+        (3, 5, 9),
+        (4, 5, 5),
+    ]
+    assert len(extended) == 6
+    assert {n.user for n in notices if n.say is Say.TABLE_EXTENDED}.isdisjoint({first, second})
 
 
 def test_a_judge_call_resolved_with_extra_minutes_tells_the_table_r_match_7() -> None:

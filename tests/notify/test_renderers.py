@@ -28,6 +28,7 @@ from bot.notify.plan import (
 )
 from bot.ui.notices import RENDERERS, Message, Telling
 from domain.engine.results import MatchResult
+from domain.event import EventFormat
 from domain.tournament import events as ev
 from domain.tournament.clock import call_notices, clock_notices
 from domain.tournament.model import Tournament
@@ -39,6 +40,7 @@ from domain.tournament.operations import (
     ConfirmResult,
     DisputeResult,
     Drop,
+    ExtendRound,
     ExtendTable,
     FinishTournament,
     GivePenalty,
@@ -116,6 +118,7 @@ def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
     step(ReportResult(fourth, 1, Claim.WIN), player(fourth - 100))  # they disagree
     step(CallJudge(third, "we disagree"), player(third - 100))
     step(ExtendTable(1, 2, 5), JUDGE)
+    step(ExtendRound(1, 3), JUDGE)  # 全体延長: table 2 still plays, table 1 is confirmed
     step(SetResult(1, 2, MatchResult.win(str(third))), JUDGE)  # completes round 1
     step(GivePenalty(fourth, PenaltyType.WARNING, Infraction.STALLING, "slow"), JUDGE)
     step(RevokePenalty(1))
@@ -481,3 +484,54 @@ def test_every_notice_to_a_table_names_its_room(say: Say, lang: str) -> None:
         without = RENDERERS[say](replace(telling, rooms={}))
         assert "<#" not in text_of(without.messages)  # no room, no line
     assert checked, say
+
+
+def extended_round(config: dict[str, object], players: int) -> tuple[Clock, Notice]:
+    """Round 1 started, table 1 finished, then every table still playing extended by 5."""
+    clock = Clock(new_tournament(**config))
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    for number in range(1, players + 1):
+        clock.apply(Register(player(number).user_id, f"P{number}"), player(number))
+    clock.apply(StartTournament(seed=1))
+    clock.apply(propose_round(clock.tournament, 2).operation())
+    clock.apply(StartRound(1))
+    winner = clock.tournament.rounds[0].matches[0].players[0]
+    clock.apply(SetResult(1, 1, MatchResult.win(str(winner))), JUDGE)
+    before = clock.tournament
+    clock.apply(ExtendRound(1, 5), JUDGE)
+    (notice,) = [n for n in told(clock, before, ExtendRound.kind) if n.say is Say.ROUND_EXTENDED]
+    return clock, notice
+
+
+def test_a_round_extension_says_the_round_the_minutes_the_tables_and_the_end_r_match_7() -> None:
+    clock, notice = extended_round({}, 8)
+    ends = clock.tournament.rounds[0].ends_at
+    assert ends is not None
+    end = int((ends + timedelta(minutes=5)).timestamp())
+
+    def said(tournament: Tournament, lang: str) -> str:
+        telling = Telling(tournament, notice.data, None, lang, clock.at)
+        return text_of(RENDERERS[Say.ROUND_EXTENDED](telling).messages)
+
+    assert said(clock.tournament, "ja") == (
+        "⏱ 第 1 回戦の対戦時間を 5 分延長しました（対戦中の 3 テーブルすべて）。"
+        f"これまで延長のなかったテーブルの終了は <t:{end}:t>（<t:{end}:R>）です。"
+        "すでに延長されていたテーブルは、それぞれの終了時刻が 5 分遅くなります。"
+    )
+    assert said(clock.tournament, "en") == (
+        "⏱ Round 1: every table still playing (3 tables) has 5 more minutes. A table with no"
+        f" earlier extension now ends <t:{end}:t> (<t:{end}:R>); a table already extended"
+        " ends 5 minutes after its own end."
+    )
+    # Its round taken back before it was sent: nothing is said of a round that is gone.
+    assert said(replace(clock.tournament, rounds=()), "ja") == ""
+
+
+def test_a_top_cut_rounds_extension_names_its_stage() -> None:
+    clock, notice = extended_round({"format": EventFormat.ELIMINATION}, 4)
+    for lang, stage in (
+        ("ja", "⏱ 準決勝の対戦時間を 5 分延長しました（対戦中の 1 テーブル"),
+        ("en", "⏱ Semifinals: every table still playing (1 table) has 5 more"),
+    ):
+        telling = Telling(clock.tournament, notice.data, None, lang, clock.at)
+        assert text_of(RENDERERS[Say.ROUND_EXTENDED](telling).messages).startswith(stage)
