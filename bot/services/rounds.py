@@ -25,6 +25,7 @@ from domain.tournament.operations import (
     ConfirmResult,
     DisputeResult,
     Drop,
+    ExtendRound,
     ExtendTable,
     FinishTournament,
     PairRound,
@@ -45,6 +46,7 @@ from domain.tournament.play import (
     propose_round,
     repeats_own_report,
     require_round_in_play,
+    round_extension_refused,
     table_to_judge,
 )
 from domain.tournament.rooms import check_rooms_fit, rooms_wanted
@@ -127,6 +129,15 @@ class ResultChange:
     old: MatchResult | None
     new: MatchResult
     server: GuildConfig  # the server's settings: the language of its posts
+
+
+@dataclass(frozen=True)
+class RoundExtended:
+    """What 全体延長 did, for the judge's answer (`bot.ui.rounds.round_extended_reply`)."""
+
+    tournament: Tournament
+    round: Round
+    event: ev.RoundExtended
 
 
 @dataclass(frozen=True)
@@ -468,6 +479,32 @@ class RoundService(Service):
             tournament, events = await tx.apply(tournament, operation)
         extended = ev.only(events, ev.TableExtended)
         return tournament, extended
+
+    async def extend_round(
+        self, actor: Actor, reference: TournamentRef, minutes: int
+    ) -> RoundExtended:
+        """全体延長 (R-MATCH-7): every table of the current round still playing gets
+        `minutes` more, in one unit of work. Each table hears its new end and the round's
+        channel the whole (the notifier's plan); the judge gets what was done."""
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            operation = ExtendRound(tournament.current_round, minutes)
+            tournament, events = await tx.apply(tournament, operation)
+        extended = ev.only(events, ev.RoundExtended)
+        played = tournament.round(extended.round)
+        assert played is not None
+        return RoundExtended(tournament, played, extended)
+
+    async def may_extend_round(self, actor: Actor, reference: TournamentRef) -> Tournament:
+        """Before the panel's 全体延長 form asks for the minutes: a judge or an organizer,
+        and a round the rules would extend now (its clock runs, a table still plays)."""
+        async with self.reader_as(actor) as tx:
+            tx.authorize(ExtendRound)
+            tournament = await tx.tournament(reference)
+        refused = round_extension_refused(tournament, tournament.current_round)
+        if refused is not None:
+            raise refused
+        return tournament
 
     async def standings(self, guild_id: int | None, reference: TournamentRef) -> Standings:
         """The tournament's standings: its views of this version, whose parts are worked
