@@ -521,7 +521,7 @@ def test_a_round_extension_says_the_round_the_minutes_the_tables_and_the_end_r_m
     assert said(clock.tournament, "en") == (
         "⏱ Round 1: every table still playing (3 tables) has 5 more minutes. A table with no"
         f" earlier extension now ends <t:{end}:t> (<t:{end}:R>); a table already extended"
-        " ends 5 minutes after its own end."
+        " gets them on top of its own end."
     )
     # Its round taken back before it was sent: nothing is said of a round that is gone.
     assert said(replace(clock.tournament, rounds=()), "ja") == ""

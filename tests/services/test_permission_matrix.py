@@ -200,6 +200,7 @@ MATRIX: dict[str, Row] = {
     # Only a player in a match calls a judge; staff have no match to call from.
     "judge call": Row("running", OK, NONE, NONE, lambda s, a, c: s.judges.call(a, c.ref, "matrix")),
     "judge extend": staff("running", lambda s, a, c: s.rounds.extend(a, c.ref, 1, 5), judge=OK),
+    "round extend": staff("running", lambda s, a, c: s.rounds.extend_round(a, c.ref, 5), judge=OK),
     "judge noshow": staff("running", _no_show_table_1, judge=OK),
     "log": staff("running", lambda s, a, c: s.judges.log(a, c.ref), judge=OK),
     "undo": staff("done", _undo_last),
