@@ -62,6 +62,7 @@ from bot.ui.buttons import (
     RESOLVE_CALL,
     RESTRICTED_FORM,
     ROOMS_FIT,
+    ROUND_EXTEND_FORM,
     SERIES_ADD,
     SERIES_FORM,
     SERIES_NEW,
@@ -640,6 +641,25 @@ def rows(story: Ids) -> list[Row]:
             "tournament",
         ),
         Row(RESTRICTED_FORM, "organizer", cup, rules_locked, other, "tournament", form=restricted),
+        # 全体延長 only while a round's clock runs and a table still plays (R-MATCH-7): Old
+        # Cup's round was decided without its clock; Stale Cup's round 2 has not started it.
+        Row(
+            PANEL_TOOL,
+            "judge",
+            {"tool": "extend_round", **old},
+            "第 1 回戦の時計はまだ始まっていません",
+            {"tool": "extend_round", **other},
+            "tournament",
+        ),
+        Row(
+            ROUND_EXTEND_FORM,
+            "judge",
+            cup,
+            "第 2 回戦の時計はまだ始まっていません",
+            other,
+            "tournament",
+            form={"minutes": "5"},
+        ),
         Row(
             PUBLISH,
             "organizer",
