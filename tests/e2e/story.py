@@ -145,6 +145,12 @@ def notice_to(fake: FakeDiscord, round_number: int, user: str, stage: str | None
     return [m for m in thread if mention in (m.get("content") or "")][-1]
 
 
+def judge_call_post(fake: FakeDiscord) -> JSON:
+    """The latest judge call's own post in #judge-calls, the one with its buttons: with the
+    bot's clock sped up, its "unanswered" reminder may already have followed it."""
+    return [m for m in fake.messages("judge-calls") if m.get("components")][-1]
+
+
 async def confirm_in_thread(fake: FakeDiscord, round_number: int, user: str) -> Reply:
     """The opponent presses 確認 on the newest notice addressed to them."""
     notice = notice_to(fake, round_number, user)

@@ -37,6 +37,7 @@ from tests.e2e.story import (
     LEGAL_CSV,
     PLAYERS,
     database_rows,
+    judge_call_post,
     judge_gives_win,
     run_cli,
     setup_server,
@@ -169,7 +170,7 @@ async def test_round_1_tells_each_table_in_its_own_room(fake: FakeDiscord) -> No
     first, _ = tables[1]
     called = await fake.slash("judge call", user=first, locale="ja")
     assert "ジャッジを呼びました" in called.text
-    post = fake.messages("judge-calls")[-1]
+    post = judge_call_post(fake)
     assert f"対戦部屋: <#{made['卓1']}>" in post["content"]
     claimed = await fake.click(post, "対応する", user="judge", locale="ja")
     assert f"<#{made['卓1']}>" in claimed.text  # the judge's one tap to the table

@@ -80,6 +80,7 @@ from tests.e2e.story import (
     JSON,
     SERVER,
     confirm_in_thread,
+    judge_call_post,
     member_id,
     notice_to,
     pairings_of,
@@ -732,7 +733,7 @@ async def test_every_button_and_form_refuses_stale_foreign_and_overflowing_ids(
     # A judge call of Stale Cup, taken and resolved; a penalty preview, called off.
     await fake.slash("judge call", user=first, locale="ja")
     await fake.settled()
-    post = fake.messages("judge-calls")[-1]
+    post = judge_call_post(fake)
     claim = next(c for c in custom_ids_of(post) if c.startswith(f"jc:{story.cup}:"))
     story.resolved_call = int(claim.split(":")[-1])
     claimed = await fake.click(post, claim, user="judge", locale="ja")
