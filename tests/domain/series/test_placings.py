@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import random
 from datetime import date
 
 import pytest
 
 from domain.engine.players import PlayerStatus
 from domain.errors import IllegalTransition
-from domain.event import EventFormat
 from domain.series.placings import event_result
-from domain.tournament.operations import Drop, FinishTournament, GivePenalty
+from domain.tournament.operations import Drop, GivePenalty
 from domain.tournament.penalties import Infraction, PenaltyType
 from domain.tournament.views import final_standings
 from tests.domain.series.support import ELIMINATION, TOP_CUT, ids, play_event
 from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
-from tests.domain.tournament.test_play import as_player, pair, play_round, started
+from tests.domain.tournament.test_play import (
+    finished_after_a_finalist_left,
+)
 
 
 def test_a_swiss_event_gives_ranks_points_and_arrival() -> None:
@@ -60,20 +60,7 @@ def test_a_bye_in_an_elimination_event_reaches_the_next_round() -> None:
 def test_a_top_cut_player_who_left_counts_where_they_went_out_r_fmt_7() -> None:
     # The semifinal winner who dropped before the final went out in the final (R-FMT-7):
     # runner-up in the final standings, and so in the series' band of 2, not 4.
-    clock = started(8, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
-    rng = random.Random(5)
-    swiss = clock.tournament.state.planned_rounds
-    for number in range(1, swiss + 1):
-        pair(clock, number)
-        play_round(clock, rng)
-    pair(clock, swiss + 1)
-    play_round(clock, rng)
-    gone, stays = clock.tournament.rounds[-1].advancing()
-    assert gone is not None
-    assert stays is not None
-    clock.apply(Drop(gone), as_player(gone))
-    pair(clock, swiss + 2)
-    clock.apply(FinishTournament())
+    clock, gone, stays = finished_after_a_finalist_left()
     placings = {p.player_id: p for p in event_result(clock.tournament).placings}
     assert (placings[stays].top_cut, placings[gone].top_cut) == (1, 2)
     assert placings[gone].dropped

@@ -473,6 +473,26 @@ def play_round(clock: Clock, rng: random.Random) -> None:
         clock.apply(SetResult(current.number, match.table, result, advancing), JUDGE)
 
 
+def finished_after_a_finalist_left() -> tuple[Clock, int, int]:
+    """An 8-player event with a top cut of 4, finished after the winner of one semifinal
+    dropped before the final (R-FMT-7): the clock, the one who left and the other finalist."""
+    clock = started(8, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
+    rng = random.Random(5)
+    swiss = clock.tournament.state.planned_rounds
+    for number in range(1, swiss + 1):
+        pair(clock, number)
+        play_round(clock, rng)
+    pair(clock, swiss + 1)
+    play_round(clock, rng)
+    gone, stays = clock.tournament.rounds[-1].advancing()
+    assert gone is not None
+    assert stays is not None
+    clock.apply(Drop(gone), as_player(gone))
+    pair(clock, swiss + 2)
+    clock.apply(FinishTournament())
+    return clock, gone, stays
+
+
 def test_a_swiss_top_cut_event_runs_to_the_finish_r_fmt_1() -> None:
     clock = started(8, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
     rng = random.Random(8)

@@ -1,12 +1,10 @@
 """全体延長: a judge extends every table of a round still playing at once (R-MATCH-7, after
 an outage every table waited). Each table without a result gets the minutes; finished
 tables, byes and other rounds keep their time; the refusals name the rule; the operation
-replays and undoes like /judge extend; and 2,048 tables cost well under an interaction's
-budget."""
+replays and undoes like /judge extend; and 2,048 tables are extended at once."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from datetime import timedelta
 
@@ -40,44 +38,39 @@ from domain.tournament.play import (
 from domain.tournament.replay import LoggedOperation, fold
 from domain.tournament.rounds import Match, Round
 from domain.tournament.undo import plan_undo
-from tests.domain.tournament.support import JUDGE, ORGANIZER, Clock, new_tournament, player
+from tests.domain.tournament.support import (
+    JUDGE,
+    ORGANIZER,
+    Clock,
+    Logged,
+    new_tournament,
+    player,
+)
 
 
-class Story:
+class Story(Logged):
     """An event played through the rules, every operation logged as the store logs it."""
 
     def __init__(self, players: int, seed: int = 1) -> None:
-        self.clock = Clock(new_tournament(rounds=3))
-        config = self.clock.tournament.config
-        self.log = [
-            LoggedOperation(
-                1,
-                CreateTournament.kind,
-                CreateTournament(config).to_payload(),
-                ORGANIZER.user_id,
-                ORGANIZER.role,
-                self.clock.at,
-            )
-        ]
+        clock = Clock(new_tournament(rounds=3))
+        config = clock.tournament.config
+        created = LoggedOperation(
+            1,
+            CreateTournament.kind,
+            CreateTournament(config).to_payload(),
+            ORGANIZER.user_id,
+            ORGANIZER.role,
+            clock.at,
+        )
+        super().__init__(clock, (created,))
         self.do(ChangeSettings(SettingsChange(decklist_required=False)))
         for number in range(1, players + 1):
             self.do(Register(100 + number, f"P{number}"), player(number))
         self.do(StartTournament(seed=seed))
         self.do(propose_round(self.clock.tournament, seed).operation())
 
-    def do(self, operation: Operation, actor: Actor = ORGANIZER) -> Tournament:
-        self.clock.apply(operation, actor)
-        self.log.append(
-            LoggedOperation(
-                len(self.log) + 1,
-                operation.kind,
-                operation.to_payload(),
-                actor.user_id,
-                actor.role,
-                self.clock.at,
-            )
-        )
-        return self.clock.tournament
+    def do(self, operation: Operation, actor: Actor = ORGANIZER) -> None:
+        self.apply(operation, actor)
 
     @property
     def tournament(self) -> Tournament:
@@ -243,19 +236,13 @@ def big_round_event(tables: int) -> Tournament:
     return story.tournament.with_round(replace(small, matches=matches))
 
 
-def test_two_thousand_tables_are_extended_in_one_pass_well_within_the_budget() -> None:
-    # 2,048 tables (MAX_TABLES), three quarters still playing: the round is built in one
-    # pass. Measured on the shared 2-core machine: 3.3 ms; a `with_match` per table (not
-    # quadratic, its chunks are shared) took 8.4 ms. An interaction's budget is 250 ms.
+def test_two_thousand_tables_are_extended_at_once() -> None:
+    # 2,048 tables (MAX_TABLES), three quarters still playing: each of those gets the
+    # minutes, the finished quarter keeps its time.
     tournament = big_round_event(2048)
     at = tournament.rounds[0].started_at
     assert at is not None
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        after, happened = apply(tournament, ExtendRound(1, 5), at, JUDGE)
-        best = min(best, time.perf_counter() - started)
+    after, happened = apply(tournament, ExtendRound(1, 5), at, JUDGE)
     (extended,) = [e for e in happened if isinstance(e, ev.RoundExtended)]
     assert len(extended.tables) == 2048 - 512
     assert all(m.extension_minutes == (0 if m.result else 5) for m in after.rounds[0].matches)
-    assert best < 0.05, f"{best * 1000:.1f} ms"
