@@ -80,6 +80,11 @@ async def serve(settings: object, host: str, port: int) -> None:
     database = await open_database(
         settings.database_location, pool_size=settings.database_pool_size
     )
+    # Ctrl + C and SIGTERM are heard from before the first line is printed: one that came
+    # while the pages were listed cancelled the task before the server was stopped, and the
+    # database's close then waited for ever for the connection the server held.
+    stop = asyncio.Event()
+    remove = install_stop_handlers(asyncio.get_running_loop(), lambda name: stop.set())
     try:
         services = services_for(settings, database)  # as the bot's: its clock, its language
         server = WebServer(services.live, host, port, limits=limits_from(settings), poll=True)
@@ -97,18 +102,16 @@ async def serve(settings: object, host: str, port: int) -> None:
                 for lang in terminal_languages()
             ]
             raise StartupError("\n".join(said), exit_code=2) from None
-        shown_host = f"[{host}]" if ":" in host else host
-        url = settings.web_base_url or f"http://{shown_host}:{server.port}"
-        print(both("web.cli.serving", url=url), flush=True)
-        await print_pages(services, url)
-        if only_here(url):
-            print(both("web.cli.serving_only_here"), flush=True)
-        stop = asyncio.Event()
-        remove = install_stop_handlers(asyncio.get_running_loop(), lambda name: stop.set())
         try:
+            shown_host = f"[{host}]" if ":" in host else host
+            url = settings.web_base_url or f"http://{shown_host}:{server.port}"
+            print(both("web.cli.serving", url=url), flush=True)
+            await print_pages(services, url)
+            if only_here(url):
+                print(both("web.cli.serving_only_here"), flush=True)
             await stop.wait()
         finally:
-            remove()
             await server.stop()
     finally:
+        remove()
         await database.close()
