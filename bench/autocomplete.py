@@ -44,7 +44,7 @@ from bench.event import percentile, reference_workload  # noqa: E402
 from bench.interactions import profiled_env  # noqa: E402
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
-from bot.store.database import Database  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, Reply  # noqa: E402
 from tests.e2e.fake_discord.rest import ACK_DEADLINE_SECONDS  # noqa: E402
 
@@ -58,7 +58,7 @@ async def prepare(fake: FakeDiscord, tournaments: int, players: int) -> None:
     """`tournaments` tournaments in the fake's guild; the first with `players` players."""
     guild = fake.guild
     assert fake.database is not None
-    database = await Database.open(fake.database)
+    database = await open_database(fake.database)
     services = Services(database)
     owner = fake.member("owner")
     organizer_role = fake.role("Organizer").id

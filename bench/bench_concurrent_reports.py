@@ -1,4 +1,4 @@
-"""200 result reports at once on one Services and one SQLite file (issue 12).
+"""200 result reports at once on one Services and one SQLite file.
 
     .venv/bin/python bench/bench_concurrent_reports.py [--players 400] [--reps 3]
 
@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.services import Services
 from bot.services.actors import Actor
-from bot.store.database import Database
+from bot.store.database import open_database
 from tests.support.big_event import running_event
 
 GUILD, ORGANIZER_ROLE, JUDGE_ROLE = 1000, 11, 12
@@ -36,7 +36,7 @@ def percentile(values: list[float], share: float) -> float:
 
 async def one_run(players: int) -> list[float]:
     with tempfile.TemporaryDirectory() as folder:
-        database = await Database.open(Path(folder) / "bot.sqlite3")
+        database = await open_database(Path(folder) / "bot.sqlite3")
         try:
             services = Services(database, clock=lambda: datetime.now(UTC), seeds=lambda: 7)
             entrants = [Actor(100 + n, GUILD, f"P{n}") for n in range(players)]

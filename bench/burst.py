@@ -1,4 +1,4 @@
-"""The end of a round of a large event, through Discord (issue 21):
+"""The end of a round of a large event, through Discord:
 `python bench/burst.py --players 4096 [--runs 3]`.
 
 The real bot (`python -m bot`, SQLite, FULL) runs against the fake Discord of tests/e2e on
@@ -58,7 +58,7 @@ from bench.trace import TRACE_HOOK  # noqa: E402
 from bench.trace import save as save_trace  # noqa: E402
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
-from bot.store.database import Database  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, Reply  # noqa: E402
 from tests.e2e.fake_discord.state import Member  # noqa: E402
 
@@ -125,7 +125,7 @@ def wall(stamp: str) -> float:
 async def prepare(fake: FakeDiscord, database_path: Path) -> dict[str, Any]:
     """The copied event as the fake's server sees it: the outbox as a bot that sent
     everything leaves it, the server's settings with the fake's roles and channels."""
-    database = await Database.open(database_path)
+    database = await open_database(database_path)
     try:
         connection = getattr(database, "connection")  # noqa: B009 (SQLite)
         done = datetime.now().astimezone().isoformat()

@@ -1,4 +1,4 @@
-"""What one command costs on a large event, piece by piece (issue 21's table):
+"""What one command costs on a large event, piece by piece:
 `python bench/costs.py --players 4096 [--reps 5]`.
 
 On a copy of bench/eventdb.py's event (rounds 1..played complete, the next round with its
@@ -39,7 +39,8 @@ sys.path.insert(0, str(REPO))
 
 from bench.eventdb import CUP, GUILD, ORGANIZER, PLAYER_BASE, event_database, player  # noqa: E402
 from bot.services import Services  # noqa: E402
-from bot.store.database import Database  # noqa: E402
+from bot.store.backend import Database  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
 from bot.store.tournaments import load_tournament  # noqa: E402
 from domain.tournament.views import standings_lines  # noqa: E402
 
@@ -71,7 +72,7 @@ def fresh_services(database: Database) -> Services:
 
 
 async def measure(path: Path, reps: int) -> dict[str, float]:
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         return await _measure(database, reps)
     finally:

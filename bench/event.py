@@ -4,7 +4,7 @@
 organizer starts the event, and then for each of the 10 rounds (`--rounds`): pair, start
 the clock, one player of every table reports a win and the other confirms it (512 tables ×
 10 rounds = 5,120 confirmed reports, 10,240 service calls), and the standings are read.
-Everything goes through `bot.services.Services` over `Database.open(path)` on an SQLite
+Everything goes through `bot.services.Services` over `open_database(path)` on an SQLite
 file on disk (`--folder`, default /tmp), with a fixed clock and seeds like the service
 tests. Nothing is faked below the services.
 
@@ -18,7 +18,7 @@ workload (the reference) in the same processes: a slow or busy machine shows the
     python bench/event.py --profile out.html       # one NORMAL run under pyinstrument
     python bench/event.py --modes NORMAL --autocheckpoint 0   # no checkpoints (diagnosis)
 
-Targets (issue 13): total ≤ 30 s, report p99 ≤ 20 ms, peak RSS ≤ 200 MB.
+Targets: total ≤ 30 s, report p99 ≤ 20 ms, peak RSS ≤ 200 MB.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
-from bot.store.database import Database  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
 
 GUILD = 1000
 ORGANIZER_ROLE = 11
@@ -98,7 +98,7 @@ class Timer:
 async def run_event(
     path: Path, players: int, rounds: int, synchronous: str, autocheckpoint: int | None = None
 ) -> dict[str, Any]:
-    database = await Database.open(path)
+    database = await open_database(path)
     await database.connection.execute(f"PRAGMA synchronous = {synchronous}")
     if autocheckpoint is not None:  # diagnosis only: 0 turns checkpoints off
         await database.connection.execute(f"PRAGMA wal_autocheckpoint = {autocheckpoint}")

@@ -4,7 +4,7 @@
 holding a Swiss event of `players` players and `rounds` planned rounds in this state:
 rounds 1..`played` complete, round `played + 1` paired and started with every table but
 the last `left` reported and confirmed (`left=None`: that round not paired at all). The
-event is built as bench/event.py builds it (real `Services` over `Database.open`, a fixed
+event is built as bench/event.py builds it (real `Services` over `open_database`, a fixed
 clock and seeds), with `synchronous = OFF` while building (the file is a cache, not a
 record), and kept in `--cache` (default /tmp/pm-bench-events) under a name made of its
 parameters and the newest migration, so a later run copies it in a second instead of
@@ -30,7 +30,8 @@ sys.path.insert(0, str(REPO))
 
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
-from bot.store.database import Database, discover_migrations  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
+from bot.store.migrations import discover_migrations  # noqa: E402
 
 GUILD = 700_000_000_000_000_001
 ORGANIZER_ID = 700_000_000_000_000_002
@@ -74,7 +75,7 @@ async def build(
     left: int | None,
     top_cut: int | None = None,
 ) -> None:
-    database = await Database.open(path)
+    database = await open_database(path)
     connection = getattr(database, "connection")  # noqa: B009 (SQLite only)
     await connection.execute("PRAGMA synchronous = OFF")
     services = Services(database, clock=SteppingClock(), seeds=lambda: 424242)

@@ -20,7 +20,7 @@ start and the end shows how busy the machine was.
 Each run prints its traffic: requests by route, messages per place, 429s, invalid answers.
 The fake enforces Discord's rate limits unless `--no-limits` (the bot alone, to compare).
 
-Target (issue 13): p99 ≤ 250 ms.
+Target: p99 ≤ 250 ms.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 from bench.event import DECK, percentile, reference_workload  # noqa: E402
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
-from bot.store.database import Database  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, Reply  # noqa: E402
 
 CUP = "Bench Cup"
@@ -72,7 +72,7 @@ async def prepare_event(fake: FakeDiscord, players: int) -> list[str]:
     guild = fake.guild
     owner = fake.member("owner")
     assert fake.database is not None
-    database = await Database.open(fake.database)
+    database = await open_database(fake.database)
     services = Services(database)
     admin = Actor(int(owner.id), guild.id, "owner", manages_guild=True)
     organizer_role = fake.role("Organizer").id
@@ -103,7 +103,7 @@ async def prepare_event(fake: FakeDiscord, players: int) -> list[str]:
 async def current_tables(fake: FakeDiscord, by_id: dict[int, str]) -> list[tuple[str, str]]:
     """The current round's tables, read from the bot's database (WAL: reads never block)."""
     assert fake.database is not None
-    database = await Database.open(fake.database)
+    database = await open_database(fake.database)
     try:
         _, current = await Services(database).rounds.status(Actor(0, fake.guild.id, "bench"), CUP)
     finally:

@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO))
 from bench.event import DECK  # noqa: E402
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
-from bot.store.database import Database  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
 from tests.e2e.fake_discord.permissions import MANAGE_CHANNELS, MANAGE_ROLES  # noqa: E402
 
@@ -55,7 +55,7 @@ async def prepare_event(fake: FakeDiscord, players: int) -> None:
     members = [await fake.add_member(name) for name in names]
     guild = fake.guild
     assert fake.database is not None
-    database = await Database.open(fake.database)
+    database = await open_database(fake.database)
     services = Services(database)
     admin = Actor(int(fake.member("owner").id), guild.id, "owner", manages_guild=True)
     organizer_role = fake.role("Organizer").id

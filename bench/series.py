@@ -1,4 +1,4 @@
-"""Series, ratings and imports at a year's scale (issue 24): medians of a few runs.
+"""Series, ratings and imports at a year's scale: medians of a few runs.
 
     .venv/bin/python bench/series.py            # 52 weekly events of 64, 1000-row import
     .venv/bin/python bench/series.py --reps 9 --events 104 --players 128

@@ -60,7 +60,7 @@ from bench.event import percentile  # noqa: E402
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
 from bot.store.copy import copy_database  # noqa: E402
-from bot.store.database import Database  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, Reply  # noqa: E402
 from tests.e2e.fake_discord.gateway import shard_of  # noqa: E402
 from tests.e2e.fake_discord.harness import BotProcess  # noqa: E402
@@ -104,7 +104,7 @@ def build_world(fake: FakeDiscord, shards: int, guilds: int, players: int) -> li
 
 async def prepare(fake: FakeDiscord, servers: list[Guild], players: int, path: Path) -> None:
     """Every server's event, round 1 paired, on an SQLite file."""
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         services = Services(database, seeds=lambda: 12)
         for guild in servers:

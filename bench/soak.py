@@ -1,6 +1,6 @@
 """A soak test: `python bench/soak.py [--operations 10000]`.
 
-Runs event after event through `bot.services.Services` over `Database.open(path)` on an
+Runs event after event through `bot.services.Services` over `open_database(path)` on an
 SQLite file on disk, until `--operations` service calls (and standings page renders) have
 been made. Each event: a tournament is created and configured, `--players` members register
 (some cancel and come back), check and submit decks (one illegal list each event), the
@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO))
 
 from bot.services import Services  # noqa: E402
 from bot.services.actors import Actor  # noqa: E402
-from bot.store.database import Database  # noqa: E402
+from bot.store.database import open_database  # noqa: E402
 from bot.ui.rounds import standing_rows  # noqa: E402
 from bot.ui.standings import standings_page  # noqa: E402
 from bot.worker import off_loop  # noqa: E402
@@ -250,7 +250,7 @@ class Soak:
 async def soak(args: argparse.Namespace, path: Path) -> dict[str, Any]:
     if args.tracemalloc:
         tracemalloc.start(10)
-    database = await Database.open(path)
+    database = await open_database(path)
     clock = Clock()
     services = Services(database, clock=clock, seeds=lambda: 424242)
     await services.guilds.configure(

@@ -8,7 +8,8 @@ queued, started and ended). `report` lines this up with the fake Discord's own t
 prints where the time went: for each kind of interaction, the time to reach the bot, the
 time in the bot before its first response, and the time from there to Discord; then every
 stall of the loop over 40 ms with the collections and worker jobs that overlapped it.
-This is how issue 21's last points were found (docs/BENCHMARKS.md, part 4).
+This is how the last three points of a 4,096-player round's end were found
+(docs/BENCHMARKS.md, "the last three points").
 """
 
 from __future__ import annotations

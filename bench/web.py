@@ -1,4 +1,4 @@
-"""The live page under load during a 1,024-player round (issue 22).
+"""The live page under load during a 1,024-player round.
 
     .venv/bin/python bench/web.py                      # 200 streams, 200 page loads/s, 25 s
     .venv/bin/python bench/web.py --web-process        # the pages served by `python -m bot web`
@@ -67,12 +67,12 @@ def cpu_seconds(pid: int) -> float:
 async def serve(calls_per_second: float, duration: float, with_web: bool) -> None:
     from bot.services import Services
     from bot.services.actors import Actor
-    from bot.store.database import Database
+    from bot.store.database import open_database
     from bot.web.server import WebLimits, WebServer
 
     folder = tempfile.mkdtemp(prefix="pm-bench-web-")
     path = Path(folder) / "bench.sqlite3"
-    database = await Database.open(path)
+    database = await open_database(path)
     services = Services(database)
     admin = Actor(1, 1, "admin", manages_guild=True)
     players = [Actor(10_000 + n, 1, f"プレイヤー{n:04d}") for n in range(PLAYERS)]

@@ -1,5 +1,6 @@
 """The live page against one stranger (or many): connections, forged addresses, ignored
-parameters and font slices, with the bot's file limit at 1,024 (issue 33's figures).
+parameters and font slices, with the bot's file limit at 1,024 (the figures of
+docs/BENCHMARKS.md, "The live page against a stranger").
 
     .venv/bin/python bench/web_load.py                 # every scenario, 1,024 players
     .venv/bin/python bench/web_load.py --only idle streams --players 256
@@ -85,11 +86,11 @@ async def serve(players_count: int, echo_port: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
     from bot.services import Services
     from bot.services.actors import Actor
-    from bot.store.database import Database
+    from bot.store.database import open_database
     from bot.web.server import LIMITS_KEY, WebLimits, WebServer
 
     folder = tempfile.mkdtemp(prefix="pm-bench-load-")
-    database = await Database.open(Path(folder) / "bench.sqlite3")
+    database = await open_database(Path(folder) / "bench.sqlite3")
     services = Services(database)
     admin = Actor(1, 1, "admin", manages_guild=True)
     players = [Actor(10_000 + n, 1, f"プレイヤー{n:04d}") for n in range(players_count)]

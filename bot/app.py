@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import re
-import secrets
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 import yarl
@@ -24,23 +22,17 @@ from bot.errors import StorageError, StorageFull
 from bot.i18n import cli_language, localized_command, normalise_locale, t
 from bot.services import Services
 from bot.services.base import utc_now
-from bot.services.clock import scaled_clock
-from bot.store.database import Database
+from bot.services.clock import ClockTimes, scaled_clock
+from bot.store.backend import Database
 from bot.store.shards import Shards
-from bot.ui.buttons import PAGE, CustomId
-from bot.ui.messages import (
-    NotAcknowledged,
-    edit_answer,
-    interaction_lang,
-    render_error,
-    reply_ephemeral,
-    token_alive,
-)
-from bot.ui.pagination import PageRenderer, page_view
+from bot.ui.buttons import PAGE
+from bot.ui.messages import edit_answer, token_alive
+from bot.ui.pagination import page_renderer, page_view
+from bot.ui.routing import answer_error, route
 from bot.ui.stateless import ModalRoutes, submitted_values
 from bot.ui.translator import CatalogTranslator
 from bot.web.server import WebServer, limits_from
-from domain.errors import DomainError, IllegalTransition
+from domain.errors import IllegalTransition
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +59,6 @@ def point_at_discord(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
-# Discord's codes for an interaction that can no longer be answered: already
-# acknowledged (40060), unknown or expired (10062).
-INTERACTION_GONE = frozenset({40060, 10062})
 EMBEDS_PER_MESSAGE = 10
 # The answers after which an interaction takes follow-up messages.
 FOLLOWED_UP = frozenset(
@@ -82,122 +71,22 @@ FOLLOWED_UP = frozenset(
 )
 
 
-async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """The one place where a failure becomes a private reply in the user's language.
-
-    Typed errors say what is wrong and which rule; a failure of the storage (busy, disk
-    full, I/O) asks to try again and logs one line naming the cause; anything unexpected is
-    logged with a reference id, and the user gets that id instead of a traceback.
-    """
-    lang = interaction_lang(interaction)
-    if isinstance(error, app_commands.CommandInvokeError) and error.__cause__ is not None:
-        error = error.__cause__
-    if isinstance(error, NotAcknowledged):
-        # Discord refused the acknowledgement (its 5xx, its 3 s past): the person saw the
-        # interaction fail, and nothing of it was written; an answer would be refused too.
-        what = _described(interaction)
-        log.warning("%s not acknowledged, so nothing was written: %s", what, error.error)
-        return
-    if isinstance(error, discord.HTTPException) and error.code in INTERACTION_GONE:
-        # The same interaction delivered twice (its first delivery answered it), or one
-        # that expired: there is nobody left to tell, and nothing was done twice.
-        log.warning("interaction %s could not be answered: %s", interaction.id, error.text)
-        return
-    if isinstance(error, DomainError):
-        text = render_error(error, lang)
-    elif isinstance(error, StorageError):
-        # Rolled back whole, so trying again is safe: one line for the staff, no traceback.
-        # A damaged file will not heal by waiting, hence ERROR (docs/OPERATIONS.md).
-        level = logging.WARNING if error.transient else logging.ERROR
-        what = _described(interaction)
-        log.log(level, "%s not saved, nothing written: %s (%s)", what, error.cause, error.detail)
-        text = t("errors.storage", lang)
-    elif isinstance(error, app_commands.NoPrivateMessage):
-        text = t("errors.guild_only", lang)
-    elif isinstance(error, app_commands.CommandOnCooldown):  # a CheckFailure: ask it first
-        text = t("errors.cooldown", lang, seconds=error.retry_after)
-    elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
-        text = t("errors.missing_permissions", lang)
-    else:
-        reference = secrets.token_hex(4)
-        what = _described(interaction)
-        log.error("unexpected error in %s (reference %s)", what, reference, exc_info=error)
-        text = t("errors.unexpected", lang, reference=reference)
-    try:
-        await reply_ephemeral(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not send the error reply for interaction %s", interaction.id)
-
-
-ButtonHandler = Callable[..., Awaitable[None]]
-RoutedItem = type[discord.ui.DynamicItem[Any]]
-
-
-def route(custom: CustomId, handler: ButtonHandler) -> RoutedItem:
-    """Presses of the buttons whose custom id has `custom`'s format go to
-    `handler(interaction, **the id's fields)`, through the one error path, after any
-    restart (a `DynamicItem`: nothing is kept in memory per message)."""
-    return _routed(custom, handler, select=False)
-
-
-def route_select(custom: CustomId, handler: ButtonHandler) -> RoutedItem:
-    """As `route`, for a string select: a choice goes to `handler(interaction, the values
-    chosen, **the id's fields)`. The values are the options the bot wrote on the message,
-    which may be out of date: the handler checks what they name."""
-    return _routed(custom, handler, select=True)
-
-
-def chosen_values(interaction: discord.Interaction[Any]) -> list[str]:
-    data: Any = interaction.data or {}
-    return [str(value) for value in data.get("values") or []]
-
-
-def _routed(custom: CustomId, handler: ButtonHandler, *, select: bool) -> RoutedItem:
-    class Routed(discord.ui.DynamicItem[discord.ui.Item[Any]], template=custom.template):
-        def __init__(self, custom_id: str) -> None:
-            item: discord.ui.Item[Any] = (
-                discord.ui.Select(custom_id=custom_id)
-                if select
-                else discord.ui.Button(custom_id=custom_id)
-            )
-            super().__init__(item)
-            # None: the id has the format but names nothing that can exist (out of range).
-            self.fields = custom.parse(custom_id)
-
-        @classmethod
-        async def from_custom_id(
-            cls,
-            interaction: discord.Interaction[Any],
-            item: discord.ui.Item[Any],
-            match: re.Match[str],
-            /,
-        ) -> Routed:
-            return cls(match.group(0))
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            try:
-                if self.fields is None:
-                    raise IllegalTransition("errors.stale_button")
-                if select:
-                    await handler(interaction, chosen_values(interaction), **self.fields)
-                else:
-                    await handler(interaction, **self.fields)
-            except Exception as error:
-                await answer_error(interaction, error)
-            client = interaction.client
-            if isinstance(client, TournamentBot):
-                await client.show_kept_notices(interaction)
-
-    Routed.__name__ = Routed.__qualname__ = f"Routed_{custom.prefix.replace(':', '_')}"
-    return Routed
-
-
-def _described(interaction: discord.Interaction[Any]) -> str:
-    """What the member did, for the log: `/report result`, or the button's or form's id."""
-    if interaction.command is not None:
-        return f"/{interaction.command.qualified_name}"
-    data: Any = interaction.data or {}
-    return f"{interaction.type.name} {data.get('custom_id', '?')}"
+def services_for(settings: Settings, database: Database) -> Services:
+    """The services as the settings make them: the one place they are wired (the bot and
+    `python -m bot web` both take them from here)."""
+    return Services(
+        database,
+        clock=scaled_clock(
+            settings.clock_speed, utc_now, ahead=timedelta(minutes=settings.clock_offset_minutes)
+        ),
+        default_locale=settings.default_locale,
+        shards=Shards.of(settings.shard_count, settings.shards),
+        claim_seconds=settings.outbox_claim_seconds,
+        clock_times=ClockTimes(
+            unconfirmed_after=timedelta(minutes=settings.unconfirmed_report_minutes),
+            grace=timedelta(seconds=settings.clock_grace_seconds),
+        ),
+    )
 
 
 class TournamentTree(app_commands.CommandTree["TournamentBot"]):
@@ -213,7 +102,6 @@ class TournamentBot(commands.AutoShardedBot):
     recommends, in this one process."""
 
     def __init__(self, settings: Settings, database: Database) -> None:
-        shards = Shards.of(settings.shard_count, settings.shards)
         # Every answer Discord gives the bot is counted for its refused-requests limit.
         refusals = Refusals()
         sharding: dict[str, Any] = {"shard_count": settings.shard_count}
@@ -231,25 +119,9 @@ class TournamentBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.database = database
-        self.services = Services(
-            database,
-            clock=scaled_clock(
-                settings.clock_speed,
-                utc_now,
-                ahead=timedelta(minutes=settings.clock_offset_minutes),
-            ),
-            default_locale=settings.default_locale,
-            shards=shards,
-            claim_seconds=settings.outbox_claim_seconds,
-        )
+        self.services = services_for(settings, database)
         self.stop_listening: Callable[[], Awaitable[None]] | None = None
         self._told_ready = False
-        self.services.round_clock.unconfirmed_after = timedelta(
-            minutes=settings.unconfirmed_report_minutes
-        )
-        self.services.round_clock.grace = timedelta(seconds=settings.clock_grace_seconds)
-        # Listing kind → renderer, filled by cogs; see bot/ui/pagination.py.
-        self.page_renderers: dict[str, PageRenderer] = {}
         # Modals routed by custom id, so they survive a restart; see bot/ui/stateless.py.
         self.modal_routes = ModalRoutes()
         # The one loop that tells people what happened (bot/notify), and the timed jobs.
@@ -265,7 +137,7 @@ class TournamentBot(commands.AutoShardedBot):
             refusals=refusals,
             clock_grace=timedelta(seconds=settings.clock_grace_seconds),
         )
-        # The live web page (issue 22), when WEB_PORT is set.
+        # The live web page, when WEB_PORT is set.
         self.web: WebServer | None = None
         self._background: set[asyncio.Task[None]] = set()
         database.on_storage_full.append(self._disk_full)
@@ -326,7 +198,7 @@ class TournamentBot(commands.AutoShardedBot):
     async def turn_page(
         self, interaction: discord.Interaction[Any], kind: str, arg: str, page: int, direction: str
     ) -> None:
-        renderer = self.page_renderers.get(kind)
+        renderer = page_renderer(self.cogs.values(), kind)
         if renderer is None:  # a listing this version no longer has
             raise IllegalTransition("errors.stale_button")
         shown = await renderer(interaction, arg, page)
@@ -424,7 +296,15 @@ class TournamentBot(commands.AutoShardedBot):
             tell("cli.run.ready", user=str(user), command=command)
         # What exists once the bot is up (modules, Discord's cache of the servers) lives as
         # long as the process: kept out of the garbage collector's full collections, each
-        # of which stopped everything for 47 ms of its 90 ms scanning them at 4,096 players.
+        # of which stopped every thread for tens of milliseconds at 4,096 players, most of it
+        # scanning them (docs/BENCHMARKS.md, "How the time was found": garbage collection).
         # Once: a later reconnect would also freeze whatever passing garbage exists then.
         if not gc.get_freeze_count():
             gc.freeze()
+
+
+if TYPE_CHECKING:
+    from cogs.common import Host
+
+    # The bot is what its cogs know it as: mypy checks it has every part of the shape.
+    _THE_COGS_HOST: type[Host] = TournamentBot

@@ -17,8 +17,8 @@ import discord
 from discord import app_commands
 
 from bot.services.base import utc_now
+from bot.store.backend import Database
 from bot.store.command_sync import record_tree_sync, synced_tree_hash
-from bot.store.database import Database
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.store.urls import URL_PROBLEMS, postgres_url_problem, url_secrets
+from bot.store.urls import URL_PROBLEMS, is_postgres_url, postgres_url_problem, url_secrets
 
 DISCORD_API_BASE_URL = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -83,7 +83,7 @@ class Settings(BaseSettings):
     # Test-only: how many minutes ahead the bot's clock runs (0 in production), so that an
     # end-to-end test can move time on by restarting the bot instead of waiting.
     clock_offset_minutes: float = Field(default=0.0, ge=0.0, le=100_000.0)
-    # The live web page (issue 22): off unless WEB_PORT is set; WEB_BASE_URL is the address
+    # The live web page: off unless WEB_PORT is set; WEB_BASE_URL is the address
     # the public uses (behind a reverse proxy), else http://WEB_HOST:WEB_PORT.
     web_port: int | None = Field(default=None, ge=1, le=65535)
     web_host: str = Field(default="127.0.0.1")
@@ -185,7 +185,7 @@ class Settings(BaseSettings):
                     "sqlite:/// needs a file path, e.g. sqlite:///data/bot.sqlite3",
                 )
             return text
-        if text.startswith(("postgresql://", "postgres://")):
+        if is_postgres_url(text):
             problem = postgres_url_problem(text)
             if problem is not None:
                 raise PydanticCustomError(f"database_url_{problem}", URL_PROBLEMS[problem])
@@ -289,7 +289,7 @@ class Settings(BaseSettings):
 
     @property
     def database_location(self) -> str:
-        """A file path (SQLite) or a postgresql:// URL: what `Database.open` takes."""
+        """A file path (SQLite) or a postgresql:// URL: what `open_database` takes."""
         if self.database_url is None:
             return str(self.database_path)
         url = self.database_url.get_secret_value()
@@ -300,7 +300,7 @@ class Settings(BaseSettings):
     @property
     def database_label(self) -> str:
         """The database as logs and messages may show it: without a password."""
-        from bot.store.postgres import safe_url
+        from bot.store.urls import safe_url
 
         return safe_url(self.database_location)
 

@@ -3,7 +3,7 @@
 `StartupError` stops the CLI with a bilingual message and no traceback. `StorageError` and
 its kinds are what the store raises when the database itself fails rather than the
 statement: SQLite busy, its disk full, an I/O error, a damaged file
-(`bot/store/database.py` converts SQLite's result codes), or PostgreSQL out of reach, its
+(`bot/store/sqlite.py` converts SQLite's result codes), or PostgreSQL out of reach, its
 pool exhausted, a transaction that lost a race (`bot/store/postgres.py` converts asyncpg's
 errors); `bot.app.answer_error` turns every kind into one reply.
 """

@@ -2,7 +2,8 @@
 
 A loop that runs by itself (the delivery of notices, the timed jobs, the commits listener)
 meets a database that is away on every tick: logging each failure filled the log with one
-traceback a tick (252 in 60 s of a stopped PostgreSQL). `Outage` remembers that the thing
+traceback a tick (docs/OPERATIONS.md, "When PostgreSQL is away, restarts or refuses").
+`Outage` remembers that the thing
 is away: its first failure logs one warning, the failures after it nothing, and the first
 success after them one line saying that it is back and how long it was away. Nothing here
 knows what the loop does; the loop says what waits meanwhile.

@@ -9,7 +9,7 @@ goes on serving everyone else:
     lines = await off_loop(lambda: views.lines)
 
 One thread, not a pool of processes: the work reads the tournament the loop already holds
-(a process would first have to copy 6 MB of it, which costs more than most of the work),
+(a process would first have to copy the whole event, which costs more than most of the work),
 and CPU-bound Python gains nothing from a second thread. What is handed over must not be
 changed by the loop meanwhile: the domain's values never are. Work done here builds no
 asyncio object (no future, no task); the presentation's views are made loop-free for

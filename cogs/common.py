@@ -6,24 +6,57 @@ Not an extension: imported by the cogs.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import PurePath
-from typing import Any
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.http import HTTPClient
 
-from bot.app import ButtonHandler, RoutedItem, TournamentBot, route, route_select
+from bot.config import Settings
 from bot.i18n import Lang, normalise_locale
+from bot.services import Services
 from bot.services.actors import Actor
 from bot.ui.buttons import CustomId, Labels, rooms_fit_view, server_labels
 from bot.ui.messages import acknowledge, interaction_lang, render_error, reply
-from bot.ui.stateless import ModalHandler
+from bot.ui.routing import ButtonHandler, RoutedItem, route, route_select
+from bot.ui.stateless import ModalHandler, ModalRoutes
 from domain.errors import InvalidInput
+from domain.guild import GuildConfig
 from domain.tournament.rooms import CHANNELS_PER_SERVER, RoomsDoNotFit
+
+
+class Host(Protocol):
+    """What a cog may use of the bot that loads it (bot/app.py's `TournamentBot` is the
+    one): the cogs sit below the bot, which builds them, so they know it by this shape."""
+
+    @property
+    def services(self) -> Services: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def modal_routes(self) -> ModalRoutes: ...
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
+
+    @property
+    def guilds(self) -> Sequence[discord.Guild]: ...
+
+    @property
+    def http(self) -> HTTPClient: ...
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
+
+    async def add_cog(self, cog: commands.Cog, /) -> None: ...
 
 
 def per_member_cooldown(interaction: discord.Interaction[Any]) -> tuple[int | None, int]:
@@ -63,10 +96,10 @@ def actor_of(interaction: discord.Interaction[Any], *, updates_message: bool = F
     )
 
 
-def bot_of(interaction: discord.Interaction[Any]) -> TournamentBot:
+def bot_of(interaction: discord.Interaction[Any]) -> Host:
     client = interaction.client
-    assert isinstance(client, TournamentBot)
-    return client
+    assert hasattr(client, "services"), "an interaction of another client than the bot"
+    return cast(Host, client)
 
 
 async def guild_labels(interaction: discord.Interaction[Any]) -> Labels:
@@ -77,6 +110,17 @@ async def guild_labels(interaction: discord.Interaction[Any]) -> Labels:
     if interaction.guild_id is None:
         return Labels(default)
     return server_labels(await bot.services.guilds.config(interaction.guild_id), default)
+
+
+def server_post_labels(server: GuildConfig, interaction: discord.Interaction[Any]) -> Labels:
+    """The labels of a post in the server whose settings `server` are (the service read
+    them in the operation): its language, and its bilingual buttons."""
+    return server_labels(server, normalise_locale(bot_of(interaction).settings.default_locale))
+
+
+def server_lang(server: GuildConfig, interaction: discord.Interaction[Any]) -> Lang:
+    """The language of a post in the server whose settings `server` are."""
+    return server_post_labels(server, interaction).lang
 
 
 async def guild_lang(interaction: discord.Interaction[Any]) -> Lang:
@@ -141,7 +185,7 @@ class RoutedCog(commands.Cog):
     """A cog whose buttons and forms are routed by their custom ids (bot/ui/buttons.py), so
     that they work on any old message after a restart. A subclass lists its routes."""
 
-    def __init__(self, bot: TournamentBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.services = bot.services
         self._routed: list[RoutedItem] = []

@@ -10,15 +10,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import t
 from bot.services.base import TournamentRef
 from bot.ui.buttons import PASTE_BOX, SUBMIT_DECK, CustomId
 from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
 from bot.ui.render import DECK_FIELD, deck_embed, deck_report, paste_box, safe
+from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import (
+    Host,
     RoutedCog,
     actor_of,
     costly_command,
@@ -151,5 +152,5 @@ class Decks(RoutedCog, commands.GroupCog, group_name="deck", group_description="
         )
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Decks(bot))

@@ -12,7 +12,6 @@ from typing import Any
 
 import discord
 
-from bot.app import TournamentBot
 from bot.i18n import show_date, t
 from bot.services import Services
 from bot.services.base import TournamentRef
@@ -34,7 +33,7 @@ from bot.ui.rounds import standing_rows
 from bot.ui.series import import_report_text, series_menu
 from bot.ui.standings import standings_csv
 from bot.worker import off_loop
-from cogs.common import actor_of, bot_of, read_attachment
+from cogs.common import Host, actor_of, bot_of, read_attachment
 from domain.errors import IllegalTransition, InvalidInput
 
 MEMBERS_PER_REQUEST = 1000  # Discord's most per List Guild Members request
@@ -76,7 +75,7 @@ async def finish_event(
     await reply(interaction, text)
 
 
-async def member_directory(bot: TournamentBot, guild: discord.Guild) -> MemberDirectory:
+async def member_directory(bot: Host, guild: discord.Guild) -> MemberDirectory:
     """The server's members, for the entry import to find the people a CSV names: their
     shown names and every name each is known by. Listing members needs the Server Members
     intent in the Developer Portal; without it the import is refused, saying how to turn it

@@ -3,27 +3,28 @@ ready, the ids of the synced commands that messages use for clickable mentions."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import TournamentBot
 from bot.i18n import Lang, catalog, command_ref, localized_command, normalise_locale, t
 from bot.ui.messages import interaction_lang, load_command_ids, reply
-from bot.ui.pagination import Page, page_of, page_view
+from bot.ui.pagination import Page, PageRenderer, page_of, page_view
+from cogs.common import Host
 
 HELP_PER_PAGE = 12
 
 
 class Meta(commands.Cog):
-    def __init__(self, bot: TournamentBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._ids_loaded = False
 
-    async def cog_load(self) -> None:
-        self.bot.page_renderers["help"] = self.render_help_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"help": self.render_help_page}
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -67,5 +68,5 @@ class Meta(commands.Cog):
         await reply(interaction, embed=page.embed, view=page_view("help", lang, page))
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Meta(bot))

@@ -2,8 +2,9 @@
 who may: a player pressing one is refused), so an event runs without typing a command. Beside
 the steps, its tools: before the start the restricted list (/tournament settings
 restricted_list) and during registration the entry import (/tournament import), each a form
-with a file upload; after the start 公開 (/deck publish, asked first); and the event's series
-(/series add and remove, /series create)."""
+with a file upload; after the start 公開 (/deck publish, asked first); while a round's clock
+runs 全体延長 (/round extend, a form for the minutes); and the event's series (/series add
+and remove, /series create)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from typing import Any
 
 import discord
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import show_date, t
 from bot.services.base import TournamentRef
 from bot.services.rounds import PostState
 from bot.ui.buttons import (
+    EXTEND_MINUTES_FIELD,
     IMPORT_FILE_FIELD,
     IMPORT_FORM,
     PANEL_STEP,
@@ -24,19 +25,23 @@ from bot.ui.buttons import (
     PUBLISH,
     RESTRICTED_FILE_FIELD,
     RESTRICTED_FORM,
+    ROUND_EXTEND_FORM,
     CustomId,
     Labels,
     Tool,
     import_form,
     publish_view,
     restricted_form,
+    round_extend_form,
 )
 from bot.ui.messages import acknowledge, edit_answer, interaction_lang, reply
 from bot.ui.render import rooms_reply, safe
 from bot.ui.rounds import POST_NOT_YET, round_name
+from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal, submitted_files
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
+    Host,
     RoutedCog,
     actor_of,
     bot_permissions,
@@ -52,8 +57,10 @@ from cogs.event_steps import (
     show_series_menu,
     show_start_preview,
 )
-from cogs.rounds.pairing import pair_next_round, start_round_clock
+from cogs.rounds.pairing import extend_whole_round, pair_next_round, start_round_clock
 from domain.errors import InvalidInput
+from domain.timeparse import typed_count
+from domain.tournament.play import MAX_EXTENSION_MINUTES
 from domain.tournament.steps import Step
 
 
@@ -69,6 +76,7 @@ class Panel(RoutedCog):
         return [
             (IMPORT_FORM, self.import_submitted),
             (RESTRICTED_FORM, self.restricted_submitted),
+            (ROUND_EXTEND_FORM, self.extend_submitted),
         ]
 
     async def step_pressed(
@@ -118,6 +126,14 @@ class Panel(RoutedCog):
             found, count = await self.services.decks.may_publish(actor, tournament)
             text = t("ui.deck.publish_confirm", lang, name=safe(found.name), count=count)
             await reply(interaction, text, view=publish_view(tournament, Labels(lang)))
+        elif chosen is Tool.EXTEND_ROUND:
+            # 全体延長: a judge's, and only while the rules would extend the round (its clock
+            # runs, a table still plays), checked before the form asks for the minutes.
+            found = await self.services.rounds.may_extend_round(actor, tournament)
+            current = found.current
+            assert current is not None
+            form = round_extend_form(tournament, round_name(current, lang), lang)
+            await send_stateless_modal(interaction, form)
         elif chosen is Tool.RESTRICTED:
             # The organizer's check before the form opens, as /tournament settings' before
             # the file is read; the lists must not be locked yet (R-DECK-4).
@@ -157,9 +173,11 @@ class Panel(RoutedCog):
         if not files:  # a form sent without its file: Discord requires one
             raise InvalidInput("files.missing")
         data = await read_attachment(files[0], SETTINGS_FILE_LIMIT)
-        updated = await services.update_settings(
-            actor, tournament, restricted_list=(files[0].filename, data)
-        )
+        updated = (
+            await services.update_settings(
+                actor, tournament, restricted_list=(files[0].filename, data)
+            )
+        ).tournament
         text = t(
             "ui.restricted.saved",
             lang,
@@ -168,6 +186,19 @@ class Panel(RoutedCog):
             date=show_date(updated.event_date),
         )
         await reply(interaction, text)
+
+    async def extend_submitted(
+        self, interaction: discord.Interaction[Any], values: dict[str, str], tournament: int
+    ) -> None:
+        """The 全体延長 form: the minutes as typed (full-width digits too), then what
+        /round extend does."""
+        minutes = typed_count(
+            values.get(EXTEND_MINUTES_FIELD, ""),
+            key="ui.rounds.not_extension_minutes",
+            rule="R-MATCH-7",
+            maximum=MAX_EXTENSION_MINUTES,
+        )
+        await extend_whole_round(self.services, interaction, tournament, minutes)
 
     async def import_submitted(
         self, interaction: discord.Interaction[Any], values: dict[str, str], tournament: int
@@ -197,5 +228,5 @@ class Panel(RoutedCog):
             await reply(interaction, text)
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Panel(bot))

@@ -1,4 +1,4 @@
-"""/profile show, handle and public (issue 24), and the registration reply's
+"""/profile show, handle and public, and the registration reply's
 「ハンドルネームを設定」 button with its form.
 
 A player's record is anyone's to read (the standings were public); penalties are the staff's
@@ -6,23 +6,23 @@ A player's record is anyone's to read (the standings were public); penalties are
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import Lang, join_list, t
 from bot.services.profiles import HandleChange
 from bot.ui.buttons import HANDLE_BUTTON, HANDLE_FIELD, HANDLE_FORM, CustomId, handle_form
 from bot.ui.messages import acknowledge, interaction_lang, reply
-from bot.ui.pagination import Page, page_id_arg, page_view
+from bot.ui.pagination import Page, PageRenderer, page_id_arg, page_view
 from bot.ui.render import safe
+from bot.ui.routing import ButtonHandler
 from bot.ui.series import profile_page
 from bot.ui.stateless import ModalHandler, send_stateless_modal
-from cogs.common import RoutedCog, actor_of
+from cogs.common import Host, RoutedCog, actor_of
 
 SHARE_STATES = [
     app_commands.Choice(name="on: show my record on the live pages", value="on"),
@@ -52,9 +52,8 @@ class Profiles(
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
         return [(HANDLE_FORM, self.handle_submitted)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["profile"] = self.render_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"profile": self.render_page}
 
     @app_commands.command(name="show", description="A player's record on this server")
     @app_commands.describe(player="The player (default: you)")
@@ -120,5 +119,5 @@ class Profiles(
         await reply(interaction, t(key, lang))
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Profiles(bot))

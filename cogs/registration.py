@@ -3,30 +3,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import t
 from bot.services.base import TournamentRef
 from bot.ui.buttons import CHECK_IN, REGISTER, CustomId, Labels, deck_view, handle_view
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.pagination import Page, page_id_arg, page_view
+from bot.ui.pagination import Page, PageRenderer, page_id_arg, page_view
 from bot.ui.render import players_page, registered_text, safe
-from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
+from bot.ui.routing import ButtonHandler
+from cogs.common import Host, RoutedCog, actor_of, guild_lang, tournament_autocomplete
 
 
 class Registration(RoutedCog):
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
         return [(REGISTER, self.register_pressed), (CHECK_IN, self.check_in_pressed)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["players"] = self.render_players_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"players": self.render_players_page}
 
     @app_commands.command(name="register", description="Register for a tournament")
     @app_commands.describe(
@@ -136,5 +135,5 @@ class Registration(RoutedCog):
         return players_page(found, players, lang, page)
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Registration(bot))

@@ -1,4 +1,4 @@
-"""/series create, add, remove, points and standings (issue 24): an organizer groups the
+"""/series create, add, remove, points and standings: an organizer groups the
 server's tournaments into a series (a season, a league); anyone reads its standings.
 
 The same by buttons: the panel's シリーズ opens the series menu of its tournament (a select
@@ -11,14 +11,13 @@ the tournament or the series, the menu's options the series)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import Lang, t
 from bot.services.series import SeriesChange, SeriesRef
 from bot.ui.buttons import (
@@ -37,14 +36,17 @@ from bot.ui.buttons import (
 )
 from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.options import TOURNAMENT
-from bot.ui.pagination import Page, page_id_arg, page_view
+from bot.ui.pagination import Page, PageRenderer, page_id_arg, page_view
 from bot.ui.render import safe
+from bot.ui.routing import ButtonHandler
 from bot.ui.series import points_table_text, series_page
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
+    Host,
     RoutedCog,
     actor_of,
+    bot_of,
     guild_lang,
     read_attachment,
     tournament_autocomplete,
@@ -58,9 +60,7 @@ SERIES = "Series (optional when the server has only one)"
 async def series_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    client = interaction.client
-    assert isinstance(client, TournamentBot)
-    found = await client.services.series.autocomplete(interaction.guild_id, current)
+    found = await bot_of(interaction).services.series.autocomplete(interaction.guild_id, current)
     return [app_commands.Choice(name=label, value=value) for label, value in found]
 
 
@@ -80,9 +80,8 @@ class SeriesCog(
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
         return [(POINTS_FORM, self.points_submitted), (SERIES_FORM, self.new_submitted)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["series"] = self.render_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"series": self.render_page}
 
     @app_commands.command(name="create", description="Create a series (organizers)")
     @app_commands.describe(name="Series name, e.g. 2026 winter league")
@@ -262,5 +261,5 @@ def chosen_series(values: list[str]) -> int:
     return number
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(SeriesCog(bot))

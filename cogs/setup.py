@@ -6,11 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import TournamentBot
 from bot.i18n import t
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.render import setup_embed
-from cogs.common import actor_of
+from cogs.common import Host, actor_of
 
 
 @app_commands.guild_only()
@@ -18,7 +17,7 @@ from cogs.common import actor_of
 class Setup(
     commands.GroupCog, group_name="setup", group_description="Server settings for tournaments"
 ):
-    def __init__(self, bot: TournamentBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(
@@ -88,5 +87,5 @@ class Setup(
         await reply(interaction, embed=setup_embed(config, lang))
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Setup(bot))

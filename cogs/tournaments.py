@@ -1,4 +1,5 @@
-"""/tournament create, info, list, settings, start, finish and export.
+"""/tournament create, info, list, settings, start, page, rooms, cancel, import, finish, export
+and panel.
 
 Thin adapters: each command builds the actor, calls one service and answers the person who
 acted. What others are told (the registration post, the start's announcement, the final
@@ -7,14 +8,13 @@ standings) is the notifier's plan (bot/notify/plan.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import ButtonHandler, TournamentBot
 from bot.i18n import normalise_locale, t
 from bot.services.live import public_url
 from bot.ui.buttons import ROOMS_FIT, START, CustomId
@@ -31,7 +31,7 @@ from bot.ui.options import (
     TimeLimit,
     TopCutSize,
 )
-from bot.ui.pagination import Page, page_view
+from bot.ui.pagination import Page, PageRenderer, page_view
 from bot.ui.render import (
     rooms_chosen_reply,
     rooms_reply,
@@ -40,8 +40,10 @@ from bot.ui.render import (
     tournament_embed,
     tournament_list_page,
 )
+from bot.ui.routing import ButtonHandler
 from cogs.common import (
     SETTINGS_FILE_LIMIT,
+    Host,
     RoutedCog,
     actor_of,
     bot_permissions,
@@ -106,9 +108,8 @@ class Tournaments(
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
         return [(START, self.start_pressed), (ROOMS_FIT, self.rooms_chosen)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["tournaments"] = self.render_list_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"tournaments": self.render_list_page}
 
     @app_commands.command(name="create", description="Create a tournament and announce it")
     @app_commands.describe(
@@ -234,7 +235,7 @@ class Tournaments(
                 return None
             return attachment.filename, await read_attachment(attachment, SETTINGS_FILE_LIMIT)
 
-        updated = await services.update_settings(
+        summary = await services.update_settings(
             actor_of(interaction),
             tournament,
             late_registration_rounds=late_registration,
@@ -253,10 +254,9 @@ class Tournaments(
             titles_file=await upload(titles_file),
             card_database=await upload(card_database),
         )
-        summary = await services.info(actor_of(interaction), updated.id)
         await reply(
             interaction,
-            t("ui.tournament.settings_saved", lang, name=safe(updated.name)),
+            t("ui.tournament.settings_saved", lang, name=safe(summary.tournament.name)),
             embed=tournament_embed(summary, lang),
         )
 
@@ -434,5 +434,5 @@ class Tournaments(
         await reply(interaction, t("ui.panel.posted", lang))
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Tournaments(bot))

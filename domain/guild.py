@@ -34,7 +34,7 @@ class GuildConfig:
     # Buttons on posts labelled in both languages (「結果報告 / Report result」), for servers
     # whose members read Japanese and English; else in the posting language only.
     bilingual_buttons: bool = False
-    # Player ratings (issue 24, opt-in): hidden, shown in /profile, or also as a column of the
+    # Player ratings (opt-in): hidden, shown in /profile, or also as a column of the
     # series standings (`Ratings`).
     ratings: Ratings = Ratings.HIDDEN
 

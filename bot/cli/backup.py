@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sqlite3
 import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -21,10 +20,10 @@ from urllib.parse import urlsplit, urlunsplit
 from bot.cli import Subcommands, text
 from bot.cli.common import load_settings
 from bot.config import Settings
-from bot.errors import StartupError, StorageCorrupt
-from bot.i18n import both, both_error
-from bot.store.copy import backup_sqlite_file
-from bot.store.database import is_postgres_url, storage_error, unusable_database
+from bot.errors import StartupError
+from bot.i18n import both
+from bot.store.copy import backup_database
+from bot.store.urls import is_postgres_url
 
 
 def register(subcommands: Subcommands) -> None:
@@ -58,23 +57,6 @@ def handle(args: argparse.Namespace) -> int:
     size = target.stat().st_size
     print(text("cli.backup.done", source=source, target=target, size=size, version=version))
     return 0
-
-
-def backup_database(source: Path, target: Path) -> int:
-    """Copy `source` to `target` (replacing it) and return the copy's schema version."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
-    try:
-        version = backup_sqlite_file(source, partial)
-        os.replace(partial, target)
-    except sqlite3.Error as error:
-        if isinstance(storage_error(error), StorageCorrupt):
-            raise unusable_database(source, error) from None
-        raise StartupError(both_error("backup.failed", error, path=source)) from None
-    finally:
-        partial.unlink(missing_ok=True)
-    return version
 
 
 def _backup_postgres(settings: Settings, target: Path, *, force: bool) -> int:

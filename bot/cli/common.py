@@ -16,8 +16,8 @@ from bot.cli.settings_errors import settings_message
 from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both, terminal_languages
+from bot.store.backend import Snapshot
 from bot.store.database import read_snapshot
-from bot.store.sql import Connection
 
 if TYPE_CHECKING:
     from bot.app import TournamentBot
@@ -79,10 +79,10 @@ def existing_database() -> Path:
 
 
 @asynccontextmanager
-async def reading(settings: Settings) -> AsyncIterator[Connection]:
+async def reading(settings: Settings) -> AsyncIterator[Snapshot]:
     """The configured database in one read-only snapshot, safe beside running bots."""
-    async with read_snapshot(settings.database_location, settings.database_label) as connection:
-        yield connection
+    async with read_snapshot(settings.database_location, settings.database_label) as snapshot:
+        yield snapshot
 
 
 async def log_in(bot: TournamentBot, token: str, settings: Settings) -> None:

@@ -69,13 +69,13 @@ async def demo(speed: float, port: int, *, wait: bool, seed: int | None = None) 
     docs/live-page are drawn so."""
     from bot.demo import DemoEvent
     from bot.services import Services
-    from bot.store.database import Database
+    from bot.store.database import open_database
     from bot.web.server import WebLimits, WebServer
 
     stop = asyncio.Event()
     remove = install_stop_handlers(asyncio.get_running_loop(), lambda name: stop.set())
     with tempfile.TemporaryDirectory(prefix="pm-demo-") as folder:
-        database = await Database.open(Path(folder) / "demo.sqlite3")
+        database = await open_database(Path(folder) / "demo.sqlite3")
         try:
             if seed is None:
                 services = Services(database)

@@ -60,7 +60,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def _record(settings: Settings, tournament_id: int) -> dict[str, object]:
-    async with reading(settings) as connection:
+    async with reading(settings) as snapshot:
+        connection = snapshot.connection
         for guild_id, found in await tournament_ids(connection):
             if found == tournament_id:
                 tournament = await load_tournament(connection, guild_id, found)

@@ -20,8 +20,7 @@ from bot.cli.common import load_settings
 from bot.errors import StartupError
 from bot.i18n import both
 from bot.store.copy import copy_database
-from bot.store.database import is_postgres_url
-from bot.store.postgres import safe_url
+from bot.store.urls import is_postgres_url, safe_url
 
 
 def register(subcommands: Subcommands) -> None:

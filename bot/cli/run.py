@@ -18,7 +18,7 @@ from bot.cli import Subcommands, tell, text
 from bot.cli.common import load_settings, log_in, require_token
 from bot.config import Settings
 from bot.logging_setup import configure_logging
-from bot.store.database import Database
+from bot.store.database import open_database
 
 log = logging.getLogger("bot")
 
@@ -90,7 +90,7 @@ async def serve(settings: Settings, token: str) -> None:
     from bot.shutdown import InteractionGate
 
     point_at_discord(settings)
-    database = await Database.open(
+    database = await open_database(
         settings.database_location, pool_size=settings.database_pool_size
     )
     log.info("database %s ready", settings.database_label)

@@ -15,7 +15,7 @@ from bot.cli import Subcommands, text
 from bot.cli.common import load_settings, log_in, quiet_log_level, require_token
 from bot.config import Settings
 from bot.logging_setup import configure_logging
-from bot.store.database import Database
+from bot.store.database import open_database
 
 log = logging.getLogger("bot")
 
@@ -55,7 +55,7 @@ async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
     from bot.command_sync import sync_commands
 
     point_at_discord(settings)
-    database = await Database.open(settings.database_location, pool_size=2)
+    database = await open_database(settings.database_location, pool_size=2)
     try:
         bot = TournamentBot(settings, database)
         async with bot:

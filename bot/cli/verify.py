@@ -15,7 +15,7 @@ from bot.cli.common import load_settings, reading
 from bot.config import Settings
 from bot.errors import StartupError
 from bot.i18n import both, cli_language, describe_error
-from bot.store.database import discover_migrations, schema_version
+from bot.store.migrations import discover_migrations
 from bot.store.verify import Verdict, verify_all
 
 
@@ -36,8 +36,8 @@ def register(subcommands: Subcommands) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     # The fold makes and drops millions of objects, all freed as they go (no cycles): the
-    # cycle collector would only walk the whole stored event again and again (12% of the
-    # run at 4,096×12).
+    # cycle collector would only walk the whole stored event again and again, a share of
+    # the run worth saving (docs/BENCHMARKS.md, "verify (profile: cProfile …)").
     gc.disable()
     try:
         return asyncio.run(_verify(load_settings(), args.tournament))
@@ -46,15 +46,15 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def _verify(settings: Settings, tournament_id: int | None) -> int:
-    async with reading(settings) as connection:
-        version = await schema_version(connection)
+    async with reading(settings) as snapshot:
+        version = snapshot.schema_version
         known = discover_migrations()[-1].version
         if version != known:
             path = settings.database_label
             raise StartupError(
                 both("verify.schema_mismatch", path=path, found=version, known=known), exit_code=2
             )
-        verdicts = await verify_all(connection, tournament_id)
+        verdicts = await verify_all(snapshot.connection, tournament_id)
     if tournament_id is not None and not verdicts:
         raise StartupError(both("verify.no_such_tournament", id=tournament_id), exit_code=2)
     if not verdicts:  # an empty database: say so, rather than nothing at all

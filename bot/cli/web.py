@@ -21,7 +21,7 @@ from bot.config import only_here
 from bot.errors import StartupError
 from bot.i18n import both, system_error, t, terminal_languages
 from bot.logging_setup import configure_logging
-from bot.store.database import is_postgres_url
+from bot.store.urls import is_postgres_url
 
 log = logging.getLogger("bot")
 
@@ -69,19 +69,24 @@ async def print_pages(services: Any, url: str) -> None:
 
 
 async def serve(settings: object, host: str, port: int) -> None:
+    from bot.app import services_for
     from bot.config import Settings
-    from bot.services import Services
-    from bot.store.database import Database
+    from bot.store.database import open_database
     from bot.web.server import WebServer, limits_from
 
     assert isinstance(settings, Settings)
     # DATABASE_URL or DATABASE_PATH, as the bot's: beside bot processes on PostgreSQL, the
     # web process hears their commits (docs/OPERATIONS.md).
-    database = await Database.open(
+    database = await open_database(
         settings.database_location, pool_size=settings.database_pool_size
     )
+    # Ctrl + C and SIGTERM are heard from before the first line is printed: one that came
+    # while the pages were listed cancelled the task before the server was stopped, and the
+    # database's close then waited for ever for the connection the server held.
+    stop = asyncio.Event()
+    remove = install_stop_handlers(asyncio.get_running_loop(), lambda name: stop.set())
     try:
-        services = Services(database, default_locale=settings.default_locale)
+        services = services_for(settings, database)  # as the bot's: its clock, its language
         server = WebServer(services.live, host, port, limits=limits_from(settings), poll=True)
         try:
             await server.start()
@@ -97,18 +102,16 @@ async def serve(settings: object, host: str, port: int) -> None:
                 for lang in terminal_languages()
             ]
             raise StartupError("\n".join(said), exit_code=2) from None
-        shown_host = f"[{host}]" if ":" in host else host
-        url = settings.web_base_url or f"http://{shown_host}:{server.port}"
-        print(both("web.cli.serving", url=url), flush=True)
-        await print_pages(services, url)
-        if only_here(url):
-            print(both("web.cli.serving_only_here"), flush=True)
-        stop = asyncio.Event()
-        remove = install_stop_handlers(asyncio.get_running_loop(), lambda name: stop.set())
         try:
+            shown_host = f"[{host}]" if ":" in host else host
+            url = settings.web_base_url or f"http://{shown_host}:{server.port}"
+            print(both("web.cli.serving", url=url), flush=True)
+            await print_pages(services, url)
+            if only_here(url):
+                print(both("web.cli.serving_only_here"), flush=True)
             await stop.wait()
         finally:
-            remove()
             await server.stop()
     finally:
+        remove()
         await database.close()

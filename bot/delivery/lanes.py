@@ -18,6 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 
+from bot.delivery.order import post_of
 from bot.delivery.sending import Interrupted, Outcome, Queued, Sender
 from bot.errors import StorageError
 from bot.notify.plan import TRAITS
@@ -170,9 +171,7 @@ class Lane:
         found = [
             queued
             for queued in self.queue
-            if queued not in self.sending
-            and (queued.notice.tournament_id, queued.notice.say, queued.notice.data.get("round"))
-            == post
+            if queued not in self.sending and post_of(queued.notice) == post
         ]
         for queued in found:
             self.queue.remove(queued)

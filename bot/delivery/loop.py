@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 import discord
 
 from bot.delivery.lanes import Lane, Recovery
-from bot.delivery.order import SERVER_PLACES, Order, first_place, is_staff_line
+from bot.delivery.order import SERVER_PLACES, Order, first_place, is_staff_line, post_of
 from bot.delivery.pace import REFUSAL_WINDOW_SECONDS, Pace, Refusals
 from bot.delivery.places import Places, wall_clock
 from bot.delivery.sending import ANYONE, Outcome, Queued, Sender
@@ -88,7 +88,7 @@ class Delivery:
         self.default_lang = default_lang
         self.pace = pace or Pace()
         self.refusals = refusals or Refusals()
-        self.refusals.on_warning = self._many_refused
+        self.refusals.on_warning(self._many_refused)
         self.places = Places(client, store)
         self.sender = Sender(
             client,
@@ -147,7 +147,7 @@ class Delivery:
     # -- running --------------------------------------------------------------------------
 
     def start(self) -> None:
-        self.store.outbox.delivering = True
+        self.store.outbox.delivery_started()
         self._unsubscribe = self.store.commits.subscribe(self._committed)
         self._task = asyncio.create_task(self._run(), name="notice delivery")
 
@@ -166,7 +166,7 @@ class Delivery:
         else sends beside them."""
         if self._unsubscribe is not None:
             self._unsubscribe()
-        self.store.outbox.delivering = False
+        self.store.outbox.delivery_stopped()
         if self._task is None:
             return
         if flush_seconds > 0 and self.client.is_ready():
@@ -232,6 +232,8 @@ class Delivery:
         try:
             await self._read(full=full)
             await self._write_skips()
+            if full:
+                await self._panels_caught_up()
         except asyncio.CancelledError:
             raise
         except StorageError as error:  # nothing is lost: the notices wait in the outbox
@@ -370,7 +372,7 @@ class Delivery:
         """A notice read: known to the order (no I/O); True when it may go now."""
         self._seen = max(self._seen, notice.id)
         if TRAITS[notice.say].refresh:
-            key = _post_of(notice)
+            key = post_of(notice)
             self._newest_refresh[key] = max(self._newest_refresh.get(key, 0), notice.id)
         return self.order.add(notice) and not self._doubtful(notice.id)
 
@@ -387,7 +389,7 @@ class Delivery:
         dropped (a burst of results edits the panel once, not once per result), and so is
         the one waiting in its lane when a newer comes; a notice with no place that works
         here is done."""
-        if TRAITS[notice.say].refresh and self._newest_refresh.get(_post_of(notice), 0) > notice.id:
+        if TRAITS[notice.say].refresh and self._newest_refresh.get(post_of(notice), 0) > notice.id:
             await self._supersede(notice)
             return
         config = await self._config(notice.guild_id)
@@ -405,7 +407,7 @@ class Delivery:
                 target.lane, self.sender, self.recovery, self._finished, self._failing
             )
         if TRAITS[notice.say].refresh:
-            for older in lane.waiting_refreshes(_post_of(notice)):
+            for older in lane.waiting_refreshes(post_of(notice)):
                 self._on_the_way.pop(older.notice.id, None)
                 await self._supersede(older.notice)
         queued = Queued(notice, index, target)
@@ -497,6 +499,14 @@ class Delivery:
         self._panel_told_failing.add(notice.tournament_id)
         await self._refresh_panel(notice.guild_id, notice.tournament_id)
 
+    async def _panels_caught_up(self) -> None:
+        """A panel that showed notices waiting is brought up to date once none waits, at
+        the latest at the next whole read: the last of them may have finished while the
+        panel's own refresh was rendered, counting it."""
+        for tournament_id, guild_id in list(self.sender.backlog_shown.items()):
+            if not self.order.waiting_of(tournament_id):
+                await self._none_waiting(guild_id, tournament_id)
+
     async def _none_waiting(self, guild_id: int, tournament_id: int | None) -> None:
         """None of a tournament's notices waits: a panel that showed them waiting is
         brought up to date."""
@@ -505,7 +515,7 @@ class Delivery:
         self._panel_told_failing.discard(tournament_id)
         if tournament_id not in self.sender.backlog_shown:
             return
-        self.sender.backlog_shown.discard(tournament_id)
+        self.sender.backlog_shown.pop(tournament_id, None)
         await self._refresh_panel(guild_id, tournament_id)
 
     async def _refresh_panel(self, guild_id: int, tournament_id: int) -> None:
@@ -625,7 +635,9 @@ TO_THE_STAFF = frozenset({Say.NOTICE_DROPPED, Say.PLACE_REFUSED, Say.REFUSALS_WA
 
 def staff_notice(about: Outgoing, told: Notice) -> Outgoing:
     """`told`, as the outbox would hold it, for resolving its place before writing it."""
-    return Outgoing(0, about.guild_id, about.tournament_id, told.say, told.places, None, {}, "", 0)
+    return Outgoing(
+        0, about.guild_id, about.tournament_id, told.say, told.places, None, told.data, "", 0
+    )
 
 
 class Pauses:
@@ -646,8 +658,3 @@ def _turn(notice: Outgoing) -> tuple[bool, int, Outgoing]:
     in its order)."""
     first = TRAITS[notice.say].urgent or is_staff_line(first_place(notice))
     return (not first, notice.id, notice)
-
-
-def _post_of(notice: Outgoing) -> tuple[object, ...]:
-    """The post a refresh brings up to date."""
-    return (notice.tournament_id, notice.say, notice.data.get("round"))

@@ -40,22 +40,20 @@ def is_staff_line(line: tuple[object, ...] | None) -> bool:
 
 
 def round_of(notice: Outgoing) -> int | None:
-    number = notice.data.get("round")
-    return number if isinstance(number, int) else None
+    return notice.data.about_round
+
+
+def post_of(notice: Outgoing) -> tuple[object, ...]:
+    """The post a refresh brings up to date."""
+    return (notice.tournament_id, notice.say, notice.data.about_round)
 
 
 def table_of(notice: Outgoing) -> tuple[int, int] | None:
     """(round, table) of a notice about one table; None for anything else."""
-    number = round_of(notice)
-    if number is None:
+    number, table = notice.data.about_round, notice.data.about_table
+    if number is None or table is None:
         return None
-    table = notice.data.get("table")
-    if isinstance(table, int):
-        return number, table
-    tables = notice.data.get("tables")
-    if isinstance(tables, list) and len(tables) == 1 and isinstance(tables[0], int):
-        return number, tables[0]
-    return None
+    return number, table
 
 
 def first_place(notice: Outgoing) -> tuple[object, ...] | None:

@@ -101,11 +101,10 @@ class Refusals:
         clock: Callable[[], float] = time.monotonic,
         *,
         warning: int = REFUSAL_WARNING,
-        on_warning: Callable[[int], None] | None = None,
     ) -> None:
         self.clock = clock
         self.warning = warning
-        self.on_warning = on_warning
+        self._listeners: list[Callable[[int], None]] = []
         self._at: deque[float] = deque()
         self._warned_until = 0.0
 
@@ -124,8 +123,12 @@ class Refusals:
                 count,
                 DISCORD_REFUSAL_BAN,
             )
-            if self.on_warning is not None:
-                self.on_warning(count)
+            for listener in self._listeners:
+                listener(count)
+
+    def on_warning(self, listener: Callable[[int], None]) -> None:
+        """`listener(count)` each time the count reaches the warning (once per window)."""
+        self._listeners.append(listener)
 
     def count(self, now: float | None = None) -> int:
         now = self.clock() if now is None else now

@@ -142,7 +142,7 @@ class Places:
                 room = await self.table_room(notice)
                 if room is not None and not self._refusing_now(room):
                     return None  # the room's chat told them, with the table's other player
-            found = await self.round_place(tournament, int(notice.data["round"]))
+            found = await self.round_place(tournament, notice.data.about_round)
             if found is not None and found.thread_id and not self._refusing_now(found.thread_id):
                 return None  # the thread told them, with the table's other player
             return Target(place, user_id=notice.user)
@@ -152,7 +152,7 @@ class Places:
         if place in (Place.CALENDAR, Place.PAIRINGS_POST, Place.ROOMS):
             return Target(place, owner=tournament)
         if place in (Place.ROUND_THREAD, Place.ROUND_CHANNEL):
-            found = await self.round_place(tournament, int(notice.data["round"]))
+            found = await self.round_place(tournament, notice.data.about_round)
             if found is None:
                 return None
             channel = found.thread_id if place is Place.ROUND_THREAD else found.channel_id
@@ -174,13 +174,16 @@ class Places:
             Place.ANNOUNCEMENTS: config.announcements_channel_id,
             Place.LOG: config.log_channel_id,
             Place.STAFF: config.staff_channel_id or config.log_channel_id,
-            Place.ORIGIN: notice.data.get("origin"),
+            Place.ORIGIN: notice.data.origin,
         }[place]
         return Target(place, int(channel_id)) if channel_id else None
 
-    async def round_place(self, tournament_id: int | None, number: int) -> RoundPlace | None:
-        """Where round `number`'s pairings were posted (remembered once known)."""
+    async def round_place(self, tournament_id: int | None, number: int | None) -> RoundPlace | None:
+        """Where round `number`'s pairings were posted (remembered once known); None for a
+        notice about no round."""
         assert tournament_id is not None
+        if number is None:
+            return None
         key = (tournament_id, number)
         if key not in self._round_places:
             found = await self.store.posts.round_place(tournament_id, number)
@@ -194,11 +197,8 @@ class Places:
         rooms as given now: a round's rooms go to the next round's tables)."""
         if notice.tournament_id is None:
             return None
-        number, table = notice.data.get("round"), notice.data.get("table")
-        tables = notice.data.get("tables")
-        if table is None and isinstance(tables, list) and len(tables) == 1:
-            (table,) = tables
-        if not isinstance(number, int) or not isinstance(table, int):
+        number, table = notice.data.about_round, notice.data.about_table
+        if number is None or table is None:
             return None
         return (await self.store.rooms.rooms(notice.tournament_id, number)).get(table)
 

@@ -36,6 +36,7 @@ from bot.delivery.places import (
 )
 from bot.delivery.rooms import Kept, Rooms
 from bot.i18n import Lang, normalise_locale
+from bot.notify.payloads import ClockReminder, OfRound
 from bot.notify.plan import (
     TRAITS,
     After,
@@ -131,8 +132,9 @@ class Sender:
         # What each pairings post's part shows, so that marking one table edits one message
         # of a long post, not all of them (forgotten at a restart: then all are edited once).
         self._shown: dict[int, str] = {}
-        # Tournaments whose panel shows notices waiting: brought up to date once none wait.
-        self.backlog_shown: set[int] = set()
+        # Tournaments whose panel shows notices waiting (and their servers): brought up to
+        # date once none wait.
+        self.backlog_shown: dict[int, int] = {}
         self._opening_dms = asyncio.Lock()
 
     # -- one batch -----------------------------------------------------------------------
@@ -167,8 +169,8 @@ class Sender:
         config: GuildConfig,
         rooms: Rooms_ | None = None,
     ) -> Telling:
-        number = notice.data.get("round", notice.data.get("of_round"))
-        if not isinstance(number, int):
+        number = notice.data.rooms_round
+        if number is None:
             number = tournament.current_round
         return Telling(
             tournament,
@@ -213,13 +215,14 @@ class Sender:
         telling = self._telling(notice, tournament, config, rooms)
         if notice.say is Say.REGISTRATION_REFRESH:
             link = await self._final_standings_link(tournament)
-            telling = replace(telling, data={**notice.data, "final_standings": link})
+            telling = replace(telling, final_standings=link)
         if notice.say is Say.REMINDER:
             minutes = self._reminder_now(notice, tournament)
             if minutes is None:
                 log.info("reminder %s skipped: a later clock notice says it now", notice.id)
                 return Outcome.SKIPPED
-            telling = replace(telling, data={**notice.data, "minutes": minutes})
+            reminder = notice.data.as_(ClockReminder)
+            telling = replace(telling, data=replace(reminder, minutes=minutes))
         if notice.say in (Say.PANEL, Say.PANEL_REFRESH):
             if self.skipped is not None:
                 await self.skipped()
@@ -229,7 +232,7 @@ class Sender:
                 telling, backlog=Backlog(waiting.count, waiting.since, waiting.last_error)
             )
             if waiting.count:
-                self.backlog_shown.add(tournament.id)
+                self.backlog_shown[tournament.id] = tournament.guild_id
         said = await self._render(notice, telling)
         if not said.messages and said.calendar is None and said.rooms is None:
             return Outcome.SKIPPED
@@ -251,7 +254,7 @@ class Sender:
                 assert said.rooms is not None
                 # The notice a round's post waits for gives the rooms there are, and
                 # leaves making the missing ones to the next (the post must not wait).
-                leads = isinstance(notice.data.get("round"), int)
+                leads = notice.data.about_round is not None
                 kept = await self.rooms.keep(tournament, said.rooms, config, making=not leads)
                 await self._after_rooms(tournament, config, kept)
                 if not kept.changed:
@@ -279,11 +282,12 @@ class Sender:
         """The minutes a round's reminder says now: its own, or after a wait past the
         clock's grace (Discord away) the minutes really left; None: a later clock notice
         says it."""
-        played = tournament.round(int(notice.data["round"]))
-        ends = reminder_ends(played, [int(t) for t in notice.data["tables"]]) if played else None
+        reminder = notice.data.as_(ClockReminder)
+        played = tournament.round(reminder.round)
+        ends = reminder_ends(played, reminder.tables) if played else None
         if ends is None:
-            return int(notice.data["minutes"])
-        return reminder_minutes(int(notice.data["minutes"]), ends, self.clock(), self.clock_grace)
+            return reminder.minutes
+        return reminder_minutes(reminder.minutes, ends, self.clock(), self.clock_grace)
 
     async def _after_rooms(self, tournament: Tournament, config: GuildConfig, kept: Kept) -> None:
         """What follows a notice's work on the rooms: the staff told once of a refusal; the
@@ -300,7 +304,7 @@ class Sender:
         if kept.more:
             told.append(rooms_now())
         if kept.shown and kept.round:
-            told.append(Notice(Say.PAIRINGS_REFRESH, (Place.PAIRINGS_POST,), {"round": kept.round}))
+            told.append(Notice(Say.PAIRINGS_REFRESH, (Place.PAIRINGS_POST,), OfRound(kept.round)))
             await self.store.rooms_shown(tournament.guild_id, tournament.id, self.clock())
         if told:
             await self._write(tournament, config, told)
@@ -400,7 +404,7 @@ class Sender:
         its players by DM: they must hear their table."""
         if notice.say is not Say.PAIRINGS or tournament is None:
             return
-        played = tournament.round(int(notice.data["round"]))
+        played = tournament.round(notice.data.as_(OfRound).round)
         if played is None:
             return
         players = [player for match in played.matches for player in match.players]
@@ -646,7 +650,7 @@ class Sender:
     ) -> None:
         """The round's reports thread, on its pairings post; where the round lives is
         remembered, thread or not, so later notices go to the same place."""
-        number = int(notice.data["round"])
+        number = notice.data.as_(OfRound).round
         known = await self.store.posts.round_place(tournament.id, number)
         if known is not None and known.channel_id == channel.id and known.thread_id:
             self.places.round_posted(tournament.id, number, known)
@@ -695,7 +699,8 @@ class Sender:
         """Each part of the round's pairings post, brought up to date; a part that already
         shows what it should is left alone. The split never changes (`MARK_ROOM`), so part
         i is message i; a post not yet sent has nothing to edit."""
-        parts = await self.store.outbox.pairings_post(tournament.id, int(notice.data["round"]))
+        number = notice.data.as_(OfRound).round
+        parts = await self.store.outbox.pairings_post(tournament.id, number)
 
         async def mark(channel_id: int, message_id: int, message: Message) -> None:
             try:

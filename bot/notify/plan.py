@@ -12,18 +12,52 @@ has no row. A row that returns `[]` tells nobody, on purpose, and says why.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from domain.tournament import codec
+from bot.notify.payloads import (
+    AskOpponent,
+    BeforeRound,
+    CallReping,
+    Claims,
+    ClockReminder,
+    Count,
+    Decision,
+    Dispute,
+    EntryReminder,
+    Extension,
+    Nothing,
+    NoticeDropped,
+    OfCall,
+    OfPenalty,
+    OfPlayer,
+    OfRound,
+    OfTable,
+    OfTables,
+    Payload,
+    PenaltyGiven,
+    PenaltyRevoked,
+    PlaceRefused,
+    PlayerInRound,
+    Playing,
+    Reasons,
+    ResultSet,
+    RoomsRefused,
+    RoundExtension,
+    TableInRound,
+    Unconfirmed,
+    Undo,
+    read_as,
+)
+from domain.engine.results import MatchResult
 from domain.tournament import events as ev
 from domain.tournament.clock import Notice as ClockNotice
 from domain.tournament.clock import NoticeKind
 from domain.tournament.model import Tournament
 from domain.tournament.reminders import Reminder
-from domain.tournament.rounds import RoundKind
+from domain.tournament.rounds import Report, RoundKind
 
 
 class Place(StrEnum):
@@ -84,6 +118,8 @@ class Say(StrEnum):
     STANDINGS = "standings"
     DROPPED = "dropped"
     TABLE_EXTENDED = "table_extended"
+    # every table still playing got more time (全体延長): said once where the round is read
+    ROUND_EXTENDED = "round_extended"
     FINAL_STANDINGS = "final_standings"
     PENALTY_TO_PLAYER = "penalty_to_player"
     PENALTY_GIVEN = "penalty_given"
@@ -131,9 +167,12 @@ class After(StrEnum):
 
 @dataclass(frozen=True)
 class Traits:
-    """How the delivery treats one kind of notice. Every `Say` has its traits in `TRAITS`;
-    a test fails when one is missing."""
+    """One kind of notice: what it carries, and how the delivery treats it. Every `Say` has
+    its traits in `TRAITS`; a test fails when one is missing."""
 
+    # What a notice of this kind carries (`bot.notify.payloads`): a `Notice` with another
+    # type of payload is refused when the plan writes it.
+    payload: type[Payload]
     # An edit that brings one post up to date: only the newest of a post counts (a burst
     # of results edits the panel once, not once per result).
     refresh: bool = False
@@ -152,71 +191,95 @@ class Traits:
     urgent: bool = False
 
 
-LINE = Traits(gathers=True)
-DECISION = Traits(gathers=True, urgent=True)
+def line(payload: type[Payload]) -> Traits:
+    return Traits(payload, gathers=True)
+
+
+def decision(payload: type[Payload]) -> Traits:
+    return Traits(payload, gathers=True, urgent=True)
+
 
 TRAITS: Mapping[Say, Traits] = {
     # A refresh before its post finds no post to edit: the post shows the tournament as it is.
-    Say.REGISTRATION_POST: Traits(after=After.ENTRY_POST),
-    Say.REGISTRATION_REFRESH: Traits(refresh=True),
-    Say.PANEL: Traits(),
-    Say.PANEL_REFRESH: Traits(refresh=True),
-    Say.ROUND_COMPLETE: Traits(),
-    Say.PROMOTED: Traits(),
-    Say.STARTED: Traits(),
-    Say.DECKS_PUBLISHED: Traits(),
-    Say.PAIRINGS: Traits(heavy=True, first=True, lead=Lead.ROUND, after=After.OPEN_THREAD),
-    Say.PAIRINGS_REFRESH: Traits(refresh=True, heavy=True),
-    Say.CLOCK_STARTED: Traits(),
-    Say.ASK_OPPONENT: LINE,
-    Say.RESULT_CONFIRMED: LINE,
-    Say.DISPUTE: Traits(lead=Lead.TABLE),  # the judges see it before its decision goes out
-    Say.RESULT_SET: LINE,
-    Say.RESULT_DECIDED: DECISION,
-    Say.DROPPED_AT_START: Traits(),
-    Say.STANDINGS: Traits(heavy=True),
-    Say.DROPPED: LINE,
-    Say.TABLE_EXTENDED: DECISION,
+    Say.REGISTRATION_POST: Traits(Nothing, after=After.ENTRY_POST),
+    Say.REGISTRATION_REFRESH: Traits(Nothing, refresh=True),
+    Say.PANEL: Traits(Nothing),
+    Say.PANEL_REFRESH: Traits(Nothing, refresh=True),
+    Say.ROUND_COMPLETE: Traits(OfRound),
+    Say.PROMOTED: Traits(OfPlayer),
+    Say.STARTED: Traits(Playing),
+    Say.DECKS_PUBLISHED: Traits(Count),
+    Say.PAIRINGS: Traits(OfRound, heavy=True, first=True, lead=Lead.ROUND, after=After.OPEN_THREAD),
+    Say.PAIRINGS_REFRESH: Traits(OfRound, refresh=True, heavy=True),
+    Say.CLOCK_STARTED: Traits(OfRound),
+    Say.ASK_OPPONENT: line(AskOpponent),
+    Say.RESULT_CONFIRMED: line(OfTable),
+    Say.DISPUTE: Traits(Dispute, lead=Lead.TABLE),  # the judges see it before its decision
+    Say.RESULT_SET: line(ResultSet),
+    Say.RESULT_DECIDED: decision(Decision),
+    Say.DROPPED_AT_START: Traits(Reasons),
+    Say.STANDINGS: Traits(OfRound, heavy=True),
+    Say.DROPPED: line(PlayerInRound),
+    Say.TABLE_EXTENDED: decision(Extension),
+    Say.ROUND_EXTENDED: Traits(RoundExtension),
     # The closed registration post links the final standings.
-    Say.FINAL_STANDINGS: Traits(heavy=True, first=True, lead=Lead.TOURNAMENT),
-    Say.PENALTY_TO_PLAYER: Traits(urgent=True),
-    Say.PENALTY_GIVEN: LINE,
-    Say.PENALTY_REVOKED: LINE,
-    Say.JUDGE_CALL: Traits(),
-    Say.UNDONE: LINE,
-    Say.REMINDER: Traits(),
-    Say.TIME_UP: Traits(),
-    Say.UNCONFIRMED: LINE,
-    Say.CALL_REPING: Traits(),
-    Say.CALENDAR: Traits(refresh=True),
+    Say.FINAL_STANDINGS: Traits(Nothing, heavy=True, first=True, lead=Lead.TOURNAMENT),
+    Say.PENALTY_TO_PLAYER: Traits(OfPenalty, urgent=True),
+    Say.PENALTY_GIVEN: line(PenaltyGiven),
+    Say.PENALTY_REVOKED: line(PenaltyRevoked),
+    Say.JUDGE_CALL: Traits(OfCall),
+    Say.UNDONE: line(Undo),
+    Say.REMINDER: Traits(ClockReminder),
+    Say.TIME_UP: Traits(OfTables),
+    Say.UNCONFIRMED: line(Unconfirmed),
+    Say.CALL_REPING: Traits(CallReping),
+    Say.CALENDAR: Traits(Nothing, refresh=True),
     # A round's rooms are given to its tables before its post names them.
-    Say.ROOMS: Traits(refresh=True, lead=Lead.ROUND),
-    Say.ROOMS_REFUSED: Traits(),
-    Say.CANCELLED: Traits(),
-    Say.CANCELLED_TO_PLAYER: Traits(),
-    Say.ENTRY_REMINDER: Traits(),
-    Say.PLACE_REFUSED: Traits(),
-    Say.NOTICE_DROPPED: Traits(),
-    Say.REFUSALS_WARNING: Traits(),
-    Say.TABLE_BY_DM: Traits(),
+    Say.ROOMS: Traits(BeforeRound, refresh=True, lead=Lead.ROUND),
+    Say.ROOMS_REFUSED: Traits(RoomsRefused),
+    Say.CANCELLED: Traits(Nothing),
+    Say.CANCELLED_TO_PLAYER: Traits(Nothing),
+    Say.ENTRY_REMINDER: Traits(EntryReminder),
+    Say.PLACE_REFUSED: Traits(PlaceRefused),
+    Say.NOTICE_DROPPED: Traits(NoticeDropped),
+    Say.REFUSALS_WARNING: Traits(Count),
+    Say.TABLE_BY_DM: Traits(TableInRound),
 }
+
+
+NOTHING = Nothing()
 
 
 @dataclass(frozen=True)
 class Notice:
     """One thing to tell: what, where (in order of preference), and what it needs to say it.
 
-    `data` holds plain JSON values: what the message needs beyond the tournament as it is
-    when the notice is sent (a snapshot where the tournament may move on: the claims of a
-    dispute, a judge's old and new result). `key`, when set, makes the notice unique: it is
-    planned at most once ever (the clock's notices).
+    `data` is the payload of the type `say`'s traits declare (`bot.notify.payloads`): what
+    the message needs beyond the tournament as it is when the notice is sent. A payload of
+    another type is refused here, when the plan writes the notice. `key`, when set, makes
+    the notice unique: it is planned at most once ever (the clock's notices).
     """
 
     say: Say
     places: tuple[Place, ...]
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Payload = NOTHING
     user: int | None = None  # Place.PLAYER's person
     key: str | None = None
+
+    def __post_init__(self) -> None:
+        wanted = TRAITS[self.say].payload
+        if type(self.data) is not wanted:
+            raise TypeError(
+                f"a {self.say.value} notice carries {wanted.__name__},"
+                f" not {type(self.data).__name__}"
+            )
+
+
+def stored_payload(say: Say, data: object) -> Payload:
+    """A stored notice's payload, read back from the JSON `Payload.to_json` wrote (or an
+    older version of it) as the type `say` declares; `Unreadable` when it does not read,
+    so that one bad row fails only its own notice."""
+    return read_as(TRAITS[say].payload, data)
 
 
 @dataclass(frozen=True)
@@ -251,33 +314,28 @@ def nobody(why: str) -> Row:
     return told_to_nobody
 
 
-def _claims(context: Context, number: int, table: int) -> list[list[Any]]:
+def _claims(tournament: Tournament, number: int, table: int) -> Claims:
     """Both players' reports as they stand now (a judge's decision clears them later)."""
-    played = context.after.round(number)
-    match = played.match_at(table) if played else None
-    if match is None:
-        return []
-    return [[report.player_id, codec.encode(report.result)] for report in match.reports]
+    return tuple(
+        (report.player_id, report.result) for report in _reports(tournament, number, table)
+    )
 
 
 def _to_table(
     say: Say,
-    data: Mapping[str, Any],
+    data: OfTable,
     context: Context,
-    number: int,
-    table: int,
     *,
     in_room: bool = False,
 ) -> list[Notice]:
-    """Both players of a table: in the round's reports thread, named there once; where the
-    round has no thread, each by DM. `in_room`: what the bot tells the table during the
-    round (a judge's decision, an extension) goes first to the chat of the table's match
-    room, where the event has rooms."""
-    played = context.after.round(number)
-    match = played.match_at(table) if played else None
+    """Both players of the table `data` is about: in the round's reports thread, named
+    there once; where the round has no thread, each by DM. `in_room`: what the bot tells
+    the table during the round (a judge's decision, an extension) goes first to the chat of
+    the table's match room, where the event has rooms."""
+    played = context.after.round(data.round)
+    match = played.match_at(data.table) if played else None
     if match is None or not match.players:
         return []
-    data = {"round": number, "table": table, **data}
     first, *others = match.players
     places: tuple[Place, ...]
     if in_room and context.after.settings.rooms:
@@ -290,11 +348,11 @@ def _to_table(
     return told
 
 
-def _result_now(context: Context, number: int, table: int) -> Any:
+def _result_now(context: Context, number: int, table: int) -> MatchResult | None:
     """A table's result as the operation left it (a snapshot for the message)."""
     played = context.after.round(number)
     match = played.match_at(table) if played else None
-    return codec.encode(match.result) if match and match.result else None
+    return match.result if match else None
 
 
 def _created(event: ev.TournamentCreated, context: Context) -> list[Notice]:
@@ -333,7 +391,7 @@ def _in_calendar(row: Row) -> Row:
 def rooms_now(number: int | None = None) -> Notice:
     """The tournament's match rooms brought in step with it as it is when the notice is
     sent; with `number`, before round `number`'s post (which names them)."""
-    return Notice(Say.ROOMS, (Place.ROOMS,), {"round": number} if number is not None else {})
+    return Notice(Say.ROOMS, (Place.ROOMS,), BeforeRound(number))
 
 
 def with_rooms(context: Context) -> list[Notice]:
@@ -343,7 +401,7 @@ def with_rooms(context: Context) -> list[Notice]:
 
 
 def _promoted(event: ev.Promoted, context: Context) -> list[Notice]:
-    return [Notice(Say.PROMOTED, (Place.ANNOUNCEMENTS,), {"player": event.player_id})]
+    return [Notice(Say.PROMOTED, (Place.ANNOUNCEMENTS,), OfPlayer(event.player_id))]
 
 
 def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notice]:
@@ -359,7 +417,7 @@ def _settings_changed(event: ev.SettingsChanged, context: Context) -> list[Notic
                 Notice(
                     Say.PAIRINGS_REFRESH,
                     (Place.PAIRINGS_POST,),
-                    {"round": context.after.current_round},
+                    OfRound(context.after.current_round),
                 )
             )
     return told
@@ -390,7 +448,7 @@ def _started(event: ev.Started, context: Context) -> list[Notice]:
         Notice(
             Say.STARTED,
             (Place.ANNOUNCEMENTS, Place.ORIGIN),
-            {"players": len(event.playing)},
+            Playing(len(event.playing)),
         ),
         Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)),
         *with_rooms(context),  # the first round's rooms, made before it is paired
@@ -404,21 +462,19 @@ def _started(event: ev.Started, context: Context) -> list[Notice]:
             )
             if player in who
         ]
-        told.append(Notice(Say.DROPPED_AT_START, (Place.PLAYER,), {"reasons": reasons}, player))
+        told.append(Notice(Say.DROPPED_AT_START, (Place.PLAYER,), Reasons(tuple(reasons)), player))
     return told
 
 
 def _published(event: ev.DecksPublished, context: Context) -> list[Notice]:
-    return [
-        Notice(Say.DECKS_PUBLISHED, (Place.ANNOUNCEMENTS, Place.ORIGIN), {"count": event.count})
-    ]
+    return [Notice(Say.DECKS_PUBLISHED, (Place.ANNOUNCEMENTS, Place.ORIGIN), Count(event.count))]
 
 
 def _paired(event: ev.RoundPaired, context: Context) -> list[Notice]:
     # Where players read: the pairings channel, else the announcements; the channel the
     # organizer pressed in only if every member can read it (bot/delivery/places.py).
     told = [rooms_now(event.round)] if context.after.settings.rooms else []
-    told.append(Notice(Say.PAIRINGS, ROUND_POST, {"round": event.round}))
+    told.append(Notice(Say.PAIRINGS, ROUND_POST, OfRound(event.round)))
     if context.after.late_registration_rounds:  # the post's 途中参加 may close now
         told.append(Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)))
     return told
@@ -427,15 +483,15 @@ def _paired(event: ev.RoundPaired, context: Context) -> list[Notice]:
 def _round_completed(event: ev.RoundCompleted, context: Context) -> list[Notice]:
     """The staff are prompted for the next step; after a Swiss round, everyone gets the
     standings (the top cut's progress is its pairings and bracket, not the Swiss table)."""
-    told = [Notice(Say.ROUND_COMPLETE, (Place.STAFF,), {"round": event.round})]
+    told = [Notice(Say.ROUND_COMPLETE, (Place.STAFF,), OfRound(event.round))]
     played = context.after.round(event.round)
     if played is not None and played.kind is RoundKind.SWISS:
-        told.append(Notice(Say.STANDINGS, STANDINGS_PLACES, {"round": event.round}))
+        told.append(Notice(Say.STANDINGS, STANDINGS_PLACES, OfRound(event.round)))
     return told
 
 
 def _clock_started(event: ev.ClockStarted, context: Context) -> list[Notice]:
-    return [Notice(Say.CLOCK_STARTED, ROUND_CLOCK, {"round": event.round})]
+    return [Notice(Say.CLOCK_STARTED, ROUND_CLOCK, OfRound(event.round))]
 
 
 def _report_filed(event: ev.ReportFiled, context: Context) -> list[Notice]:
@@ -448,7 +504,7 @@ def _report_filed(event: ev.ReportFiled, context: Context) -> list[Notice]:
         Notice(
             Say.ASK_OPPONENT,
             (Place.ROUND_THREAD, Place.PLAYER),
-            {"round": event.round, "table": event.table, "reporter": event.player_id},
+            AskOpponent(event.round, event.table, event.player_id),
             user=opponent,
         )
     ]
@@ -467,41 +523,30 @@ def _dispute(
 ) -> Notice:
     """The judges see both claims (a dispute's: who disputed, and why), with a button for
     each decision."""
-    data: dict[str, Any] = {
-        "round": number,
-        "table": table,
-        "claims": _claims(context, number, table),
-    }
-    if disputer is not None:
-        data |= {"disputer": disputer, "reason": reason}
+    claims = _claims(context.after, number, table)
+    data = Dispute(number, table, claims, disputer, reason if disputer is not None else "")
     return Notice(Say.DISPUTE, (Place.JUDGES,), data)
 
 
 def _confirmed(event: ev.ResultConfirmed, context: Context) -> list[Notice]:
     """Both players hear the result: in the round's thread, or each by DM where there is
     none (or it is gone, the channel deleted)."""
-    return _to_table(Say.RESULT_CONFIRMED, {}, context, event.round, event.table)
+    return _to_table(Say.RESULT_CONFIRMED, OfTable(event.round, event.table), context)
 
 
 def _result_set(event: ev.ResultSet, context: Context) -> list[Notice]:
     """The table's players hear the decision and who made it; a ruling goes to the staff's
     log too (a no-show is answered to the judge who gave it)."""
-    decided = {"new": codec.encode(event.new), "judge": context.actor_name}
-    told = _to_table(Say.RESULT_DECIDED, decided, context, event.round, event.table, in_room=True)
+    decided = Decision(event.round, event.table, event.new, context.actor_name)
+    told = _to_table(Say.RESULT_DECIDED, decided, context, in_room=True)
     if context.operation == "set_result":
-        data = {
-            "round": event.round,
-            "table": event.table,
-            "old": codec.encode(event.old),
-            "new": codec.encode(event.new),
-            "judge": context.actor_name,
-        }
+        data = ResultSet(event.round, event.table, event.old, event.new, context.actor_name)
         told.append(Notice(Say.RESULT_SET, (Place.LOG,), data))
     return told
 
 
 def _dropped(event: ev.Dropped, context: Context) -> list[Notice]:
-    data = {"player": event.player_id, "round": event.after_round}
+    data = PlayerInRound(event.after_round, event.player_id)
     return [Notice(Say.DROPPED, (Place.LOG,), data)]
 
 
@@ -521,15 +566,24 @@ def tables_extended(context: Context) -> list[Notice]:
             ends = played.table_ends_at(now)
             if ends is None:
                 continue
-            data = {
-                "added": now.extension_minutes - was.extension_minutes,
-                "total": now.extension_minutes,
-                "ends": int(ends.timestamp()),
-            }
-            told += _to_table(
-                Say.TABLE_EXTENDED, data, context, played.number, now.table, in_room=True
+            data = Extension(
+                played.number,
+                now.table,
+                added=now.extension_minutes - was.extension_minutes,
+                total=now.extension_minutes,
+                ends=int(ends.timestamp()),
             )
+            told += _to_table(Say.TABLE_EXTENDED, data, context, in_room=True)
     return told
+
+
+def _round_extended(event: ev.RoundExtended, context: Context) -> list[Notice]:
+    """全体延長: said once where the round is read, with how many tables and the new end of
+    a table without an earlier extension; each table also hears its own new end
+    (`tables_extended`, as for any table whose time moved)."""
+    ends = int(event.ends_at.timestamp())
+    data = RoundExtension(event.round, event.minutes, len(event.tables), ends)
+    return [Notice(Say.ROUND_EXTENDED, ROUND_CLOCK, data)]
 
 
 def _finished(event: ev.Finished, context: Context) -> list[Notice]:
@@ -547,50 +601,36 @@ def _penalty_given(event: ev.PenaltyGiven, context: Context) -> list[Notice]:
     decides a match (R-PEN-3) is told to both of its players."""
     penalty = event.penalty
     told = [
-        Notice(Say.PENALTY_TO_PLAYER, (Place.PLAYER,), {"penalty": penalty.id}, penalty.player_id),
-        Notice(
-            Say.PENALTY_GIVEN, (Place.LOG,), {"penalty": penalty.id, "judge": context.actor_name}
-        ),
+        Notice(Say.PENALTY_TO_PLAYER, (Place.PLAYER,), OfPenalty(penalty.id), penalty.player_id),
+        Notice(Say.PENALTY_GIVEN, (Place.LOG,), PenaltyGiven(penalty.id, context.actor_name)),
     ]
     if penalty.effect is not None:
         number, table = penalty.effect.round, penalty.effect.table
-        data = {
-            "new": _result_now(context, number, table),
-            "judge": context.actor_name,
-            "penalty": penalty.id,
-        }
-        told += _to_table(Say.RESULT_DECIDED, data, context, number, table, in_room=True)
+        new = _result_now(context, number, table)
+        data = Decision(number, table, new, context.actor_name, penalty=penalty.id)
+        told += _to_table(Say.RESULT_DECIDED, data, context, in_room=True)
     return told
 
 
 def _penalty_revoked(event: ev.PenaltyRevoked, context: Context) -> list[Notice]:
     """The log hears who revoked it; a match the penalty had decided goes back, and both of
     its players are told."""
-    data = {"penalty": event.penalty.id, "organizer": context.actor_name}
+    data = PenaltyRevoked(event.penalty.id, context.actor_name)
     told = [Notice(Say.PENALTY_REVOKED, (Place.LOG,), data)]
     if event.penalty.effect is not None:
         number, table = event.penalty.effect.round, event.penalty.effect.table
-        decided = {
-            "new": _result_now(context, number, table),
-            "judge": context.actor_name,
-            "revoked": event.penalty.id,
-        }
-        told += _to_table(Say.RESULT_DECIDED, decided, context, number, table, in_room=True)
+        new = _result_now(context, number, table)
+        decided = Decision(number, table, new, context.actor_name, revoked=event.penalty.id)
+        told += _to_table(Say.RESULT_DECIDED, decided, context, in_room=True)
     return told
 
 
 def _called(event: ev.JudgeCalled, context: Context) -> list[Notice]:
-    return [Notice(Say.JUDGE_CALL, (Place.JUDGES,), {"call": event.call.id})]
+    return [Notice(Say.JUDGE_CALL, (Place.JUDGES,), OfCall(event.call.id))]
 
 
 def _undone(event: ev.Undone, context: Context) -> list[Notice]:
-    data = {
-        "action": event.action_id,
-        "kind": event.kind,
-        "payload": event.payload,
-        "actor": event.actor_id,
-        "organizer": context.actor_name,
-    }
+    data = Undo(event.action_id, event.kind, event.payload, event.actor_id, context.actor_name)
     return [Notice(Say.UNDONE, (Place.LOG,), data)]
 
 
@@ -616,6 +656,7 @@ PLAN: Mapping[type[ev.Event], Row] = {
     ev.Dropped: _dropped,
     ev.Undropped: nobody("the organizer's own answer says it"),
     ev.TableExtended: nobody("told by the rule for every table whose time moved (tables_extended)"),
+    ev.RoundExtended: _round_extended,
     ev.Finished: _in_calendar(_finished),
     ev.Cancelled: _cancelled,
     ev.NameChanged: nobody(
@@ -647,7 +688,7 @@ def plan(events: Sequence[ev.Event], context: Context) -> list[Notice]:
         notices += PLAN[type(event)](event, context)
     notices += tables_extended(context)
     notices += [
-        Notice(Say.PAIRINGS_REFRESH, (Place.PAIRINGS_POST,), {"round": number})
+        Notice(Say.PAIRINGS_REFRESH, (Place.PAIRINGS_POST,), OfRound(number))
         for number in results_changed(context.before, context.after)
     ]
     if events and not isinstance(events[0], ev.TournamentCreated):
@@ -679,22 +720,19 @@ def plan_clock(notice: ClockNotice, tournament: Tournament, unconfirmed_minutes:
     """A notice of the round clock: posted once, whatever process or restart sees it due.
     `unconfirmed_minutes` is how long a report waits before the judges hear of it."""
     key = f"clock:{tournament.id}:{notice.round}:{notice.key}"
-    data: dict[str, Any] = {"round": notice.round, "tables": list(notice.tables)}
+    number, tables = notice.round, notice.tables
     if notice.kind is NoticeKind.REMINDER:
-        data["minutes"] = notice.minutes_left
-        return Notice(Say.REMINDER, ROUND_CLOCK, data, key=key)
+        reminder = ClockReminder(number, tables, notice.minutes_left)
+        return Notice(Say.REMINDER, ROUND_CLOCK, reminder, key=key)
     if notice.kind is NoticeKind.TIME_UP:
-        return Notice(Say.TIME_UP, ROUND_CLOCK, data, key=key)
+        return Notice(Say.TIME_UP, ROUND_CLOCK, OfTables(number, tables), key=key)
     if notice.kind is NoticeKind.CALL_REPING:
-        data["call"] = notice.call_id
-        return Notice(Say.CALL_REPING, (Place.JUDGES,), data, key=key)
-    (table,) = notice.tables
-    data["minutes"] = unconfirmed_minutes
-    data["claims"] = [
-        [report.player_id, codec.encode(report.result)]
-        for report in _reports(tournament, notice.round, table)
-    ]
-    return Notice(Say.UNCONFIRMED, (Place.JUDGES,), data, key=key)
+        reping = CallReping(number, tables, notice.call_id)
+        return Notice(Say.CALL_REPING, (Place.JUDGES,), reping, key=key)
+    (table,) = tables
+    claims = _claims(tournament, number, table)
+    waiting = Unconfirmed(number, tables, unconfirmed_minutes, claims)
+    return Notice(Say.UNCONFIRMED, (Place.JUDGES,), waiting, key=key)
 
 
 def plan_clock_rooms(notice: ClockNotice, tournament: Tournament) -> list[Notice]:
@@ -712,14 +750,14 @@ def plan_clock_rooms(notice: ClockNotice, tournament: Tournament) -> list[Notice
         Notice(
             shared.say,
             (Place.TABLE_ROOM,),
-            {**shared.data, "tables": [table]},
+            replace(shared.data.as_(OfTables), tables=(table,)),
             key=f"{shared.key}:room{table}",
         )
         for table in notice.tables
     ]
 
 
-def _reports(tournament: Tournament, number: int, table: int) -> Sequence[Any]:
+def _reports(tournament: Tournament, number: int, table: int) -> Sequence[Report]:
     played = tournament.round(number)
     match = played.match_at(table) if played else None
     return match.reports if match else ()
@@ -731,12 +769,12 @@ def _reports(tournament: Tournament, number: int, table: int) -> Sequence[Any]:
 def panel_here(channel_id: int | None) -> Notice:
     """/tournament panel: a new panel where the command was used (the newest is kept up to
     date)."""
-    return Notice(Say.PANEL, (Place.ORIGIN,), {"origin": channel_id})
+    return Notice(Say.PANEL, (Place.ORIGIN,), Nothing(origin=channel_id))
 
 
 def standings_now(number: int) -> Notice:
     """The standings after round `number`, posted when the staff ask for them."""
-    return Notice(Say.STANDINGS, STANDINGS_PLACES, {"round": number})
+    return Notice(Say.STANDINGS, STANDINGS_PLACES, OfRound(number))
 
 
 # -- the reminders before an event ---------------------------------------------------------
@@ -745,7 +783,7 @@ def standings_now(number: int) -> Notice:
 def plan_reminder(reminder: Reminder) -> Notice:
     """A registered player's reminder of the start: by DM, else at their next command;
     planned once ever (its key)."""
-    data = {"hours": reminder.hours, "deadline": int(reminder.deadline.timestamp())}
+    data = EntryReminder(reminder.hours, int(reminder.deadline.timestamp()))
     return Notice(
         Say.ENTRY_REMINDER, (Place.PLAYER,), data, user=reminder.player_id, key=reminder.key
     )
@@ -760,7 +798,7 @@ def place_refused(
     """The staff hear once that a channel refuses the bot: which, what is missing (the
     permissions by name), and where its notices go meanwhile. Planned once per refusal
     (`since`: when it began; a channel that works again and then refuses is told again)."""
-    data = {"channel": channel_id, "place": place.value, "reason": reason, "missing": [*missing]}
+    data = PlaceRefused(channel_id, place.value, reason, tuple(missing))
     key = f"refused:{channel_id}:{int(since.timestamp())}"
     return Notice(Say.PLACE_REFUSED, (Place.STAFF,), data, key=key)
 
@@ -771,21 +809,21 @@ def rooms_refused(
     """The staff hear once a round (and once before the first) that Discord refused the
     match rooms: why (`reason`, the permissions `missing`), how many tables of the round
     are left without a room (`waiting`), and what to do."""
-    data = {"round_of": number, "reason": reason, "missing": [*missing], "waiting": waiting}
+    data = RoomsRefused(number, reason, tuple(missing), waiting)
     key = f"rooms-refused:{tournament_id}:{number}:{reason}"
     return Notice(Say.ROOMS_REFUSED, (Place.STAFF,), data, key=key)
 
 
 def notice_dropped(notice_id: int, say: Say, error: str) -> Notice:
     """The staff hear of a notice Discord failed for so long that it was given up."""
-    data = {"notice": notice_id, "kind": say.value, "error": error[:200]}
+    data = NoticeDropped(say.value, error[:200], notice=notice_id)
     return Notice(Say.NOTICE_DROPPED, (Place.STAFF,), data, key=f"dropped:{notice_id}")
 
 
 def notice_nowhere(tournament_id: int, say: Say, place: Place) -> Notice:
     """The staff hear that a notice had no place that works (its channel never chosen, or
     refusing the bot, with no fallback that works): once per tournament and place."""
-    data = {"kind": say.value, "nowhere": place.value, "error": ""}
+    data = NoticeDropped(say.value, "", nowhere=place.value)
     return Notice(
         Say.NOTICE_DROPPED, (Place.STAFF,), data, key=f"nowhere:{tournament_id}:{place.value}"
     )
@@ -795,7 +833,7 @@ def refusals_warning(count: int, window: int, guild_id: int) -> Notice:
     """A server's staff hear that Discord refused many of the bot's requests (window: the
     warning's ten minutes, so that one burst is told once per server)."""
     key = f"refusals:{guild_id}:{window}"
-    return Notice(Say.REFUSALS_WARNING, (Place.STAFF,), {"count": count}, key=key)
+    return Notice(Say.REFUSALS_WARNING, (Place.STAFF,), Count(count), key=key)
 
 
 def tables_by_dm(number: int, players: Iterable[int], tournament_id: int) -> list[Notice]:
@@ -805,7 +843,7 @@ def tables_by_dm(number: int, players: Iterable[int], tournament_id: int) -> lis
         Notice(
             Say.TABLE_BY_DM,
             (Place.PLAYER,),
-            {"of_round": number},
+            TableInRound(number),
             user=player,
             key=f"table-dm:{tournament_id}:{number}:{player}",
         )

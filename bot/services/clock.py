@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.notify.plan import Notice, Place, Say, plan_clock, plan_clock_rooms
 from bot.services.base import Clock, Service
+from bot.store.uow import Store
 from domain.tournament.clock import CLOCK_GRACE, call_notices, clock_notices
 from domain.tournament.clock import Notice as ClockNotice
 from domain.tournament.model import Tournament
@@ -44,9 +46,22 @@ class DueNotice:
     late: bool  # overdue past the grace period: record it, do not post it
 
 
+@dataclass(frozen=True)
+class ClockTimes:
+    """How the round clock judges time (the settings UNCONFIRMED_REPORT_MINUTES and
+    CLOCK_GRACE_SECONDS)."""
+
+    # A report nobody confirmed is flagged to the judges after this long.
+    unconfirmed_after: timedelta = timedelta(minutes=10)
+    # A notice overdue by more than this (the bot was down) is recorded, not posted.
+    grace: timedelta = CLOCK_GRACE
+
+
 class ClockService(Service):
-    unconfirmed_after = timedelta(minutes=10)
-    grace = CLOCK_GRACE
+    def __init__(self, store: Store, times: ClockTimes, **shared: Any) -> None:
+        super().__init__(store, **shared)
+        self.unconfirmed_after = times.unconfirmed_after
+        self.grace = times.grace
 
     async def due(self) -> list[DueNotice]:
         """Notices whose time has come and that were never planned (posted or skipped)."""

@@ -1,4 +1,4 @@
-"""Copying a tournament (issue 24): 「前回と同じ設定で作成」 and the next event of a repeating
+"""Copying a tournament: 「前回と同じ設定で作成」 and the next event of a repeating
 one, made at its finish. One helper for both, used inside the caller's unit of work, so the
 copy is created, and its settings logged, in the same transaction as what asked for it.
 

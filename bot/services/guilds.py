@@ -56,7 +56,7 @@ class GuildService(Service):
             await tx.log_guild_change(
                 "guild.setup", {k: v for k, v in asdict(updated).items() if k != "guild_id"}
             )
-        self.store.guild_configs[updated.guild_id] = updated  # committed: now the truth
+        self.store.remember_config(updated)  # committed: now the truth
         return updated
 
     async def config(self, guild_id: int) -> GuildConfig:
@@ -64,7 +64,7 @@ class GuildService(Service):
         if cached is None:
             async with self.reader(guild_id) as tx:
                 cached = await tx.guild_config()
-            self.store.guild_configs[guild_id] = cached
+            self.store.remember_config(cached)
         return cached
 
     async def show(self, actor: Actor) -> GuildConfig:

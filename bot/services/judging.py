@@ -10,6 +10,7 @@ from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.store.posts import KeptNotice
 from domain.errors import one_of
+from domain.guild import GuildConfig
 from domain.tournament import events as ev
 from domain.tournament.log import Action
 from domain.tournament.model import Entry, Tournament
@@ -57,6 +58,8 @@ class CallOutcome:
     tournament: Tournament
     call: JudgeCall
     match: Match | None
+    server: GuildConfig  # the server's settings: the language of the call's post
+    at: datetime  # when it happened (a claim suggests minutes from it)
     room: int | None = None  # the table's match room this round (a voice channel), if any
 
 
@@ -158,8 +161,9 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(reference)
             tournament, events = await tx.apply(tournament, CallJudge(actor.user_id, reason))
+            server = await tx.guild_config()
         called = ev.only(events, ev.JudgeCalled)
-        return await self._call_outcome(tournament, called.call)
+        return await self._call_outcome(tournament, called.call, server, tx.at)
 
     async def may_call(self, actor: Actor, reference: TournamentRef) -> Tournament:
         """Refuse before asking what happened, when the call itself would be refused."""
@@ -172,8 +176,9 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(tournament_id)
             tournament, events = await tx.apply(tournament, ClaimCall(call_id))
+            server = await tx.guild_config()
         claimed = ev.only(events, ev.CallClaimed)
-        return await self._call_outcome(tournament, claimed.call)
+        return await self._call_outcome(tournament, claimed.call, server, tx.at)
 
     async def resolve(
         self, actor: Actor, tournament_id: int, call_id: int, minutes: int
@@ -181,8 +186,9 @@ class JudgeService(Service):
         async with self.uow(actor) as tx:
             tournament = await tx.tournament(tournament_id)
             tournament, events = await tx.apply(tournament, ResolveCall(call_id, minutes))
+            server = await tx.guild_config()
         resolved = ev.only(events, ev.CallResolved)
-        return await self._call_outcome(tournament, resolved.call)
+        return await self._call_outcome(tournament, resolved.call, server, tx.at)
 
     async def may_resolve(self, actor: Actor, tournament_id: int, call_id: int) -> None:
         """Refuse before asking for the minutes, when the call cannot be resolved."""
@@ -190,16 +196,15 @@ class JudgeService(Service):
             tournament = await tx.tournament(tournament_id)
             tx.refuse_early(tournament, ResolveCall(call_id, 0))
 
-    async def _call_outcome(self, tournament: Tournament, call: JudgeCall) -> CallOutcome:
+    async def _call_outcome(
+        self, tournament: Tournament, call: JudgeCall, server: GuildConfig, at: datetime
+    ) -> CallOutcome:
         found = tournament.round(call.round)
         match = found.match_at(call.table) if found and call.table else None
         room = None
         if tournament.settings.rooms and match is not None:
             room = (await self.store.rooms.rooms(tournament.id, call.round)).get(match.table)
-        return CallOutcome(tournament, call, match, room)
-
-    def now(self) -> datetime:
-        return self.clock()
+        return CallOutcome(tournament, call, match, server, at, room)
 
     async def no_show(
         self, actor: Actor, reference: TournamentRef, table: int, player_id: int

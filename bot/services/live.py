@@ -1,4 +1,4 @@
-"""The public live page's reads (issue 22): a tournament found by its page's address, and
+"""The public live page's reads: a tournament found by its page's address, and
 what of it anyone may see, decided here with the domain's own rules.
 
 The page's reader is nobody in particular (`ANONYMOUS`): it sees what any member of the
@@ -26,6 +26,7 @@ from bot.services.profiles import profile_view
 from bot.services.ratings import RatingsMemo
 from bot.services.series import series_view
 from bot.store.commits import Committed
+from bot.store.uow import Store
 from domain.decks import DeckEntry, read_stored_decklist
 from domain.engine.placings import stage
 from domain.engine.players import PlayerStatus
@@ -85,14 +86,15 @@ class LivePage:
 class LiveService(Service):
     """Read-only: finds a public page's tournament; the views below say what it shows."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.ratings = RatingsMemo()  # shared with /profile and the series (Services)
+    def __init__(self, store: Store, ratings: RatingsMemo, **shared: Any) -> None:
+        super().__init__(store, **shared)
+        self.ratings = ratings  # one server's ratings, kept once for every reader of them
 
     def watch(self, listener: VersionListener) -> Callable[[], None]:
-        """`listener(tournament_id, version, switched)` after each commit in this process;
-        returns the function that stops it. Across processes the same comes from `pages()`
-        (a page switched off is one that is no longer listed)."""
+        """`listener(tournament_id, version, switched)` after each commit this process makes
+        or, on PostgreSQL, hears of from another; returns the function that stops it. A
+        process that hears no commits (`python -m bot web`) polls `pages()` instead (a page
+        switched off is one that is no longer listed)."""
 
         def on_commit(committed: Committed) -> None:
             if committed.tournament_id is not None and committed.version is not None:
@@ -123,7 +125,7 @@ class LiveService(Service):
             rooms = await self.store.rooms.rooms(tournament.id, tournament.current_round)
         return LivePage(slug, version, tournament, tx.views(tournament), rooms)
 
-    # -- issue 24: the series the event is in, the records players chose to show --------
+    # -- the series the event is in, the records players chose to show ------------------
 
     async def series_of(self, page: LivePage) -> list[SeriesPart]:
         """Each series the page's event is in, with its standings now (a series changes
@@ -738,7 +740,7 @@ def changed_parts(before: Tournament, after: Tournament) -> set[str]:
     return changed
 
 
-# -- issue 24: the series an event is in, and the records of players who opted in ------------
+# -- the series an event is in, and the records of players who opted in ---------------------
 
 
 @dataclass(frozen=True)

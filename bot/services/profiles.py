@@ -1,4 +1,4 @@
-"""Player records and handles (issue 24): /profile show, /profile handle, /profile public.
+"""Player records and handles: /profile show, /profile handle, /profile public.
 
 A handle (ハンドルネーム) belongs to a player on one server (`Books` profiles). The name a
 tournament shows for its player is the handle when there is one: it is given with the
@@ -16,7 +16,7 @@ from typing import Any
 from bot.services.actors import Actor
 from bot.services.base import Service
 from bot.services.ratings import RatingsMemo
-from bot.store.uow import Transaction
+from bot.store.uow import Store, Transaction
 from domain.handles import Profile, set_handle
 from domain.series.ratings import Rating, leaderboard
 from domain.series.records import PenaltyRecord, PlayerRecord, player_penalties, player_record
@@ -111,9 +111,9 @@ def _last_name(player_id: int, tournaments: list[Tournament]) -> str | None:
 
 
 class ProfileService(Service):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.ratings = RatingsMemo()  # shared with the series and the live page (Services)
+    def __init__(self, store: Store, ratings: RatingsMemo, **shared: Any) -> None:
+        super().__init__(store, **shared)
+        self.ratings = ratings  # one server's ratings, kept once for every reader of them
 
     async def show(self, actor: Actor, player_id: int | None, player_name: str) -> ProfileView:
         """/profile show: anyone's record (what the standings already showed); their

@@ -1,7 +1,7 @@
-"""A server's ratings, kept (issue 24, opt-in). They are a fold over every match of the
-server's finished events, in order (`domain.series.ratings.server_ratings`): about 32 µs a
-match in OpenSkill, so a year of weekly events (10,000 matches) takes a third of a second
-(docs/BENCHMARKS.md). They are kept per server until one of those events changes or another
+"""A server's ratings, kept (opt-in). They are a fold over every match of the
+server's finished events, in order (`domain.series.ratings.server_ratings`), each match a
+cost in OpenSkill that adds up over a year of weekly events (docs/BENCHMARKS.md, "Series,
+ratings and entry import"). They are kept per server until one of those events changes or another
 one finishes, so /profile and the series standings do not refold a year on every look."""
 
 from __future__ import annotations

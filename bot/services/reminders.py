@@ -1,4 +1,4 @@
-"""The reminders before an event (issue 24): a timed job that plans, once each, the DM every
+"""The reminders before an event: a timed job that plans, once each, the DM every
 registered player gets 24 hours and 1 hour before check-in closes (the start), unless the
 organizer turned them off (`domain.tournament.reminders` decides who and when). What they
 say goes through the outbox, like every notice: by DM, or privately at the player's next

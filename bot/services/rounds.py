@@ -17,6 +17,7 @@ from bot.store.outbox import PostState as PostState  # the cogs' and the UI's na
 from bot.worker import Priority, at_hand, off_loop, off_loop_as
 from domain.engine.results import MatchResult
 from domain.errors import DomainError, IllegalTransition, NotFound, one_of
+from domain.guild import GuildConfig
 from domain.tournament import events as ev
 from domain.tournament.match_rows import MatchRow, match_rows
 from domain.tournament.model import Entry, Tournament
@@ -24,6 +25,7 @@ from domain.tournament.operations import (
     ConfirmResult,
     DisputeResult,
     Drop,
+    ExtendRound,
     ExtendTable,
     FinishTournament,
     PairRound,
@@ -44,6 +46,7 @@ from domain.tournament.play import (
     propose_round,
     repeats_own_report,
     require_round_in_play,
+    round_extension_refused,
     table_to_judge,
 )
 from domain.tournament.rooms import check_rooms_fit, rooms_wanted
@@ -80,7 +83,9 @@ class MyMatch:
 
 @dataclass(frozen=True)
 class ReportOutcome:
-    """What a report or a confirmation did, for the cog to tell the right people."""
+    """What a report or a confirmation did, for the reporter's reply
+    (`bot.ui.rounds.report_reply`). Who else is told is the notifier's plan
+    (bot/notify/plan.py), sent by the delivery (bot/delivery)."""
 
     tournament: Tournament
     round: Round
@@ -123,6 +128,16 @@ class ResultChange:
     match: Match
     old: MatchResult | None
     new: MatchResult
+    server: GuildConfig  # the server's settings: the language of its posts
+
+
+@dataclass(frozen=True)
+class RoundExtended:
+    """What 全体延長 did, for the judge's answer (`bot.ui.rounds.round_extended_reply`)."""
+
+    tournament: Tournament
+    round: Round
+    event: ev.RoundExtended
 
 
 @dataclass(frozen=True)
@@ -166,8 +181,9 @@ class Final:
     next_refused: DomainError | None = None
 
 
-# How long the organizer's answer waits for the round's pairings post to be out (a 4,096
-# player round's takes about a second).
+# How long the organizer's answer waits for the round's pairings post to be out (how long a
+# 4,096-player round's takes: docs/BENCHMARKS.md, "The end of a round of a 4,096-player
+# event", click → last pairings message).
 POSTED_WITHIN = 3.0
 
 
@@ -412,12 +428,13 @@ class RoundService(Service):
             result = judged_result(tournament, choice, match, player, first_points, second_points)
             operation = SetResult(number, table, result, advancing)
             tournament, events = await tx.apply(tournament, operation)
+            server = await tx.guild_config()
         change = ev.only(events, ev.ResultSet)
         updated = tournament.round(number)
         assert updated is not None
         final = updated.match_at(table)
         assert final is not None
-        return ResultChange(tournament, updated, final, change.old, change.new)
+        return ResultChange(tournament, updated, final, change.old, change.new, server)
 
     async def table_to_decide(
         self, actor: Actor, tournament_id: int, number: int, table: int
@@ -462,6 +479,32 @@ class RoundService(Service):
             tournament, events = await tx.apply(tournament, operation)
         extended = ev.only(events, ev.TableExtended)
         return tournament, extended
+
+    async def extend_round(
+        self, actor: Actor, reference: TournamentRef, minutes: int
+    ) -> RoundExtended:
+        """全体延長 (R-MATCH-7): every table of the current round still playing gets
+        `minutes` more, in one unit of work. Each table hears its new end and the round's
+        channel the whole (the notifier's plan); the judge gets what was done."""
+        async with self.uow(actor) as tx:
+            tournament = await tx.tournament(reference)
+            operation = ExtendRound(tournament.current_round, minutes)
+            tournament, events = await tx.apply(tournament, operation)
+        extended = ev.only(events, ev.RoundExtended)
+        played = tournament.round(extended.round)
+        assert played is not None
+        return RoundExtended(tournament, played, extended)
+
+    async def may_extend_round(self, actor: Actor, reference: TournamentRef) -> Tournament:
+        """Before the panel's 全体延長 form asks for the minutes: a judge or an organizer,
+        and a round the rules would extend now (its clock runs, a table still plays)."""
+        async with self.reader_as(actor) as tx:
+            tx.authorize(ExtendRound)
+            tournament = await tx.tournament(reference)
+        refused = round_extension_refused(tournament, tournament.current_round)
+        if refused is not None:
+            raise refused
+        return tournament
 
     async def standings(self, guild_id: int | None, reference: TournamentRef) -> Standings:
         """The tournament's standings: its views of this version, whose parts are worked

@@ -1,4 +1,4 @@
-"""Series (issue 24): an organizer groups the server's tournaments into a series (a season, a
+"""Series: an organizer groups the server's tournaments into a series (a season, a
 league) and sets its points table; anyone reads its standings.
 
 A series is the server's bookkeeping, not a tournament's state: it changes no tournament,
@@ -19,7 +19,7 @@ from bot.services.actors import Actor
 from bot.services.base import Service, TournamentRef
 from bot.services.ratings import RatingsMemo
 from bot.store.books import SeriesRow
-from bot.store.uow import Transaction, tournament_id_in
+from bot.store.uow import Store, Transaction, tournament_id_in
 from domain.decks.decoding import decode
 from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput, NotFound
@@ -131,9 +131,9 @@ async def series_view(
 
 
 class SeriesService(Service):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.ratings = RatingsMemo()  # shared with /profile and the live page (Services)
+    def __init__(self, store: Store, ratings: RatingsMemo, **shared: Any) -> None:
+        super().__init__(store, **shared)
+        self.ratings = ratings  # one server's ratings, kept once for every reader of them
 
     async def create(self, actor: Actor, name: str) -> Series:
         """/series create (organizers): an empty series with the default points table."""

@@ -350,7 +350,7 @@ class TournamentService(Service):
         noshow_tiebreak: str | None = None,
         repeat: str | None = None,
         reminders: bool | None = None,
-    ) -> Tournament:
+    ) -> TournamentSummary:
         """Change organizer settings, all of them or none: one refused value refuses the
         whole change, and the refusal names that setting and says nothing was saved.
         Uploaded files, as (filename, bytes), are read only once the actor is known to be
@@ -400,7 +400,8 @@ class TournamentService(Service):
                 updated, _ = await tx.apply(tournament, ChangeSettings(change))
             except (InvalidInput, IllegalTransition) as error:
                 raise settings_refused(error) from error
-        return updated
+            # What the organizer's answer shows: the tournament as saved, and its server's.
+            return summarize(updated, await tx.guild_config())
 
     async def set_rooms(
         self,

@@ -10,7 +10,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from bot.store.sql import Connection, Row, fetch_rows
+from bot.store.backend import Connection, Row, fetch_rows
 from domain.tournament.log import Action
 from domain.tournament.operations import Operation, Role
 from domain.tournament.replay import LoggedOperation
@@ -159,8 +159,8 @@ async def list_actions(
 
 
 async def log_rows(connection: Connection, *, guild_id: int, tournament_id: int) -> list[Row]:
-    """A tournament's whole log as stored, oldest first (57,000 rows at 4,096 players: read
-    here, decoded by `operations_in`, which the bot runs off the event loop)."""
+    """A tournament's whole log as stored, oldest first (tens of thousands of rows for a large
+    event: read here, decoded by `operations_in`, which the bot runs off the event loop)."""
     query = (
         "SELECT id, kind, payload, actor_id, actor_role, created_at FROM action_log"
         " WHERE guild_id = ? AND tournament_id = ? ORDER BY id"
@@ -178,7 +178,8 @@ def replayable(rows: list[Row]) -> bool:
 
 def operations_in(rows: list[Row]) -> list[LoggedOperation]:
     """The log's rows that carry a whole operation, as operations to fold. Every payload
-    is decoded in one call: a third quicker than 57,000 calls."""
+    is decoded in one call, quicker than one call a row (docs/BENCHMARKS.md, "the last three
+    points", its "verify")."""
     rows = [row for row in rows if row["actor_role"] is not None]
     payloads = json.loads("[" + ",".join(row["payload"] for row in rows) + "]")
     roles = {role.name.lower(): role for role in Role}

@@ -1,4 +1,4 @@
-"""A server's own bookkeeping beside its tournaments (issue 24): its players' profiles (the
+"""A server's own bookkeeping beside its tournaments: its players' profiles (the
 handle each chose, whether their record may be shown on the live page) and its series (the
 tournaments an organizer grouped, with their points table). Rows to domain values and back;
 the rules are the domain's (`domain.handles`, `domain.series`). Each change is also logged
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.store.sql import Connection, Row
+from bot.store.backend import Connection, Row
 from domain.handles import Profile, name_key
 from domain.series.model import Series
 from domain.series.points import Band, PointsTable

@@ -1,11 +1,10 @@
-"""The Discord scheduled event each tournament has on its server's calendar (issue 24), so
+"""The Discord scheduled event each tournament has on its server's calendar, so
 that later notices edit it rather than make another. Bookkeeping of the bot, like its posts:
 not in the action log."""
 
 from __future__ import annotations
 
-from bot.store.database import Database
-from bot.store.sql import Row
+from bot.store.backend import Database, Row
 
 
 class CalendarEvents:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.store.sql import Connection
+from bot.store.backend import Connection
 
 
 async def synced_tree_hash(connection: Connection, target: str) -> str | None:

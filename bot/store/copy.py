@@ -5,35 +5,32 @@ one transaction (`python -m bot migrate-to-postgres`), or into a backup file
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from pathlib import Path
 
 import aiosqlite
 
-from bot.errors import StartupError
+from bot.errors import StartupError, StorageCorrupt
 from bot.i18n import both, both_error
-from bot.store.database import (
-    BUSY_TIMEOUT_MS,
-    Database,
-    discover_migrations,
-    read_only,
-    schema_version,
-)
+from bot.store.database import open_database
+from bot.store.migrations import discover_migrations
 from bot.store.postgres import PostgresDatabase
+from bot.store.sqlite import BUSY_TIMEOUT_MS, snapshot_of, storage_error, unusable_database
 
 
 async def copy_database(source: Path, target: str) -> dict[str, int]:
     """Copy every table of `source` into the empty database at `target`; rows per table."""
     known = discover_migrations()[-1].version
-    async with read_only(source) as sqlite:
-        version = await schema_version(sqlite)
+    async with snapshot_of(source, str(source)) as snapshot:
+        sqlite, version = snapshot.connection, snapshot.schema_version
         if version != known:
             raise StartupError(
                 both("verify.schema_mismatch", path=source, found=version, known=known),
                 exit_code=2,
             )
         tables = await _tables_in_order(sqlite)
-        database = await Database.open(target, pool_size=1)
+        database = await open_database(target, pool_size=1)
         assert isinstance(database, PostgresDatabase)
         try:
             return await _copy(sqlite, database, tables)
@@ -115,3 +112,20 @@ def backup_sqlite_file(source: Path, partial: Path) -> int:
             "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
         ).fetchone()
     return int(version)
+
+
+def backup_database(source: Path, target: Path) -> int:
+    """Copy `source` to `target` (replacing it) and return the copy's schema version."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    try:
+        version = backup_sqlite_file(source, partial)
+        os.replace(partial, target)
+    except sqlite3.Error as error:
+        if isinstance(storage_error(error), StorageCorrupt):
+            raise unusable_database(source, error) from None
+        raise StartupError(both_error("backup.failed", error, path=source)) from None
+    finally:
+        partial.unlink(missing_ok=True)
+    return version

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import fields
 from datetime import datetime
 
-from bot.store.sql import Connection, Row
+from bot.store.backend import Connection, Row
 from domain.guild import GuildConfig, Ratings
 
 __all__ = ["GuildConfig", "get_guild_config", "save_guild_config"]

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.store.sql import Connection, Row, fetch_rows
+from bot.store.backend import Connection, Row, fetch_rows
 from domain.engine.results import MatchResult
 from domain.tournament import codec
 from domain.tournament.penalties import Infraction, JudgeCall, MatchEffect, Penalty, PenaltyType

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Any
 
-from bot.notify.plan import Notice, Place, Say
-from bot.store.database import SQLITE, Database
+from bot.notify.payloads import Payload, Unreadable
+from bot.notify.plan import Notice, Place, Say, stored_payload
+from bot.store.backend import Connection, Database, Row, fetch_rows
 from bot.store.shards import Shards
-from bot.store.sql import Connection, Row, fetch_rows
+
+log = logging.getLogger(__name__)
 
 PENDING, SENT, SKIPPED, FAILED = "pending", "sent", "skipped", "failed"
 
@@ -60,7 +62,7 @@ class Outgoing:
     say: Say
     places: tuple[Place, ...]
     user: int | None
-    data: dict[str, Any]
+    data: Payload
     lang: str
     attempts: int
 
@@ -91,7 +93,7 @@ async def add_notices(
                 notice.say.value,
                 json.dumps([place.value for place in notice.places]),
                 notice.user,
-                json.dumps(dict(notice.data), ensure_ascii=False, sort_keys=True),
+                json.dumps(notice.data.to_json(), ensure_ascii=False, sort_keys=True),
                 lang,
                 notice.key,
                 state,
@@ -115,17 +117,25 @@ async def planned_keys(connection: Connection, tournament_id: int, prefix: str) 
 
 
 def _outgoing(row: Row) -> Outgoing:
+    say = Say(row["say"])
+    data = stored_payload(say, json.loads(row["payload"]))
+    if isinstance(data, Unreadable):
+        log.warning("notice %s (%s) has data that does not read: %s", row["id"], say, data.error)
     return Outgoing(
         id=row["id"],
         guild_id=row["guild_id"],
         tournament_id=row["tournament_id"],
-        say=Say(row["say"]),
+        say=say,
         places=tuple(Place(place) for place in json.loads(row["places"])),
         user=row["user_id"],
-        data=json.loads(row["payload"]),
+        data=data,
         lang=row["lang"],
         attempts=row["attempts"],
     )
+
+
+def _about_round(say: Say, payload: str) -> int | None:
+    return stored_payload(say, json.loads(payload)).about_round
 
 
 class OutboxStore:
@@ -149,9 +159,15 @@ class OutboxStore:
         self.shards = shards or Shards()
         self.claim_seconds = claim_seconds
         self.owner = self.shards.claimant
-        self.claims = database.dialect != SQLITE
+        self.claims = database.shared_by_processes
         # A delivery sends this outbox in this process (the bot; not a command-line tool,
         # not a test of the services): only then is waiting for a notice to be sent useful.
+        self.delivering = False
+
+    def delivery_started(self) -> None:
+        self.delivering = True
+
+    def delivery_stopped(self) -> None:
         self.delivering = False
 
     async def pending(self, limit: int = 5000, *, after: int = 0) -> list[Outgoing]:
@@ -234,7 +250,7 @@ class OutboxStore:
                     " AND say = ? ORDER BY id DESC LIMIT 5",
                     (tournament_id, say.value),
                 )
-            found = [row for row in rows if json.loads(row[1]).get("round") == number]
+            found = [row for row in rows if _about_round(say, row[1]) == number]
             if not found:
                 return PostState.NOT_POSTED
             state, _, error = found[0]
@@ -424,7 +440,7 @@ class OutboxStore:
                 (
                     int(row["id"])
                     for row in notices
-                    if json.loads(row["payload"]).get("round") == number
+                    if _about_round(Say.PAIRINGS, row["payload"]) == number
                 ),
                 None,
             )

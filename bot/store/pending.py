@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.store.sql import Connection, Row
+from bot.store.backend import Connection, Row
 
 
 @dataclass(frozen=True)

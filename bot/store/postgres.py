@@ -1,5 +1,10 @@
-"""PostgreSQL through asyncpg: the connection adapter the SQL functions use, the migration
-runner's PostgreSQL half, and the NOTIFY bridge that tells other processes what committed.
+"""PostgreSQL through asyncpg: the backend for several bot processes on one database.
+
+An asyncpg pool; many transactions at once, from many processes. A write that loads a
+tournament first takes `pg_advisory_xact_lock(tournament id)` (`lock_tournament`), so one
+tournament has one writer at a time across every process. Here too: the connection adapter
+the SQL functions use, this backend's migration runner, and the NOTIFY bridge that tells
+other processes what committed.
 
 The SQL functions of bot/store are written once, for aiosqlite's surface; `PgConnection`
 gives them the same surface over an asyncpg connection:
@@ -23,8 +28,8 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -38,15 +43,18 @@ from bot.errors import (
 )
 from bot.i18n import both_error
 from bot.outage import Outage
-from bot.store.database import (
-    POSTGRES,
-    Announced,
-    Database,
-    Publish,
-    migrate_postgres,
+from bot.store.backend import POSTGRES, Announced, Connection, Database, Publish, Snapshot
+from bot.store.commits import Committed
+from bot.store.migrations import (
+    MIGRATIONS_DIR,
+    Migration,
+    MigrationFailed,
+    discover_migrations,
+    newest_known,
+    refuse_newer,
 )
 from bot.store.shards import process_token
-from bot.store.urls import postgres_url_problem
+from bot.store.urls import safe_url
 
 log = logging.getLogger(__name__)
 
@@ -77,21 +85,6 @@ def numbered_placeholders(sql: str) -> str:
         else:
             out.append(char)
     return "".join(out)
-
-
-def safe_url(url: str) -> str:
-    """The URL with its password replaced by ***: what logs and messages may show (only
-    the scheme of a URL that does not parse as written)."""
-    if "://" in url and postgres_url_problem(url) is not None:
-        return url.split("://", 1)[0] + "://***"
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 class PgCursor:
@@ -463,6 +456,7 @@ class PostgresDatabase(Database):
     """A pool of connections to one PostgreSQL database, shared by many processes."""
 
     dialect = POSTGRES
+    shared_by_processes = True
 
     def __init__(self, pool: asyncpg.Pool, url: str, id_tables: frozenset[str]) -> None:
         self.pool = pool
@@ -485,7 +479,7 @@ class PostgresDatabase(Database):
             pool.terminate()
             raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
         try:
-            await migrate_postgres(raw, database_label=label)
+            await migrate(raw, database_label=label)
             id_tables = await identity_tables(raw)
         except BaseException:
             await pool.release(raw)
@@ -516,17 +510,15 @@ class PostgresDatabase(Database):
             log.warning("the database's connections did not close in time: ended at once")
             self.pool.terminate()
 
-    async def lock_tournament(self, connection: Any, tournament_id: int) -> None:
+    async def lock_tournament(self, connection: Connection, tournament_id: int) -> None:
         assert isinstance(connection, PgConnection)
         await connection.raw.execute("SELECT pg_advisory_xact_lock($1)", tournament_id)
 
-    async def announce(self, connection: Any, commits: Sequence[Announced]) -> None:
+    async def announce(self, connection: Connection, commits: Sequence[Announced]) -> None:
         assert isinstance(connection, PgConnection)
         await announce(connection, self.sender, commits)
 
     async def listen(self, publish: Publish) -> Callable[[], Awaitable[None]]:
-        from bot.store.commits import Committed
-
         def heard(found: Heard) -> None:
             publish(
                 Committed(
@@ -550,3 +542,94 @@ class PostgresDatabase(Database):
 
 def _set_event(event: asyncio.Event, *_: object) -> None:
     event.set()
+
+
+# -- migrations ----------------------------------------------------------------------------
+
+_MIGRATIONS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " version BIGINT PRIMARY KEY,"
+    " name TEXT NOT NULL,"
+    " applied_at TEXT NOT NULL"
+    " DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))"
+)
+
+
+async def schema_version(raw: RawConnection) -> int:
+    """The newest migration applied (0 for an empty database)."""
+    exists = await raw.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await raw.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+
+
+async def migrate(
+    raw: RawConnection, folder: Path = MIGRATIONS_DIR, *, database_label: str = "database"
+) -> list[Migration]:
+    """The migration files (or their twins, `bot.store.migrations`), each in one transaction
+    with its version row, under an advisory lock so that processes starting together
+    migrate one after the other."""
+    try:
+        migrations = discover_migrations(folder, POSTGRES)
+        scripts = {migration.version: migration.sql for migration in migrations}
+    except ValueError as error:
+        raise MigrationFailed(
+            both_error("startup.migration_failed", error, name=folder.name)
+        ) from None
+    await raw.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    try:
+        await raw.execute(_MIGRATIONS_TABLE)
+        current = await schema_version(raw)
+        refuse_newer(current, newest_known(migrations), database_label)
+        applied: list[Migration] = []
+        for migration in migrations:
+            if migration.version <= current:
+                continue
+            try:
+                async with raw.transaction():
+                    await raw.execute(scripts[migration.version])
+                    await raw.execute(
+                        "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                        migration.version,
+                        migration.name,
+                    )
+            except asyncpg.PostgresError as error:
+                raise MigrationFailed(
+                    both_error("startup.migration_failed", error, name=migration.path.name)
+                ) from error
+            applied.append(migration)
+        return applied
+    finally:
+        await raw.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+
+async def _connect_once(url: str, label: str) -> asyncpg.Connection:
+    try:
+        return await asyncpg.connect(url)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
+
+
+@asynccontextmanager
+async def snapshot_of(url: str, label: str) -> AsyncIterator[Snapshot]:
+    """The database at `url` in one REPEATABLE READ, read-only transaction: safe beside
+    running bots (`label` names it in errors without its password)."""
+    raw = await _connect_once(url, label)
+    try:
+        async with raw.transaction(isolation="repeatable_read", readonly=True):
+            yield Snapshot(PgConnection(raw, frozenset()), await schema_version(raw))
+    except asyncpg.PostgresError as error:
+        raise StartupError(both_error("startup.database_unusable", error, path=label)) from None
+    finally:
+        await raw.close()
+
+
+async def migrate_url(url: str, label: str) -> tuple[list[Migration], int]:
+    """`python -m bot migrate` on PostgreSQL: the migrations applied, and the schema
+    version after them."""
+    raw = await _connect_once(url, label)
+    try:
+        applied = await migrate(raw, database_label=label)
+        return applied, await schema_version(raw)
+    finally:
+        await raw.close()

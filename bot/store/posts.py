@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.store.database import Database
+from bot.store.backend import Connection, Database, Row
 from bot.store.shards import Shards
-from bot.store.sql import Connection, Row
 
 
 @dataclass(frozen=True)

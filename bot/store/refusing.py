@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.store.database import Database
-from bot.store.sql import fetch_rows
+from bot.store.backend import Database, fetch_rows
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.store.actions import append_room_change
-from bot.store.database import Database
-from bot.store.sql import Connection, Row, fetch_rows
+from bot.store.backend import Connection, Database, Row, fetch_rows
 
 CATEGORY, ROOM = "category", "room"
 

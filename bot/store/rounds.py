@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.store.sql import Connection, Row, fetch_rows
+from bot.store.backend import Connection, Row, fetch_rows
 from domain.engine.results import MatchResult, ResultKind
 from domain.tournament.rounds import Match, Report, Round, RoundKind
 

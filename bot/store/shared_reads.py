@@ -6,7 +6,8 @@ settings, its tournaments, the tournament's version. They share one read transac
 (`SqliteDatabase.read`), and inside it the answer to the same query cannot differ, so each
 distinct query runs once per snapshot and every reader gets that answer. Before, the
 reading thread ran the same statements a hundred times, one after another, while the
-players waited behind each other (bench/burst.py: about 200 ms each).
+players waited behind each other (docs/BENCHMARKS.md, "How the time was found": reads at
+the same moment).
 """
 
 from __future__ import annotations

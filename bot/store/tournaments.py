@@ -15,6 +15,7 @@ from datetime import date, datetime
 from enum import Enum
 from typing import Any, TypeVar
 
+from bot.store.backend import Connection, Row, fetch_rows
 from bot.store.judging import (
     call_rows,
     calls_from,
@@ -24,7 +25,6 @@ from bot.store.judging import (
     save_penalties,
 )
 from bot.store.rounds import RoundRows, round_rows, rounds_from, save_rounds
-from bot.store.sql import Connection, Row, fetch_rows
 from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase, TournamentState
 from domain.event import EventConfig, EventFormat
@@ -183,8 +183,9 @@ def _deck(row: Row) -> StoredDeck:
 @dataclass(frozen=True)
 class TournamentRows:
     """A whole tournament as stored. Reading them needs the database; building the
-    tournament from them (`tournament_from`) needs none and is most of a load: 0.3 s of
-    CPU at 4,096 players, which the bot does off the event loop."""
+    tournament from them (`tournament_from`) needs none and is most of a load, which the
+    bot does off the event loop (docs/BENCHMARKS.md, "How the time was found": the first
+    load off the loop)."""
 
     tournament: Row
     players: list[Row]

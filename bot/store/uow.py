@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from bot.errors import StorageConflict
-from bot.notify.plan import Context, Notice, Place, plan
+from bot.notify.plan import Context, Notice, Place
 from bot.store.actions import (
     append_guild_change,
     append_operation,
@@ -37,10 +37,10 @@ from bot.store.actions import (
     replayable,
     request_seen,
 )
+from bot.store.backend import Connection, Database, Row, WriteConflict
 from bot.store.books import Books
 from bot.store.calendar import CalendarEvents
 from bot.store.commits import CommitBus, Committed
-from bot.store.database import Database, WriteConflict
 from bot.store.guilds import GuildConfig, get_guild_config, save_guild_config
 from bot.store.outbox import OutboxStore, add_notices, planned_keys
 from bot.store.pending import add_pending, take_pending
@@ -56,7 +56,6 @@ from bot.store.posts import (
 from bot.store.refusing import RefusingPlaces
 from bot.store.rooms import RoomChannels, owned_count
 from bot.store.shards import Shards
-from bot.store.sql import Connection, Row
 from bot.store.tournaments import (
     find_tournament_id,
     insert_tournament,
@@ -93,9 +92,10 @@ from domain.tournament.views import Views
 ActorResolver = Callable[[GuildConfig], Actor]
 # Operations whose rules look at every player (the start checks every list again): applied
 # off the event loop (bot/worker.py), the others on it, where a report costs less than the
-# hand-over would. Seating a round checks sets of ids only (10 ms at 2,048 tables): on the
-# loop it no longer waits for whatever the worker is in the middle of (a standings layout,
-# 0.3 s at 4,096 players), with every report queued behind the write lock.
+# hand-over would. Seating a round checks sets of ids only, quick at any size: on the loop
+# it no longer waits for whatever the worker is in the middle of (a large event's standings
+# layout), with every report queued behind the write lock (docs/BENCHMARKS.md, "Click → last
+# pairings message").
 EVERY_PLAYER = (StartTournament,)
 LANGUAGES = ("ja", "en")
 
@@ -148,7 +148,8 @@ class TournamentCache:
     def __init__(self) -> None:
         self._entries: dict[int, list[Cached]] = {}
         # Loads under way, by (tournament, version): reads at the same time that find the
-        # same version missing wait for one load (4,096 players: 0.35 s each) and share it.
+        # same version missing wait for one load and share it (docs/BENCHMARKS.md, "What
+        # the profile showed (py-spy, 4,096) and what changed").
         self._loading: dict[tuple[int, int], asyncio.Future[Tournament | None]] = {}
 
     def get(self, tournament_id: int, version: int) -> Tournament | None:
@@ -233,6 +234,10 @@ class TournamentCache:
         return Views(tournament)
 
 
+# The notifier's plan: the notices of one operation's events (bot.notify.plan.plan).
+Planner = Callable[[Sequence[Event], Context], list[Notice]]
+
+
 class Transaction:
     """One unit of work for one guild, as one actor, at one moment."""
 
@@ -247,11 +252,13 @@ class Transaction:
         actor: Actor,
         writable: bool,
         config: GuildConfig,
+        plan: Planner,
         default_lang: str = "ja",
         request_id: int | None = None,
         origin: Origin | None = None,
     ) -> None:
         self._connection = connection
+        self._plan = plan
         self._database = database
         self._locked: set[int] = set()  # tournaments this transaction is the writer of
         self._config = config  # as read when the transaction began
@@ -314,7 +321,8 @@ class Transaction:
 
         async def load() -> Tournament | None:
             # The rows read here; the tournament built from them off the event loop (the
-            # first command after a restart at 4,096 players held the loop 0.3 s).
+            # first command after a restart at 4,096 players held the loop: docs/BENCHMARKS.md,
+            # "How the time was found", the first load off the loop).
             rows = await tournament_rows(connection, guild_id, tournament_id)
             if rows is None:
                 return None
@@ -541,7 +549,7 @@ class Transaction:
         self.events.setdefault(after.id, []).extend(events)
         self.kinds.setdefault(after.id, []).append(kind)
         context = Context(before, after, kind, self.actor.user_id, self.origin.actor_name)
-        notices = plan(events, context)
+        notices = self._plan(events, context)
         if notices and self.origin.channel_id is not None:
             notices = [_with_origin(notice, self.origin.channel_id) for notice in notices]
         await self.tell(after, notices, action_id=action_id)
@@ -587,8 +595,8 @@ class Transaction:
 
     async def log_rows(self, tournament_id: int) -> list[Row]:
         """The tournament's log as stored; `bot.store.actions.operations_in` decodes it
-        into the operations it folds from (off the event loop: 57,000 rows at 4,096
-        players)."""
+        into the operations it folds from (off the event loop: a large event's log has tens
+        of thousands of rows)."""
         return await log_rows(self._connection, guild_id=self.guild_id, tournament_id=tournament_id)
 
     async def owned_rooms(self, tournament_id: int) -> int:
@@ -755,11 +763,15 @@ class Store:
         self,
         database: Database,
         *,
+        plan: Planner,
         default_lang: str = "ja",
         shards: Shards | None = None,
         claim_seconds: float = 60.0,
     ) -> None:
         self.database = database
+        # Who is told what of each operation (bot.notify.plan): written to the outbox in the
+        # operation's own transaction.
+        self.plan = plan
         self.default_lang = default_lang
         # The guilds this process looks after (SHARD_IDS): its timed jobs and outbox only.
         self.shards = shards or Shards()
@@ -777,8 +789,14 @@ class Store:
         # One writer per guild in this process at a time, queued before taking a pooled
         # connection: a burst of one event's reports waits here instead of filling the
         # PostgreSQL pool with waiters on that event's lock, which starved every other
-        # server of this process (bench/shards.py: 36 of 40 connections waiting).
+        # server of this process (docs/BENCHMARKS.md, "Shards: 4 processes on PostgreSQL
+        # beside 1 on SQLite").
         self._guild_writers = GuildQueue()
+
+    def remember_config(self, config: GuildConfig) -> None:
+        """A server's settings as committed: what its commands read until /setup changes
+        them again."""
+        self.guild_configs[config.guild_id] = config
 
     def views(self, tournament: Tournament) -> Views:
         """What is read about `tournament`, worked out once per committed version."""
@@ -857,6 +875,7 @@ class Store:
             actor=actor(config),
             writable=writable,
             config=config,
+            plan=self.plan,
             default_lang=self.default_lang,
             request_id=request_id,
             origin=origin,
@@ -912,4 +931,4 @@ def _with_origin(notice: Notice, channel_id: int) -> Notice:
     """The command's channel, for a notice that may fall back to it."""
     if Place.ORIGIN not in notice.places:
         return notice
-    return replace(notice, data={**notice.data, "origin": channel_id})
+    return replace(notice, data=replace(notice.data, origin=channel_id))

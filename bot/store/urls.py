@@ -4,7 +4,13 @@ Pure functions, for the settings (which refuse a URL that does not parse) and th
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
+
+
+def is_postgres_url(location: str) -> bool:
+    """A PostgreSQL database's URL, not an SQLite file's path."""
+    return location.startswith(("postgresql://", "postgres://"))
+
 
 # What is wrong with a postgresql:// URL, by code (the settings' messages name each in the
 # reader's language, `settings.problem.database_url_<code>`), with the words of the log.
@@ -61,3 +67,18 @@ def url_secrets(text: str) -> list[str]:
     for cut in "?#/@:&=":
         found_all |= {piece for piece in password.split(cut) if len(piece) >= 3}
     return sorted(found_all, key=len, reverse=True)
+
+
+def safe_url(url: str) -> str:
+    """The URL with its password replaced by ***: what logs and messages may show (only
+    the scheme of a URL that does not parse as written)."""
+    if "://" in url and postgres_url_problem(url) is not None:
+        return url.split("://", 1)[0] + "://***"
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))

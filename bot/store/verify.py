@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.store.actions import tournament_log
-from bot.store.sql import Connection
+from bot.store.backend import Connection
 from bot.store.tournaments import load_tournament, tournament_ids
 from domain.errors import DomainError
 from domain.tournament.compare import Difference, differences

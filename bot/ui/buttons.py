@@ -1,8 +1,9 @@
 """Every button and form the bot shows, in one place: the custom id it carries and how it
 looks. The custom id holds what the button acts on (`rp:12:3`: tournament 12, round 3), so a
 button on an old message works after a restart: the cogs route each id format to its
-handler (a `DynamicItem` per `CustomId`, see `cogs/common.py`), and nothing is kept in
-memory. Views built here are stateless (stopped): discord.py keeps no copy of them.
+handler (a `DynamicItem` per `CustomId`, made by `bot.ui.routing`; see `cogs/common.py`), and
+nothing is kept in memory. Views built here are stateless (stopped): discord.py keeps no copy
+of them.
 """
 
 from __future__ import annotations
@@ -96,6 +97,9 @@ class Tool(StrEnum):
     RESTRICTED = "restricted"  # its restricted list from a TOML file (before the start)
     IMPORT = "import"  # its entries from a CSV (during registration)
     PUBLISH = "publish"  # its decklists made public (after the start, once)
+    # every table still playing given the same extra minutes (全体延長, R-MATCH-7): while
+    # the round's clock runs and a table plays
+    EXTEND_ROUND = "extend_round"
     SERIES = "series"  # which series the event is in
     ROOMS = "rooms"  # match rooms on or off (/tournament rooms)
     NEW_PAGE = "new_page"  # a new address for its live page (the old one leaked)
@@ -134,7 +138,7 @@ DECIDE_WIN = CustomId.of("jv", tournament=NUMBER, round=NUMBER, table=NUMBER, pl
 DECIDE_DOUBLE_LOSS = CustomId.of("jl", tournament=NUMBER, round=NUMBER, table=NUMBER)
 DECIDE_TIME = CustomId.of("jt", tournament=NUMBER, round=NUMBER, table=NUMBER)
 DECIDE_TIME_FORM = CustomId.of("jf", tournament=NUMBER, round=NUMBER, table=NUMBER)
-# Issue 24: the handle (the registration reply's button, and its form) and a series' points.
+# A player's handle (the registration reply's button, and its form) and a series' points.
 HANDLE_BUTTON = CustomId.of("hb", tournament=NUMBER)
 HANDLE_FORM = CustomId.of("hf", tournament=NUMBER)
 POINTS_FORM = CustomId.of("sp", series=NUMBER)
@@ -149,6 +153,8 @@ SERIES_FORM = CustomId.of("sc", tournament=NUMBER)
 POINTS_BUTTON = CustomId.of("sb", series=NUMBER)
 IMPORT_FORM = CustomId.of("ic", tournament=NUMBER)
 RESTRICTED_FORM = CustomId.of("rl", tournament=NUMBER)
+# The panel's 全体延長 form: the minutes for every table of the current round still playing.
+ROUND_EXTEND_FORM = CustomId.of("re", tournament=NUMBER)
 PUBLISH = CustomId.of("pb", choice=_choice("go", "no"), tournament=NUMBER)
 # Where the match rooms would not fit: rooms for tables 1 to `tables` only, or (0) none.
 ROOMS_FIT = CustomId.of("rf", tournament=NUMBER, tables=NUMBER)
@@ -504,6 +510,27 @@ def minutes_modal(tournament_id: int, call_id: int, lang: Lang) -> discord.ui.Mo
             label=t("ui.judge.minutes_label", lang, max=MAX_EXTENSION_MINUTES),
             custom_id="minutes",
             max_length=2,
+        )
+    )
+    return modal
+
+
+EXTEND_MINUTES_FIELD = "minutes"
+
+
+def round_extend_form(tournament_id: int, round_name: str, lang: Lang) -> discord.ui.Modal:
+    """全体延長: the minutes every table of the round (`round_name`) still playing gets
+    (R-MATCH-7; what /round extend's option takes)."""
+    modal = discord.ui.Modal(
+        title=t("ui.rounds.extend_form_title", lang, round_name=round_name),
+        custom_id=ROUND_EXTEND_FORM(tournament=tournament_id),
+    )
+    minutes = discord.ui.TextInput[Any](custom_id=EXTEND_MINUTES_FIELD, min_length=1, max_length=2)
+    modal.add_item(
+        discord.ui.Label(
+            text=t("ui.rounds.extend_minutes_label", lang, max=MAX_EXTENSION_MINUTES),
+            description=t("ui.rounds.extend_minutes_hint", lang, max=MAX_EXTENSION_MINUTES),
+            component=minutes,
         )
     )
     return modal

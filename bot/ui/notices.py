@@ -16,6 +16,36 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang, t
+from bot.notify.payloads import (
+    AskOpponent,
+    CallReping,
+    ClockReminder,
+    Count,
+    Decision,
+    Dispute,
+    EntryReminder,
+    Extension,
+    NoticeDropped,
+    OfCall,
+    OfPenalty,
+    OfPlayer,
+    OfRound,
+    OfTable,
+    OfTables,
+    Payload,
+    PenaltyGiven,
+    PenaltyRevoked,
+    PlaceRefused,
+    PlayerInRound,
+    Playing,
+    Reasons,
+    ResultSet,
+    RoomsRefused,
+    RoundExtension,
+    TableInRound,
+    Unconfirmed,
+    Undo,
+)
 from bot.notify.plan import Say
 from bot.ui.bracket import render_bracket
 from bot.ui.buttons import (
@@ -63,9 +93,7 @@ from bot.ui.rounds import (
 )
 from domain.decks import read_stored_decklist
 from domain.engine.players import PlayerStatus
-from domain.engine.results import MatchResult
 from domain.engine.state import Phase
-from domain.tournament import codec
 from domain.tournament.calendar import CalendarEntry, calendar_entry
 from domain.tournament.log import Action
 from domain.tournament.model import Tournament
@@ -136,7 +164,7 @@ class Telling:
     """A notice as its renderer reads it."""
 
     tournament: Tournament
-    data: Mapping[str, Any]
+    data: Payload  # of the type the notice's kind declares
     user: int | None
     lang: Lang
     now: datetime
@@ -154,6 +182,9 @@ class Telling:
     backlog: Backlog | None = None
     # Table → its match room (a voice channel) in the notice's round, where it has rooms.
     rooms: Mapping[int, int] = field(default_factory=dict)
+    # Where the final standings were posted (the delivery finds it for the closed
+    # registration post).
+    final_standings: str | None = None
 
     def room_line(self, table: int | None, *, inline: bool = False) -> str:
         """「対戦部屋: #卓3」 on a line of its own (`inline`: after a space, for a table's
@@ -163,13 +194,6 @@ class Telling:
         if room is None:
             return ""
         return (" " if inline else "\n") + room_mention(room, self.lang)
-
-    def one_table(self) -> int | None:
-        """The table a notice of the round clock is for, when it is for one."""
-        tables = self.data.get("tables")
-        if isinstance(tables, list) and len(tables) == 1:
-            return int(tables[0])
-        return None
 
     @property
     def views(self) -> Views:
@@ -188,20 +212,16 @@ def _said(*messages: Message) -> Said:
     return Said(list(messages))
 
 
-def _round_match(tournament: Tournament, data: Mapping[str, Any]) -> tuple[Round, Match] | None:
-    played = tournament.round(int(data["round"]))
-    match = played.match_at(int(data["table"])) if played else None
+def _round_match(tournament: Tournament, data: OfTable) -> tuple[Round, Match] | None:
+    played = tournament.round(data.round)
+    match = played.match_at(data.table) if played else None
     if played is None or match is None:
         return None
     return played, match
 
 
-def _claims(data: Mapping[str, Any]) -> list[tuple[int, MatchResult]]:
-    return [(int(player), codec.decode(MatchResult, result)) for player, result in data["claims"]]
-
-
-def _penalty(tournament: Tournament, data: Mapping[str, Any]) -> Penalty | None:
-    found = [p for p in tournament.penalties if p.id == data["penalty"]]
+def _penalty(tournament: Tournament, penalty_id: int) -> Penalty | None:
+    found = [p for p in tournament.penalties if p.id == penalty_id]
     return found[0] if found else None
 
 
@@ -255,7 +275,7 @@ def registration_refresh(telling: Telling) -> Said:
     embed = registration_embed(tournament, lang)
     if tournament.phase is Phase.FINISHED:
         embed.title = t("ui.entry.title_finished", lang, name=name)
-        link = telling.data.get("final_standings")
+        link = telling.final_standings
         text = t("ui.entry.finished", lang, name=name)
         if link:
             text += "\n" + t("ui.entry.final_standings_at", lang, url=link)
@@ -275,7 +295,7 @@ def registration_refresh(telling: Telling) -> Said:
 
 
 def promoted(telling: Telling) -> Said:
-    entry = telling.tournament.players.get(int(telling.data["player"]))
+    entry = telling.tournament.players.get(telling.data.as_(OfPlayer).player)
     if entry is None:
         return _said()
     return _said(Message(t("ui.register.promoted", telling.lang, name=safe(entry.display_name))))
@@ -287,7 +307,7 @@ def started(telling: Telling) -> Said:
         "ui.announce.started",
         lang,
         name=safe(tournament.name),
-        players=telling.data["players"],
+        players=telling.data.as_(Playing).players,
         rounds=rounds_text(tournament, lang),
     )
     return _said(Message(text))
@@ -297,7 +317,7 @@ def dropped_at_start(telling: Telling) -> Said:
     """A player the start removed: why, what would have kept them in, and whether they can
     still join as a late entrant."""
     tournament, lang = telling.tournament, telling.lang
-    reasons = [str(reason) for reason in telling.data["reasons"]] or ["no_deck"]
+    reasons = list(telling.data.as_(Reasons).reasons) or ["no_deck"]
     lines = [
         t(
             "ui.start.dropped_notice",
@@ -321,7 +341,8 @@ def decks_published(telling: Telling) -> Said:
         f"{read_stored_decklist(deck.canonical).canonical_text()}"
         for deck in sorted(tournament.decks.values(), key=lambda deck: deck.user_id)
     )
-    text = t("ui.announce.published", lang, name=safe(tournament.name), count=telling.data["count"])
+    count = telling.data.as_(Count).count
+    text = t("ui.announce.published", lang, name=safe(tournament.name), count=count)
     filename = f"decklists-{tournament.id}.txt"
     return _said(Message(text, files=[(filename, lists.encode("utf-8"))]))
 
@@ -337,7 +358,7 @@ def pairings(telling: Telling) -> Said:
     """The round's pairings in as many messages as Discord's limits need, each with the
     players' buttons; the bracket picture for a top-cut round; the reports thread."""
     tournament, lang = telling.tournament, telling.lang
-    played = tournament.round(int(telling.data["round"]))
+    played = tournament.round(telling.data.as_(OfRound).round)
     if played is None:  # taken back (/round repair) before it was posted
         return _said()
     points = telling.views.points_before(played.number)
@@ -365,7 +386,7 @@ def pairings(telling: Telling) -> Said:
 def pairings_refresh(telling: Telling) -> Said:
     """The round's pairings post, each finished table marked with its result (edits)."""
     tournament, lang = telling.tournament, telling.lang
-    played = tournament.round(int(telling.data["round"]))
+    played = tournament.round(telling.data.as_(OfRound).round)
     if played is None:
         return _said()
     points = telling.views.points_before(played.number)
@@ -390,7 +411,7 @@ def _tables(part: Post) -> list[discord.Embed]:
 
 def clock_started(telling: Telling) -> Said:
     tournament = telling.tournament
-    played = tournament.round(int(telling.data["round"]))
+    played = tournament.round(telling.data.as_(OfRound).round)
     if played is None or played.ends_at is None:
         return _said()
     text = t(
@@ -410,7 +431,8 @@ def ask_opponent(telling: Telling) -> Said:
     if found is None:
         return _said()
     text, opponent, number = found
-    view = confirm_view(telling.tournament.id, number, int(telling.data["table"]), telling.labels)
+    table = telling.data.as_(AskOpponent).table
+    view = confirm_view(telling.tournament.id, number, table, telling.labels)
     return _said(Message(text, view=view, pings=(opponent,)))
 
 
@@ -418,13 +440,13 @@ def ask_opponent_text(telling: Telling, *, compact: bool = False) -> tuple[str, 
     """The confirm request's text, the opponent it pings and the round; None once there is
     nothing left to ask. `compact`: a line among other tables' (bot.ui.gathered), whose
     message says once what to press."""
-    tournament, data, lang = telling.tournament, telling.data, telling.lang
+    tournament, data, lang = telling.tournament, telling.data.as_(AskOpponent), telling.lang
     found = _round_match(tournament, data)
     opponent = telling.user
     if found is None or opponent is None:
         return None
     played, match = found
-    reporter = int(data["reporter"])
+    reporter = data.reporter
     pending = [r for r in match.reports if r.player_id == reporter]
     if played.finished(match) or not pending or match.disputed:
         return None
@@ -442,7 +464,7 @@ def ask_opponent_text(telling: Telling, *, compact: bool = False) -> tuple[str, 
 
 
 def result_confirmed(telling: Telling) -> Said:
-    found = _round_match(telling.tournament, telling.data)
+    found = _round_match(telling.tournament, telling.data.as_(OfTable))
     if found is None or found[1].result is None:
         return _said()
     played, match = found
@@ -460,12 +482,12 @@ def result_confirmed(telling: Telling) -> Said:
 def dispute(telling: Telling) -> Said:
     """The judges see both claims, with a button for each decision while the table waits
     for one: [A の勝ち] [B の勝ち] [両者敗北] [時間切れ判定…]."""
-    tournament = telling.tournament
-    found = _round_match(tournament, telling.data)
+    tournament, data = telling.tournament, telling.data.as_(Dispute)
+    found = _round_match(tournament, data)
     if found is None or len(found[1].players) != 2:
         return _said()
     played, match = found
-    text = _table_for_judges("ui.report.judge_dispute", telling, played, match)
+    text = _table_for_judges("ui.report.judge_dispute", telling, data, played, match)
     if played.finished(match):
         return _said(Message(text))
     first, second = match.players
@@ -474,19 +496,26 @@ def dispute(telling: Telling) -> Said:
     return _said(Message(text, view=view))
 
 
-def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, **extra: Any) -> str:
+def _table_for_judges(
+    key: str,
+    telling: Telling,
+    data: Dispute | Unconfirmed,
+    played: Round,
+    match: Match,
+    **extra: Any,
+) -> str:
     """A table the judges must look at: its players, and what each reported (on a dispute,
     what the disputing player claims, and their note)."""
-    tournament, lang, data = telling.tournament, telling.lang, telling.data
+    tournament, lang = telling.tournament, telling.lang
     first, second = match.players
-    disputer = data.get("disputer")
+    disputed = data if isinstance(data, Dispute) else None
     claims = claim_lines(
         tournament,
         match,
-        _claims(data),
+        list(data.claims),
         lang,
-        disputer=int(disputer) if disputer is not None else None,
-        reason=str(data.get("reason") or ""),
+        disputer=disputed.disputer if disputed else None,
+        reason=disputed.reason if disputed else "",
     )
     text = t(
         key,
@@ -502,22 +531,20 @@ def _table_for_judges(key: str, telling: Telling, played: Round, match: Match, *
 
 
 def result_set(telling: Telling) -> Said:
-    tournament, data = telling.tournament, telling.data
+    tournament, data = telling.tournament, telling.data.as_(ResultSet)
     found = _round_match(tournament, data)
     if found is None:
         return _said()
     played, match = found
-    old = codec.decode(MatchResult, data["old"]) if data["old"] is not None else None
-    new = codec.decode(MatchResult, data["new"])
     text = result_change_text(
         tournament,
         played.number,
         match,
-        old,
-        new,
+        data.old,
+        data.new,
         "ui.result.set_log",
         telling.lang,
-        judge=safe(str(data["judge"])),
+        judge=safe(data.judge),
     )
     return _said(Message(text))
 
@@ -525,7 +552,7 @@ def result_set(telling: Telling) -> Said:
 def standings(telling: Telling) -> Said:
     """The standings after the round the notice names, with page buttons."""
     tournament, lang = telling.tournament, telling.lang
-    number = int(telling.data["round"])
+    number = telling.data.as_(OfRound).round
     # Told late (Discord was away, the next round is paired): as they were after the round.
     views = (
         telling.views if number == tournament.current_round else Views(tournament.through(number))
@@ -537,31 +564,49 @@ def standings(telling: Telling) -> Said:
 
 
 def dropped(telling: Telling) -> Said:
+    data = telling.data.as_(PlayerInRound)
     text = t(
         "ui.drop.log",
         telling.lang,
-        player=name_of(telling.tournament, telling.data["player"]),
-        round=telling.data["round"],
+        player=name_of(telling.tournament, data.player),
+        round=data.round,
     )
     return _said(Message(text))
 
 
 def table_extended(telling: Telling) -> Said:
     """「⏱ テーブル 1 は 4 分延長されました（終了 6:32）」, to the table's players."""
-    found = _round_match(telling.tournament, telling.data)
+    data = telling.data.as_(Extension)
+    found = _round_match(telling.tournament, data)
     if found is None:
         return _said()
-    data = telling.data
     text = t(
         "ui.judge.extended_post",
         telling.lang,
         players=_mentions(telling.tournament, found[1], telling.lang),
-        table=data["table"],
-        added=data["added"],
-        end=data["ends"],
+        table=data.table,
+        added=data.added,
+        end=data.ends,
     )
     text += telling.room_line(found[1].table)
     return _said(Message(text, pings=found[1].players))
+
+
+def round_extended(telling: Telling) -> Said:
+    """「⏱ 第 2 回戦の対戦時間を 5 分延長しました（対戦中の 12 テーブルすべて）」, where the
+    round is read; each table hears its own new end besides (`table_extended`)."""
+    data = telling.data.as_(RoundExtension)
+    if telling.tournament.round(data.round) is None:  # taken back since
+        return _said()
+    text = t(
+        "ui.rounds.round_extended",
+        telling.lang,
+        round_name=round_name_at(telling.tournament, data.round, telling.lang),
+        minutes=data.minutes,
+        tables=data.tables,
+        end=data.ends,
+    )
+    return _said(Message(text))
 
 
 def _mentions(tournament: Tournament, match: Match, lang: Lang) -> str:
@@ -571,23 +616,24 @@ def _mentions(tournament: Tournament, match: Match, lang: Lang) -> str:
 def result_decided(telling: Telling) -> Said:
     """A table's players hear that a judge decided their match, and who: a ruling or a
     no-show, a penalty (R-PEN-3) or its revocation."""
-    tournament, data, lang = telling.tournament, telling.data, telling.lang
+    tournament, data, lang = telling.tournament, telling.data.as_(Decision), telling.lang
     found = _round_match(tournament, data)
-    if found is None or data.get("new") is None:
+    if found is None or data.new is None:
         return _said()
     played, match = found
-    result = describe_result(tournament, match, codec.decode(MatchResult, data["new"]), lang)
+    result = describe_result(tournament, match, data.new, lang)
     shared = {
         "players": _mentions(tournament, match, lang),
         "round_name": round_name(played, lang),
         "table": match.table,
         "result": result,
-        "judge": safe(str(data["judge"])),
+        "judge": safe(data.judge),
     }
-    penalty_id = data.get("penalty") or data.get("revoked")
-    penalty = _penalty(tournament, {"penalty": penalty_id}) if penalty_id else None
+    penalty_id = data.penalty or data.revoked
+    penalty = _penalty(tournament, penalty_id) if penalty_id else None
     if penalty is not None:
-        key = "ui.result.decided_by_penalty" if "penalty" in data else "ui.result.penalty_lifted"
+        given = data.penalty is not None
+        key = "ui.result.decided_by_penalty" if given else "ui.result.penalty_lifted"
         text = t(
             key,
             lang,
@@ -614,29 +660,30 @@ def final(telling: Telling) -> Said:
 
 
 def penalty_to_player(telling: Telling) -> Said:
-    penalty = _penalty(telling.tournament, telling.data)
+    penalty = _penalty(telling.tournament, telling.data.as_(OfPenalty).penalty)
     if penalty is None:
         return _said()
     return _said(Message(penalty_notice(telling.tournament, penalty, telling.lang)))
 
 
 def penalty_given(telling: Telling) -> Said:
-    penalty = _penalty(telling.tournament, telling.data)
+    data = telling.data.as_(PenaltyGiven)
+    penalty = _penalty(telling.tournament, data.penalty)
     if penalty is None:
         return _said()
-    judge = str(telling.data["judge"])
+    judge = data.judge
     return _said(Message(penalty_log(telling.tournament, penalty, judge, telling.lang)))
 
 
 def penalty_revoked(telling: Telling) -> Said:
-    tournament, lang = telling.tournament, telling.lang
-    penalty = _penalty(tournament, telling.data)
+    tournament, lang, data = telling.tournament, telling.lang, telling.data.as_(PenaltyRevoked)
+    penalty = _penalty(tournament, data.penalty)
     if penalty is None:
         return _said()
     text = t(
         "ui.penalty.revoked_log",
         lang,
-        organizer=safe(str(telling.data["organizer"])),
+        organizer=safe(data.organizer),
         id=penalty.id,
         player=name_of(tournament, penalty.player_id),
         type=penalty_type(penalty.type, lang),
@@ -646,7 +693,7 @@ def penalty_revoked(telling: Telling) -> Said:
 
 def judge_call(telling: Telling) -> Said:
     tournament = telling.tournament
-    found = [c for c in tournament.calls if c.id == telling.data["call"]]
+    found = [c for c in tournament.calls if c.id == telling.data.as_(OfCall).call]
     if not found:
         return _said()
     call = found[0]
@@ -655,21 +702,21 @@ def judge_call(telling: Telling) -> Said:
 
 
 def undone(telling: Telling) -> Said:
-    data = telling.data
+    data = telling.data.as_(Undo)
     action = Action(
-        id=int(data["action"]),
+        id=data.action,
         guild_id=telling.tournament.guild_id,
         tournament_id=telling.tournament.id,
-        actor_id=int(data["actor"]),
+        actor_id=data.actor,
         actor_role=None,
-        kind=str(data["kind"]),
-        payload=dict(data["payload"]),
+        kind=data.kind,
+        payload=dict(data.payload),
         created_at="",
     )
     text = t(
         "ui.undo.log",
         telling.lang,
-        organizer=safe(str(data["organizer"])),
+        organizer=safe(data.organizer),
         id=action.id,
         what=action_what(telling.tournament, action, telling.lang),
     )
@@ -681,19 +728,20 @@ def undone(telling: Telling) -> Said:
 
 def reminder(telling: Telling) -> Said:
     """N minutes left: for the round, or for tables given extra time, with their own end."""
-    played = telling.tournament.round(int(telling.data["round"]))
+    data = telling.data.as_(ClockReminder)
+    played = telling.tournament.round(data.round)
     if played is None or played.ends_at is None:
         return _said()
-    tables = [int(table) for table in telling.data["tables"]]
+    tables = list(data.tables)
     first = played.match_at(tables[0]) if tables else None
     ends = played.table_ends_at(first) if first else played.ends_at
     assert ends is not None
     shared = {
         "round_name": round_name(played, telling.lang),
-        "minutes": telling.data["minutes"],
+        "minutes": data.minutes,
         "end": int(ends.timestamp()),
     }
-    room = telling.room_line(telling.one_table())
+    room = telling.room_line(data.about_table)
     if ends == played.ends_at:
         return _said(Message(t("ui.rounds.reminder", telling.lang, **shared) + room))
     text = t(
@@ -703,27 +751,29 @@ def reminder(telling: Telling) -> Said:
 
 
 def time_up(telling: Telling) -> Said:
-    tables = [str(table) for table in telling.data["tables"]]
-    number = round_name_at(telling.tournament, int(telling.data["round"]), telling.lang)
+    data = telling.data.as_(OfTables)
+    tables = [str(table) for table in data.tables]
+    number = round_name_at(telling.tournament, data.round, telling.lang)
     text = t("ui.rounds.time_up", telling.lang, round_name=number, tables=tables)
-    return _said(Message(text + telling.room_line(telling.one_table())))
+    return _said(Message(text + telling.room_line(data.about_table)))
 
 
 def unconfirmed(telling: Telling) -> Said:
-    played = telling.tournament.round(int(telling.data["round"]))
-    (table,) = telling.data["tables"]
-    match = played.match_at(int(table)) if played else None
+    data = telling.data.as_(Unconfirmed)
+    played = telling.tournament.round(data.round)
+    (table,) = data.tables
+    match = played.match_at(table) if played else None
     if played is None or match is None or len(match.players) != 2 or played.finished(match):
         return _said()
-    minutes = telling.data["minutes"]
     key = "ui.report.judge_unconfirmed"
-    return _said(Message(_table_for_judges(key, telling, played, match, minutes=minutes)))
+    text = _table_for_judges(key, telling, data, played, match, minutes=data.minutes)
+    return _said(Message(text))
 
 
 def reping(telling: Telling) -> Said:
     """A call nobody claimed in three minutes: the judges are pinged once more."""
     tournament = telling.tournament
-    found = [c for c in tournament.calls if c.id == telling.data["call"]]
+    found = [c for c in tournament.calls if c.id == telling.data.as_(CallReping).call]
     if not found or not found[0].open or found[0].claimed_by is not None:
         return _said()
     text = call_reping(found[0], telling.now, telling.lang) + telling.room_line(found[0].table)
@@ -751,12 +801,12 @@ def entry_reminder(telling: Telling) -> Said:
     """A registered player's reminder (by DM): when check-in closes, which is the start.
     Nothing when that time has moved since it was planned (the new time brings its own), the
     event started or was called off, or the player is no longer in it."""
-    tournament, lang, data = telling.tournament, telling.lang, telling.data
+    tournament, lang, data = telling.tournament, telling.lang, telling.data.as_(EntryReminder)
     deadline = reminder_deadline(tournament)
     entry = tournament.players.get(telling.user or 0)
     if (
         deadline is None
-        or int(deadline.timestamp()) != int(data["deadline"])
+        or int(deadline.timestamp()) != data.deadline
         or entry is None
         or entry.status is not PlayerStatus.REGISTERED
     ):
@@ -767,7 +817,7 @@ def entry_reminder(telling: Telling) -> Said:
         key,
         lang,
         name=safe(tournament.name),
-        hours=int(data["hours"]),
+        hours=data.hours,
         deadline=int(deadline.timestamp()),
         opens=int(opens.timestamp()) if opens is not None else 0,
     )
@@ -816,7 +866,7 @@ def organizer_panel(telling: Telling) -> Said:
 
 
 def round_completed(telling: Telling) -> Said:
-    text, view = round_complete(telling.tournament, int(telling.data["round"]), telling.lang)
+    text, view = round_complete(telling.tournament, telling.data.as_(OfRound).round, telling.lang)
     return _said(Message(text, view=view))
 
 
@@ -826,14 +876,14 @@ def round_completed(telling: Telling) -> Said:
 def place_refused(telling: Telling) -> Said:
     """A channel refuses the bot: which, what it lacks (by the names Discord shows), the fix,
     and where players' notices go meanwhile."""
-    data, lang = telling.data, telling.lang
-    place = t(f"ui.delivery.place.{data['place']}", lang)
-    if data["reason"] == "unknown_channel":
+    data, lang = telling.data.as_(PlaceRefused), telling.lang
+    place = t(f"ui.delivery.place.{data.place}", lang)
+    if data.reason == "unknown_channel":
         # A round's thread is not chosen in /setup: it goes with its round.
-        key = "refused_thread" if data["place"] == "round_thread" else "refused_unknown"
-        text = t(f"ui.delivery.{key}", lang, place=place, channel_id=data["channel"])
+        key = "refused_thread" if data.place == "round_thread" else "refused_unknown"
+        text = t(f"ui.delivery.{key}", lang, place=place, channel_id=data.channel)
     else:
-        names = [t(f"ui.delivery.permission.{name}", lang) for name in data["missing"]]
+        names = [t(f"ui.delivery.permission.{name}", lang) for name in data.missing]
         permissions = (
             t("ui.delivery.permission_separator", lang).join(names)
             if names
@@ -842,7 +892,7 @@ def place_refused(telling: Telling) -> Said:
         text = t(
             "ui.delivery.refused_permissions",
             lang,
-            channel=f"<#{data['channel']}>",
+            channel=f"<#{data.channel}>",
             place=place,
             permissions=permissions,
         )
@@ -851,42 +901,42 @@ def place_refused(telling: Telling) -> Said:
 
 def rooms_refused(telling: Telling) -> Said:
     """Discord refused the match rooms: why, the tables left without one, the fix."""
-    data, lang = telling.data, telling.lang
-    names = [t(f"rooms.permission.{name}", lang) for name in data["missing"]]
+    data, lang = telling.data.as_(RoomsRefused), telling.lang
+    names = [t(f"rooms.permission.{name}", lang) for name in data.missing]
     permissions = (
         t("ui.delivery.permission_separator", lang).join(names)
         if names
         else t("rooms.permissions_unknown", lang)
     )
-    waiting = int(data.get("waiting") or 0)
+    waiting = data.waiting
     left = t("rooms.refused_waiting", lang, waiting=waiting) if waiting else ""
-    text = t(f"rooms.refused_{data['reason']}", lang, permissions=permissions, waiting=left)
+    text = t(f"rooms.refused_{data.reason}", lang, permissions=permissions, waiting=left)
     return _said(Message(text))
 
 
 def notice_dropped(telling: Telling) -> Said:
     """A notice given up (Discord failed it too long), or one with no place that works."""
-    kind = str(telling.data["kind"])
+    data = telling.data.as_(NoticeDropped)
+    kind = data.kind
     known = {"pairings", "standings", "final_standings"}
     label = t(f"ui.delivery.kind.{kind if kind in known else 'other'}", telling.lang)
-    nowhere = telling.data.get("nowhere")
+    nowhere = data.nowhere
     if nowhere:
         place = t(f"ui.delivery.place.{nowhere}", telling.lang)
         return _said(Message(t("ui.delivery.nowhere", telling.lang, kind=label, place=place)))
-    text = t(
-        "ui.delivery.dropped", telling.lang, kind=label, error=safe(str(telling.data["error"]))
-    )
+    text = t("ui.delivery.dropped", telling.lang, kind=label, error=safe(data.error))
     return _said(Message(text))
 
 
 def refusals_warning(telling: Telling) -> Said:
-    return _said(Message(t("ui.delivery.refusals", telling.lang, count=telling.data["count"])))
+    count = telling.data.as_(Count).count
+    return _said(Message(t("ui.delivery.refusals", telling.lang, count=count)))
 
 
 def table_by_dm(telling: Telling) -> Said:
     """A player's table by DM: the round's pairings post could go nowhere players read."""
     tournament, lang = telling.tournament, telling.lang
-    played = tournament.round(int(telling.data["of_round"]))
+    played = tournament.round(telling.data.as_(TableInRound).of_round)
     match = played.match_of(telling.user) if played and telling.user is not None else None
     if played is None or match is None or played.finished(match):
         return _said()
@@ -927,6 +977,7 @@ RENDERERS: Mapping[Say, Renderer] = {
     Say.STANDINGS: standings,
     Say.DROPPED: dropped,
     Say.TABLE_EXTENDED: table_extended,
+    Say.ROUND_EXTENDED: round_extended,
     Say.FINAL_STANDINGS: final,
     Say.PENALTY_TO_PLAYER: penalty_to_player,
     Say.PENALTY_GIVEN: penalty_given,

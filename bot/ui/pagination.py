@@ -2,15 +2,15 @@
 
 A page button carries everything needed to redraw in its custom id
 (`pg:<kind>:<arg>:<page>:<p|n>`), and the bot routes it (bot/app.py), so no view state lives
-in memory: after a restart, the buttons on old messages still work. Each kind of listing
-registers a renderer on the bot (`bot.page_renderers[kind]`).
+in memory: after a restart, the buttons on old messages still work. The cog that owns a kind
+of listing names its renderer (`Paged.pages`), and the bot finds it there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
@@ -31,6 +31,22 @@ class Page:
 
 
 PageRenderer = Callable[[discord.Interaction[Any], str, int], Awaitable[Page]]
+
+
+@runtime_checkable
+class Paged(Protocol):
+    """A cog with listings that page: the renderer of each listing kind its ◀ ▶ buttons
+    carry (the bot finds a kind's renderer among its cogs; nothing is registered)."""
+
+    def pages(self) -> Mapping[str, PageRenderer]: ...
+
+
+def page_renderer(cogs: Iterable[object], kind: str) -> PageRenderer | None:
+    """The renderer of listing `kind` among `cogs`, or None (a kind this version lacks)."""
+    for cog in cogs:
+        if isinstance(cog, Paged) and kind in (pages := cog.pages()):
+            return pages[kind]
+    return None
 
 
 def page_id_arg(arg: str) -> tuple[int, Lang]:

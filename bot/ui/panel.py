@@ -20,6 +20,7 @@ from domain.engine.state import Phase
 from domain.entry_import import import_allowed
 from domain.event import EventFormat
 from domain.tournament.model import Tournament
+from domain.tournament.play import round_extendable
 from domain.tournament.registration import (
     deck_rules_changeable,
     publish_allowed,
@@ -50,12 +51,15 @@ TOOLS_ROW = 2  # below the steps (at most two rows of five)
 def tools(tournament: Tournament) -> list[Tool]:
     """The tools shown after the steps, each while the rules allow it: the restricted list
     until the lists are locked, the import while registration is open, 公開 once after the
-    start; the series whenever the event counts (a cancelled one has nothing left to do);
-    a new page address once the page has one."""
+    start, 全体延長 while the round's clock runs and a table still plays; the series
+    whenever the event counts (a cancelled one has nothing left to do); a new page address
+    once the page has one. At most five show at once (one row): the restricted list and
+    the import only before the start, 全体延長 only after it."""
     allowed = {
         Tool.RESTRICTED: deck_rules_changeable(tournament),
         Tool.IMPORT: import_allowed(tournament),
         Tool.PUBLISH: publish_allowed(tournament),
+        Tool.EXTEND_ROUND: round_extendable(tournament),
         Tool.SERIES: tournament.phase is not Phase.CANCELLED,
         Tool.ROOMS: not tournament.phase.over,
         Tool.NEW_PAGE: tournament.page_slug is not None and tournament.phase is not Phase.CANCELLED,

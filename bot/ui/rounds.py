@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import Lang, t
-from bot.services.rounds import PostState
+from bot.services.rounds import PostState, RoundExtended
 from bot.ui.bracket import BracketPicture, BracketSlot, SlotPlayer
 from bot.ui.messages import fit_message
 from bot.ui.pagination import EMBED_DESCRIPTION_LIMIT, Page
@@ -45,9 +45,9 @@ MENTIONS_PER_MESSAGE = 100
 
 
 # Up to this many tables (1,024 players), the pairings post pings every player of the
-# round, in messages of text (2,000 characters, 100 pings each: 84 messages at 2,048
-# tables). Beyond, the tables are packed into embeds (6,000 characters a message, a third
-# as many messages) and nobody is pinged: thousands of pings are noise, and each player
+# round, in messages of text (2,000 characters, 100 pings each). Beyond, the tables are
+# packed into embeds (6,000 characters a message: far fewer messages, docs/BENCHMARKS.md,
+# "Fewer messages") and nobody is pinged: thousands of pings are noise, and each player
 # finds their table with /pairing, and hears their opponent's report.
 PINGED_TABLES = 512
 # What one channel takes at once (Discord: about 5 posts in 5 s): a round's post never needs
@@ -737,6 +737,19 @@ POST_NOT_YET = {
     PostState.FAILING: "ui.panel.post_waiting",
     PostState.NOT_POSTED: "ui.panel.post_nowhere",
 }
+
+
+def round_extended_reply(done: RoundExtended, lang: Lang) -> str:
+    """What the judge reads after 全体延長 (/round extend, the panel's form): the round, how
+    many tables, the minutes, and the end of a table not extended before."""
+    return t(
+        "ui.rounds.round_extended_reply",
+        lang,
+        round_name=round_name(done.round, lang),
+        tables=len(done.event.tables),
+        minutes=done.event.minutes,
+        end=int(done.event.ends_at.timestamp()),
+    )
 
 
 def pairing_reply(paired: Paired, lang: Lang) -> str:

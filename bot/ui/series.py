@@ -1,5 +1,5 @@
-"""Issue 24's presentation: series standings (paginated like /standings), a player's profile,
-the entry import's report and the replies of the series commands. Presentation only."""
+"""Series and player records, shown: series standings (paginated like /standings), a player's
+profile, the entry import's report and the replies of the series commands. Presentation only."""
 
 from __future__ import annotations
 

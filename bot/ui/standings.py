@@ -90,8 +90,8 @@ def clean_name(name: str) -> str:
     """A name that keeps to its line: no control characters, line breaks, zero-width or
     bidi characters (which would reorder the row), runs of spaces made one. Zero-width
     joiners between two emoji stay: they make 👨‍👩‍👧 one family. Kept per name: the
-    standings of 4,096 players clean the same names at every version (a third of the
-    table's layout)."""
+    standings of 4,096 players clean the same names at every version, a large share of the
+    table's layout (docs/BENCHMARKS.md, "How the time was found")."""
     kept = []
     for char in name:
         category = unicodedata.category(char)

@@ -226,7 +226,8 @@ class GatedRunner(web.AppRunner):
 
 class QuietAccept:
     """The loop's exception handler, with "accept() out of system resource" logged once per
-    burst: asyncio reports each refused accept, and a flood wrote 124 MB of them."""
+    burst: asyncio reports each refused accept, and a flood logged hundreds of thousands of
+    them (docs/BENCHMARKS.md, "The live page against a stranger")."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop

@@ -8,7 +8,8 @@ phone). That fallback is cut into slices of 256 code points, each declared with 
 `unicode-range`, so the browser fetches only the slices holding characters on the page
 (about 50 KB each).
 
-Cutting all 207 slices with fontTools costs about three minutes of CPU, so it is never done
+Cutting every slice with fontTools costs minutes of CPU (docs/BENCHMARKS.md, "The live page
+against a stranger": font slices), so it is never done
 in the bot's process nor when a reader asks: at start the web server runs `python -m
 bot.web.fonts` (at the lowest priority, once per font file) to cut every slice into a cache
 folder (`FONT_SLICES_DIR`, else the user's cache folder), saying what it did in `cutting.log`

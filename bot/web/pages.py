@@ -2,9 +2,9 @@
 version V" and nothing else.
 
 `heard(tournament_id, version)` is all the page needs from the rest of the bot: in the bot's
-own process the commit bus calls it after every commit (`LiveService.watch`); a page served
-by another process polls the versions (`poll`), and a future PostgreSQL NOTIFY bridge would
-call the same function.
+own process the commit bus calls it after every commit (`LiveService.watch`), on PostgreSQL
+after the other processes' commits too (announced with NOTIFY, `bot.store.commits`); a page
+served by `python -m bot web`, which hears no commits, polls the versions (`poll`).
 
 A page is rebuilt off the request path. While a page has readers (open streams, or loads in
 the last few seconds), a newer version starts a refresh, at most once per `REFRESH_SECONDS`:

@@ -9,7 +9,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app import ButtonHandler
 from bot.i18n import t
 from bot.services.base import TournamentRef
 from bot.ui.buttons import (
@@ -27,12 +26,13 @@ from bot.ui.judges import claimed_text, resolved_text
 from bot.ui.messages import edit_answer, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, ExtensionMinutes, TableNumber
 from bot.ui.rounds import name_of
+from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import (
     RoutedCog,
     actor_of,
-    guild_labels,
-    guild_lang,
+    server_lang,
+    server_post_labels,
     tournament_autocomplete,
 )
 from domain.timeparse import typed_count
@@ -90,9 +90,9 @@ class Calls(RoutedCog):
         """対応する: the call's post shows who took it, with the buttons to resolve it."""
         actor = actor_of(interaction, updates_message=True)
         outcome = await self.services.judges.claim(actor, tournament, call)
-        labels = await guild_labels(interaction)  # the call's post is the server's
+        labels = server_post_labels(outcome.server, interaction)  # the call's post is the server's
         claimed = outcome.call
-        suggested = claimed.suggested_extension(self.services.judges.now())
+        suggested = claimed.suggested_extension(outcome.at)
         view = resolve_call_view(
             tournament, call, suggested, labels, at_a_table=claimed.table is not None
         )
@@ -134,7 +134,7 @@ class Calls(RoutedCog):
         on_the_post = interaction.type is not discord.InteractionType.modal_submit
         actor = actor_of(interaction, updates_message=on_the_post)
         outcome = await self.services.judges.resolve(actor, tournament, call, minutes)
-        lang = await guild_lang(interaction)
+        lang = server_lang(outcome.server, interaction)
         judge = interaction.user.display_name
         text = resolved_text(outcome.tournament, outcome.call, judge, lang, outcome.room)
         if on_the_post:

@@ -3,6 +3,7 @@ whose confirmation waits in the database)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -14,6 +15,7 @@ from bot.ui.buttons import Labels, pending_view
 from bot.ui.judges import action_time, action_what, log_lines
 from bot.ui.messages import interaction_lang, reply
 from bot.ui.options import TOURNAMENT
+from bot.ui.pagination import PageRenderer
 from bot.ui.render import safe
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
 from cogs.judges._listing import page_turner, show_first_page
@@ -21,9 +23,8 @@ from domain.tournament.model import Tournament
 
 
 class ActionLog(RoutedCog):
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["log"] = page_turner(self.log_lines)
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"log": page_turner(self.log_lines)}
 
     @app_commands.command(
         name="log", description="The tournament's action log: who, what, when (judges)"

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.app import ButtonHandler
 from bot.i18n import Lang, t
 from bot.services.base import TournamentRef
 from bot.services.judging import UndoOutcome
@@ -23,8 +22,10 @@ from bot.ui.judges import (
 )
 from bot.ui.messages import edit_answer, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PenaltyNumber
+from bot.ui.pagination import PageRenderer
 from bot.ui.render import safe
 from bot.ui.rounds import name_of
+from bot.ui.routing import ButtonHandler
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
 from cogs.judges._listing import page_turner, show_first_page
 from domain.tournament.model import Tournament
@@ -40,9 +41,8 @@ class Penalties(RoutedCog):
     def buttons(self) -> Iterable[tuple[CustomId, ButtonHandler]]:
         return [(CONFIRM_PENDING, self.confirm_pending), (CANCEL_PENDING, self.cancel_pending)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["penalties"] = page_turner(self.penalty_lines)
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"penalties": page_turner(self.penalty_lines)}
 
     @penalty.command(
         name="give",

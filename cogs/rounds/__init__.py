@@ -8,13 +8,13 @@ the notifier's plan (bot/notify/plan.py), not these cogs'.
 
 from __future__ import annotations
 
-from bot.app import TournamentBot
+from cogs.common import Host
 from cogs.rounds.pairing import Pairing
 from cogs.rounds.reporting import Reporting
 from cogs.rounds.results import Results
 
 
-async def setup(bot: TournamentBot) -> None:
+async def setup(bot: Host) -> None:
     await bot.add_cog(Pairing(bot))
     await bot.add_cog(Reporting(bot))
     await bot.add_cog(Results(bot))

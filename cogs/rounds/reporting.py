@@ -12,7 +12,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app import ButtonHandler
 from bot.i18n import t
 from bot.services.rounds import ReportOutcome
 from bot.ui.buttons import (
@@ -33,6 +32,7 @@ from bot.ui.buttons import (
 from bot.ui.messages import acknowledge, interaction_lang, reply
 from bot.ui.options import TOURNAMENT, PointZoneCount, optional_count, point_zone_count
 from bot.ui.rounds import name_of, report_reply, round_name
+from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from cogs.common import RoutedCog, actor_of, tournament_autocomplete
 from domain.engine.results import MAX_POINT_ZONE

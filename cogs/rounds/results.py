@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.app import ButtonHandler
 from bot.i18n import Lang, t
 from bot.services.base import TournamentRef
 from bot.services.rounds import ResultChange
@@ -33,7 +32,7 @@ from bot.ui.options import (
     TableNumber,
     point_zone_count,
 )
-from bot.ui.pagination import Page, page_id_arg, page_view
+from bot.ui.pagination import Page, PageRenderer, page_id_arg, page_view
 from bot.ui.render import safe
 from bot.ui.rounds import (
     decided_notice,
@@ -45,9 +44,10 @@ from bot.ui.rounds import (
     standings_page_of,
     standings_page_ready,
 )
+from bot.ui.routing import ButtonHandler
 from bot.ui.stateless import ModalHandler, send_stateless_modal
 from bot.worker import at_hand
-from cogs.common import RoutedCog, actor_of, guild_lang, tournament_autocomplete
+from cogs.common import RoutedCog, actor_of, guild_lang, server_lang, tournament_autocomplete
 from domain.tournament.play import JUDGED_RESULTS
 from domain.tournament.views import Views
 
@@ -81,9 +81,8 @@ class Results(RoutedCog):
     def forms(self) -> Iterable[tuple[CustomId, ModalHandler]]:
         return [(DECIDE_TIME_FORM, self.time_decided)]
 
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.page_renderers["standings"] = self.render_standings_page
+    def pages(self) -> Mapping[str, PageRenderer]:
+        return {"standings": self.render_standings_page}
 
     @result.command(name="set", description="Set or correct any result (judges and organizers)")
     @app_commands.describe(
@@ -204,7 +203,7 @@ class Results(RoutedCog):
             change.match,
             change.new,
             interaction.user.display_name,
-            await guild_lang(interaction),  # the notice is the server's post
+            server_lang(change.server, interaction),  # the notice is the server's post
         )
         await edit_answer(
             interaction, content=text, view=None, allowed_mentions=discord.AllowedMentions.none()

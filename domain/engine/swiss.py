@@ -42,7 +42,8 @@ from domain.errors import InvalidInput
 WINDOW_RADIUS = 12
 WINDOW_GROWTH = 4
 # Fields up to this size are solved whole and exactly when greedy is not provably optimal
-# (at most ~0.04 s, bench/pairing_worst.py); larger ones repair windows around faults.
+# (the limit the worst-case sweep set: docs/BENCHMARKS.md, "Worst case:
+# `bench/pairing_worst.py`"); larger ones repair windows around faults.
 EXACT_FIELD_LIMIT = 256
 # Past this size a whole-field solve is too slow for a live event; a rematch still left
 # after windows of ±192 ranks stays (in practice no such field has an avoidable one).

@@ -1,4 +1,4 @@
-"""Beyond one event (issue 24): repeating events, series and their points, player records
+"""Beyond one event: repeating events, series and their points, player records
 and ratings. Pure functions over the tournament model; nothing here pairs or scores a
 match, and the engine never imports it.
 

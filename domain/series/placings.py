@@ -2,8 +2,9 @@
 
 `EventResult` is the series' own input type: the standings rows it needs and nothing more,
 so that series points can be computed (and tested) without building whole tournaments.
-`event_result(tournament)` is the one adapter from the tournament model: when the final
-standings learn more (a top-cut placing on each line), only this adapter changes.
+`event_result(tournament)` is the one adapter from the tournament model: the final standings'
+shared ranks, and each bracket player's band as the final placings decide it
+(`domain.engine.placings`: a player who advanced and then left went out in the next round).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from domain.engine.players import PlayerStatus
 from domain.engine.state import Phase
 from domain.errors import IllegalTransition
 from domain.tournament.model import Tournament
-from domain.tournament.rounds import RoundKind
 from domain.tournament.views import final_standings
 
 
@@ -69,14 +69,13 @@ def event_result(tournament: Tournament) -> EventResult:
     if tournament.phase is not Phase.FINISHED:
         raise IllegalTransition("series.event_not_finished", name=tournament.name)
     shared, _strict = final_standings(tournament)
-    bands = top_cut_bands(tournament)
     placings = tuple(
         EventPlacing(
             player_id=line.user_id,
             name=line.name,
             rank=line.rank,
             swiss_points=line.points,
-            top_cut=bands.get(line.user_id),
+            top_cut=line.top_cut.best if line.top_cut is not None else None,
             dropped=line.status is PlayerStatus.DROPPED,
             disqualified=line.status is PlayerStatus.DISQUALIFIED,
             arrival=tournament.players[line.user_id].seq,
@@ -84,20 +83,3 @@ def event_result(tournament: Tournament) -> EventResult:
         for line in shared
     )
     return EventResult(tournament.id, tournament.name, tournament.event_date, placings)
-
-
-def top_cut_bands(tournament: Tournament) -> dict[int, int]:
-    """Each bracket player's band: the winner 1, the loser of the last round 2, of the round
-    before 4, and so on (a bye counts as reaching the next round). Empty without a bracket."""
-    bracket = [r for r in tournament.rounds if r.kind is RoundKind.ELIMINATION]
-    bands: dict[int, int] = {}
-    for index, played in enumerate(bracket):
-        band = 2 ** (len(bracket) - index)
-        for match in played.matches:
-            for player in match.players:
-                bands[player] = band  # reaching a later round overwrites the earlier band
-    if bracket:
-        for winner in bracket[-1].advancing():
-            if winner is not None:
-                bands[winner] = 1
-    return bands

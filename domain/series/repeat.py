@@ -1,4 +1,4 @@
-"""Copying an event, once or as the next of a weekly series (issue 24).
+"""Copying an event, once or as the next of a weekly series.
 
 The copy keeps everything the organizer chose for the last one: format, regulation, titles,
 time limit, rounds, top cut, capacity, and every setting (check-in window, late entry,

@@ -1,4 +1,4 @@
-"""The server's calendar (Discord's scheduled events, issue 24): what a tournament's entry
+"""The server's calendar (Discord's scheduled events): what a tournament's entry
 should say now. Pure: the delivery compares it with what Discord has and changes only what
 differs, so sending it twice, or after a crash, changes nothing more.
 

@@ -3,7 +3,8 @@
 The operations of the action log are stored with this, so a payload read back gives an
 operation equal to the one applied. Supported field types: `int`, `str`, `bool`, `datetime`
 (ISO 8601 with its offset), `date`, `StrEnum`s, nested frozen dataclasses, `tuple[X, ...]`,
-`tuple[X, Y]` and `X | None` of those.
+`tuple[X, Y]` and `X | None` of those, and `dict[str, Any]` (a JSON object kept as it is: an
+earlier operation's logged payload, quoted by the notice of its undo).
 
 A field added to an operation after payloads were logged says, in its metadata
 (`when_absent`), what an older payload without it meant, so the old log still folds to
@@ -92,6 +93,8 @@ def _decoder(hint: Any) -> Decoder:
         return lambda data: datetime.fromisoformat(_text(data))
     if hint is date:
         return lambda data: date.fromisoformat(_text(data))
+    if origin is dict and typing.get_args(hint) == (str, Any):
+        return _object
     if hint is bool:
         return _bool
     if hint is int:
@@ -150,6 +153,12 @@ def _bool(data: Any) -> bool:
     if not isinstance(data, bool):
         raise TypeError("expected true or false")
     return data
+
+
+def _object(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict) or not all(isinstance(key, str) for key in data):
+        raise TypeError("expected an object")
+    return dict(data)
 
 
 def _int(data: Any) -> int:

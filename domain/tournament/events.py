@@ -172,6 +172,17 @@ class TableExtended(Event):
 
 
 @dataclass(frozen=True)
+class RoundExtended(Event):
+    """R-MATCH-7, for the whole round: `tables` (those still playing) got `minutes` more;
+    `ends_at` is when a table without an earlier extension now ends."""
+
+    round: int
+    minutes: int
+    tables: tuple[int, ...]
+    ends_at: datetime
+
+
+@dataclass(frozen=True)
 class Finished(Event):
     pass
 

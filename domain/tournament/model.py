@@ -78,7 +78,7 @@ class Settings:
     # regulation's: line 165 leaves it to the judge, so the organizer sets it.
     noshow_minutes: int = 10
     noshow_tiebreak: NoShowTiebreak = NoShowTiebreak.REAL_POINTS
-    # Issue 24: the next event is created at the finish (毎週, 隔週), and registered players
+    # Repeating events: the next event is created at the finish (毎週, 隔週), and registered players
     # are reminded before the start (`domain.tournament.reminders`) unless turned off.
     repeat: Repeat = Repeat.NONE
     reminders: bool = True

@@ -2,7 +2,8 @@
 
 An operation says what was asked, with every input it needs (a deck submission carries the
 decklist, a settings change the uploaded files' text, a start its random seed), so that the
-action log can replay it exactly. `Tournament.apply` decides whether it is allowed.
+action log can replay it exactly. `domain.tournament.apply.apply` decides whether it is
+allowed: who may make it (`permissions.authorize`), then its rule handler.
 
 Operations are grouped by who may make them: `PlayerOperation`s act on the player's own
 entry (staff may act for a player), `JudgeOperation`s need a judge or an organizer, and
@@ -270,7 +271,7 @@ class SubmitDeck(PlayerOperation):
     decklist: str
 
 
-# -- rounds (issue 10) --------------------------------------------------------------------
+# -- rounds -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -373,6 +374,16 @@ class ExtendTable(JudgeOperation):
 
 
 @dataclass(frozen=True)
+class ExtendRound(JudgeOperation):
+    """R-MATCH-7: more time for every table of a round still playing, at once (全体延長:
+    after an outage every table waited)."""
+
+    kind: ClassVar[str] = "extend_round"
+    round: int
+    minutes: int
+
+
+@dataclass(frozen=True)
 class FinishTournament(OrganizerOperation):
     kind: ClassVar[str] = "finish_tournament"
 
@@ -384,7 +395,7 @@ class CancelTournament(OrganizerOperation):
     kind: ClassVar[str] = "cancel_tournament"
 
 
-# -- judges (issue 11) --------------------------------------------------------------------
+# -- judges -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """The rules of a running event: pairing, the clock, reports and confirmations, judges'
 results, drops, the top cut and the finish.
 
-Each handler takes the tournament, the operation and the time, and returns the new
-tournament and what happened; a refusal raises a typed, keyed error naming the rule.
+Each handler takes the tournament, the operation, the time and the actor, and returns the
+new tournament and what happened; a refusal raises a typed, keyed error naming the rule.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from domain.tournament.operations import (
     ConfirmResult,
     DisputeResult,
     Drop,
+    ExtendRound,
     ExtendTable,
     FinishTournament,
     NoShowTiebreak,
@@ -463,7 +464,7 @@ def _confirm(tournament: Tournament, op: ConfirmResult, at: datetime, actor: Act
     )
 
 
-# What a player who disputes a report may claim instead (issue 20). An agreed draw does not
+# What a player who disputes a report may claim instead. An agreed draw does not
 # exist (R-MATCH-3), and a concession is a loss seen from the conceding side: 負け says it.
 DISPUTE_CLAIMS = (Claim.WIN, Claim.LOSE, Claim.TIME)
 
@@ -676,6 +677,77 @@ def _extend(tournament: Tournament, op: ExtendTable, at: datetime, actor: Actor)
     return updated, (ev.TableExtended(op.round, op.table, total, ends),)
 
 
+def still_playing(match: Match) -> bool:
+    """Whether a table still plays: two players and no result yet (a bye, an empty bracket
+    slot and a table with its result have no time to extend)."""
+    return len(match.players) == 2 and match.result is None
+
+
+def round_extension_refused(tournament: Tournament, number: int) -> DomainError | None:
+    """Why round `number` cannot be extended as a whole now (R-MATCH-7), or None: its clock
+    must run and some table must still play. The one rule behind the panel's 全体延長 button
+    (`round_extendable`) and the operation's refusal."""
+    if not tournament.rounds:
+        return IllegalTransition("rounds.none_yet", tournament=tournament.name)
+    target = tournament.round(number)
+    if target is None:
+        return InvalidInput("rounds.no_such_round", round=number)
+    if target.started_at is None:
+        return IllegalTransition("rounds.clock_not_started", round=number, rule="R-MATCH-7")
+    if not any(still_playing(match) for match in target.matches):
+        return IllegalTransition("rounds.none_playing", round=number, rule="R-MATCH-7")
+    return None
+
+
+def round_extendable(tournament: Tournament) -> bool:
+    """Whether the current round may be extended as a whole now (the panel's button)."""
+    return tournament.current is not None and (
+        round_extension_refused(tournament, tournament.current_round) is None
+    )
+
+
+def _extend_round(tournament: Tournament, op: ExtendRound, at: datetime, actor: Actor) -> Applied:
+    """R-MATCH-7 for every table still playing at once (全体延長): each gets `op.minutes`
+    more, within MAX_EXTENSION_MINUTES in all; finished tables and byes keep their time.
+    The round is built in one pass: a `with_match` per table would copy the round once for
+    each of its tables."""
+    refused = round_extension_refused(tournament, op.round)
+    if refused is not None:
+        raise refused
+    if op.minutes < 1:
+        raise InvalidInput(
+            "judge.bad_extension",
+            minutes=op.minutes,
+            limit=MAX_EXTENSION_MINUTES,
+            rule="R-MATCH-7",
+        )
+    target = tournament.rounds[op.round - 1]
+    playing = [match for match in target.matches if still_playing(match)]
+    over = next(
+        (m for m in playing if m.extension_minutes + op.minutes > MAX_EXTENSION_MINUTES), None
+    )
+    if over is not None:
+        raise InvalidInput(
+            "judge.round_extension_over_limit",
+            minutes=op.minutes,
+            table=over.table,
+            total=over.extension_minutes,
+            limit=MAX_EXTENSION_MINUTES,
+            rule="R-MATCH-7",
+        )
+    matches = tuple(
+        replace(match, extension_minutes=match.extension_minutes + op.minutes)
+        if still_playing(match)
+        else match
+        for match in target.matches
+    )
+    updated = replace(target, matches=matches)
+    assert target.ends_at is not None  # the clock runs
+    ends = target.ends_at + timedelta(minutes=op.minutes)
+    tables = tuple(match.table for match in playing)
+    return tournament.with_round(updated), (ev.RoundExtended(op.round, op.minutes, tables, ends),)
+
+
 def _finish(tournament: Tournament, op: FinishTournament, at: datetime, actor: Actor) -> Applied:
     _require_round_done(tournament, "finish")
     current = tournament.current
@@ -719,5 +791,6 @@ HANDLERS: dict[type[Operation], Handler] = {
     Drop: _drop,
     Undrop: _undrop,
     ExtendTable: _extend,
+    ExtendRound: _extend_round,
     FinishTournament: _finish,
 }

@@ -1,4 +1,4 @@
-"""Reminders to the registered players before an event (issue 24): 24 hours and 1 hour
+"""Reminders to the registered players before an event: 24 hours and 1 hour
 before check-in closes, which is the start (check-in is open until the start; an event
 without check-in is reminded of its start). Pure: the bot looks at the clock and keeps
 each reminder once (its `key`).

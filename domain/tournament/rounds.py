@@ -63,7 +63,8 @@ class Match:
         return tuple(str(player) for player in self.players)
 
     # A report and a confirmation each make a match: built directly, since
-    # `dataclasses.replace` cost a third of a replayed report.
+    # `dataclasses.replace` was a large share of a replayed report (docs/BENCHMARKS.md, "the
+    # last three points", its "verify").
     def decided(self, result: MatchResult, advancing: int | None = None) -> Match:
         """This match with its result: the reports and any dispute settled."""
         return Match(self.table, self.players, result, advancing, (), False, self.extension_minutes)

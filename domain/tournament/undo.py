@@ -30,6 +30,7 @@ UNDOABLE = frozenset(
         "unpair_round",
         "start_round",
         "extend_table",
+        "extend_round",
         "resolve_call",
     }
 )

@@ -1,4 +1,4 @@
-"""The bracket picture (issue 10): a real PNG, Japanese names drawn with the shipped font."""
+"""The bracket picture: a real PNG, Japanese names drawn with the shipped font."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The bracket picture draws names in every script a player may use (issue: names made of
+"""The bracket picture draws names in every script a player may use (before: names made of
 emoji, Arabic or Thai were drawn as "?", so two such players looked the same). Each piece
 of a name is drawn in the first font that has its glyphs; a name no installed font can draw
 shows the player's seed, never "?" or an empty box."""

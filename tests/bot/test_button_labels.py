@@ -1,4 +1,4 @@
-"""Buttons in the server's language (issue 20): on a Japanese server a button reads 「結果報告」,
+"""Buttons in the server's language: on a Japanese server a button reads 「結果報告」,
 not 「結果報告 / Report result」. Both languages only on a server that asked for it in /setup
 (bilingual_buttons); a reply to one person follows that person's language."""
 

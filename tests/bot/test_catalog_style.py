@@ -1,4 +1,4 @@
-"""The style of every message in both catalogs (issue 14): Japanese prose uses full-width
+"""The style of every message in both catalogs: Japanese prose uses full-width
 「！」「（）」, lists are joined the way each language joins them, English plurals agree with
 their number, messages name commands so that the reader's Discord can show them, and the
 Japanese uses one word for each thing, the regulation's own where it has one."""

@@ -43,7 +43,7 @@ def test_missing_token_exits_2_with_a_bilingual_message(tmp_path: Path) -> None:
 
 
 def test_a_dot_env_saved_as_dot_env_txt_is_named_with_how_to_rename_it(tmp_path: Path) -> None:
-    # Issue 20: Windows hides extensions, so the organizer's `.env` is often `.env.txt`.
+    # Windows hides extensions, so the organizer's `.env` is often `.env.txt`.
     (tmp_path / ".env.txt").write_text("DISCORD_TOKEN=abc\n", encoding="utf-8")
     result = run_cli(cwd=tmp_path)
     assert result.returncode == 2, result.stderr

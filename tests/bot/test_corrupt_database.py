@@ -17,7 +17,7 @@ import pytest
 
 from bot.services import Services
 from bot.services.actors import Actor
-from bot.store.database import Database
+from bot.store.database import open_database
 from tests.conftest import PYTHON, cli_env
 from tests.support.big_event import running_event
 
@@ -43,7 +43,7 @@ def random_file(folder: Path) -> Path:
 
 
 async def _fill(path: Path) -> None:
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         services = Services(database)
         guild = 1000

@@ -1,4 +1,4 @@
-"""The custom-id formats of bot/ui/buttons.py (issue 18): an id of a format is routed to its
+"""The custom-id formats of bot/ui/buttons.py: an id of a format is routed to its
 handler whatever the size of its numbers, and one past 64 bits names nothing (`parse` gives
 None, which the routes refuse as out of date) instead of going unanswered.
 

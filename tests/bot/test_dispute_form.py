@@ -1,4 +1,4 @@
-"""The 異議 form (issue 20): what a disputing player is asked, within Discord's limits for
+"""The 異議 form: what a disputing player is asked, within Discord's limits for
 a form, and how its answers are read back."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from discord import app_commands
 from bot.app import EXTENSIONS, TournamentBot
 from bot.config import Settings
 from bot.i18n import LANGUAGES, catalog, placeholders
-from bot.store.database import Database
+from bot.store.database import open_database
 from bot.ui.translator import translation_key
 
 JA_ONLY_PREFIXES = ("commands.", "choices.")
@@ -21,7 +21,7 @@ JA_ONLY_PREFIXES = ("commands.", "choices.")
 
 @pytest.fixture
 async def loaded_bot(clean_env: Path) -> AsyncIterator[TournamentBot]:
-    database = await Database.open(clean_env / "bot.sqlite3")
+    database = await open_database(clean_env / "bot.sqlite3")
     bot = TournamentBot(Settings(), database)
     try:
         for extension in EXTENSIONS:

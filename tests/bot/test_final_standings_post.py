@@ -1,5 +1,5 @@
 """The final standings post: whole while it fits in a few messages, packed to Discord's
-limits; a large event's in part, with both lists whole in attached CSV files (issue 21)."""
+limits; a large event's in part, with both lists whole in attached CSV files."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""/help names each command the way the reader's Discord shows it (issue 14)."""
+"""/help names each command the way the reader's Discord shows it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from bot.app import EXTENSIONS, TournamentBot
 from bot.config import Settings
 from bot.i18n import set_command_ids
-from bot.store.database import Database
+from bot.store.database import open_database
 from cogs.meta import Meta
 
 
@@ -23,7 +23,7 @@ def no_synced_ids() -> Iterator[None]:
 
 @pytest.fixture
 async def meta(clean_env: Path) -> AsyncIterator[Meta]:
-    database = await Database.open(clean_env / "bot.sqlite3")
+    database = await open_database(clean_env / "bot.sqlite3")
     bot = TournamentBot(Settings(), database)
     try:
         for extension in EXTENSIONS:

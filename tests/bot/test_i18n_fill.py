@@ -1,6 +1,6 @@
-"""`t` fills a template from its pieces, cut once per template (issue 21: parsing each
-template again was most of a 2,048-table pairings post's rendering). Every template of both
-catalogs must come out exactly as `string.Formatter` fills it."""
+"""`t` fills a template from its pieces, cut once per template (parsing each template again
+was most of a 2,048-table pairings post's rendering). Every template of both catalogs must
+come out exactly as `string.Formatter` fills it."""
 
 from __future__ import annotations
 

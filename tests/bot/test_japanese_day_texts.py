@@ -1,4 +1,4 @@
-"""Consistent terms and messages for people (issue 20, items 9 and 10), as the bot renders
+"""Consistent terms and messages for people, as the bot renders
 them: what /undo takes back, the judges' re-ping, the organizer's reply after pairing, one
 date format, the registration post's check-in, the ranges of the forms, and the words the
 regulation uses."""
@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from bot.i18n import catalog, describe_error, t
+from bot.notify.payloads import CallReping, Nothing
 from bot.services.rounds import PostState
 from bot.ui.buttons import Labels, minutes_modal, registration_view, time_modal
 from bot.ui.entry import registration_embed
@@ -118,7 +119,7 @@ def test_the_re_ping_does_not_repeat_the_call() -> None:
         "上の #1 の投稿の「対応する」を押してください。"
     )
     said = RENDERERS[_say("call_reping")](
-        Telling(clock.tournament, {"call": call.id}, None, "ja", now)
+        Telling(clock.tournament, CallReping(call.round, (), call.id), None, "ja", now)
     )
     (message,) = said.messages
     assert message.view is None  # no second 対応する that would turn into a copy of the call
@@ -238,9 +239,9 @@ def test_the_posts_edit_brings_its_text_up_to_date_when_check_in_opens() -> None
     tournament = new_tournament()
     settings = replace(tournament.settings, starts_at=start, checkin_minutes=30)
     tournament = replace(tournament, settings=settings)
-    before = RENDERERS[Say.REGISTRATION_REFRESH](Telling(tournament, {}, None, "ja", T0))
+    before = RENDERERS[Say.REGISTRATION_REFRESH](Telling(tournament, Nothing(), None, "ja", T0))
     during = RENDERERS[Say.REGISTRATION_REFRESH](
-        Telling(tournament, {}, None, "ja", start - timedelta(minutes=10))
+        Telling(tournament, Nothing(), None, "ja", start - timedelta(minutes=10))
     )
     assert "チェックイン" not in (before.messages[0].content or "")
     assert "チェックイン" in (during.messages[0].content or "")

@@ -37,7 +37,7 @@ def test_token_in_message_arguments_and_tracebacks_is_redacted(captured: io.Stri
 
 
 def test_only_discords_voice_warnings_are_silenced(captured: io.StringIO) -> None:
-    # Issue 20: this bot has no voice; discord.py's two warnings about it only alarm people.
+    # This bot has no voice; discord.py's two warnings about it only alarm people.
     import discord
 
     discord.Client(intents=discord.Intents.none())  # logs them when PyNaCl/davey are missing

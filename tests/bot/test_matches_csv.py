@@ -1,4 +1,4 @@
-"""The matches CSV of /tournament export (issue 19.4): one row per match that a Japanese
+"""The matches CSV of /tournament export: one row per match that a Japanese
 spreadsheet opens as it is, with the result in the regulation's words, the point-zone
 counts of a time-out (R-MATCH-2), the judges' decisions and the penalties (R-PEN-3)."""
 

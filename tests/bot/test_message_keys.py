@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from bot.i18n import catalog
+from domain.tournament.operations import operation_types
 from tests.conftest import REPO_ROOT
 
 KEY = re.compile(r"^[a-z_]+(\.[a-z_0-9]+){1,4}$")
@@ -40,3 +41,12 @@ def test_every_named_key_has_its_japanese_and_english_text() -> None:
 def test_the_scan_finds_keys() -> None:
     keys = {key for _, key in named_keys()}
     assert {"tournament.bad_noshow_tiebreak", "report.time_needs_points"} <= keys
+
+
+def test_every_operation_has_its_label_in_the_action_log() -> None:
+    # The log, /undo's question and its answer name each operation by `ui.log.kind.<kind>`
+    # (built from the kind, so the scan above cannot see it); a kind without a label would
+    # show as its code, e.g. 「extend_round」.
+    kinds = {f"ui.log.kind.{kind}" for kind in operation_types()}
+    for lang in ("ja", "en"):
+        assert sorted(kinds - set(catalog(lang))) == [], lang

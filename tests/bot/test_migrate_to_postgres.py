@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.database import open_database
 from tests.bot.test_cli import run_cli
 from tests.services.conftest import LEGAL_DECK, NOW, admin, organizer, player
 from tests.support.postgres import PostgresServer
@@ -21,7 +21,7 @@ TABLES = ("tournaments", "players", "decks", "rounds", "matches", "action_log", 
 
 
 async def an_event_on_sqlite(path: Path) -> None:
-    database = await Database.open(path)
+    database = await open_database(path)
     services = Services(database, clock=lambda: NOW, seeds=lambda: 7)
     try:
         await services.guilds.configure(admin(), organizer_role_id=11, judge_role_id=12)
@@ -41,7 +41,7 @@ async def an_event_on_sqlite(path: Path) -> None:
 
 
 async def counts(location: str) -> dict[str, int]:
-    database = await Database.open(location)
+    database = await open_database(location)
     try:
         async with database.read() as connection:
             found = {}
@@ -72,7 +72,7 @@ async def test_the_copy_has_every_row_and_verifies(
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "agrees" in verified.stdout
     # The bot goes on there: new rows get ids after the copied ones.
-    database = await Database.open(target)
+    database = await open_database(target)
     try:
         services = Services(database, clock=lambda: NOW)
         await services.rounds.drop(player(5), None)

@@ -1,4 +1,4 @@
-"""Issue 14 item 10 and issue 12: a member's name is shown as written but can never ping,
+"""A member's name is shown as written but can never ping,
 format, or reorder the line around it."""
 
 from __future__ import annotations

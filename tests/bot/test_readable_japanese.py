@@ -1,4 +1,4 @@
-"""Messages for people, not programmers (issue 20): a Japanese organizer, trying the bot as a
+"""Messages for people, not programmers: a Japanese organizer, trying the bot as a
 newcomer would, found internal codes in Japanese messages: a step name (「「pair_round」の前に
 入力してください」), a phase (「（今の状態: registration）」), rule ids meant for judges
 (「（該当ルール: R-MATCH-2）」). These tests read every Japanese message of the catalogs.
@@ -46,6 +46,7 @@ from domain.tournament.operations import (
     ConfirmResult,
     DisputeResult,
     Drop,
+    ExtendRound,
     ExtendTable,
     FinishTournament,
     GivePenalty,
@@ -304,6 +305,7 @@ def attempts(tournament: Tournament) -> list[tuple[object, Actor]]:
         (Drop(first), someone),
         (Undrop(first), ORGANIZER),
         (ExtendTable(number, 1, 5), JUDGE),
+        (ExtendRound(number, 5), JUDGE),
         (RecordNoShow(number, 1, first), JUDGE),
         (FinishTournament(), ORGANIZER),
         (GivePenalty(first, PenaltyType.WARNING, Infraction.STALLING, "遅い"), JUDGE),
@@ -372,7 +374,7 @@ def test_the_logs_kinds_share_one_grammatical_form() -> None:
 
 
 def test_what_discord_shows_never_sends_people_to_the_command_line() -> None:
-    # Issue 20: the export's reply spoke of `python -m bot replay`; it says what the files
+    # The export's reply spoke of `python -m bot replay`; it says what the files
     # are for instead. The command line's own messages (startup.*, verify.*, …) may.
     for lang in ("ja", "en"):
         shown = {k: v for k, v in catalog(lang).items() if k.startswith("ui.") and "python" in v}

@@ -1,4 +1,4 @@
-"""How decks and their violations are shown (issue 12 item 6, issue 14 item 2)."""
+"""How decks and their violations are shown, escaped, each rule once."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _view(text: str) -> DeckView:
 
 
 def test_each_violation_shows_its_rule_once_in_words() -> None:
-    # Issue 14 item 2: 「• **R-DECK-1** [R-DECK-1] デッキが59枚です…」 showed the rule twice.
+    # The rule once: 「• **R-DECK-1** [R-DECK-1] デッキが59枚です…」 showed the rule twice.
     (violation,) = check(deck({KEION: spread(59)})).violations
     line = violation_line(violation, "ja")
     assert line.count("R-DECK-1") == 1
@@ -56,7 +56,7 @@ def test_every_rule_a_check_reports_has_a_name() -> None:
 
 
 def test_user_text_in_a_violation_cannot_break_the_markdown() -> None:
-    # Issue 12 item 6: text holding ``` or ** or @everyone is shown literally.
+    # User text escaped: text holding ``` or ** or @everyone is shown literally.
     title = "ゆる**ゆり** @everyone"
     result = check(deck({KEION: spread(56), title: [(4, "01-001")]}), Regulation.MIX)
     (violation,) = [v for v in result.violations if v.rule == "R-REG-7"]
@@ -73,7 +73,7 @@ def test_user_text_in_a_violation_cannot_break_the_markdown() -> None:
 
 
 def test_a_card_name_cannot_close_the_deck_code_block() -> None:
-    # Issue 12 item 6: ``` in a card name ended deck_embed's code block early.
+    # User text escaped: ``` in a card name ended deck_embed's code block early.
     view = _view(f"# {KEION}\n4 01-001 唯```\n4 01-002 **太字** @everyone\n")
     embed, file = deck_embed(view, "ja")
     assert file is None
@@ -89,7 +89,7 @@ def test_code_block_keeps_plain_text_unchanged() -> None:
 
 
 def test_the_ex_deck_is_shown_apart() -> None:
-    # Issue 14 item 20: the EX deck after the main deck, under its own header.
+    # The EX deck after the main deck, under its own header.
     view = _view(f"# {KEION}\n4 01-001\n# EX\n2 02-001\n")
     embed, _ = deck_embed(view, "ja")
     main, ex = (embed.description or "").split("# EX")

@@ -24,6 +24,7 @@ from bot.ui.buttons import (
     PANEL_STEP,
     PANEL_TOOL,
     POINTS_BUTTON,
+    ROUND_EXTEND_FORM,
     SERIES_ADD,
     SERIES_FORM,
     SERIES_NAME_FIELD,
@@ -32,6 +33,7 @@ from bot.ui.buttons import (
     Labels,
     Tool,
     import_form,
+    round_extend_form,
     series_form,
     series_menu_view,
 )
@@ -39,16 +41,29 @@ from bot.ui.pagination import page_view
 from bot.ui.panel import panel
 from bot.ui.series import series_menu, series_page
 from bot.ui.stateless import submitted_files, submitted_values
+from domain.engine.results import MatchResult
 from domain.series import DEFAULT_POINTS, Series, SeriesStanding
 from domain.tournament.model import Tournament
 from domain.tournament.operations import (
     CancelTournament,
+    ExtendRound,
     PublishDecks,
     Register,
+    SetLivePage,
+    SetResult,
+    StartRound,
     StartTournament,
 )
+from domain.tournament.play import MAX_EXTENSION_MINUTES, propose_round
 from tests.bot.test_button_labels import JAPANESE, LATIN
-from tests.domain.tournament.support import T0, Clock, new_tournament, player, submit
+from tests.domain.tournament.support import (
+    JUDGE,
+    T0,
+    Clock,
+    new_tournament,
+    player,
+    submit,
+)
 
 CUP_ID = 1  # new_tournament's id
 
@@ -159,6 +174,60 @@ def test_the_panels_tools_carry_the_tournament_and_follow_its_phase() -> None:
     published = clock.apply(PublishDecks())
     assert tools(published) == [{"tool": "series", "tournament": CUP_ID}, rooms]
     assert tools(Clock(new_tournament()).apply(CancelTournament())) == []
+
+
+def panel_tools(tournament: Tournament) -> list[str]:
+    _, view = panel(tournament, T0, "ja")
+    ids = [str(item.custom_id) for item in view.children]  # type: ignore[attr-defined]
+    return [PANEL_TOOL.parse(i)["tool"] for i in ids if PANEL_TOOL.matches(i)]  # type: ignore[index]
+
+
+def test_the_round_extension_shows_while_the_clock_runs_and_a_table_plays_r_match_7() -> None:
+    """全体延長: not before the round's clock starts, not once every table has its result;
+    with the page made and the lists still private, the row is full: five tools at most
+    (the restricted list and the import show only before the start)."""
+    clock = Clock(new_tournament())
+    for number in (1, 2, 3, 4):
+        clock.apply(Register(player(number).user_id, f"P{number}"), player(number))
+        clock.apply(submit(player(number).user_id), player(number))
+    clock.apply(StartTournament(seed=1))
+    clock.apply(SetLivePage(public=True, slug="abcdefghijklmnopqrstuvwxyz"))
+    clock.apply(propose_round(clock.tournament, 2).operation())
+    assert "extend_round" not in panel_tools(clock.tournament)
+    clock.apply(StartRound(1))
+    assert panel_tools(clock.tournament) == [
+        "publish",
+        "extend_round",
+        "series",
+        "rooms",
+        "new_page",
+    ]
+    _, view = panel(clock.tournament, T0, "ja")
+    (tools_row,) = [
+        row for row in view.to_components() if PANEL_TOOL.matches(row["components"][0]["custom_id"])
+    ]
+    assert len(tools_row["components"]) == 5  # Discord's most in a row
+    labels = [c["label"] for c in tools_row["components"]]
+    assert "全体延長" in labels
+    clock.apply(ExtendRound(1, 5), JUDGE)  # extended: still shown while tables play
+    assert "extend_round" in panel_tools(clock.tournament)
+    for match in clock.tournament.rounds[0].matches:
+        clock.apply(SetResult(1, match.table, MatchResult.win(str(match.players[0]))), JUDGE)
+    assert "extend_round" not in panel_tools(clock.tournament)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_round_extension_form_asks_for_the_minutes_in_the_readers_language(
+    lang: Lang,
+) -> None:
+    form = round_extend_form(CUP_ID, "準決勝" if lang == "ja" else "Semifinals", lang)
+    assert ROUND_EXTEND_FORM.parse(form.custom_id) == {"tournament": CUP_ID}
+    assert form.title == ("準決勝の全体延長" if lang == "ja" else "Extend Semifinals")
+    (label,) = form.to_components()
+    assert label["type"] == 18  # a label around its input
+    assert label["component"]["custom_id"] == "minutes"
+    assert str(MAX_EXTENSION_MINUTES) in label["label"]
+    assert max(len(label["label"]), len(form.title)) <= 45  # Discord's limits
 
 
 def test_the_panels_tools_sit_on_their_own_row_below_the_steps() -> None:

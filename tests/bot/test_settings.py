@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from bot.cli.common import load_settings, require_token
 from bot.config import DISCORD_API_BASE_URL, DISCORD_GATEWAY_URL, Settings
 from bot.errors import StartupError
-from bot.store.postgres import safe_url
+from bot.store.urls import safe_url
 
 
 def test_defaults(clean_env: Path) -> None:

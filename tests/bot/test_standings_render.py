@@ -1,4 +1,4 @@
-"""/standings pages and CSV (issue 10): R-FMT-4 (points, opponents' points), R-FMT-5 (shared
+"""/standings pages and CSV: R-FMT-4 (points, opponents' points), R-FMT-5 (shared
 ranks), lined up by display width for Japanese names, within Discord's limits."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The worker takes what a writer does under the write lock first, then the round's posts,
-then reads, each in order of arrival (issue 21: fifty /standings queued before the
-organizer's /round pair held up the pairing, and every report behind its lock)."""
+then reads, each in order of arrival (fifty /standings queued before the organizer's
+/round pair held up the pairing, and every report behind its lock)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot.delivery import Delivery
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.database import open_database
 from domain.guild import GuildConfig
 from tests.services.conftest import NOW, admin, organizer
 from tests.support.postgres import PostgresServer
@@ -34,7 +34,7 @@ def server(own_postgres_server: PostgresServer) -> Iterator[PostgresServer]:
 async def services(server: PostgresServer) -> AsyncIterator[Services]:
     """A server with a new tournament, whose notices wait in the outbox. No channel is set:
     they have nowhere to go (done with as skipped), so none reaches for Discord."""
-    database = await Database.open(server.create_database("delivery"))
+    database = await open_database(server.create_database("delivery"))
     services = Services(database, clock=lambda: NOW, seeds=lambda: 424242)
     await services.guilds.configure(admin(), organizer_role_id=11, judge_role_id=12, locale="ja")
     await services.tournaments.create(

@@ -10,12 +10,13 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.notify.payloads import Nothing
 from bot.notify.plan import TRAITS
 from bot.ui.gathered import EMBED_CHARACTERS, EMBEDS_PER_MESSAGE, LINES, Line, gathered
 from bot.ui.notices import RENDERERS, Telling
 from tests.domain.tournament.support import new_tournament
 
-TELLING = Telling(new_tournament(), {}, None, "ja", datetime(2026, 12, 1, tzinfo=UTC))
+TELLING = Telling(new_tournament(), Nothing(), None, "ja", datetime(2026, 12, 1, tzinfo=UTC))
 
 LINE = st.builds(
     Line,

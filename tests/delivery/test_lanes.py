@@ -13,6 +13,7 @@ from bot.delivery.calls import Transient
 from bot.delivery.lanes import Lane, Recovery, place_of
 from bot.delivery.places import Target
 from bot.delivery.sending import Interrupted, Outcome, Queued
+from bot.notify.payloads import OfRound
 from bot.notify.plan import Place, Say
 from bot.store.outbox import Outgoing
 
@@ -58,7 +59,9 @@ class Discord:
 
 
 def queued(notice_id: int, target: Target, attempts: int = 0) -> Queued:
-    notice = Outgoing(notice_id, 1, 7, Say.STANDINGS, (Place.STANDINGS,), None, {}, "ja", attempts)
+    notice = Outgoing(
+        notice_id, 1, 7, Say.STANDINGS, (Place.STANDINGS,), None, OfRound(1), "ja", attempts
+    )
     return Queued(notice, 0, target)
 
 

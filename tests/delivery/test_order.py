@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.delivery.order import Order, first_place, free_to_go, is_staff_line
+from bot.notify.payloads import Nothing, OfRound, OfTable, OfTables, Payload
 from bot.notify.plan import TRAITS, Place, Say
 from bot.store.outbox import Outgoing
 
@@ -20,8 +21,19 @@ def notice(
     places: tuple[Place, ...] = (Place.ROUND_THREAD,),
     tournament: int = 7,
     user: int | None = None,
-    **data: Any,
+    *,
+    round: int | None = None,
+    table: int | None = None,
+    tables: tuple[int, ...] | None = None,
 ) -> Outgoing:
+    """A waiting notice: the order reads only the round and the tables it is about."""
+    data: Payload = Nothing()
+    if round is not None:
+        data = OfRound(round)
+        if table is not None:
+            data = OfTable(round, table)
+        elif tables is not None:
+            data = OfTables(round, tables)
     return Outgoing(id_, 1, tournament, say, places, user, data, "ja", 0)
 
 
@@ -58,7 +70,7 @@ def test_a_tables_notices_for_one_place_go_to_its_line_together() -> None:
 
 
 def test_a_dispute_goes_before_the_judges_decision_of_its_table() -> None:
-    dispute = notice(1, Say.DISPUTE, (Place.JUDGES,), round=2, table=1, claims=[])
+    dispute = notice(1, Say.DISPUTE, (Place.JUDGES,), round=2, table=1)
     decided = notice(2, Say.RESULT_DECIDED, (Place.ROUND_THREAD, Place.PLAYER), round=2, table=1)
     log = notice(3, Say.RESULT_SET, (Place.LOG,), round=2, table=1)
     assert ids(free_to_go([dispute, decided, log])) == [1]
@@ -67,7 +79,7 @@ def test_a_dispute_goes_before_the_judges_decision_of_its_table() -> None:
 def test_a_rounds_post_goes_before_everything_else_of_its_round() -> None:
     post = notice(1, Say.PAIRINGS, (Place.PAIRINGS, Place.ORIGIN), round=4)
     clock = notice(2, Say.CLOCK_STARTED, (Place.ROUND_CHANNEL, Place.PAIRINGS), round=4)
-    reminder = notice(3, Say.REMINDER, (Place.ROUND_CHANNEL,), round=4, tables=[], minutes=10)
+    reminder = notice(3, Say.REMINDER, (Place.ROUND_CHANNEL,), round=4, tables=())
     earlier = notice(4, Say.RESULT_CONFIRMED, round=3, table=2)
     assert ids(free_to_go([post, clock, reminder, earlier], sending=[1])) == [4]
     # Once it is posted, the clock and the reminder go, in their channel's line (a lane).
@@ -126,10 +138,7 @@ NOTICES = st.lists(
 def build(rows: list[tuple[Say, tuple[Place, ...], int, int, int | None, int]]) -> list[Outgoing]:
     made = []
     for index, (say, places, tournament, number, table, user) in enumerate(rows, start=1):
-        data: dict[str, Any] = {"round": number}
-        if table is not None:
-            data["table"] = table
-        made.append(notice(index, say, places, tournament, user, **data))
+        made.append(notice(index, say, places, tournament, user, round=number, table=table))
     return made
 
 
@@ -170,10 +179,10 @@ def test_nothing_overtakes_an_earlier_notice_of_its_table_or_what_leads_it(rows:
         for earlier in waiting:
             if earlier.id >= later.id or earlier.tournament_id != later.tournament_id:
                 continue
-            same_table = "table" in earlier.data and (
-                earlier.data["round"],
-                earlier.data["table"],
-            ) == (later.data["round"], later.data.get("table"))
+            same_table = earlier.data.about_table is not None and (
+                earlier.data.about_round,
+                earlier.data.about_table,
+            ) == (later.data.about_round, later.data.about_table)
             # In one line (a lane, which keeps their order), unless the later one goes ahead.
             same_table = same_table and (
                 TRAITS[later.say].urgent or first_place(earlier) != first_place(later)
@@ -186,7 +195,7 @@ def test_nothing_overtakes_an_earlier_notice_of_its_table_or_what_leads_it(rows:
             )
             lead = TRAITS[earlier.say].lead.value
             led = lead == "tournament" or (
-                lead == "round" and earlier.data["round"] == later.data["round"]
+                lead == "round" and earlier.data.about_round == later.data.about_round
             )
             assert not same_table, (earlier, later)
             assert not led, (earlier, later)

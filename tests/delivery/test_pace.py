@@ -47,7 +47,8 @@ async def test_a_turn_given_up_takes_nothing() -> None:
 def test_refused_answers_are_counted_over_ten_minutes_and_warned_once() -> None:
     now = [0.0]
     warned: list[int] = []
-    refusals = Refusals(lambda: now[0], warning=3, on_warning=warned.append)
+    refusals = Refusals(lambda: now[0], warning=3)
+    refusals.on_warning(warned.append)
     for status in (200, 404, 403, 401):
         refusals.note(status)
     refusals.note(429, "shared")  # Discord does not count a shared bucket's 429

@@ -17,8 +17,9 @@ import pytest
 from bot.delivery.pace import Pace
 from bot.delivery.places import CLOSED_DMS_FOR, Places, Target
 from bot.delivery.sending import Sender
-from bot.notify.plan import Place, Say
-from bot.store.database import Database
+from bot.notify.payloads import OfPenalty
+from bot.notify.plan import Place, Say, plan
+from bot.store.database import open_database
 from bot.store.outbox import Outgoing
 from bot.store.posts import KeptNotice, take_player_notices
 from bot.store.uow import Store
@@ -31,8 +32,8 @@ REFUSED_AT = datetime(2026, 12, 1, 4, 0, tzinfo=UTC)
 
 @pytest.fixture
 async def store(database_location: str) -> AsyncIterator[Store]:
-    database = await Database.open(database_location)
-    yield Store(database)
+    database = await open_database(database_location)
+    yield Store(database, plan=plan)
     await database.close()
 
 
@@ -41,7 +42,8 @@ def places_of(store: Store) -> Places:
 
 
 def to_the_player() -> Outgoing:
-    return Outgoing(1, GUILD, 7, Say.PENALTY_TO_PLAYER, (Place.PLAYER,), USER, {}, "ja", 0)
+    data = OfPenalty(1)
+    return Outgoing(1, GUILD, 7, Say.PENALTY_TO_PLAYER, (Place.PLAYER,), USER, data, "ja", 0)
 
 
 async def tried_by_dm(places: Places, at: datetime) -> bool:

@@ -1,4 +1,4 @@
-"""Importing entries from a CSV (issue 24): every row checked, each refusal named with its
+"""Importing entries from a CSV: every row checked, each refusal named with its
 line, all or nothing; UTF-8 (with or without a BOM) and Shift_JIS."""
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def test_clean_names_are_single_line_short_and_mention_free(text: str) -> None:
     assert name == name.strip()
 
 
-# Issue 14 item 10 and issue 12: a member's Discord name is their name; only what breaks
+# Names shown safely: a member's Discord name is their name; only what breaks
 # the line is refused.
 ODD_NAME = "@everyone 平沢🇯🇵\u200d\u202e"
 

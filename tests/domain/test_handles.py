@@ -1,4 +1,4 @@
-"""Tournament handles (issue 24): checked by the one name cleaner in its `chosen` mode, and
+"""Tournament handles: checked by the one name cleaner in its `chosen` mode, and
 unique on a server as people read them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dates and times typed the way people type them (issue 14): ISO, slashes, 年月日, full width."""
+"""Dates and times typed the way people type them: ISO, slashes, 年月日, full width."""
 
 from __future__ import annotations
 
@@ -144,7 +144,7 @@ def test_a_count_is_read_as_typed_with_full_width_digits() -> None:
         assert refused.value.rule == "R-MATCH-2"
 
 
-# Issue 20: an organizer typed 「今日 21時」 and was refused. Given the moment it is now (the
+# An organizer typed 「今日 21時」 and was refused. Given the moment it is now (the
 # caller's clock: the domain never reads one), the day can be named from today.
 NOW = datetime(2026, 12, 1, 4, 0, tzinfo=UTC)  # 13:00 on 1 December in Japan
 
@@ -199,7 +199,7 @@ def test_a_time_alone_is_today_at_that_time(hour: int, minute: int) -> None:
 
 
 def test_a_count_above_its_maximum_is_refused_naming_the_range() -> None:
-    # Issue 20: the time-out form's error names the accepted range, from the rule's constant.
+    # The time-out form's error names the accepted range, from the rule's constant.
     from domain.engine.results import MAX_POINT_ZONE
     from domain.timeparse import typed_count
 

@@ -13,7 +13,7 @@ from typing import Any, TypedDict
 
 from bot.services import Services
 from bot.services.actors import Actor
-from bot.store.database import Database
+from bot.store.database import open_database
 from tests.conftest import PYTHON, REPO_ROOT, cli_env
 from tests.e2e.fake_discord import FakeDiscord, Reply
 from tests.support.big_event import running_event
@@ -145,6 +145,12 @@ def notice_to(fake: FakeDiscord, round_number: int, user: str, stage: str | None
     return [m for m in thread if mention in (m.get("content") or "")][-1]
 
 
+def judge_call_post(fake: FakeDiscord) -> JSON:
+    """The latest judge call's own post in #judge-calls, the one with its buttons: with the
+    bot's clock sped up, its "unanswered" reminder may already have followed it."""
+    return [m for m in fake.messages("judge-calls") if m.get("components")][-1]
+
+
 async def confirm_in_thread(fake: FakeDiscord, round_number: int, user: str) -> Reply:
     """The opponent presses 確認 on the newest notice addressed to them."""
     notice = notice_to(fake, round_number, user)
@@ -249,7 +255,7 @@ async def prepare_running_event(
 ) -> None:
     """Round 1 of a Swiss event for `players`, paired through the services on the bot's
     database before the bot starts (for events too large to register one by one)."""
-    database = await Database.open(fake.database_location)
+    database = await open_database(fake.database_location)
     try:
         await running_event(
             Services(database, seeds=lambda: seed),

@@ -1,4 +1,4 @@
-"""Issue 14's flows, told in order through the real bot and the fake Discord: a player
+"""The entry flows, told in order through the real bot and the fake Discord: a player
 takes part with the registration post's buttons only (参加登録, チェックイン, デッキ提出),
 and the post made before a restart still works after it; tournament choices show their
 state and count; a member whose name contains `@everyone`, a flag, a joiner and an RTL
@@ -245,7 +245,7 @@ async def test_start_previews_who_is_dropped_and_only_start_starts(fake: FakeDis
     assert f"「{CUP}」を開始しました。参加者 2 人" in started.text
     assert started.custom_ids == []
     assert "開始しました" in fake.messages("announcements")[-1]["content"]
-    # Started: the post closes (issue 19.3): 「開催中・受付終了」, and no button is left, as
+    # Started: the post closes: 「開催中・受付終了」, and no button is left, as
     # this event takes no late entries.
     await wait_for_buttons(
         fake, lambda: "開催中・受付終了" in post_of(fake, CUP)["embeds"][0]["title"], "closed"
@@ -253,8 +253,8 @@ async def test_start_previews_who_is_dropped_and_only_start_starts(fake: FakeDis
     closed = post_of(fake, CUP)
     assert labels(closed) == []
     assert "参加受付は終了しました" in closed["content"]
-    # Each player the start removed hears why, by DM, and what would have kept them in
-    # (issue 19.8); the players who play hear nothing of it.
+    # Each player the start removed hears why, by DM, and what would have kept them in;
+    # the players who play hear nothing of it.
     await fake.wait_for(lambda: bool(fake.dms("carol")), "carol's DM")
     (told,) = [m["content"] for m in fake.dms("carol") if CUP in m["content"]]
     assert "チェックインがなかった" in told

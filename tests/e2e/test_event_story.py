@@ -1,4 +1,4 @@
-"""Issue 10's story through the real bot and the fake Discord: a full 8-player Swiss event
+"""A whole event's story through the real bot and the fake Discord: a full 8-player Swiss event
 with a top 4, told in order. Players report by command and by button, confirm, agree by
 reporting twice, report a time result with point-zone counts, concede, dispute (a judge
 settles it), drop; the bot restarts mid-round; the top cut gets its bracket picture; the
@@ -29,6 +29,7 @@ from tests.e2e.story import (
     PLAYERS,
     assert_refused,
     confirm_in_thread,
+    judge_call_post,
     judge_gives_win,
     member_id,
     notice_to,
@@ -194,7 +195,7 @@ async def test_round_2_concession_dispute_settled_by_a_judge_and_a_drop(fake: Fa
     assert form.type == 9  # a form: what the player claims instead
     disputed = await fake.submit_modal(form, {"claim": "win"}, user=second, locale="ja")
     assert "ジャッジ" in disputed.text
-    call = fake.messages("judge-calls")[-1]
+    call = judge_call_post(fake)
     assert f"<@&{fake.role('Judge').id}>" in call["content"]
     assert "テーブル 2" in call["content"]
     assert "[[" not in call["content"]

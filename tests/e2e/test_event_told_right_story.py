@@ -1,4 +1,4 @@
-"""Issue 19's story through the real bot and the fake Discord: a 12-player Japanese Swiss
+"""The event told right, through the real bot and the fake Discord: a 12-player Japanese Swiss
 event with a top 4, in which every decision reaches the people it touches and no one else,
 the registration post closes at the start and finishes at the end, the top cut is named as
 people name it, and the end of the event names the top-cut winner everywhere: /standings,
@@ -169,7 +169,7 @@ async def test_round_1_the_tables_hear_the_judges_decisions(fake: FakeDiscord) -
     assert "Judge" in decided["content"]  # the judge's name
     assert pinged(fake, decided) == {member_id(fake, c), member_id(fake, d)}
 
-    # Table 3: the wording a reporter and an outsider read (issue 19.10).
+    # Table 3: the wording a reporter and an outsider read.
     e, f = tables[3]
     await fake.slash("report result", user=e, options={"result": "win"}, locale="ja")
     await fake.settled()

@@ -62,6 +62,7 @@ from tests.e2e.fake_discord.state import (
     PUBLIC_THREAD,
     Channel,
     RecordedRequest,
+    RequestHook,
     World,
 )
 
@@ -845,6 +846,27 @@ async def test_a_client_ignoring_the_headers_gets_429s_counted_as_invalid(
     assert len(fake.messages(channel.id)) == 5
     assert fake.invalid_requests() == invalid + 1
     assert (fake.invalid_history()[-1].status, fake.invalid_history()[-1].scope) == (429, "user")
+
+
+async def test_a_trap_after_discord_waits_for_a_request_discord_carried_out(
+    probed: Probed,
+) -> None:
+    """A test's trap that springs once Discord made the post (`kill_on(after=True)`) lets a
+    429 go by: Discord made nothing then, and the bot's retry is the post it waits for."""
+    fake = probed.fake
+    (channel,) = fresh_channels(fake, 1, "trapped")
+    sprung: list[int] = []
+    path = f"/channels/{channel.id}/messages"
+    for _ in range(5):
+        await raw(fake, "POST", path, {"content": "x"})
+    hook = RequestHook("POST", path, lambda: sprung.append(len(fake.messages(channel.id))), True)
+    with fake.world.lock:
+        fake.world.request_hooks.append(hook)
+    status, _, body = await raw(fake, "POST", path, {"content": "x"})
+    assert (status, sprung) == (429, [])
+    await asyncio.sleep(body["retry_after"])
+    status, _, _ = await raw(fake, "POST", path, {"content": "x"})
+    assert (status, sprung) == (200, [6])
 
 
 async def test_a_burst_past_50_a_second_gets_a_global_429(probed: Probed) -> None:

@@ -1,4 +1,5 @@
-"""Issue 12's proofs through the real bot and the fake Discord, told as one round:
+"""Idempotency, secrets and restarts through the real bot and the fake Discord, told as one
+round:
 
 - idempotency: the same INTERACTION_CREATE delivered twice applies once; a second press of
   確認 (a new interaction) is told the result is already final, and nothing changes;

@@ -1,4 +1,4 @@
-"""Issue 20, "a Japanese-first day of play", told as a story through the real bot: a Japanese
+"""A Japanese-first day of play, told as a story through the real bot: a Japanese
 organizer runs a small event as a newcomer would. The buttons read in Japanese only (both
 languages once the server asks for it), no internal code or rule id reaches a player, a
 refused settings change says nothing was saved, the start says who would be left out and

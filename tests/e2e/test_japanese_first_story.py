@@ -1,4 +1,4 @@
-"""Issue 14, told as a story through the real bot: a Japanese server whose members read
+"""Japanese first, told as a story through the real bot: a Japanese server whose members read
 messages that name commands the way their Discord shows them, see dates and terms in the
 regulation's words, page through a long tournament list and post the player list publicly.
 

@@ -1,31 +1,38 @@
-"""Issue 11's story through the real bot and the fake Discord: judges run the floor.
+"""The judges' story through the real bot and the fake Discord: judges run the floor.
 
 Penalties flip results (a game loss, a double game loss), a disqualified player is never
 paired again, two cautions make the bot suggest a warning, a judge call is claimed and
 resolved with an extension that moves only that table's clock, a no-show is recorded
 inside its window and refused outside it, a mistaken result is undone and the standings
-come back exactly; `verify` agrees at the end. Every judge tool is refused to a player.
+come back exactly; `verify` agrees at the end. After a pretend outage a judge gives the whole
+round more time (全体延長), by command and by the panel's form: every table hears it in the
+round's thread and the pairings channel once. Every judge tool is refused to a player.
 The bot's clock runs 60 times faster (CLOCK_SPEED, test-only).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import bot_fixture
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord import FakeDiscord, Reply
 from tests.e2e.story import (
     JSON,
     PLAYERS,
     assert_refused,
+    database_rows,
+    judge_call_post,
     judge_gives_win,
+    member_id,
     run_cli,
     setup_server,
     start_event,
     tables_of,
+    thread_messages,
 )
 
 pytestmark = pytest.mark.e2e
@@ -69,6 +76,7 @@ async def test_judge_tools_are_refused_to_a_player(fake: FakeDiscord) -> None:
         "penalty give": {"player": "bob", "type": "caution", "reason": "x"},
         "penalty revoke": {"id": 1},
         "judge extend": {"table": 1, "minutes": 5},
+        "round extend": {"minutes": 5},
         "judge noshow": {"table": 1, "player": "bob"},
         "log": {},
         "undo": {},
@@ -80,6 +88,77 @@ async def test_judge_tools_are_refused_to_a_player(fake: FakeDiscord) -> None:
     )
     assert "judge" in other.text
     assert len(fake.messages("log")) == before
+
+
+def said_since(fake: FakeDiscord, messages: list[JSON], since: int) -> str:
+    return "\n".join(str(m.get("content") or "") for m in messages[since:])
+
+
+def extensions(fake: FakeDiscord) -> list[int]:
+    rows = database_rows(fake, "SELECT extension_minutes FROM matches ORDER BY round, table_no")
+    return [row[0] for row in rows]
+
+
+async def extended_as_told(
+    fake: FakeDiscord, minutes: int, extend: Callable[[], Awaitable[Reply]]
+) -> Reply:
+    """`extend` gives every table of round 1 `minutes` more: each table's players hear it in
+    the round's thread (both mentioned), and the pairings channel says it once."""
+    thread, channel = len(thread_messages(fake, 1)), len(fake.messages("pairings"))
+    done = await extend()
+    told = said_since(fake, thread_messages(fake, 1), thread)
+    for table, (first, second) in tables_of(fake, 1).items():
+        line = next(line for line in told.splitlines() if f"テーブル {table} は" in line)
+        assert f"{minutes} 分延長されました" in line, line
+        assert f"<@{member_id(fake, first)}>" in line
+        assert f"<@{member_id(fake, second)}>" in line
+    announced = [
+        m for m in fake.messages("pairings")[channel:] if "の対戦時間を" in (m["content"] or "")
+    ]
+    assert len(announced) == 1, announced
+    assert announced[0]["content"].startswith(
+        f"⏱ 第 1 回戦の対戦時間を {minutes} 分延長しました（対戦中の 4 テーブルすべて）。"
+    )
+    return done
+
+
+async def test_after_an_outage_a_judge_extends_the_whole_round(fake: FakeDiscord) -> None:
+    """全体延長 (R-MATCH-7): refused to a player in both languages with nothing stored; by
+    /round extend, then by the panel's 全体延長 and its form; the log names it."""
+    logged = database_rows(fake, "SELECT COUNT(*) FROM action_log")
+    for locale, naming in (("ja", "ジャッジ"), ("en-US", "judge")):
+        refused = await fake.slash(
+            "round extend", user="alice", options={"minutes": 5}, locale=locale
+        )
+        assert refused.ephemeral
+        assert naming in refused.text, refused.text
+    assert database_rows(fake, "SELECT COUNT(*) FROM action_log") == logged
+    assert extensions(fake) == [0, 0, 0, 0]
+
+    by_command = await extended_as_told(
+        fake,
+        5,
+        lambda: fake.slash("round extend", user="judge", options={"minutes": 5}, locale="ja"),
+    )
+    assert "第 1 回戦の対戦中の 4 テーブルを 5 分延長しました" in by_command.text
+    assert extensions(fake) == [5, 5, 5, 5]
+
+    panel = next(m for m in fake.messages("log") if "pt:extend_round:" in str(m["components"]))
+    refused = await fake.click(panel, "全体延長", user="alice", locale="ja")
+    assert refused.ephemeral
+    assert "運営" in refused.text, refused.text
+    form = await fake.click(panel, "全体延長", user="judge", locale="ja")
+    assert form.type == 9  # the form asking the minutes
+    assert form.modal["title"] == "第 1 回戦の全体延長"
+    by_form = await extended_as_told(
+        fake,
+        3,
+        lambda: fake.submit_modal(form, {"minutes": "３"}, user="judge", locale="ja"),
+    )
+    assert "4 テーブルを 3 分延長しました" in by_form.text
+    assert extensions(fake) == [8, 8, 8, 8]
+    shown = await fake.slash("log", user="judge", locale="ja")
+    assert shown.embed["description"].count("回戦全体の延長（第 1 回戦）") == 2
 
 
 async def test_a_no_show_inside_the_window_then_refused_outside_it(fake: FakeDiscord) -> None:
@@ -162,7 +241,7 @@ async def test_a_judge_call_claimed_then_resolved_with_an_extension(fake: FakeDi
         "judge call", user=caller, options={"reason": "裁定をお願いします"}, locale="ja"
     )
     assert "ジャッジを呼びました" in called.text
-    post = fake.messages("judge-calls")[-1]
+    post = judge_call_post(fake)
     assert f"<@&{fake.role('Judge').id}>" in post["content"]
     assert "テーブル 3" in post["content"]
     again = await fake.slash("judge call", user=caller, locale="ja")

@@ -1,4 +1,4 @@
-"""Issue 22's story through the real bot (WEB_PORT set) and the fake Discord: the organizer
+"""The live page's story through the real bot (WEB_PORT set) and the fake Discord: the organizer
 turns the live page on and gets its link; players and spectators keep it open; a result
 confirmed in Discord shows on the page's event stream and JSON within 2 s; a player cannot
 switch the page; turned off, the page answers 404 and its stream ends.

@@ -25,7 +25,7 @@ import asyncio
 import pytest
 
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.database import open_database
 from tests.conftest import BACKENDS
 from tests.e2e.conftest import bot_fixture
 from tests.e2e.fake_discord import FakeDiscord, text_of
@@ -57,7 +57,7 @@ def an_event_with_hidden_rooms(fake: FakeDiscord) -> None:
 
 
 async def start_with_rooms(fake: FakeDiscord) -> None:
-    database = await Database.open(fake.database_location)
+    database = await open_database(fake.database_location)
     try:
         services = Services(database, seeds=lambda: 104)
         organizer = member_actor(fake, "organizer", role_ids=frozenset({fake.role("Organizer").id}))

@@ -37,6 +37,7 @@ from tests.e2e.story import (
     LEGAL_CSV,
     PLAYERS,
     database_rows,
+    judge_call_post,
     judge_gives_win,
     run_cli,
     setup_server,
@@ -169,7 +170,7 @@ async def test_round_1_tells_each_table_in_its_own_room(fake: FakeDiscord) -> No
     first, _ = tables[1]
     called = await fake.slash("judge call", user=first, locale="ja")
     assert "ジャッジを呼びました" in called.text
-    post = fake.messages("judge-calls")[-1]
+    post = judge_call_post(fake)
     assert f"対戦部屋: <#{made['卓1']}>" in post["content"]
     claimed = await fake.click(post, "対応する", user="judge", locale="ja")
     assert f"<#{made['卓1']}>" in claimed.text  # the judge's one tap to the table
@@ -270,10 +271,17 @@ async def test_the_finish_removes_the_rooms_and_nothing_else(fake: FakeDiscord) 
     assert all(at < occupied_at for at in others)
     threads = {c.id for c in fake.guild.channels.values() if c.is_thread}
     assert set(fake.guild.channels) - threads == ROOMS_BEFORE["channels"]
-    kinds = dict(
-        database_rows(
+
+    def room_kinds() -> dict[str, int]:
+        rows = database_rows(
             fake, "SELECT kind, COUNT(*) FROM action_log WHERE kind LIKE 'room_%' GROUP BY kind"
         )
+        return {str(kind): int(count) for kind, count in rows}
+
+    # Each removal is written down once Discord answered its DELETE: a moment after.
+    kinds = await fake.wait_for(
+        lambda: (found := room_kinds()).get("room_removed") == 5 and found,
+        "every removal written down",
     )
     assert kinds["room_made"] == 6  # a category and four rooms, 卓2 again
     assert kinds["room_removed"] == 5

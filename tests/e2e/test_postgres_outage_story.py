@@ -7,8 +7,8 @@ real server of this module's own (initdb + pg_ctl, stopped and started for real)
    asked once. Before the fix, asyncpg's connection errors were no storage error: the
    reports that met the restart were answered 「予期しないエラーが発生しました」, with a
    traceback each.
-2. Stopped (`STOPPED_SECONDS`, 60 in the issue's test; less here, which behaves the same:
-   `PG_STOPPED_SECONDS=60` runs the issue's figure): every command is answered the same
+2. Stopped (`STOPPED_SECONDS`, a minute in the full test; less here, which behaves the same:
+   `PG_STOPPED_SECONDS=60` runs the full minute): every command is answered the same
    friendly way, reads too; the delivery and the timed jobs, ticking every 0.2 s, pause and
    say once that the database is away and once that it is back (before: a traceback per
    tick, 252 in 60 s); no notice is failed for good; once it is back everything goes on by

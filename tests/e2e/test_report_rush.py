@@ -1,4 +1,4 @@
-"""Issue 12, concurrency through the fake Discord: the end of a 400-player round, when 200
+"""Concurrency through the fake Discord: the end of a 400-player round, when 200
 players send /report result at the same moment.
 
 The event (400 members, 200 tables, round 1 paired) is prepared through the services on

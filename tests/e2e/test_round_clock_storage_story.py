@@ -1,4 +1,4 @@
-"""Issue 18: the round clock when the database cannot save.
+"""The round clock when the database cannot save.
 
 Another program holds SQLite's write lock while a round's clock has a reminder due. The
 clock's timed job waits the busy timeout (5 s), pauses with one WARNING line that names the

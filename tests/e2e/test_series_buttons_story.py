@@ -64,7 +64,8 @@ def story(fake: FakeDiscord) -> Story:
 async def stored(fake: FakeDiscord) -> dict[str, Any]:
     """What a press could change: every tournament (its players), the server's action log
     and its series."""
-    async with read_snapshot(fake.database_location, "the bot's database") as connection:
+    async with read_snapshot(fake.database_location, "the bot's database") as snapshot:
+        connection = snapshot.connection
         state: dict[str, Any] = {}
         for guild_id, tournament_id in await tournament_ids(connection):
             state[f"tournament {tournament_id}"] = await load_tournament(

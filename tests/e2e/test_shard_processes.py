@@ -1,4 +1,4 @@
-"""Issue 23: several bot processes on one PostgreSQL database, through the fake Discord.
+"""Shards: several bot processes on one PostgreSQL database, through the fake Discord.
 
 PostgreSQL only: SQLite serves one process, and these are stories of several.
 
@@ -23,7 +23,7 @@ import pytest
 
 from bot.services import Services
 from bot.services.actors import Actor
-from bot.store.database import Database
+from bot.store.database import open_database
 from tests.e2e.conftest import JSON, running_fake
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord.gateway import shard_of
@@ -42,7 +42,7 @@ def actor(fake: FakeDiscord, name: str, guild: Guild, **extra: Any) -> Actor:
 
 
 async def paired_event(fake: FakeDiscord, guild: Guild, players: list[str], name: str) -> None:
-    database = await Database.open(fake.database_location)
+    database = await open_database(fake.database_location)
     try:
         await running_event(
             Services(database, seeds=lambda: 12),

@@ -1,10 +1,10 @@
-"""Issue 18: a button or form that no longer applies is refused, and nothing is stored.
+"""Stale buttons: a button or form that no longer applies is refused, and nothing is stored.
 
 Two servers. On ours (the default guild, in Japanese) "Old Cup" is played and finished, then
 "Stale Cup" runs with four players; on the second server "Other Cup" is in its first round,
 with a report waiting for Bob's confirmation, an open judge call and a penalty preview.
 
-First the issue's story: a player opens their round-1 report form (and its time-out form)
+First the story as it was found: a player opens their round-1 report form (and its time-out form)
 and leaves it open across the pairing of round 2, their opponent leaves 確認 / 異議 unpressed;
 in round 2 each is pressed, and each is refused with 「第 1 回戦はすでに終わっています」.
 Then every routed button and form of bot/ui/buttons.py is pressed with an id that is out of
@@ -61,6 +61,8 @@ from bot.ui.buttons import (
     REPORT,
     RESOLVE_CALL,
     RESTRICTED_FORM,
+    ROOMS_FIT,
+    ROUND_EXTEND_FORM,
     SERIES_ADD,
     SERIES_FORM,
     SERIES_NEW,
@@ -78,6 +80,7 @@ from tests.e2e.story import (
     JSON,
     SERVER,
     confirm_in_thread,
+    judge_call_post,
     member_id,
     notice_to,
     pairings_of,
@@ -162,7 +165,8 @@ async def start(
 
 
 async def series_ids(fake: FakeDiscord, guild: Guild) -> list[int]:
-    async with read_snapshot(fake.database_location, "the bot's database") as connection:
+    async with read_snapshot(fake.database_location, "the bot's database") as snapshot:
+        connection = snapshot.connection
         return [row.series.id for row in await load_series(connection, guild.id)]
 
 
@@ -172,7 +176,8 @@ async def stored(fake: FakeDiscord) -> dict[str, Any]:
     and players' profiles, the operations waiting for a confirmation and the notices
     written."""
     guilds = (fake.guild.id, second(fake).id)
-    async with read_snapshot(fake.database_location, "the bot's database") as connection:
+    async with read_snapshot(fake.database_location, "the bot's database") as snapshot:
+        connection = snapshot.connection
         state: dict[str, Any] = {}
         for guild_id, tournament_id in await tournament_ids(connection):
             state[f"tournament {tournament_id}"] = await load_tournament(
@@ -637,12 +642,40 @@ def rows(story: Ids) -> list[Row]:
             "tournament",
         ),
         Row(RESTRICTED_FORM, "organizer", cup, rules_locked, other, "tournament", form=restricted),
+        # 全体延長 only while a round's clock runs and a table still plays (R-MATCH-7): Old
+        # Cup's round was decided without its clock; Stale Cup's round 2 has not started it.
+        Row(
+            PANEL_TOOL,
+            "judge",
+            {"tool": "extend_round", **old},
+            "第 1 回戦の時計はまだ始まっていません",
+            {"tool": "extend_round", **other},
+            "tournament",
+        ),
+        Row(
+            ROUND_EXTEND_FORM,
+            "judge",
+            cup,
+            "第 2 回戦の時計はまだ始まっていません",
+            other,
+            "tournament",
+            form={"minutes": "5"},
+        ),
         Row(
             PUBLISH,
             "organizer",
             {"choice": "go", **gone},
             out_of_date,
             {"choice": "go", **other},
+            "tournament",
+        ),
+        # Where the rooms would not fit: the organizer's choice of fewer rooms, or none.
+        Row(
+            ROOMS_FIT,
+            "organizer",
+            {"tables": 2, **gone},
+            out_of_date,
+            {"tables": 2, **other},
             "tournament",
         ),
         # The series menu: its options carry the series (`chosen`), its ids the tournament.
@@ -700,7 +733,7 @@ async def test_every_button_and_form_refuses_stale_foreign_and_overflowing_ids(
     # A judge call of Stale Cup, taken and resolved; a penalty preview, called off.
     await fake.slash("judge call", user=first, locale="ja")
     await fake.settled()
-    post = fake.messages("judge-calls")[-1]
+    post = judge_call_post(fake)
     claim = next(c for c in custom_ids_of(post) if c.startswith(f"jc:{story.cup}:"))
     story.resolved_call = int(claim.split(":")[-1])
     claimed = await fake.click(post, claim, user="judge", locale="ja")

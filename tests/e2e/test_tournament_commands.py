@@ -239,7 +239,7 @@ async def test_info_and_list(fake: FakeDiscord) -> None:
 
 
 async def test_the_panel_is_posted_where_staff_ask_and_kept_up_to_date(fake: FakeDiscord) -> None:
-    """/tournament panel (issue 20): the organizer's panel where the command is used, the
+    """/tournament panel: the organizer's panel where the command is used, the
     newest one edited as the event goes; a player asking is refused by the service."""
     refused = await fake.slash("tournament panel", user="dave", channel="general", locale="ja")
     assert "ジャッジ" in refused.text
@@ -273,7 +273,7 @@ async def test_names_with_mentions_are_refused(fake: FakeDiscord) -> None:
 
 
 async def test_spamming_a_costly_command_gets_a_cooldown(fake: FakeDiscord) -> None:
-    # Issue 12, hole 5: a member cannot keep the bot busy checking lists for everyone else.
+    # A cooldown: a member cannot keep the bot busy checking lists for everyone else.
     answers = [
         await fake.slash(
             "deck check",

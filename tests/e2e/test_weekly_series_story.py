@@ -1,4 +1,4 @@
-"""Issue 24's story through the real bot and the fake Discord, in Japanese: three weekly
+"""A weekly series through the real bot and the fake Discord, in Japanese: three weekly
 events of one repeating tournament, each created from the last at its finish, each with a
 scheduled event on the server's calendar that follows its time; reminders to the registered
 players; the second event's players imported from a CSV after a first file with two bad

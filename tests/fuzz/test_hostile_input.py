@@ -1,4 +1,4 @@
-"""Hostile input for every parser behind `python -m bot` (issue 12): decklists (uploaded and
+"""Hostile input for every parser behind `python -m bot`: decklists (uploaded and
 stored), titles files, restricted lists, card databases and replay/export records.
 
 Whatever the bytes, a parser returns a value or raises its typed, keyed error (a

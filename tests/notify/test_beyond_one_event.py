@@ -1,11 +1,12 @@
-"""Issue 24's notices: what the plan says when an event is called off, when its start time
-moves (the server's calendar), and before it (the players' reminders); and what their
-renderers say, or do not say any more."""
+"""The notices around an event's date: what the plan says when an event is called off, when
+its start time moves (the server's calendar), and before it (the players' reminders); and what
+their renderers say, or do not say any more."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+from bot.notify.payloads import EntryReminder
 from bot.notify.plan import Context, Notice, Place, Say, plan, plan_reminder
 from bot.ui.notices import RENDERERS, Telling
 from domain.tournament.calendar import CalendarStatus
@@ -90,7 +91,7 @@ def test_a_reminder_goes_to_the_player_keyed_by_its_deadline() -> None:
     assert notice.places == (Place.PLAYER,)
     assert notice.user == 101
     assert notice.key == reminder.key
-    assert notice.data == {"hours": 1, "deadline": int(start.timestamp())}
+    assert notice.data == EntryReminder(1, int(start.timestamp()))
     now = start - timedelta(minutes=30)
     text = (
         RENDERERS[Say.ENTRY_REMINDER](

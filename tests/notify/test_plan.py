@@ -7,8 +7,19 @@ import inspect
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot.notify.payloads import (
+    AskOpponent,
+    Decision,
+    Extension,
+    OfRound,
+    OfTables,
+    PenaltyGiven,
+    Reasons,
+    RoundExtension,
+)
 from bot.notify.plan import (
     PLAN,
+    TRAITS,
     Context,
     Notice,
     Place,
@@ -29,6 +40,7 @@ from domain.tournament.operations import (
     ChangeSettings,
     ConfirmResult,
     DisputeResult,
+    ExtendRound,
     ExtendTable,
     FinishTournament,
     GivePenalty,
@@ -101,6 +113,8 @@ def told(clock: Clock, context: Context) -> list[Notice]:
     """The operation's own notices (every operation also brings the staff's panel up to
     date: that last notice is checked once, below)."""
     notices = plan(clock.events, context)
+    # Each carries the payload its kind declares (`Notice` refuses any other).
+    assert all(type(n.data) is TRAITS[n.say].payload for n in notices)
     assert notices[-1].say is Say.PANEL_REFRESH
     assert notices[-1].places == (Place.PANEL,)
     return notices[:-1]
@@ -113,7 +127,8 @@ def test_a_pairing_goes_where_players_read() -> None:
     (told_,) = told(clock, context(clock, None, PairRound.kind))
     assert told_.say is Say.PAIRINGS
     assert told_.places == (Place.PAIRINGS, Place.ANNOUNCEMENTS, Place.ORIGIN)
-    assert told_.data == {"round": 1}
+    assert told_.data == OfRound(1)
+    assert told_.data.to_json() == {"round": 1}  # the outbox's JSON, as ever
 
 
 def test_a_report_asks_the_opponent_in_the_round_thread_else_by_dm() -> None:
@@ -126,7 +141,8 @@ def test_a_report_asks_the_opponent_in_the_round_thread_else_by_dm() -> None:
     assert asked.say is Say.ASK_OPPONENT
     assert asked.places == (Place.ROUND_THREAD, Place.PLAYER)
     assert asked.user == second  # the opponent, never the reporter
-    assert asked.data == {"round": 1, "table": match.table, "reporter": first}
+    assert asked.data == AskOpponent(1, match.table, first)
+    assert asked.data.to_json() == {"round": 1, "table": match.table, "reporter": first}
 
 
 def test_the_result_that_completes_the_round_prompts_the_staff_and_posts_the_standings() -> None:
@@ -160,7 +176,7 @@ def test_a_penalty_tells_the_player_privately_and_the_log_who_gave_it() -> None:
         (Say.PENALTY_TO_PLAYER, (Place.PLAYER,), 101),
         (Say.PENALTY_GIVEN, (Place.LOG,), None),
     ]
-    assert notices[1].data == {"penalty": 1, "judge": "J"}
+    assert notices[1].data == PenaltyGiven(1, "J")
 
 
 def test_the_clock_notices_are_keyed_so_each_is_planned_once() -> None:
@@ -207,7 +223,7 @@ def test_a_dispute_shows_the_judges_both_claims_who_disputed_and_why() -> None:
     assert judges.say is Say.DISPUTE
     assert judges.places == (Place.JUDGES,)
     win = MatchResult.win
-    assert judges.data == {
+    assert judges.data.to_json() == {
         "round": 1,
         "table": match.table,
         "claims": [
@@ -224,7 +240,7 @@ def table_told(notices: list[Notice], say: Say) -> list[tuple[tuple[Place, ...],
 
 
 def test_a_judges_ruling_is_told_to_both_players_of_the_table_and_the_log() -> None:
-    """Issue 19.5: the table's thread names both players; where the round has no thread,
+    """The table's thread names both players; where the round has no thread,
     each is told by DM (the second player's DM goes only then)."""
     clock = running()
     first, second = clock.tournament.rounds[0].matches[0].players
@@ -235,15 +251,15 @@ def test_a_judges_ruling_is_told_to_both_players_of_the_table_and_the_log() -> N
         ((Place.ROUND_THREAD, Place.PLAYER), first),
         ((Place.PLAYER_WITHOUT_THREAD,), second),
     ]
-    decided = next(n for n in notices if n.say is Say.RESULT_DECIDED)
-    assert decided.data["judge"] == "J"
-    assert decided.data["new"] is not None
+    decided = next(n for n in notices if n.say is Say.RESULT_DECIDED).data.as_(Decision)
+    assert decided.judge == "J"
+    assert decided.new == MatchResult.win(str(second))
     assert [n.say for n in notices if n.places == (Place.LOG,)] == [Say.RESULT_SET]
     assert Say.PAIRINGS_REFRESH in [n.say for n in notices]
 
 
 def test_a_game_loss_that_decides_a_match_is_told_to_both_players_r_pen_3() -> None:
-    """Issue 19.7 and R-PEN-3: the opponent hears that the match is decided, not only the
+    """R-PEN-3: the opponent hears that the match is decided, not only the
     penalised player; the revocation is told the same way."""
     clock = running()
     first, second = clock.tournament.rounds[0].matches[0].players
@@ -255,13 +271,14 @@ def test_a_game_loss_that_decides_a_match_is_told_to_both_players_r_pen_3() -> N
         ((Place.ROUND_THREAD, Place.PLAYER), first),
         ((Place.PLAYER_WITHOUT_THREAD,), second),
     ]
-    decided = next(n for n in notices if n.say is Say.RESULT_DECIDED)
-    assert decided.data["penalty"] == 1
-    assert decided.data["new"] is not None
+    decided = next(n for n in notices if n.say is Say.RESULT_DECIDED).data.as_(Decision)
+    assert decided.penalty == 1
+    assert decided.new is not None
     before = clock.tournament
     clock.apply(RevokePenalty(1))
     revoked = told(clock, context(clock, before, RevokePenalty.kind))
-    assert [n.data.get("revoked") for n in revoked if n.say is Say.RESULT_DECIDED] == [1, 1]
+    decisions = [n.data.as_(Decision) for n in revoked if n.say is Say.RESULT_DECIDED]
+    assert [(d.revoked, d.penalty) for d in decisions] == [(1, None), (1, None)]
 
 
 def test_a_warning_decides_nothing_and_tells_only_the_player_and_the_log() -> None:
@@ -286,8 +303,38 @@ def test_an_extension_is_told_to_the_tables_players_with_the_minutes_added_r_mat
         ((Place.ROUND_THREAD, Place.PLAYER), first),
         ((Place.PLAYER_WITHOUT_THREAD,), second),
     ]
-    assert notices[0].data["added"] == 4
-    assert notices[0].data["total"] == 7
+    extension = notices[0].data.as_(Extension)
+    assert (extension.added, extension.total) == (4, 7)
+
+
+def test_a_round_extension_is_announced_once_where_the_round_is_read_r_match_7() -> None:
+    """全体延長: one post where the round's clock is told (its channel, else the pairings
+    channel, else the announcements), with how many tables and the end of a table not
+    extended before; each table still playing hears its own new end, as for /judge extend."""
+    clock = running(8)
+    clock.apply(StartRound(1))
+    current = clock.tournament.rounds[0]
+    first, second = current.matches[0].players
+    clock.apply(SetResult(1, 1, MatchResult.win(str(first))), JUDGE)  # table 1 is done
+    clock.apply(ExtendTable(1, 3, 4), JUDGE)
+    before = clock.tournament
+    clock.apply(ExtendRound(1, 5), JUDGE)
+    notices = told(clock, context(clock, before, ExtendRound.kind))
+    (announced,) = [n for n in notices if n.say is Say.ROUND_EXTENDED]
+    assert announced.places == (Place.ROUND_CHANNEL, Place.PAIRINGS, Place.ANNOUNCEMENTS)
+    assert current.ends_at is not None
+    ends = int((current.ends_at + timedelta(minutes=5)).timestamp())
+    assert announced.data == RoundExtension(1, 5, tables=3, ends=ends)
+    assert announced.data.to_json() == {"round": 1, "minutes": 5, "tables": 3, "ends": ends}
+    # Each table still playing (2, 3 and 4), both players, with its own end; not table 1.
+    extended = [n.data.as_(Extension) for n in notices if n.say is Say.TABLE_EXTENDED]
+    assert sorted({(e.table, e.added, e.total) for e in extended}) == [
+        (2, 5, 5),
+        (3, 5, 9),
+        (4, 5, 5),
+    ]
+    assert len(extended) == 6
+    assert {n.user for n in notices if n.say is Say.TABLE_EXTENDED}.isdisjoint({first, second})
 
 
 def test_a_judge_call_resolved_with_extra_minutes_tells_the_table_r_match_7() -> None:
@@ -305,10 +352,9 @@ def test_a_judge_call_resolved_with_extra_minutes_tells_the_table_r_match_7() ->
         ((Place.ROUND_THREAD, Place.PLAYER), first),
         ((Place.PLAYER_WITHOUT_THREAD,), second),
     ]
-    extended = next(n for n in notices if n.say is Say.TABLE_EXTENDED)
-    assert (extended.data["added"], extended.data["total"]) == (1, 1)
-    assert extended.data["round"] == 1
-    assert extended.data["table"] == 2
+    extended = next(n for n in notices if n.say is Say.TABLE_EXTENDED).data.as_(Extension)
+    assert (extended.added, extended.total) == (1, 1)
+    assert (extended.round, extended.table) == (1, 2)
     # Resolving without minutes moves no table's time: nobody hears of it.
     clock.apply(CallJudge(first, "again"), player(first - 100))
     before = clock.tournament
@@ -318,7 +364,7 @@ def test_a_judge_call_resolved_with_extra_minutes_tells_the_table_r_match_7() ->
 
 
 def test_players_removed_at_the_start_are_each_told_why_and_the_post_closes() -> None:
-    """Issue 19.8: no check-in or no legal deck; each removed player hears which."""
+    """Removed at the start for no check-in or no legal deck; each removed player hears which."""
     clock = Clock(new_tournament())
     for number in range(1, 6):
         clock.apply(Register(player(number).user_id, f"Player {number}"), player(number))
@@ -327,8 +373,8 @@ def test_players_removed_at_the_start_are_each_told_why_and_the_post_closes() ->
     before = clock.tournament
     clock.apply(StartTournament(seed=5))
     notices = told(clock, context(clock, before, StartTournament.kind))
-    removed = [(n.user, n.data["reasons"]) for n in notices if n.say is Say.DROPPED_AT_START]
-    assert removed == [(player(5).user_id, ["no_deck"])]
+    removed = [(n.user, n.data) for n in notices if n.say is Say.DROPPED_AT_START]
+    assert removed == [(player(5).user_id, Reasons(("no_deck",)))]
     assert all(n.places == (Place.PLAYER,) for n in notices if n.say is Say.DROPPED_AT_START)
     assert Notice(Say.REGISTRATION_REFRESH, (Place.REGISTRATION_POST,)) in notices
 
@@ -396,8 +442,8 @@ def test_the_clock_tells_each_tables_room_too_where_there_are_rooms() -> None:
     with_rooms(clock)
     reminder = next(n for n in notices if n.kind is NoticeKind.REMINDER)
     copies = plan_clock_rooms(reminder, clock.tournament)
-    assert [(c.places, c.data["tables"]) for c in copies] == [
-        ((Place.TABLE_ROOM,), [table]) for table in reminder.tables
+    assert [(c.places, c.data.as_(OfTables).tables) for c in copies] == [
+        ((Place.TABLE_ROOM,), (table,)) for table in reminder.tables
     ]
     keys = {c.key for c in copies} | {plan_clock(reminder, clock.tournament).key}
     assert len(keys) == len(copies) + 1

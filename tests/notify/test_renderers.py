@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from bot.notify.payloads import CallReping, Dispute, OfCall, OfRound, OfTables, TableInRound
 from bot.notify.plan import (
     Context,
     Notice,
@@ -27,6 +28,7 @@ from bot.notify.plan import (
 )
 from bot.ui.notices import RENDERERS, Message, Telling
 from domain.engine.results import MatchResult
+from domain.event import EventFormat
 from domain.tournament import events as ev
 from domain.tournament.clock import call_notices, clock_notices
 from domain.tournament.model import Tournament
@@ -38,6 +40,7 @@ from domain.tournament.operations import (
     ConfirmResult,
     DisputeResult,
     Drop,
+    ExtendRound,
     ExtendTable,
     FinishTournament,
     GivePenalty,
@@ -86,7 +89,7 @@ def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
 
     def step(operation: object, actor: object = ORGANIZER) -> None:
         before = clock.tournament
-        clock.apply(operation, actor)  # type: ignore[arg-type]
+        clock.apply(operation, actor)
         kind = operation.kind  # type: ignore[attr-defined]
         said.extend((notice, clock.tournament) for notice in told(clock, before, kind))
 
@@ -115,6 +118,7 @@ def whole_event() -> tuple[list[tuple[Notice, Tournament]], Clock]:
     step(ReportResult(fourth, 1, Claim.WIN), player(fourth - 100))  # they disagree
     step(CallJudge(third, "we disagree"), player(third - 100))
     step(ExtendTable(1, 2, 5), JUDGE)
+    step(ExtendRound(1, 3), JUDGE)  # 全体延長: table 2 still plays, table 1 is confirmed
     step(SetResult(1, 2, MatchResult.win(str(third))), JUDGE)  # completes round 1
     step(GivePenalty(fourth, PenaltyType.WARNING, Infraction.STALLING, "slow"), JUDGE)
     step(RevokePenalty(1))
@@ -151,14 +155,14 @@ def clock_said() -> list[tuple[Notice, Tournament]]:
 
 
 def called_off_said() -> list[tuple[Notice, Tournament]]:
-    """Issue 24 before an event: a start time (the calendar), the players' reminders, and
+    """Before an event: a start time (the calendar), the players' reminders, and
     the event called off (中止)."""
     clock = Clock(new_tournament())
     said: list[tuple[Notice, Tournament]] = []
 
     def step(operation: object, actor: object = ORGANIZER) -> None:
         before = clock.tournament
-        clock.apply(operation, actor)  # type: ignore[arg-type]
+        clock.apply(operation, actor)
         kind = operation.kind  # type: ignore[attr-defined]
         said.extend((notice, clock.tournament) for notice in told(clock, before, kind))
 
@@ -209,7 +213,7 @@ def test_the_story_makes_every_kind_of_notice() -> None:
 def test_each_notice_renders_in_both_languages(say: Say, lang: str) -> None:
     now = CLOCK.at + timedelta(hours=1)
     for notice, tournament in [(n, t) for n, t in EVERYTHING if n.say is say]:
-        said = RENDERERS[say](Telling(tournament, notice.data, notice.user, lang, now))  # type: ignore[arg-type]
+        said = RENDERERS[say](Telling(tournament, notice.data, notice.user, lang, now))
         if said.calendar is not None:  # the calendar's entry: its texts, not a message
             text = "\n".join((said.calendar.name, said.calendar.description))
             assert said.calendar.marker[0 if lang == "ja" else 1] in text
@@ -292,8 +296,11 @@ def test_the_judges_see_both_claims_and_a_button_for_each_decision() -> None:
 
 def test_a_dispute_noticed_before_claims_were_asked_for_still_reads() -> None:
     clock, notice, first, _ = disputed_table()
-    data = {key: notice.data[key] for key in ("round", "table")}
-    data["claims"] = [claim for claim in notice.data["claims"] if claim[0] == first]
+    stored = notice.data.to_json()
+    # As the outbox held it before: the table and the first report, no one disputing.
+    old = {key: stored[key] for key in ("round", "table")}
+    old["claims"] = [claim for claim in stored["claims"] if claim[0] == first]
+    data = Dispute.from_json(old)
     said = RENDERERS[Say.DISPUTE](Telling(clock.tournament, data, None, "ja", clock.at))
     text = said.messages[0].content or ""
     assert "の報告: " in text
@@ -395,12 +402,12 @@ def test_a_rounds_standings_told_late_are_as_they_were_after_that_round(lang: st
     2 was paired and played, and the event finished): the same as right after round 1 (a
     player who dropped since is marked so), not the final standings under round 1's name."""
     ((notice, after_round_1),) = [
-        (n, t) for n, t in SAID if n.say is Say.STANDINGS and n.data["round"] == 1
+        (n, t) for n, t in SAID if n.say is Say.STANDINGS and n.data == OfRound(1)
     ]
     now = CLOCK.at + timedelta(hours=1)
 
     def rendered(tournament: Tournament) -> list[tuple[str | None, str | None]]:
-        said = RENDERERS[Say.STANDINGS](Telling(tournament, notice.data, None, lang, now))  # type: ignore[arg-type]
+        said = RENDERERS[Say.STANDINGS](Telling(tournament, notice.data, None, lang, now))
         return [(e.title, unmarked(e.description)) for m in said.messages for e in m.embeds]
 
     def unmarked(table: str | None) -> str:
@@ -415,8 +422,8 @@ def test_a_rounds_standings_told_late_are_as_they_were_after_that_round(lang: st
     late = rendered(CLOCK.tournament)
     assert late == rendered(after_round_1)
     assert ("第 1 回戦終了時点" if lang == "ja" else "after round 1") in str(late[0][0])
-    newest = {**notice.data, "round": CLOCK.tournament.current_round}
-    said = RENDERERS[Say.STANDINGS](Telling(CLOCK.tournament, newest, None, lang, now))  # type: ignore[arg-type]
+    newest = OfRound(CLOCK.tournament.current_round)
+    said = RENDERERS[Say.STANDINGS](Telling(CLOCK.tournament, newest, None, lang, now))
     assert [(e.title, unmarked(e.description)) for m in said.messages for e in m.embeds] != late
 
 
@@ -438,14 +445,12 @@ TO_A_TABLE = {
 
 def table_of_notice(notice: Notice, tournament: Tournament) -> int | None:
     data = notice.data
-    if "table" in data:
-        return int(data["table"])
-    if len(data.get("tables") or ()) == 1:
-        return int(data["tables"][0])
-    if "call" in data:
-        return next(c.table for c in tournament.calls if c.id == data["call"])
-    if notice.say is Say.TABLE_BY_DM:
-        played = tournament.round(int(data["of_round"]))
+    if data.about_table is not None:
+        return data.about_table
+    if isinstance(data, OfCall | CallReping):
+        return next(c.table for c in tournament.calls if c.id == data.call)
+    if isinstance(data, TableInRound):
+        played = tournament.round(data.of_round)
         match = played.match_of(notice.user) if played and notice.user else None
         return match.table if match else None
     return None
@@ -453,9 +458,9 @@ def table_of_notice(notice: Notice, tournament: Tournament) -> int | None:
 
 def one_table(notice: Notice) -> Notice:
     """A clock notice as each table's room hears it (`plan_clock_rooms`): its first table."""
-    tables = notice.data.get("tables")
+    tables = notice.data.about_tables
     if notice.say in (Say.REMINDER, Say.TIME_UP) and tables:
-        return replace(notice, data={**notice.data, "tables": [tables[0]]})
+        return replace(notice, data=replace(notice.data.as_(OfTables), tables=tables[:1]))
     return notice
 
 
@@ -469,7 +474,7 @@ def test_every_notice_to_a_table_names_its_room(say: Say, lang: str) -> None:
         if table is None:
             continue
         rooms = {number: 7000 + number for number in range(1, 20)}
-        telling = Telling(tournament, notice.data, notice.user, lang, now, rooms=rooms)  # type: ignore[arg-type]
+        telling = Telling(tournament, notice.data, notice.user, lang, now, rooms=rooms)
         said = RENDERERS[say](telling)
         if not said.messages:  # nothing left to say (the match decided since)
             continue
@@ -479,3 +484,54 @@ def test_every_notice_to_a_table_names_its_room(say: Say, lang: str) -> None:
         without = RENDERERS[say](replace(telling, rooms={}))
         assert "<#" not in text_of(without.messages)  # no room, no line
     assert checked, say
+
+
+def extended_round(config: dict[str, object], players: int) -> tuple[Clock, Notice]:
+    """Round 1 started, table 1 finished, then every table still playing extended by 5."""
+    clock = Clock(new_tournament(**config))
+    clock.apply(ChangeSettings(SettingsChange(decklist_required=False)))
+    for number in range(1, players + 1):
+        clock.apply(Register(player(number).user_id, f"P{number}"), player(number))
+    clock.apply(StartTournament(seed=1))
+    clock.apply(propose_round(clock.tournament, 2).operation())
+    clock.apply(StartRound(1))
+    winner = clock.tournament.rounds[0].matches[0].players[0]
+    clock.apply(SetResult(1, 1, MatchResult.win(str(winner))), JUDGE)
+    before = clock.tournament
+    clock.apply(ExtendRound(1, 5), JUDGE)
+    (notice,) = [n for n in told(clock, before, ExtendRound.kind) if n.say is Say.ROUND_EXTENDED]
+    return clock, notice
+
+
+def test_a_round_extension_says_the_round_the_minutes_the_tables_and_the_end_r_match_7() -> None:
+    clock, notice = extended_round({}, 8)
+    ends = clock.tournament.rounds[0].ends_at
+    assert ends is not None
+    end = int((ends + timedelta(minutes=5)).timestamp())
+
+    def said(tournament: Tournament, lang: str) -> str:
+        telling = Telling(tournament, notice.data, None, lang, clock.at)
+        return text_of(RENDERERS[Say.ROUND_EXTENDED](telling).messages)
+
+    assert said(clock.tournament, "ja") == (
+        "⏱ 第 1 回戦の対戦時間を 5 分延長しました（対戦中の 3 テーブルすべて）。"
+        f"これまで延長のなかったテーブルの終了は <t:{end}:t>（<t:{end}:R>）です。"
+        "すでに延長されていたテーブルは、それぞれの終了時刻が 5 分遅くなります。"
+    )
+    assert said(clock.tournament, "en") == (
+        "⏱ Round 1: every table still playing (3 tables) has 5 more minutes. A table with no"
+        f" earlier extension now ends <t:{end}:t> (<t:{end}:R>); a table already extended"
+        " gets them on top of its own end."
+    )
+    # Its round taken back before it was sent: nothing is said of a round that is gone.
+    assert said(replace(clock.tournament, rounds=()), "ja") == ""
+
+
+def test_a_top_cut_rounds_extension_names_its_stage() -> None:
+    clock, notice = extended_round({"format": EventFormat.ELIMINATION}, 4)
+    for lang, stage in (
+        ("ja", "⏱ 準決勝の対戦時間を 5 分延長しました（対戦中の 1 テーブル"),
+        ("en", "⏱ Semifinals: every table still playing (1 table) has 5 more"),
+    ):
+        telling = Telling(clock.tournament, notice.data, None, lang, clock.at)
+        assert text_of(RENDERERS[Say.ROUND_EXTENDED](telling).messages).startswith(stage)

@@ -10,7 +10,8 @@ import pytest
 
 from bot.services import Services
 from bot.services.actors import Actor
-from bot.store.database import Database
+from bot.store.backend import Database
+from bot.store.database import open_database
 from tests.conftest import REPO_ROOT
 
 GUILD = 1000
@@ -39,7 +40,7 @@ def player(number: int, guild: int = GUILD) -> Actor:
 
 @pytest.fixture
 async def database(database_location: str) -> AsyncIterator[Database]:
-    opened = await Database.open(database_location)
+    opened = await open_database(database_location)
     yield opened
     await opened.close()
 

@@ -12,7 +12,7 @@ import pytest
 
 from bot.errors import StorageBusy
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.backend import Database
 from tests.services.conftest import GUILD, OTHER_GUILD, admin, organizer, player
 
 

@@ -1,4 +1,4 @@
-"""A backup taken mid-event (issue 12): the restored copy verifies and has the same
+"""A backup taken mid-event: the restored copy verifies and has the same
 standings, while the live event goes on."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.database import open_database
 from tests.bot.test_cli import run_cli
 from tests.conftest import database_env, database_location_of
 from tests.services.conftest import LEGAL_DECK, NOW, organizer, player
@@ -45,7 +45,7 @@ async def test_a_backup_mid_event_restores_to_the_same_standings_and_verifies(
     verified = await asyncio.to_thread(run_cli, "verify", cwd=tmp_path, **database_env(restored))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "agrees" in verified.stdout
-    database = await Database.open(restored)
+    database = await open_database(restored)
     try:
         again = await Services(database, clock=lambda: NOW).rounds.standings(1000, None)
     finally:

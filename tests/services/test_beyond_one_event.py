@@ -1,7 +1,7 @@
-"""Issue 24 through the services on a real database (SQLite, and PostgreSQL when installed):
-copies and weekly repeats, calling an event off, handles, the entry import, series, player
-records, ratings, reminders and the live page's reads. Each write is one transaction; every
-change says who made it."""
+"""Beyond one event, through the services on a real database (SQLite, and PostgreSQL when
+installed): copies and weekly repeats, calling an event off, handles, the entry import,
+series, player records, ratings, reminders and the live page's reads. Each write is one
+transaction; every change says who made it."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from bot.services import Services
 from bot.services.live import LivePage
 from bot.services.registration import MemberDirectory
 from bot.store.actions import list_actions
-from bot.store.database import Database
+from bot.store.backend import Database
 from bot.store.verify import verify_all
 from domain.engine.state import Phase
 from domain.errors import IllegalTransition, InvalidInput, NotFound, PermissionDenied
@@ -111,9 +111,10 @@ async def weekly(
         "starts_at": "2026/12/05 21:00",
     }
     values.update(settings)
-    return await services.tournaments.update_settings(
+    saved = await services.tournaments.update_settings(
         organizer(), str(created.tournament.id), **values
     )
+    return saved.tournament
 
 
 async def finish(services: Services, tournament: Tournament, players: int = 2) -> Any:

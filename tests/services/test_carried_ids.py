@@ -1,4 +1,4 @@
-"""What a button or form carries, through the services (issue 18).
+"""What a button or form carries, through the services.
 
 A tournament id a button carries names that tournament of this server or nothing: never a
 tournament that happens to be named with those digits (a name is what a member types). And

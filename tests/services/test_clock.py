@@ -1,14 +1,14 @@
 """The round clock's notices through the services on real SQLite: each is due once, a
 notice missed while the bot was down is skipped rather than posted late, and a report
-nobody confirms is flagged to the judges after the set minutes (issue 10)."""
+nobody confirms is flagged to the judges after the set minutes."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
 from bot.services import Services
-from bot.services.clock import SCALED_CLOCK_ORIGIN, scaled_clock
-from bot.store.database import Database
+from bot.services.clock import SCALED_CLOCK_ORIGIN, ClockTimes, scaled_clock
+from bot.store.backend import Database
 from domain.tournament.clock import NoticeKind
 from tests.services.conftest import (
     GUILD,
@@ -23,9 +23,8 @@ from tests.services.conftest import (
 
 
 async def running_round(database: Database, clock: list) -> Services:  # type: ignore[type-arg]
-    services = Services(database, clock=lambda: clock[0], seeds=lambda: 7)
-    services.round_clock.unconfirmed_after = timedelta(minutes=10)
-    services.round_clock.grace = timedelta(seconds=90)
+    times = ClockTimes(unconfirmed_after=timedelta(minutes=10), grace=timedelta(seconds=90))
+    services = Services(database, clock=lambda: clock[0], seeds=lambda: 7, clock_times=times)
     await services.guilds.configure(
         admin(), organizer_role_id=ORGANIZER_ROLE, judge_role_id=JUDGE_ROLE, locale="ja"
     )

@@ -1,4 +1,4 @@
-"""Issue 12, concurrency: many writers at once on one Services and one SQLite file.
+"""Concurrency: many writers at once on one Services and one SQLite file.
 
 200 reports of a 400-player event arrive together (asyncio.gather): each is stored exactly
 once, none fails, and the tables and the log agree. Two judges correcting one table at

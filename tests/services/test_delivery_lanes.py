@@ -17,6 +17,7 @@ from bot.delivery.calls import Transient
 from bot.delivery.lanes import Lane, Recovery
 from bot.delivery.places import Target
 from bot.delivery.sending import Interrupted, Outcome, Queued, Sender
+from bot.notify.payloads import OfRound
 from bot.notify.plan import Place, Say
 from bot.services import Services
 from bot.store.outbox import SENT
@@ -40,7 +41,7 @@ class Recorder(Sender):
         self.batches: list[int] = []
         self.failing: set[int] = set()
         self.tries = 0
-        self.backlog_shown: set[int] = set()
+        self.backlog_shown: dict[int, int] = {}
 
     async def send(
         self, batch: Sequence[Queued], give_way: Callable[[], bool] = lambda: False
@@ -54,11 +55,12 @@ class Recorder(Sender):
         for queued in batch:
             notice = queued.notice
             data = notice.data
-            self.said.append((notice.say, data.get("round"), data.get("table"), channel))
+            self.said.append((notice.say, data.about_round, data.about_table, channel))
             if notice.say is Say.PAIRINGS:
-                place = RoundPlace(PAIRINGS, THREAD_OF + int(data["round"]))
-                await self.store.posts.save_round_place(notice.tournament_id, data["round"], place)
-                self.places.round_posted(notice.tournament_id, data["round"], place)
+                number = data.as_(OfRound).round
+                place = RoundPlace(PAIRINGS, THREAD_OF + number)
+                await self.store.posts.save_round_place(notice.tournament_id, number, place)
+                self.places.round_posted(notice.tournament_id, number, place)
             await self.store.outbox.finish(notice.id, SENT, datetime.now())
         return {queued.notice.id: Outcome.SENT for queued in batch}
 

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from bot.delivery import Delivery
-from bot.notify.plan import Say
+from bot.notify.payloads import Count, NoticeDropped, Payload
+from bot.notify.plan import Say, stored_payload
 from bot.services import Services
 from bot.services.actors import Actor
 from tests.services.conftest import (
@@ -66,12 +67,12 @@ async def play_round(services: Services, guild: int) -> None:
         await services.rounds.report(player(loser - 100, guild), None, "lose")
 
 
-async def told(services: Services, say: Say) -> list[tuple[int, str, dict[str, Any]]]:
+async def told(services: Services, say: Say) -> list[tuple[int, str, Payload]]:
     async with services.store.database.read() as connection:
         rows = await connection.execute_fetchall(
             "SELECT guild_id, lang, payload FROM outbox WHERE say = ? ORDER BY id", (say.value,)
         )
-    return [(int(row[0]), str(row[1]), json.loads(row[2])) for row in rows]
+    return [(int(row[0]), str(row[1]), stored_payload(say, json.loads(row[2]))) for row in rows]
 
 
 async def test_many_refused_requests_are_told_to_every_server_in_play_once(
@@ -90,7 +91,7 @@ async def test_many_refused_requests_are_told_to_every_server_in_play_once(
         (GUILD, "ja"),
         (OTHER_GUILD, "en"),
     ]
-    assert all(data["count"] == delivery.refusals.warning for *_, data in warned)
+    assert all(data == Count(delivery.refusals.warning) for *_, data in warned)
     for _ in range(100):  # the same burst goes on: not told again
         delivery.refusals.note(429)
     delivery._many_refused(delivery.refusals.count())  # even if warned twice in a window
@@ -111,8 +112,8 @@ async def test_a_notice_with_nowhere_to_go_is_told_once_per_place(
     await play_round(services, GUILD)
     await delivery.drain()
     await delivery.drain()  # what the staff are told of it
-    nowhere = [data for *_, data in await told(services, Say.NOTICE_DROPPED)]
-    assert [(data["nowhere"], data["kind"]) for data in nowhere] == [
+    nowhere = [data.as_(NoticeDropped) for *_, data in await told(services, Say.NOTICE_DROPPED)]
+    assert [(data.nowhere, data.kind) for data in nowhere] == [
         ("announcements", "registration_post"),
         ("standings", "standings"),
     ]

@@ -1,4 +1,4 @@
-"""Issue 20, disputes settled in one click, below Discord: 異議 stores what the disputing
+"""Disputes settled in one click, below Discord: 異議 stores what the disputing
 player claims beside the report (in the action log too, so `verify` agrees), and the judges'
 buttons are /result set's operation through the same service, refused to players and to a
 table decided since."""

@@ -1,4 +1,4 @@
-"""Issue 14's flows below Discord: the start preview, tournament choices with state and
+"""The entry flows below Discord: the start preview, tournament choices with state and
 count, and members whose names look like mentions."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 20, "a Japanese-first day of play", on the services over real SQLite: the server's
+"""A Japanese-first day of play, on the services over real SQLite: the server's
 button language, settings that apply completely or not at all, a start refused with the
 reasons by name, and the commands that still make sense after the finish."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import describe_error
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.backend import Database
 from domain.errors import IllegalTransition, InvalidInput, NotFound
 from domain.timeparse import JST
 from tests.services.conftest import GUILD, NOW, admin, judge, organizer, player
@@ -114,23 +114,25 @@ async def test_an_unreadable_start_shows_the_forms_it_accepts(configured: Servic
 async def test_today_at_21_is_this_evening_in_japan_with_the_other_settings(
     configured: Services,
 ) -> None:
-    # The organizer's command of issue 20, now read: NOW is 13:00 on 1 December in Japan.
+    # The command a Japanese organizer typed, now read: NOW is 13:00 on 1 December in Japan.
     await four_registered(configured)
-    updated = await configured.tournaments.update_settings(
-        organizer(), None, starts_at="今日 21時", decklist_required=False
-    )
+    updated = (
+        await configured.tournaments.update_settings(
+            organizer(), None, starts_at="今日 21時", decklist_required=False
+        )
+    ).tournament
     assert updated.starts_at == datetime(2026, 12, 1, 21, 0, tzinfo=JST)
     assert updated.decklist_required is False
-    tomorrow = await configured.tournaments.update_settings(
-        organizer(), None, starts_at="明日 9:30"
-    )
+    tomorrow = (
+        await configured.tournaments.update_settings(organizer(), None, starts_at="明日 9:30")
+    ).tournament
     assert tomorrow.starts_at == datetime(2026, 12, 2, 9, 30, tzinfo=JST)
 
 
 async def test_a_start_refused_names_who_would_be_left_out_and_why(
     configured: Services,
 ) -> None:
-    # Issue 20: with 4 registered and no decks, the start said 「参加者が 0 人しかいません」.
+    # With 4 registered and no decks, the start said 「参加者が 0 人しかいません」.
     await four_registered(configured)
     await configured.tournaments.update_settings(organizer(), None, checkin_minutes=30)
     await configured.tournaments.update_settings(organizer(), None, starts_at="今日 13:10")
@@ -182,7 +184,7 @@ async def play_to_the_end(services: Services, name: str, first_player: int) -> N
 async def test_after_the_finish_the_reading_commands_take_the_finished_tournament(
     configured: Services,
 ) -> None:
-    # Issue 20: /tournament export right after /tournament finish answered 「受付中・開催中の
+    # /tournament export right after /tournament finish answered 「受付中・開催中の
     # 大会はありません。/tournament create で作成してください」.
     await play_to_the_end(configured, "Winter Cup", 1)
     exported = await configured.rounds.export(organizer(), None)

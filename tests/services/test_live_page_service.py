@@ -1,4 +1,4 @@
-"""Issue 22: /tournament page through the services: organizers only, the address made once
+"""/tournament page (the live page) through the services: organizers only, the address made once
 and kept, the switch in the action log with its address (so `verify` replays it exactly),
 and what the page's anonymous reader may see."""
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.database import open_database
 from bot.store.verify import verify_all
 from domain.errors import DomainError
 from tests.services.conftest import (
@@ -171,7 +171,7 @@ async def run_story(
     setup: tuple[int, ...] = (),
     started: int = 0,
 ) -> None:
-    database = await Database.open(folder / "bot.sqlite3")
+    database = await open_database(folder / "bot.sqlite3")
     clock = [NOW]
     services = Services(database, clock=lambda: clock[0], seeds=lambda: 4242)
     try:
@@ -228,7 +228,7 @@ def test_an_unchanged_log_replays_across_a_cold_start(tmp_path: Path) -> None:
     asyncio.run(run_story([*steps, ("start",)], tmp_path))
 
     async def reread() -> None:
-        database = await Database.open(tmp_path / "bot.sqlite3")
+        database = await open_database(tmp_path / "bot.sqlite3")
         try:
             services = Services(database, clock=lambda: NOW)
             _, entries = await services.registration.players(GUILD, None)

@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 
+from bot.notify.payloads import Dispute, Nothing, RoomsRefused, Unreadable
 from bot.notify.plan import Say
 from bot.services import Services
+from bot.store.backend import Database
 from bot.store.commits import Committed
-from bot.store.database import Database
-from bot.store.outbox import FAILED, SENT, SKIPPED, PostState
+from bot.store.outbox import FAILED, SENT, SKIPPED, OutboxStore, PostState
+from domain.engine.results import MatchResult
 from domain.errors import PermissionDenied
 from domain.tournament.operations import Actor as TournamentActor
 from tests.services.conftest import GUILD, LEGAL_DECK, NOW, admin, organizer, player
@@ -65,7 +67,7 @@ async def test_each_operation_writes_its_notices_with_it(event: Services) -> Non
         ("create_tournament", "registration_post"),
         ("create_tournament", "panel"),
         ("start_tournament", "started"),
-        ("start_tournament", "registration_refresh"),  # the post closes (issue 19.3)
+        ("start_tournament", "registration_refresh"),  # the registration post closes
     ]
     # The command's channel rides along for a place that falls back to it.
     assert told[0]["places"] == ["announcements", "origin"]
@@ -175,3 +177,32 @@ async def test_the_organizer_is_told_posted_only_once_it_is(event: Services) -> 
         assert await state() is expected, done
     await store.outbox.finish(post.id, SENT, NOW)
     assert await state() is PostState.POSTED
+
+
+async def test_notices_written_before_an_upgrade_read_as_their_kinds_payload(
+    database: Database,
+) -> None:
+    """Rows the bot wrote before: a dispute from two reports that disagree (no one disputed),
+    the rooms refused before it counted the tables left waiting, a key no payload knows.
+    Each reads as its kind's payload; one whose data does not read fails alone (its
+    renderer), and the outbox still reads the rest."""
+    win = {"kind": "win", "player": "101", "point_zone": None}
+    rows = [
+        ("dispute", ["judges"], {"round": 1, "table": 2, "claims": [[101, win]]}),
+        ("rooms_refused", ["staff"], {"round_of": 1, "reason": "server_full", "missing": []}),
+        ("ask_opponent", ["round_thread", "player"], {"round": 1}),
+        ("panel", ["origin"], {"origin": CHANNEL, "someday": True}),
+    ]
+    async with database.write() as connection:
+        for say, places, payload in rows:
+            await connection.execute(
+                "INSERT INTO outbox (guild_id, say, places, payload, lang, created_at)"
+                " VALUES (?, ?, ?, ?, 'ja', ?)",
+                (GUILD, say, json.dumps(places), json.dumps(payload), NOW.isoformat()),
+            )
+    dispute, refused, unreadable, panel = await OutboxStore(database).pending()
+    assert dispute.data == Dispute(1, 2, ((101, MatchResult.win("101")),))
+    assert refused.data == RoomsRefused(1, "server_full", (), waiting=0)
+    assert isinstance(unreadable.data, Unreadable)
+    assert unreadable.data.about_round is None
+    assert panel.data == Nothing(origin=CHANNEL)

@@ -1,4 +1,4 @@
-"""Issue 12, the permission matrix: every slash command of the live command tree × {player,
+"""The permission matrix: every slash command of the live command tree × {player,
 judge, organizer, member of another guild}, checked through the services on real SQLite.
 
 The command list is read from a real TournamentBot's tree, so a new command without a row
@@ -35,7 +35,7 @@ from bot.services import Services
 from bot.services.actors import Actor
 from bot.services.registration import MemberDirectory
 from bot.store.actions import list_actions
-from bot.store.database import Database
+from bot.store.database import open_database
 from domain.errors import DomainError, NotFound, PermissionDenied
 from tests.services.conftest import (
     GUILD,
@@ -110,7 +110,7 @@ async def _no_show_table_1(s: Services, a: Actor, c: Ctx) -> Any:
     return await s.judges.no_show(a, c.ref, 1, await _table_1_first(s, c))
 
 
-# Issue 24: a CSV naming a member not entered yet, resolved by name (the cog lists members).
+# The entry import: a CSV naming a member not entered yet, resolved by name (the cog lists members).
 ENTRIES_CSV = b"Player 1\n"
 MEMBERS = MemberDirectory({101: "Player 1"}, {"Player 1": frozenset({101})})
 EMPTY_SERIES, FULL_SERIES = "Empty Series", "Full Series"
@@ -139,7 +139,7 @@ MATRIX: dict[str, Row] = {
             a, c.ref, restricted_list=("r.toml", RESTRICTED), checkin_minutes=30
         ),
     ),
-    # The live page is the organizers' to show or hide (issue 22), in any phase.
+    # The live page is the organizers' to show or hide, in any phase.
     "tournament page": staff("open", lambda s, a, c: s.tournaments.set_page(a, c.ref, True)),
     # Match rooms: the organizers' switch (the bot's own permissions are checked after).
     "tournament rooms": staff(
@@ -149,7 +149,7 @@ MATRIX: dict[str, Row] = {
         ),
     ),
     "tournament start": staff("registered", lambda s, a, c: s.lifecycle.start(a, c.ref)),
-    # Issue 24: calling an event off, and importing entries, are the organizers'.
+    # Calling an event off, and importing entries, are the organizers'.
     "tournament cancel": staff("open", lambda s, a, c: s.tournaments.cancel(a, c.ref)),
     "tournament import": staff(
         "open",
@@ -173,7 +173,7 @@ MATRIX: dict[str, Row] = {
         lambda s, a, c: s.decks.submit(a, c.ref, LEGAL_DECK, "deck.csv"),
     ),
     "deck check": anyone("open", lambda s, a, c: s.decks.check(a, c.ref, LEGAL_DECK, "d.csv")),
-    # Another player's list before /deck publish: judges and organizers only (issue 12, 7).
+    # Another player's list before /deck publish: judges and organizers only.
     "deck show": staff("registered", lambda s, a, c: s.decks.show(a, c.ref, c.seated), judge=OK),
     "deck publish": staff("started", lambda s, a, c: s.decks.publish(a, c.ref)),
     "round pair": staff("started", lambda s, a, c: s.rounds.pair(a, c.ref)),
@@ -200,6 +200,7 @@ MATRIX: dict[str, Row] = {
     # Only a player in a match calls a judge; staff have no match to call from.
     "judge call": Row("running", OK, NONE, NONE, lambda s, a, c: s.judges.call(a, c.ref, "matrix")),
     "judge extend": staff("running", lambda s, a, c: s.rounds.extend(a, c.ref, 1, 5), judge=OK),
+    "round extend": staff("running", lambda s, a, c: s.rounds.extend_round(a, c.ref, 5), judge=OK),
     "judge noshow": staff("running", _no_show_table_1, judge=OK),
     "log": staff("running", lambda s, a, c: s.judges.log(a, c.ref), judge=OK),
     "undo": staff("done", _undo_last),
@@ -310,7 +311,7 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
     async def make(phase: str) -> Path:
         path = folder / f"{phase}.sqlite3"
-        database = await Database.open(path)
+        database = await open_database(path)
         try:
             await build(Services(database, clock=lambda: NOW, seeds=lambda: 424242), phase)
             await database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -325,7 +326,7 @@ def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 async def live_commands(folder: Path) -> list[str]:
-    database = await Database.open(folder / "tree.sqlite3")
+    database = await open_database(folder / "tree.sqlite3")
     bot = TournamentBot(Settings(), database)
     try:
         for extension in EXTENSIONS:
@@ -354,7 +355,7 @@ async def opened(
     phase = request.param
     path = tmp_path / "bot.sqlite3"
     shutil.copy(templates[phase], path)
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         yield Services(database, clock=lambda: NOW, seeds=lambda: 424242)
     finally:
@@ -407,5 +408,5 @@ async def test_the_matrix(command: str, role: str, opened: Services) -> None:
 
 
 def test_the_matrix_size() -> None:
-    # The figure issue 12's note asks for: commands × roles checked.
+    # The size of the permission matrix: commands × roles checked.
     assert len(CELLS) == len(MATRIX) * len(ROLES)

@@ -1,4 +1,4 @@
-"""Settings and the holes found in review (issue 12), through the services on real SQLite."""
+"""Settings and the holes found in review, through the services on real SQLite."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ async def test_the_ex_deck_is_an_organizer_setting_r_deck_6(configured: Services
 
 
 async def test_a_players_upload_is_refused_before_it_is_parsed(configured: Services) -> None:
-    # Issue 12, hole 3: deep nesting would raise RecursionError if parsed at all.
+    # Deep nesting would raise RecursionError if parsed at all.
     await create(configured)
     hostile = ("a = " + "[" * 100_000).encode()
     with pytest.raises(PermissionDenied):
@@ -48,7 +48,7 @@ async def test_a_players_upload_is_refused_before_it_is_parsed(configured: Servi
 async def test_odd_digits_name_no_tournament_instead_of_crashing(
     configured: Services, reference: str
 ) -> None:
-    # Issue 12, hole 2: only ASCII digits within SQLite's range are ids; the rest are names.
+    # Only ASCII digits within SQLite's range are ids; the rest are names.
     await create(configured)
     with pytest.raises(NotFound) as unknown:
         await configured.tournaments.info(player(1), reference)
@@ -56,7 +56,7 @@ async def test_odd_digits_name_no_tournament_instead_of_crashing(
 
 
 async def test_published_lists_are_refused_before_publication(configured: Services) -> None:
-    # Issue 12, hole 4: the service decides, not the command that happens to call it.
+    # Published lists: the service decides, not the command that happens to call it.
     await create(configured)
     for number in (1, 2):
         await configured.registration.register(player(number), None)
@@ -71,7 +71,7 @@ async def test_published_lists_are_refused_before_publication(configured: Servic
 
 
 async def test_the_paste_box_is_refused_after_the_lock(configured: Services) -> None:
-    # Issue 14, item 9: refuse before asking for the list.
+    # Decks locked at the start: refuse before asking for the list.
     await create(configured)
     for number in (1, 2):
         await configured.registration.register(player(number), None)
@@ -95,7 +95,7 @@ async def test_ex_settings_are_locked_with_the_decks(configured: Services) -> No
 
 
 async def test_the_same_interaction_applies_once(configured: Services) -> None:
-    # Issue 12: a redelivered interaction (or a double click that Discord sends twice with
+    # Idempotency: a redelivered interaction (or a double click that Discord sends twice with
     # one id) must not apply twice.
     from dataclasses import replace
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.errors import StorageBusy, StorageError, StorageFull
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.backend import Database
 from tests.services.conftest import LEGAL_DECK, organizer, player
 
 # The bot waits BUSY_TIMEOUT_MS (5 s) for the lock; these tests wait less, so the suite
@@ -143,7 +143,7 @@ async def test_a_failing_callback_does_not_hide_the_full_disk(
 
 
 def test_a_statement_bug_is_not_a_storage_error() -> None:
-    from bot.store.database import storage_error
+    from bot.store.sqlite import storage_error
 
     with closing(sqlite3.connect(":memory:")) as connection:
         with pytest.raises(sqlite3.OperationalError) as bug:

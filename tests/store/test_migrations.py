@@ -7,16 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.database import (
+from bot.store.database import open_database
+from bot.store.migrations import (
     MIGRATIONS_DIR,
-    Database,
     DatabaseTooNew,
     MigrationFailed,
-    connect,
     discover_migrations,
-    migrate,
-    schema_version,
 )
+from bot.store.sqlite import connect, migrate, schema_version
 
 
 def tables(path: Path) -> set[str]:
@@ -111,7 +109,7 @@ async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(tmp_path: Pat
 
 
 async def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+    database = await open_database(tmp_path / "bot.sqlite3")
     try:
 
         async def service_that_fails_after_its_first_write() -> None:
@@ -134,7 +132,7 @@ async def test_a_failed_write_leaves_nothing_behind(tmp_path: Path) -> None:
 
 
 async def test_the_action_log_is_append_only(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "bot.sqlite3")
+    database = await open_database(tmp_path / "bot.sqlite3")
     try:
         async with database.write() as connection:
             await connection.execute(
@@ -188,9 +186,9 @@ async def test_the_clock_record_moves_into_the_outbox(tmp_path: Path) -> None:
 async def test_0015_rebuilds_tournaments_keeping_every_row_and_what_points_at_them(
     tmp_path: Path,
 ) -> None:
-    """Issue 24: the state CHECK gains 'cancelled', which SQLite can only do by rebuilding the
-    table; a database written by the previous version keeps its tournaments, their ids, the
-    rows of every table pointing at them, and its indexes."""
+    """Calling an event off: the state CHECK gains 'cancelled', which SQLite can only do by
+    rebuilding the table; a database written by the previous version keeps its tournaments,
+    their ids, the rows of every table pointing at them, and its indexes."""
     earlier = tmp_path / "earlier"
     earlier.mkdir()
     for migration in discover_migrations():

@@ -12,16 +12,17 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.notify.plan import plan
 from bot.services import Services
+from bot.store import postgres
+from bot.store.backend import Database, WriteConflict
 from bot.store.commits import Committed
-from bot.store.database import (
+from bot.store.database import open_database
+from bot.store.migrations import (
     MIGRATIONS_DIR,
-    Database,
     DatabaseTooNew,
     MigrationFailed,
-    WriteConflict,
     discover_migrations,
-    migrate_postgres,
     postgres_dialect,
 )
 from bot.store.postgres import PostgresDatabase
@@ -40,7 +41,7 @@ def empty_url(postgres_server: PostgresServer) -> str:
 
 
 async def open_pg(url: str) -> PostgresDatabase:
-    database = await Database.open(url)
+    database = await open_database(url)
     assert isinstance(database, PostgresDatabase)
     return database
 
@@ -48,11 +49,11 @@ async def open_pg(url: str) -> PostgresDatabase:
 async def test_every_migration_applies_in_its_own_transaction(empty_url: str) -> None:
     raw = await asyncpg.connect(empty_url)
     try:
-        applied = await migrate_postgres(raw)
+        applied = await postgres.migrate(raw)
         assert [m.version for m in applied] == [m.version for m in discover_migrations()]
         # The twin replaces its SQLite file; the others are translated.
         assert applied[0].path.name == "0001_initial.postgres.sql"
-        assert await migrate_postgres(raw) == []
+        assert await postgres.migrate(raw) == []
         versions = await raw.fetch("SELECT version FROM schema_migrations ORDER BY version")
         assert [row["version"] for row in versions] == [m.version for m in applied]
         # Discord's ids need 64 bits: the translated INTEGER columns are BIGINT.
@@ -73,7 +74,7 @@ async def test_a_newer_database_is_refused(empty_url: str) -> None:
     finally:
         await raw.close()
     with pytest.raises(DatabaseTooNew) as refused:
-        await Database.open(empty_url)
+        await open_database(empty_url)
     assert "9999" in refused.value.message
     assert "newer" in refused.value.message
     assert "新しい" in refused.value.message
@@ -91,7 +92,7 @@ async def test_a_broken_migration_rolls_back_completely(empty_url: str, tmp_path
     raw = await asyncpg.connect(empty_url)
     try:
         with pytest.raises(MigrationFailed) as failed:
-            await migrate_postgres(raw, folder)
+            await postgres.migrate(raw, folder)
         assert await raw.fetchval("SELECT MAX(version) FROM schema_migrations") == 1
         assert await raw.fetchval("SELECT COUNT(*) FROM good") == 0
         assert await raw.fetchval("SELECT to_regclass('half_done')") is None
@@ -244,7 +245,7 @@ async def test_another_process_hears_each_commit_and_a_resync_after_a_reconnect(
     writer, listener = await open_pg(empty_url), await open_pg(empty_url)
     heard: list[Committed] = []
     arrived = asyncio.Event()
-    store = Store(listener)
+    store = Store(listener, plan=plan)
 
     def note(committed: Committed) -> None:
         heard.append(committed)

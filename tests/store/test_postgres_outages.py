@@ -26,9 +26,10 @@ from bot.errors import (
     StoragePoolExhausted,
     StorageUnavailable,
 )
+from bot.notify.plan import plan
 from bot.services import Services
 from bot.store import postgres
-from bot.store.database import Database
+from bot.store.database import open_database
 from bot.store.postgres import PostgresDatabase
 from bot.store.uow import CONFLICT_RETRIES, Store, retrying_conflicts
 from domain.tournament.operations import Actor as TournamentActor
@@ -47,7 +48,7 @@ def server(own_postgres_server: PostgresServer) -> Iterator[PostgresServer]:
 
 @pytest.fixture
 async def database(server: PostgresServer) -> AsyncIterator[PostgresDatabase]:
-    opened = await Database.open(server.create_database("outage"))
+    opened = await open_database(server.create_database("outage"))
     assert isinstance(opened, PostgresDatabase)
     yield opened
     await opened.close()
@@ -301,7 +302,7 @@ async def test_a_conflict_after_a_commit_is_not_run_again(database: PostgresData
     """A use case is run again only while none of its transactions committed (what a
     commit told may be out already); one that committed nothing, at most
     `CONFLICT_RETRIES` more times."""
-    store = Store(database)
+    store = Store(database, plan=plan)
     calls: list[str] = []
 
     async def commits_then_conflicts() -> None:
@@ -349,5 +350,5 @@ async def test_a_server_that_is_not_there_at_the_start_is_a_startup_error(
     url = server.create_database("start")
     server.stop("fast")
     with pytest.raises(StartupError) as refused:
-        await Database.open(url)
+        await open_database(url)
     assert "127.0.0.1" in refused.value.message

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.services import Services
-from bot.store import database as store_database
-from bot.store.database import SqliteDatabase
+from bot.store import sqlite
+from bot.store.sqlite import SqliteDatabase
 from tests.services.conftest import GUILD, NOW, ORGANIZER_ROLE, admin, organizer, player
 
 
@@ -34,7 +34,7 @@ async def test_reads_at_the_same_time_share_one_transaction(
 ) -> None:
     # Young enough to join, whatever the machine's load: the 50 reads join in one turn of
     # the loop, which a busy machine may stretch past the bot's 50 ms.
-    monkeypatch.setattr(store_database, "SHARED_READ_SECONDS", 10.0)
+    monkeypatch.setattr(sqlite, "SHARED_READ_SECONDS", 10.0)
     database = await SqliteDatabase.open_file(tmp_path / "bot.sqlite3")
     try:
         await add_guild(database, 1)
@@ -46,7 +46,7 @@ async def test_reads_at_the_same_time_share_one_transaction(
         assert answers == [{1}] * 50
         assert seen.count("BEGIN") == 1  # not one BEGIN … ROLLBACK each
         assert seen.count("ROLLBACK") == 1
-        # Issue 21: the query they all ask runs once (a hundred commands at the end of a
+        # The query they all ask runs once (a hundred commands at the end of a
         # round each asked the server's settings and the tournament's version).
         assert seen.count("SELECT guild_id FROM guild_config") == 1
         assert not reader.in_transaction

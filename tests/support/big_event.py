@@ -1,4 +1,4 @@
-"""A large running event built through the services (issue 12's load tests and benches).
+"""A large running event built through the services (for the load tests and benches).
 
 `running_event` configures the guild, creates a Swiss tournament, registers and submits a
 legal deck for every player, starts it and pairs round 1: with 400 players, 200 tables.

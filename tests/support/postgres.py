@@ -87,12 +87,12 @@ class PostgresServer:
         if self._template is None:
             import asyncio
 
-            from bot.store.database import Database
+            from bot.store.database import open_database
 
             url = self.create_database("template")
 
             async def migrate() -> None:
-                database = await Database.open(url)
+                database = await open_database(url)
                 await database.close()
 
             asyncio.run(migrate())

@@ -15,14 +15,14 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.demo import DemoEvent
 from bot.services import Services
-from bot.store.database import Database
+from bot.store.database import open_database
 from bot.web.pages import LivePages
 from bot.web.server import WebLimits, build_app
 from domain.tournament.model import Tournament
 
 
 async def _make(path: Path, stage: str) -> None:
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         event = DemoEvent(Services(database), speed=1e6)
         await event.set_up()
@@ -68,7 +68,7 @@ async def open_site(
 ) -> AsyncIterator[Site]:
     path = folder / "bot.sqlite3"
     shutil.copy(template, path)
-    database = await Database.open(path)
+    database = await open_database(path)
     services = Services(database)
     pages = LivePages(services.live)
     stop = services.live.watch(pages.heard)

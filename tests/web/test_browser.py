@@ -1,4 +1,4 @@
-"""Issue 22 in a real browser: Debian's chromium, headless, driven by Selenium through
+"""The live page in a real browser: Debian's chromium, headless, driven by Selenium through
 Debian's chromedriver (nothing is downloaded), on the page of `python -m bot demo`.
 
 Without chromium these tests skip and say what to install; with REQUIRE_BROWSER=1 (CI sets

@@ -10,7 +10,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.services import Services
 from bot.store.actions import list_actions
-from bot.store.database import Database
+from bot.store.database import open_database
 from bot.store.verify import verify_all
 from bot.web.pages import LivePages
 from bot.web.server import WebLimits, build_app
@@ -50,7 +50,7 @@ async def test_a_new_address_ends_the_old_one(running: Site) -> None:
 
 
 async def test_a_page_served_by_another_process_forgets_the_old_address(running: Site) -> None:
-    other = await Database.open(running.services.store.database.path)
+    other = await open_database(running.services.store.database.path)
     pages = LivePages(Services(other).live)
     client = TestClient(TestServer(build_app(pages, WebLimits(burst=1000))))
     await client.start_server()

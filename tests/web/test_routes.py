@@ -1,4 +1,4 @@
-"""Issue 22: the live page's routes as a browser, an overlay or a spreadsheet uses them, and
+"""The live page's routes as a browser, an overlay or a spreadsheet uses them, and
 every way to reach what must stay hidden."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 
 from bot.demo import FIRST_PLAYER_ID
 from bot.store.actions import list_actions
+from bot.store.database import open_database
 from bot.store.rooms import ROOM, RoomChannel
 from bot.web.fonts import font_slices
 from bot.web.server import CSP, WebLimits
@@ -116,7 +117,7 @@ async def test_the_finished_event_shows_final_placings_lists_and_titles(finished
     # The order of the final placings is explained on the page as on Discord: each top-cut
     # player's place (優勝, 準優勝, ベスト4, ベスト8).
     assert [row["top_cut"] for row in standings["rows"][:9]] == [1, 2, 4, 4, 8, 8, 8, 8, None]
-    # The top cut's rounds are named as people name them on the page (issue 19.2).
+    # The top cut's rounds are named as people name them on the page.
     overview = await (await finished.client.get(f"/t/{slug}/api/overview.json")).json()
     names = [key for _, _, key, _ in overview["rounds"]]
     assert names[-3:] == ["stage_quarterfinal", "stage_semifinal", "stage_final"]
@@ -174,7 +175,7 @@ def hidden_list_urls(slug: str) -> list[str]:
 
 
 async def test_unpublished_lists_cannot_be_read_by_any_url(running: Site) -> None:
-    """R-DECK / issue 12, 7: lists stay private until /deck publish; the page answers 404
+    """Decklists are secret: lists stay private until /deck publish; the page answers 404
     (never 403) for every shape of address, and no card of any list is in any answer."""
     slug = await running.slug()
     tournament = await running.tournament()
@@ -355,11 +356,10 @@ async def test_a_page_served_by_another_process_follows_by_polling(
     from aiohttp.test_utils import TestClient, TestServer
 
     from bot.services import Services
-    from bot.store.database import Database
     from bot.web.pages import LivePages
     from bot.web.server import build_app
 
-    other = await Database.open(running.services.store.database.path)
+    other = await open_database(running.services.store.database.path)
     pages = LivePages(Services(other).live)
     client = TestClient(TestServer(build_app(pages, WebLimits(burst=1000))))
     await client.start_server()

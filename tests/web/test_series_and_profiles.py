@@ -1,6 +1,6 @@
-"""Issue 24 on the live page's JSON API: the series an event is in, and the records of its
-players who chose to show them; read afresh (a series changes without the event changing),
-without a user id, and not found like everything else when the page is hidden."""
+"""Series and player records on the live page's JSON API: the series an event is in, and the
+records of its players who chose to show them; read afresh (a series changes without the event
+changing), without a user id, and not found like everything else when the page is hidden."""
 
 from __future__ import annotations
 

@@ -23,8 +23,9 @@ EVENT_DATE = dt.date(2014, 6, 1)
 KEION = "けいおん！"
 YURUYURI = "ゆるゆり"
 
-# The restricted-list format exactly as issue 4 gives it (also data/restricted/example.toml).
-ISSUE_EXAMPLE = """
+# The restricted-list format exactly as docs/decklists.md gives it (also
+# data/restricted/example.toml).
+FORMAT_EXAMPLE = """
 [[limit]]
 regulations = ["single", "event"]     # any of: mix, single, mix-two, event
 effective = 2014-05-03

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import cli_env
-from tests.domain.decks.helpers import EXAMPLES, ISSUE_EXAMPLE, REPO_ROOT, spread, text_deck
+from tests.domain.decks.helpers import EXAMPLES, FORMAT_EXAMPLE, REPO_ROOT, spread, text_deck
 
 KEION_TXT = str(EXAMPLES / "keion.txt")
 
@@ -38,7 +38,7 @@ def test_a_legal_deck_exits_0(tmp_path: Path) -> None:
     assert "058445a9b6ba" in result.stdout  # the fingerprint (R-DECK-4)
 
 
-def test_an_illegal_deck_exits_1_with_the_issue_json(tmp_path: Path) -> None:
+def test_an_illegal_deck_exits_1_with_the_documented_json(tmp_path: Path) -> None:
     # R-DECK-1: 59 cards.
     deck = tmp_path / "deck.txt"
     deck.write_text(text_deck({"けいおん！": spread(59)}), encoding="utf-8")
@@ -66,7 +66,7 @@ def test_every_option_together(tmp_path: Path) -> None:
     rows = "".join(f"4,ゆるゆり,02-{n:03d},\n" for n in range(1, 15))
     deck.write_text(f"count,title,number,name\n2,ゆるゆり,01-046,\n2,ゆるゆり,01-001,\n{rows}")
     restricted = tmp_path / "restricted.toml"
-    restricted.write_text(ISSUE_EXAMPLE, encoding="utf-8")
+    restricted.write_text(FORMAT_EXAMPLE, encoding="utf-8")
     cards = tmp_path / "cards.csv"
     cards.write_text(
         "title,number,name,type,release_date\nゆるゆり,01-046,あかり,キャラ,2013-01-01\n"
@@ -109,7 +109,7 @@ def test_made_up_numbers_are_legal_and_the_answer_says_they_went_unchecked(
     english = run(str(deck), "--regulation", "mix", "--lang", "en", cwd=tmp_path)
     assert "not checked against any card list" in english.stdout
     restricted = tmp_path / "restricted.toml"
-    restricted.write_text(ISSUE_EXAMPLE, encoding="utf-8")
+    restricted.write_text(FORMAT_EXAMPLE, encoding="utf-8")
     with_list = run(
         str(deck),
         "--regulation",
@@ -144,7 +144,7 @@ def test_a_shift_jis_csv_file(tmp_path: Path) -> None:
 
 def test_unusable_input_exits_2_without_traceback(tmp_path: Path) -> None:
     bad_list = tmp_path / "bad.toml"
-    bad_list.write_text(ISSUE_EXAMPLE.replace("max_copies = 1", "max_copies = -1"), "utf-8")
+    bad_list.write_text(FORMAT_EXAMPLE.replace("max_copies = 1", "max_copies = -1"), "utf-8")
     cases = [
         ([str(tmp_path / "missing.txt"), "--regulation", "mix"], "missing.txt"),
         ([KEION_TXT, "--regulation", "standard"], "standard"),
@@ -169,7 +169,7 @@ def test_the_cli_module_does_not_import_discord(tmp_path: Path) -> None:
 
 
 def test_the_default_date_is_today_in_japan(tmp_path: Path) -> None:
-    # Issue 14: the bot dates events in JST; the CLI used the machine's date. Far west and far
+    # The bot dates events in JST; the CLI used the machine's date. Far west and far
     # east of Japan, at least one of the two machine dates differs from Japan's at any time.
     import datetime as dt
 
@@ -195,7 +195,7 @@ def test_the_default_date_is_today_in_japan(tmp_path: Path) -> None:
 
 
 def test_text_output_names_each_rule_once(tmp_path: Path) -> None:
-    # Issue 14 item 2: the rule once, in words.
+    # The rule once, in words.
     deck = tmp_path / "deck.txt"
     deck.write_text(text_deck({"けいおん！": spread(59)}), encoding="utf-8")
     result = run(

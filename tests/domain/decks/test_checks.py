@@ -19,7 +19,7 @@ from domain.errors import InvalidInput
 from tests.domain.decks.helpers import (
     EVENT_DATE,
     EXAMPLES,
-    ISSUE_EXAMPLE,
+    FORMAT_EXAMPLE,
     KEION,
     YURUYURI,
     check,
@@ -127,7 +127,7 @@ def test_single_regulation_admits_one_title() -> None:
 
 
 def test_a_single_event_with_a_designated_title_accepts_only_that_title() -> None:
-    # R-REG-2 (issue 14 item 15): 60 けいおん！ cards passed in a single event made for ゆるゆり.
+    # R-REG-2: 60 けいおん！ cards passed in a single event made for ゆるゆり.
     result = check(legal_keion(), Regulation.SINGLE, designated=(YURUYURI,))
     (violation,) = result.violations
     assert (violation.rule, violation.key) == ("R-REG-2", "decks.single_not_designated")
@@ -268,7 +268,7 @@ def test_a_check_says_what_it_could_not_check_r_reg_5_r_reg_8() -> None:
         "title,number,name,type,release_date\n"
         + "".join(f"{KEION},99-{900 + n},x,キャラ,2013-01-01\n" for n in range(15))
     )
-    restricted = load_restricted_list(ISSUE_EXAMPLE)
+    restricted = load_restricted_list(FORMAT_EXAMPLE)
     both = check(made_up, cards=cards, restricted=restricted)
     assert both.unchecked == ()
     assert check(made_up, cards=cards).unchecked == (Unchecked.RESTRICTED_LIST,)

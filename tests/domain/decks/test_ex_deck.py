@@ -1,4 +1,4 @@
-"""The EX deck (issue 14 item 20, R-DECK-6): an organizer setting, off by default (the 2014
+"""The EX deck (R-DECK-6): an organizer setting, off by default (the 2014
 regulation has none); up to 15 cards beside the 60-card main deck,
 「デッキ60枚、エクストラ15枚」."""
 

@@ -21,7 +21,15 @@ from domain.decks import (
     load_restricted_list,
     parse_decklist,
 )
-from tests.domain.decks.helpers import ISSUE_EXAMPLE, KEION, YURUYURI, check, deck, spread, yuruyuri
+from tests.domain.decks.helpers import (
+    FORMAT_EXAMPLE,
+    KEION,
+    YURUYURI,
+    check,
+    deck,
+    spread,
+    yuruyuri,
+)
 
 DOMAIN = Path(__file__).resolve().parents[3] / "domain" / "decks"
 MAX_MESSAGE = 300
@@ -118,7 +126,7 @@ SCENARIOS: dict[str, tuple[Callable[[], DeckCheck], tuple[str, ...], tuple[str, 
         lambda: check(
             yuruyuri((3, "01-046")),
             Regulation.SINGLE,
-            restricted=load_restricted_list(ISSUE_EXAMPLE),
+            restricted=load_restricted_list(FORMAT_EXAMPLE),
         ),
         ("メモリーズカード", "ゆるゆり 01-046", "1枚まで", "2014-05-03から", "3枚", "2枚抜いて"),
         (
@@ -135,7 +143,7 @@ SCENARIOS: dict[str, tuple[Callable[[], DeckCheck], tuple[str, ...], tuple[str, 
             yuruyuri((2, "01-046")),
             Regulation.SINGLE,
             restricted=load_restricted_list(
-                ISSUE_EXAMPLE.replace("max_copies = 1", "max_copies = 0")
+                FORMAT_EXAMPLE.replace("max_copies = 1", "max_copies = 0")
             ),
         ),
         ("メモリーズカード", "ゆるゆり 01-046", "禁止カード", "すべて抜いて"),
@@ -145,7 +153,7 @@ SCENARIOS: dict[str, tuple[Callable[[], DeckCheck], tuple[str, ...], tuple[str, 
         lambda: check(
             yuruyuri((1, "01-063"), (2, "01-121")),
             Regulation.MIX,
-            restricted=load_restricted_list(ISSUE_EXAMPLE),
+            restricted=load_restricted_list(FORMAT_EXAMPLE),
         ),
         ("プレシャス1", "合わせて1枚まで", "3枚あります", "ゆるゆり 01-121 ×2", "2枚抜いて"),
         ("プレシャス1", "at most 1 card in all", "has 3", "ゆるゆり 01-121 ×2", "Remove 2"),
@@ -203,7 +211,7 @@ def test_violation_messages_in_both_languages(key: str) -> None:
     violation = _only(produce(), key)
     ja = t(violation.key, "ja", **violation.params)
     en = t(violation.key, "en", **violation.params)
-    # Issue 14: the rule is shown once, by the renderer (rule_label), not inside the message.
+    # The rule is shown once, by the renderer (rule_label), not inside the message.
     assert violation.rule not in ja
     assert violation.rule not in en
     assert catalog("ja")[f"decks.rule_names.{violation.rule}"]

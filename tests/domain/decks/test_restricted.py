@@ -17,15 +17,15 @@ from domain.decks import (
     load_restricted_list,
     load_titles,
 )
-from tests.domain.decks.helpers import ISSUE_EXAMPLE, REPO_ROOT, YURUYURI, check, keys, yuruyuri
+from tests.domain.decks.helpers import FORMAT_EXAMPLE, REPO_ROOT, YURUYURI, check, keys, yuruyuri
 
-CARDS_LINE = ISSUE_EXAMPLE.strip().splitlines()[-1]
+CARDS_LINE = FORMAT_EXAMPLE.strip().splitlines()[-1]
 BEFORE = dt.date(2014, 5, 2)
 FROM = dt.date(2014, 5, 3)
 
 
-def test_the_issue_format_loads() -> None:
-    restricted = load_restricted_list(ISSUE_EXAMPLE)
+def test_the_documented_format_loads() -> None:
+    restricted = load_restricted_list(FORMAT_EXAMPLE)
     (limit,) = restricted.limits
     assert limit.regulations == {Regulation.SINGLE, Regulation.EVENT}
     assert limit.effective == FROM
@@ -41,13 +41,13 @@ def test_the_issue_format_loads() -> None:
 
 def test_the_shipped_example_file_loads() -> None:
     path = REPO_ROOT / "data" / "restricted" / "example.toml"
-    assert load_restricted_list(path.read_bytes()) == load_restricted_list(ISSUE_EXAMPLE)
+    assert load_restricted_list(path.read_bytes()) == load_restricted_list(FORMAT_EXAMPLE)
 
 
 def test_a_per_card_limit() -> None:
     # R-REG-5: the violation cites the entry's label.
     result = check(
-        yuruyuri((2, "01-046")), Regulation.SINGLE, restricted=load_restricted_list(ISSUE_EXAMPLE)
+        yuruyuri((2, "01-046")), Regulation.SINGLE, restricted=load_restricted_list(FORMAT_EXAMPLE)
     )
     (violation,) = result.violations
     assert (violation.rule, violation.key) == ("R-REG-5", "decks.restricted_card")
@@ -61,7 +61,7 @@ def test_a_parallel_counts_against_the_limit() -> None:
     result = check(
         yuruyuri((1, "01-046"), (1, "01-046a")),
         Regulation.SINGLE,
-        restricted=load_restricted_list(ISSUE_EXAMPLE),
+        restricted=load_restricted_list(FORMAT_EXAMPLE),
     )
     assert keys(result) == ["decks.restricted_card"]
 
@@ -69,21 +69,21 @@ def test_a_parallel_counts_against_the_limit() -> None:
 def test_a_banned_card() -> None:
     # R-REG-5: max_copies = 0 means banned.
     restricted = load_restricted_list(
-        ISSUE_EXAMPLE.replace("max_copies = 1", "max_copies = 0").replace('"single", ', "") + ""
+        FORMAT_EXAMPLE.replace("max_copies = 1", "max_copies = 0").replace('"single", ', "") + ""
     )
     result = check(
         yuruyuri((1, "01-046")), Regulation.EVENT, restricted=restricted, designated=(YURUYURI,)
     )
     # The event takes メモリーズカード from the single list (R-REG-6), which has no entry now.
     assert result.legal
-    restricted = load_restricted_list(ISSUE_EXAMPLE.replace("max_copies = 1", "max_copies = 0"))
+    restricted = load_restricted_list(FORMAT_EXAMPLE.replace("max_copies = 1", "max_copies = 0"))
     result = check(yuruyuri((1, "01-046")), Regulation.SINGLE, restricted=restricted)
     assert keys(result) == ["decks.banned_card"]
 
 
 def test_a_group_limit() -> None:
     # R-REG-5: at most max_total cards in all from the group.
-    restricted = load_restricted_list(ISSUE_EXAMPLE)
+    restricted = load_restricted_list(FORMAT_EXAMPLE)
     decklist = yuruyuri((1, "01-063"), (1, "01-121"))
     (violation,) = check(decklist, Regulation.MIX, restricted=restricted).violations
     assert (violation.rule, violation.key) == ("R-REG-5", "decks.restricted_group")
@@ -94,7 +94,7 @@ def test_a_group_limit() -> None:
 
 def test_lists_are_per_regulation() -> None:
     # R-REG-5: the group applies to mix and mix-two, not to single.
-    restricted = load_restricted_list(ISSUE_EXAMPLE)
+    restricted = load_restricted_list(FORMAT_EXAMPLE)
     decklist = yuruyuri((1, "01-063"), (1, "01-121"))
     assert check(decklist, Regulation.SINGLE, restricted=restricted).legal
     assert not check(decklist, Regulation.MIX, restricted=restricted).legal
@@ -102,7 +102,7 @@ def test_lists_are_per_regulation() -> None:
 
 def test_only_entries_in_force_on_the_event_date_apply() -> None:
     # R-REG-5: effective from 2014-05-03.
-    restricted = load_restricted_list(ISSUE_EXAMPLE)
+    restricted = load_restricted_list(FORMAT_EXAMPLE)
     decklist = yuruyuri((2, "01-046"))
     assert check(decklist, Regulation.SINGLE, restricted=restricted, date=BEFORE).legal
     assert not check(decklist, Regulation.SINGLE, restricted=restricted, date=FROM).legal
@@ -110,7 +110,7 @@ def test_only_entries_in_force_on_the_event_date_apply() -> None:
 
 def test_the_newest_entry_for_a_card_wins() -> None:
     # R-REG-5: a later entry (relaxed to 3 copies from 2015-01-01) replaces the older one.
-    relaxed = ISSUE_EXAMPLE + (
+    relaxed = FORMAT_EXAMPLE + (
         '\n[[limit]]\nregulations = ["single"]\neffective = 2015-01-01\n'
         'label = "メモリーズカード"\ntitle = "ゆるゆり"\nnumber = "01-046a"\nmax_copies = 3\n'
     )
@@ -195,7 +195,7 @@ def test_a_single_list_category_applies_in_a_release_event_however_it_is_written
 )
 def test_precious_1_in_brackets_is_the_same_group(label: str) -> None:
     # R-REG-6: the group of the single list applies in a release event whatever the spelling.
-    text = ISSUE_EXAMPLE.replace('regulations = ["mix", "mix-two"]', 'regulations = ["single"]')
+    text = FORMAT_EXAMPLE.replace('regulations = ["mix", "mix-two"]', 'regulations = ["single"]')
     text = text.replace('label = "プレシャス1"', f'label = "{label}"')
     result = check(
         yuruyuri((1, "01-063"), (1, "01-121")),
@@ -225,7 +225,7 @@ def test_a_free_label_without_brackets_stays_the_events_own() -> None:
 def test_restricted_titles_resolve_through_the_catalogue() -> None:
     # R-REG-5: an entry written with an alias still matches the title's cards.
     restricted = load_restricted_list(
-        ISSUE_EXAMPLE.replace('title = "ゆるゆり"', 'title = "ゆるゆり♪♪"')
+        FORMAT_EXAMPLE.replace('title = "ゆるゆり"', 'title = "ゆるゆり♪♪"')
     )
     assert keys(check(yuruyuri((2, "01-046")), Regulation.SINGLE, restricted=restricted)) == [
         "decks.restricted_card"
@@ -311,9 +311,9 @@ def test_a_malformed_entry_is_named_with_its_field(
     old: str, new: str, where: str, field: str, key: str
 ) -> None:
     # R-REG-5
-    assert old in ISSUE_EXAMPLE
+    assert old in FORMAT_EXAMPLE
     with pytest.raises(DataFileError) as caught:
-        load_restricted_list(ISSUE_EXAMPLE.replace(old, new, 1), source="list.toml")
+        load_restricted_list(FORMAT_EXAMPLE.replace(old, new, 1), source="list.toml")
     assert caught.value.key == key
     assert caught.value.params["where"] == f"list.toml {where}"
     assert caught.value.params["field"] == field
@@ -321,7 +321,7 @@ def test_a_malformed_entry_is_named_with_its_field(
 
 def test_the_third_entry_is_named_limit_3() -> None:
     # R-REG-5
-    limit = ISSUE_EXAMPLE.split("[[group]]")[0]
+    limit = FORMAT_EXAMPLE.split("[[group]]")[0]
     text = limit + limit + limit.replace("max_copies = 1", "max_copies = 1.5")
     with pytest.raises(DataFileError) as caught:
         load_restricted_list(text)
@@ -342,18 +342,18 @@ def test_a_broken_file(text: str, key: str) -> None:
     assert caught.value.key == key
 
 
-_EDIT_ALPHABET = st.sampled_from(sorted(set(ISSUE_EXAMPLE + ",-0123456789/\n")))
+_EDIT_ALPHABET = st.sampled_from(sorted(set(FORMAT_EXAMPLE + ",-0123456789/\n")))
 
 
 @settings(max_examples=150, deadline=None)
 @given(
     st.text(_EDIT_ALPHABET, max_size=12),
-    st.integers(0, len(ISSUE_EXAMPLE)),
-    st.integers(0, len(ISSUE_EXAMPLE)),
+    st.integers(0, len(FORMAT_EXAMPLE)),
+    st.integers(0, len(FORMAT_EXAMPLE)),
 )
 def test_damaged_data_files_raise_only_data_file_errors(text: str, start: int, end: int) -> None:
     # R-REG-5: a malformed file is an error naming the entry, never a crash.
-    damaged = ISSUE_EXAMPLE[:start] + text + ISSUE_EXAMPLE[end:]
+    damaged = FORMAT_EXAMPLE[:start] + text + FORMAT_EXAMPLE[end:]
     for loader in (load_restricted_list, load_titles, load_card_database):
         try:
             loader(damaged)
@@ -372,7 +372,7 @@ def test_damaged_data_files_raise_only_data_file_errors(text: str, start: int, e
     ids=["nested arrays", "nested tables", "long integer", "long count"],
 )
 def test_deep_nesting_and_long_integers_are_typed_errors(text: str) -> None:
-    # Issue 12 item 3: RecursionError and ValueError escaped the loaders untyped.
+    # Hostile input: RecursionError and ValueError escaped the loaders untyped.
     for loader in (load_restricted_list, load_titles):
         with pytest.raises(DataFileError) as caught:
             loader(text)
@@ -409,7 +409,7 @@ _TOML_PIECES = st.sampled_from(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_TOML_PIECES, max_size=40), st.integers(0, 3000))
 def test_any_toml_like_text_raises_only_data_file_errors(pieces: list[str], depth: int) -> None:
-    # Issue 12 item 3: every parser failure is the typed error, with the file named.
+    # Every parser failure is the typed error, with the file named.
     text = "".join(pieces) + "a = " + "[" * depth
     for loader in (load_restricted_list, load_titles, load_card_database):
         try:
@@ -431,7 +431,7 @@ def test_any_bytes_raise_only_data_file_errors(data: bytes) -> None:
 def test_the_documented_formats_load() -> None:
     doc = (REPO_ROOT / "docs" / "decklists.md").read_text("utf-8")
     restricted = doc.split("## Restricted list", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
-    assert load_restricted_list(restricted) == load_restricted_list(ISSUE_EXAMPLE)
+    assert load_restricted_list(restricted) == load_restricted_list(FORMAT_EXAMPLE)
     titles = doc.split("## Titles file", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
     assert load_titles(titles).resolve("映画けいおん！") == "けいおん！"
     cards = doc.split("## Card database", 1)[1].split("```csv\n", 1)[1].split("```", 1)[0]

@@ -1,6 +1,6 @@
-"""Stored decklists read back exactly (issue 12 item 1, R-DECK-4): what is stored is the
+"""Stored decklists read back exactly (R-DECK-4): what is stored is the
 canonical CSV of the checked list, and `read_stored_decklist` must give back the same deck and
-fingerprint whatever its size, with the titles file's own spelling (issue 14 item 5)."""
+fingerprint whatever its size, with the titles file's own spelling."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _same_deck(stored: Decklist, original: Decklist) -> None:
 
 
 def test_a_list_whose_stored_form_outgrows_the_input_limit_still_reads_back() -> None:
-    # Issue 12: a ~58 KB legal list was accepted, but its stored form passed 64 KB (NFKC turns
+    # A ~58 KB legal list was accepted, but its stored form passed 64 KB (NFKC turns
     # ﷺ into 18 characters, CSV doubles every ") and could no longer be read.
     name = "ﷺ" * 1300 + '"'
     text = f"# {KEION}\n" + "".join(f"4 01-{n:03d} {name}\n" for n in range(1, 16))
@@ -63,8 +63,8 @@ def _body_from(start: int) -> str:
 
 
 def test_stored_titles_keep_the_title_lists_spelling() -> None:
-    # Issue 14 item 5: 「けいおん！」 with a full-width ！, as the title list writes it, not the
-    # NFKC form 「けいおん!」 that the old read-back printed in /deck show and the published file.
+    # 「けいおん！」 with a full-width ！, as the title list writes it, not the NFKC form
+    # 「けいおん!」 that the old read-back printed in /deck show and the published file.
     result = check(
         parse_decklist("# けいおん!\n" + legal_keion().canonical_text().split("\n", 1)[1])
     )
@@ -139,7 +139,7 @@ def test_every_accepted_list_rereads_to_the_same_deck_and_fingerprint(
     ex: list[tuple[str, list[tuple[int, str, str]]]],
     regulation: Regulation,
 ) -> None:
-    # Issue 12 item 1, R-DECK-4: what is stored (`canonical_csv` of the checked list) always
+    # R-DECK-4: what is stored (`canonical_csv` of the checked list) always
     # reads back, to the same cards, counts, names, EX deck and fingerprint.
     text = _text(main, ex)
     try:

@@ -135,7 +135,7 @@ def test_broken_titles_files_are_rejected(text: str | bytes, key: str) -> None:
     assert caught.value.key == key
 
 
-# --- titles as players write them (issue 14 item 19) -------------------------------------------
+# --- titles as players write them ------------------------------------------------------------
 
 _FULL_WIDTH = str.maketrans(
     {chr(code): chr(code + 0xFEE0) for code in range(0x21, 0x7F)} | {" ": "\u3000"}
@@ -189,7 +189,7 @@ def test_an_accent_is_folded_not_mangled() -> None:
 
 
 def test_a_suggestion_ending_in_a_full_stop_is_not_doubled() -> None:
-    # Issue 14 item 19: 「もしかして: あの日見た花の名前を僕たちはまだ知らない。。」
+    # A suggestion's own full stop: 「もしかして: あの日見た花の名前を僕たちはまだ知らない。。」
     from bot.i18n import t
     from tests.domain.decks.helpers import check, deck, spread
 

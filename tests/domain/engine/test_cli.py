@@ -72,7 +72,7 @@ def test_replay_of_unreadable_or_invalid_json_exits_2(tmp_path: Path) -> None:
         assert str(path.name) in result.stderr
 
 
-def test_simulate_json_has_the_issue_shape_and_replays(tmp_path: Path) -> None:
+def test_simulate_json_is_a_record_and_replays(tmp_path: Path) -> None:
     # R-FMT-3 pairing through the real engine; the output replays to the same standings.
     result = run_cli(
         "simulate", "--players", "13", "--rounds", "4", "--seed", "7", "--json", cwd=tmp_path

@@ -39,7 +39,7 @@ GOOD: dict[str, Any] = {
 }
 
 
-def test_the_issue_example_replays() -> None:
+def test_the_example_record_replays() -> None:
     # R-FMT-4: 7.5 per bye in a 5-round event; R-FMT-7: bob dropped, still listed.
     standings = parse_record(GOOD).standings()
     rows = {row.player: row for row in standings}
@@ -168,7 +168,7 @@ def test_replaying_a_simulated_event_reproduces_its_standings(
     assert replayed.standings() == event.standings()
 
 
-# --- reading a record from JSON text (issue 12 item 3) -----------------------------------------
+# --- reading a record from JSON text ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -189,7 +189,7 @@ def test_unreadable_json_is_a_typed_error(text: str, key: str) -> None:
     assert caught.value.key == key
 
 
-def test_read_record_reads_the_issue_example() -> None:
+def test_read_record_reads_the_example_record() -> None:
     assert read_record(json.dumps(GOOD)) == parse_record(GOOD)
 
 
@@ -244,7 +244,7 @@ def test_any_json_is_a_record_or_a_typed_error(data: object) -> None:
 
 
 def test_replay_of_deeply_nested_json_exits_2_in_both_languages(tmp_path: Path) -> None:
-    # Issue 12 item 3: `python -m bot replay` on 100,000 nested [ printed a traceback.
+    # Hostile input: `python -m bot replay` on 100,000 nested [ printed a traceback.
     from tests.domain.engine.test_cli import run_cli
 
     record = tmp_path / "deep.json"

@@ -1,4 +1,4 @@
-"""The next name of a repeating event (issue 24): 第13回 → 第14回, keeping the number's form."""
+"""The next name of a repeating event: 第13回 → 第14回, keeping the number's form."""
 
 from __future__ import annotations
 

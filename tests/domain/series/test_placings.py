@@ -8,12 +8,15 @@ import pytest
 
 from domain.engine.players import PlayerStatus
 from domain.errors import IllegalTransition
-from domain.series.placings import event_result, top_cut_bands
+from domain.series.placings import event_result
 from domain.tournament.operations import Drop, GivePenalty
 from domain.tournament.penalties import Infraction, PenaltyType
 from domain.tournament.views import final_standings
 from tests.domain.series.support import ELIMINATION, TOP_CUT, ids, play_event
 from tests.domain.tournament.support import JUDGE, Clock, new_tournament, player
+from tests.domain.tournament.test_play import (
+    finished_after_a_finalist_left,
+)
 
 
 def test_a_swiss_event_gives_ranks_points_and_arrival() -> None:
@@ -33,9 +36,8 @@ def test_a_swiss_event_gives_ranks_points_and_arrival() -> None:
 
 def test_a_top_cut_gives_bands_by_the_round_reached_r_fmt_1() -> None:
     event = play_event(ids(10), format=TOP_CUT, top_cut=8)
-    bands = top_cut_bands(event)
-    assert sorted(bands.values()) == [1, 2, 4, 4, 8, 8, 8, 8]
     placings = {p.player_id: p for p in event_result(event).placings}
+    assert sorted(p.top_cut for p in placings.values() if p.top_cut) == [1, 2, 4, 4, 8, 8, 8, 8]
     assert placings[101].top_cut == 1
     assert placings[101].finish == 1
     # A quarter-finalist is in the ベスト8 band whatever its rank (5 to 8).
@@ -49,10 +51,23 @@ def test_a_top_cut_gives_bands_by_the_round_reached_r_fmt_1() -> None:
 
 def test_a_bye_in_an_elimination_event_reaches_the_next_round() -> None:
     event = play_event(ids(5), format=ELIMINATION)
-    bands = top_cut_bands(event)
+    bands = {p.player_id: p.top_cut for p in event_result(event).placings}
     assert bands[101] == 1
     assert set(bands) == set(ids(5))
-    assert sorted(bands.values()) == [1, 2, 4, 4, 8]
+    assert sorted(b for b in bands.values() if b is not None) == [1, 2, 4, 4, 8]
+
+
+def test_a_top_cut_player_who_left_counts_where_they_went_out_r_fmt_7() -> None:
+    # The semifinal winner who dropped before the final went out in the final (R-FMT-7):
+    # runner-up in the final standings, and so in the series' band of 2, not 4.
+    clock, gone, stays = finished_after_a_finalist_left()
+    placings = {p.player_id: p for p in event_result(clock.tournament).placings}
+    assert (placings[stays].top_cut, placings[gone].top_cut) == (1, 2)
+    assert placings[gone].dropped
+    shared, _ = final_standings(clock.tournament)
+    assert {line.user_id: line.top_cut.best for line in shared if line.top_cut} == {
+        player: p.top_cut for player, p in placings.items() if p.top_cut is not None
+    }
 
 
 def test_dropped_and_disqualified_are_flagged() -> None:

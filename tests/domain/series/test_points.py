@@ -1,4 +1,4 @@
-"""The series points table an organizer types (issue 24): the default, the text form and
+"""The series points table an organizer types: the default, the text form and
 its keyed errors."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ratings per server from every match (issue 24): OpenSkill through a thin wrapper. Which
+"""Ratings per server from every match: OpenSkill through a thin wrapper. Which
 player a table lists first changes nothing, the same matches in the same order give the
 same ratings, and only played matches count."""
 

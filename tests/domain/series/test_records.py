@@ -1,4 +1,4 @@
-"""A player's record across a server's events (issue 24): placings, wins and losses by
+"""A player's record across a server's events: placings, wins and losses by
 round (Swiss and top cut apart), titles from published lists only, penalties apart."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Copying an event and repeating it weekly (issue 24): the next date at the same local time,
+"""Copying an event and repeating it weekly: the next date at the same local time,
 every choice and setting carried over, validated like a new event."""
 
 from __future__ import annotations

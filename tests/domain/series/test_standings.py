@@ -1,4 +1,4 @@
-"""Series standings (issue 24): points from each event's placings, declared tiebreaks, and a
+"""Series standings: points from each event's placings, declared tiebreaks, and a
 result that depends on the set of events only."""
 
 from __future__ import annotations

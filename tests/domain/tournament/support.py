@@ -8,6 +8,7 @@ from domain.event import EventConfig, EventFormat
 from domain.tournament.apply import apply, create
 from domain.tournament.model import Tournament
 from domain.tournament.operations import Actor, CreateTournament, Operation, Role, SubmitDeck
+from domain.tournament.replay import LoggedOperation
 from tests.conftest import REPO_ROOT
 
 T0 = datetime(2026, 12, 1, 4, 0, tzinfo=UTC)
@@ -62,3 +63,25 @@ def canonical_legal_deck() -> str:
 
 def submit(player_id: int) -> SubmitDeck:
     return SubmitDeck(player_id, canonical_legal_deck())
+
+
+class Logged:
+    """Applies operations and keeps them as the action log keeps them (after `log`, the
+    entries already there)."""
+
+    def __init__(self, clock: Clock, log: tuple[LoggedOperation, ...] = ()) -> None:
+        self.clock = clock
+        self.log: list[LoggedOperation] = list(log)
+
+    def apply(self, operation: Operation, actor: Actor = ORGANIZER) -> int:
+        self.clock.apply(operation, actor)
+        entry = LoggedOperation(
+            len(self.log) + 1,
+            operation.kind,
+            operation.to_payload(),
+            actor.user_id,
+            actor.role,
+            self.clock.at,
+        )
+        self.log.append(entry)
+        return entry.id

@@ -1,6 +1,7 @@
-"""Issue 24's rules on one tournament: calling it off (中止), a player's handle as the name the
-event shows, the repeat and reminders settings, the reminders' moments and the calendar's
-entry. Each rule is the domain's; these check it through `apply`, as the bot applies it."""
+"""Beyond one event, the rules on one tournament: calling it off (中止), a player's handle as
+the name the event shows, the repeat and reminders settings, the reminders' moments and the
+calendar's entry. Each rule is the domain's; these check it through `apply`, as the bot
+applies it."""
 
 from __future__ import annotations
 
@@ -149,7 +150,7 @@ def test_repeat_and_reminders_are_settings_that_a_copy_carries() -> None:
     assert SeriesRepeat is Repeat  # one enum: the setting is what the series' planner reads
 
 
-def test_operations_logged_before_issue_24_read_back_as_they_were_applied() -> None:
+def test_operations_logged_before_these_fields_read_back_as_they_were_applied() -> None:
     # Payloads written before these fields existed: no handle, no copy, no repeat.
     assert Register.from_payload({"player_id": 101, "display_name": "Yui"}) == Register(101, "Yui")
     created = CreateTournament(new_tournament().config).to_payload()

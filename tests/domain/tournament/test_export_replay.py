@@ -35,7 +35,13 @@ from domain.tournament.views import Views, export_json, export_record, placings,
 from tests.domain.engine.test_cli import run_cli
 from tests.domain.engine.test_record import GOOD
 from tests.domain.tournament.support import JUDGE, Clock
-from tests.domain.tournament.test_play import as_player, pair, play_round, started
+from tests.domain.tournament.test_play import (
+    as_player,
+    finished_after_a_finalist_left,
+    pair,
+    play_round,
+    started,
+)
 
 
 def replayed(tournament: Tournament) -> list[tuple[object, ...]]:
@@ -183,20 +189,7 @@ def test_before_the_finish_every_view_shows_the_swiss_standings() -> None:
 def test_a_top_cut_player_who_left_is_placed_where_they_went_out_r_fmt_7() -> None:
     # R-FMT-7: the semifinal winner who dropped is not paired in the final; the other
     # finalist wins with a bye, and the one who left is the runner-up (out in the final).
-    clock = started(8, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
-    rng = random.Random(5)
-    swiss = clock.tournament.state.planned_rounds
-    for number in range(1, swiss + 1):
-        pair(clock, number)
-        play_round(clock, rng)
-    pair(clock, swiss + 1)
-    play_round(clock, rng)
-    gone, stays = clock.tournament.rounds[-1].advancing()
-    assert gone is not None
-    assert stays is not None
-    clock.apply(Drop(gone), as_player(gone))
-    pair(clock, swiss + 2)
-    clock.apply(FinishTournament())
+    clock, gone, stays = finished_after_a_finalist_left()
     lines = placings(clock.tournament)
     assert [(line.user_id, line.rank) for line in lines[:2]] == [(stays, 1), (gone, 2)]
     assert replayed(clock.tournament) == posted(clock.tournament)

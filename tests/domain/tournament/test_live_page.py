@@ -1,4 +1,4 @@
-"""/tournament page (issue 22): the page's switch is an organizer's operation that carries
+"""/tournament page (the live page): the page's switch is an organizer's operation that carries
 its address, so the log replays to the same address."""
 
 from __future__ import annotations

@@ -10,10 +10,8 @@ from domain.engine.results import MatchResult, ResultKind
 from domain.event import EventFormat
 from domain.tournament.match_rows import match_rows
 from domain.tournament.operations import (
-    Actor,
     ConfirmResult,
     GivePenalty,
-    Operation,
     RecordNoShow,
     ReportResult,
     SetResult,
@@ -23,29 +21,8 @@ from domain.tournament.operations import (
 from domain.tournament.penalties import Infraction, PenaltyType
 from domain.tournament.replay import LoggedOperation
 from domain.tournament.rounds import Claim, RoundKind
-from tests.domain.tournament.support import JUDGE, ORGANIZER, Clock
+from tests.domain.tournament.support import JUDGE, ORGANIZER, Logged
 from tests.domain.tournament.test_play import as_player, pair, play_round, started
-
-
-class Logged:
-    """Applies operations and keeps them as the action log keeps them."""
-
-    def __init__(self, clock: Clock) -> None:
-        self.clock = clock
-        self.log: list[LoggedOperation] = []
-
-    def apply(self, operation: Operation, actor: Actor = ORGANIZER) -> int:
-        self.clock.apply(operation, actor)
-        entry = LoggedOperation(
-            len(self.log) + 1,
-            operation.kind,
-            operation.to_payload(),
-            actor.user_id,
-            actor.role,
-            self.clock.at,
-        )
-        self.log.append(entry)
-        return entry.id
 
 
 def test_each_match_says_how_it_ended_and_who_set_it() -> None:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from domain.errors import InvalidInput, PermissionDenied
 from domain.event import EventConfig, EventFormat
+from domain.tournament.apply import HANDLERS
 from domain.tournament.operations import (
     Actor,
     ChangeSettings,
@@ -20,6 +21,7 @@ from domain.tournament.operations import (
     Role,
     SettingsChange,
     StartTournament,
+    Undo,
     operation_types,
     server_role,
 )
@@ -49,6 +51,14 @@ def test_kinds_are_stable_names() -> None:
         "check_in",
         "submit_deck",
     } <= set(operation_types())
+
+
+def test_every_operation_has_its_rule_handler() -> None:
+    # An operation without a handler is logged by nobody: `apply` refuses it as not
+    # applicable. Only the creation (`apply.create`) and an undo (the log without its
+    # target, `domain.tournament.undo`) are applied otherwise.
+    applied_otherwise = {CreateTournament, Undo}
+    assert set(operation_types().values()) - applied_otherwise == set(HANDLERS)
 
 
 def test_settings_change_carries_the_uploaded_file_text() -> None:

@@ -230,8 +230,8 @@ def test_a_dispute_claim_that_cannot_stand_is_refused_and_nothing_changes(
 
 
 def test_a_dispute_logged_before_claims_reads_back_without_one_and_folds_as_it_did() -> None:
-    # Disputes were logged without a claim until issue 20: they still replay (verify,
-    # undo) to the tables they wrote, the report alone waiting for a judge.
+    # Disputes were logged without a claim before the 異議 form asked for one: they still
+    # replay (verify, undo) to the tables they wrote, the report alone waiting for a judge.
     old = DisputeResult.from_payload({"player_id": 102, "round": 1, "table": 1, "reason": "x"})
     assert old == DisputeResult(102, 1, 1, "x")
     assert old.claim is None
@@ -473,6 +473,26 @@ def play_round(clock: Clock, rng: random.Random) -> None:
         clock.apply(SetResult(current.number, match.table, result, advancing), JUDGE)
 
 
+def finished_after_a_finalist_left() -> tuple[Clock, int, int]:
+    """An 8-player event with a top cut of 4, finished after the winner of one semifinal
+    dropped before the final (R-FMT-7): the clock, the one who left and the other finalist."""
+    clock = started(8, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
+    rng = random.Random(5)
+    swiss = clock.tournament.state.planned_rounds
+    for number in range(1, swiss + 1):
+        pair(clock, number)
+        play_round(clock, rng)
+    pair(clock, swiss + 1)
+    play_round(clock, rng)
+    gone, stays = clock.tournament.rounds[-1].advancing()
+    assert gone is not None
+    assert stays is not None
+    clock.apply(Drop(gone), as_player(gone))
+    pair(clock, swiss + 2)
+    clock.apply(FinishTournament())
+    return clock, gone, stays
+
+
 def test_a_swiss_top_cut_event_runs_to_the_finish_r_fmt_1() -> None:
     clock = started(8, format=EventFormat.SWISS_TOP_CUT, top_cut=4)
     rng = random.Random(8)
@@ -603,7 +623,7 @@ def test_an_extended_table_is_reminded_of_its_own_end_r_match_7() -> None:
 def test_the_rounds_folded_part_by_part_are_the_history_folded_at_once(
     players: int, seed: int, rounds: int
 ) -> None:
-    # Pairing reads each played round's own tally (issue 21) instead of folding every match
+    # Pairing reads each played round's own tally instead of folding every match
     # again: what it hands the engine must be what the whole history gives (R-FMT-3).
     from domain.engine.history import entrants_from_history, entrants_from_tally, tally
     from domain.engine.players import Player
@@ -628,9 +648,9 @@ def test_the_rounds_folded_part_by_part_are_the_history_folded_at_once(
 def test_pairing_from_the_standings_tally_is_pairing_from_the_whole_history(
     players: int, seed: int, rounds: int
 ) -> None:
-    # The bot hands pairing the tally its standings folded from each round's part (issue
-    # 21): with drops and late entrants, the round paired must be the one the whole match
-    # history folded at once gives (R-FMT-3).
+    # The bot hands pairing the tally its standings folded from each round's part: with
+    # drops and late entrants, the round paired must be the one the whole match history
+    # folded at once gives (R-FMT-3).
     from domain.engine.history import tally
     from domain.tournament.operations import ChangeSettings, Register, SettingsChange
     from domain.tournament.play import recorded_matches, standings_players, swiss_tally

@@ -1,4 +1,4 @@
-"""A round's lookups are worked out once and handed on by `with_match` (issue 21): whatever
+"""A round's lookups are worked out once and handed on by `with_match`: whatever
 matches change, a round made by `with_match` answers exactly like the same round built
 from scratch. A stale lookup would be a wrong table or a round wrongly complete."""
 
@@ -181,7 +181,7 @@ def test_a_decided_or_reported_match_is_the_one_replace_makes(
 def test_the_changes_since_an_earlier_round_are_those_a_look_at_every_table_finds(
     case: tuple[Round, list[Match]], afresh: bool
 ) -> None:
-    # What the store writes after a report (issue 21): only the chunks a report replaced
+    # What the store writes after a report: only the chunks a report replaced
     # are looked at. A change missed would be a result never saved; a table left behind, a
     # match that stays after its round was re-paired.
     played, changes = case

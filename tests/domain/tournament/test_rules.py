@@ -215,7 +215,7 @@ def test_organizer_operations_are_refused_to_players_and_judges() -> None:
 
 
 def test_a_member_named_like_a_mention_registers_under_that_name() -> None:
-    # Issue 14 item 10: the name is kept as written; the presentation escapes it.
+    # Names shown safely: the name is kept as written; the presentation escapes it.
     clock = Clock(new_tournament())
     odd = "@everyone 平沢🇯🇵\u200d\u202e"
     tournament = clock.apply(Register(player(1).user_id, odd), player(1))

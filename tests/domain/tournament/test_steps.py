@@ -1,4 +1,4 @@
-"""The staff panel's steps (issue 20): each is offered exactly when the operation it runs
+"""The staff panel's steps: each is offered exactly when the operation it runs
 would be accepted now, so a button is never enabled for a step the rules refuse, nor greyed
 out for one they allow. Events are played at random (registration with and without decks
 and check-ins, Swiss rounds, the top cut, drops, the finish) and checked after every
@@ -24,6 +24,7 @@ from domain.tournament.operations import (
     ChangeSettings,
     CheckIn,
     Drop,
+    ExtendRound,
     FinishTournament,
     MissingDeckPolicy,
     Operation,
@@ -35,7 +36,7 @@ from domain.tournament.operations import (
     StartRound,
     StartTournament,
 )
-from domain.tournament.play import propose_round
+from domain.tournament.play import propose_round, round_extendable
 from domain.tournament.rounds import RoundKind
 from domain.tournament.steps import Step, next_steps
 from domain.tournament.views import standings_after
@@ -91,6 +92,10 @@ def assert_offered_exactly_what_the_rules_accept(clock: Clock) -> None:
     )
     assert (Step.START_CLOCK in steps) == clock_allowed
     assert (Step.FINISH in steps) == (accepted(clock, FinishTournament()) is not None)
+    # The panel's 全体延長 tool (not a step): shown exactly when a judge's extension of the
+    # whole current round would be accepted (R-MATCH-7).
+    extension = ExtendRound(tournament.current_round, 1)
+    assert round_extendable(tournament) == (accepted(clock, extension, JUDGE) is not None)
     # The service posts the standings after the last complete Swiss round, if there is one.
     assert (Step.POST_STANDINGS in steps) == (standings_after(tournament) > 0)
     # There is something to export once the event has started.

@@ -297,6 +297,11 @@ class Rest:
                     response = error(exc.status, f"{exc.status}: {exc.reason}")
                 if trap is not None:
                     trap.action()  # Discord did it; the bot never hears back
+                    trap = None
+        if trap is not None and trap.after:
+            # Answered 429, 401 or a fault: Discord did nothing, so this is not the request
+            # the trap waits for; the bot's retry is.
+            trap.sprung = False
         record.status = response.status
         if response.status >= 400 and isinstance(response, web.Response):
             record.code = _error_code(response)

@@ -34,7 +34,7 @@ JSON = dict[str, Any]
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 # The invite permissions of the README: view, send, embed, attach, history, threads, and
-# Create Events (issue 24: the bot keeps a tournament's scheduled event, its own only).
+# Create Events (the bot keeps a tournament's scheduled event, its own only).
 BOT_ROLE_PERMISSIONS = 309_237_763_072 | CREATE_EVENTS
 
 # Channel types.
