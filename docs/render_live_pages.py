@@ -53,7 +53,15 @@ LIVE_TABLES = 4  # the live picture: round 1 with its first batch of tables repo
 # What changes from run to run: the clock, the end times, the live state and its time.
 VOLATILE = "#pm-live, .clock-left, .clock-state, .clock-extra"
 TIME = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?")
+# And from day to day: the demo's event is held today, its date in Japan.
+DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 RECORD = "pictures.json"
+
+
+def steady(text: str) -> str:
+    """A page's text as two runs on any day compare it: times and dates as patterns."""
+    lines = (DATE.sub("YYYY-MM-DD", TIME.sub("HH:MM", line)).rstrip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line)
 
 
 def names() -> list[str]:
@@ -159,8 +167,7 @@ def shown(driver: Any) -> dict[str, Any]:
         """,
         VOLATILE,
     )
-    lines = (TIME.sub("HH:MM", line).rstrip() for line in found["text"].splitlines())
-    found["text"] = "\n".join(line for line in lines if line)
+    found["text"] = steady(found["text"])
     return found
 
 

@@ -81,7 +81,9 @@ def test_each_picture_shows_the_pages_text_now(drawn: Path) -> None:
     fresh, committed = recorded(drawn), recorded(PICTURES)
     assert set(fresh) == set(committed) == set(render_live_pages.names())
     for name in sorted(fresh):
-        assert committed[name]["text"] == fresh[name]["text"], STALE.format(name)
+        # The committed record may hold the day it was drawn (the demo's event is today's).
+        was, now = (render_live_pages.steady(record[name]["text"]) for record in (committed, fresh))
+        assert was == now, STALE.format(name)
 
 
 def test_each_picture_looks_as_the_page_does_now(drawn: Path) -> None:
