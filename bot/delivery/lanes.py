@@ -156,6 +156,10 @@ class Lane:
         self.failing = failing  # told of a notice's first failure (for the panel)
         self.queue: list[Queued] = []
         self.sending: list[Queued] = []  # the batch on its way now
+        # The batch whose writing-down met the database away: sent again as it was, so each
+        # message keeps its nonce and Discord answers a repeat with the message it made
+        # (gathered again with lines come meanwhile, it would be a new message).
+        self._unwritten = False
         self.failures: dict[int, int] = {}
         self.waiting_since: float | None = None  # Discord failing it: since when
         self.retry_at: float | None = None  # the end of its wait (loop time)
@@ -201,7 +205,9 @@ class Lane:
     async def _step(self) -> None:
         """One batch sent, and what came of it written down."""
         if self.queue:
-            batch = self.sending = batch_of(self.queue)
+            again = [queued for queued in self.sending if queued in self.queue]
+            batch = self.sending = again if self._unwritten and again else batch_of(self.queue)
+            self._unwritten = False
             try:
                 in_batch = {queued.notice.id for queued in batch}
                 outcomes = await self.sender.send(batch, lambda: self._decision_waits(in_batch))
@@ -212,6 +218,7 @@ class Lane:
                 await self._wait(batch, str(interrupted.cause))
                 return
             except StorageError:
+                self._unwritten = True
                 raise  # paused by `_run`
             except Exception as error:  # a bug in a renderer: never retried in a loop
                 log.exception("notices %s could not be rendered", [q.notice.id for q in batch])

@@ -13,7 +13,8 @@ from bot.delivery.calls import Transient
 from bot.delivery.lanes import Lane, Recovery, place_of
 from bot.delivery.places import Target
 from bot.delivery.sending import Interrupted, Outcome, Queued
-from bot.notify.payloads import OfRound
+from bot.errors import StorageError
+from bot.notify.payloads import OfRound, OfTable
 from bot.notify.plan import Place, Say
 from bot.store.outbox import Outgoing
 
@@ -180,3 +181,50 @@ async def test_one_lane_probes_discord_so_the_end_of_an_outage_is_found_at_once(
     await until(lambda: {1, 2} <= set(discord.sent), within=1.0)  # before: minutes
     for each in lanes:
         await each.cancel()
+
+
+class WritingDownFails(Discord):
+    """Discord makes every message; writing the first batch down meets the database away."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[list[int]] = []
+
+    async def send(
+        self, batch: Sequence[Queued], give_way: Callable[[], bool] = lambda: False
+    ) -> dict[int, Outcome]:
+        await asyncio.sleep(0)
+        self.batches.append([queued.notice.id for queued in batch])
+        if len(self.batches) == 1:
+            raise StorageError("database unreachable")
+        return {queued.notice.id: Outcome.SENT for queued in batch}
+
+
+def line(notice_id: int, table: int) -> Queued:
+    notice = Outgoing(
+        notice_id,
+        1,
+        7,
+        Say.RESULT_CONFIRMED,
+        (Place.ROUND_THREAD,),
+        None,
+        OfTable(1, table),
+        "ja",
+        0,
+    )
+    return Queued(notice, 0, Target(Place.ROUND_THREAD, CHANNEL))
+
+
+async def test_a_batch_whose_writing_down_failed_goes_again_as_it_was() -> None:
+    """A table's line was posted, then the database went away before it was written down;
+    meanwhile another table's line came. The lane sends the same batch again (its message,
+    its nonce: Discord answers the repeat with the message it made), then the new line: a
+    batch gathered anew would be a second message telling the first table again."""
+    discord = WritingDownFails()
+    told = lane(("post", CHANNEL), discord, Recovery())
+    told.put(line(1, 1))
+    await until(lambda: len(discord.batches) == 1)
+    told.put(line(2, 2))
+    await until(lambda: len(discord.batches) == 3, within=5.0)
+    assert discord.batches == [[1], [1], [2]]
+    await told.cancel()
